@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rawprobe: build the core module (Kbuild, against KDIR) and rawprobectl.
+#
+#   make                 module for KDIR + rawprobectl
+#   make check           install what is missing, build, run every test
+#   make demo            boot Debian 6.1 under QEMU and show rawprobe at work
+#   make vm              a shell in a QEMU guest with the module loaded
+#   make KDIR=/path      build the module against other kernel headers
+
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(wildcard /usr/src/linux-headers-6.1.*-amd64))
+KREL := $(if $(KDIR),$(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h 2>/dev/null))
+BUILD := build/$(KREL)
+SRC_DIRS := kmod probes uapi
+KSRC := Kbuild $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)))
+
+PKG_CONFIG ?= pkg-config
+NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
+CFLAGS ?= -O2 -g
+USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
+
+CTL_SRCS := $(wildcard userctl/*.c)
+CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
+
+.PHONY: all module ctl modules-all check unit vmtest demo vm bench deps \
+	clean install checkpatch
+
+all: module ctl
+
+# The module is built in build/<release>/, a tree of links to the sources,
+# so one checkout can hold builds for several kernels at once.
+module: $(BUILD)/rawprobe.ko
+	@ln -sf $(BUILD)/rawprobe.ko rawprobe.ko
+	@echo "built $(BUILD)/rawprobe.ko (linked as ./rawprobe.ko) for $(KREL)"
+
+$(BUILD)/rawprobe.ko: $(KSRC)
+	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR or run tools/deps.sh" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@for d in $(SRC_DIRS); do mkdir -p $(BUILD)/$$d; \
+		for f in $$d/*.[ch]; do ln -sf $(CURDIR)/$$f $(BUILD)/$$f; done; done
+	@ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules
+
+ctl: userctl/rawprobectl
+
+userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
+
+# Every kernel the tests boot (tools/deps.sh --print).
+modules-all:
+	@for rel in $$(tools/deps.sh --print); do \
+		$(MAKE) --no-print-directory module \
+			KDIR=/usr/src/linux-headers-$$rel || exit 1; done
+
+deps:
+	@tools/deps.sh
+
+unit: ctl
+	@$(MAKE) --no-print-directory -C tests/unit check
+
+check:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl modules-all
+	@tests/run-all.sh
+
+demo:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl
+	@$(MAKE) --no-print-directory module KDIR=/usr/src/linux-headers-$$(tools/deps.sh --print | head -1)
+	@tests/vm/run -k 6.1 -- tools/demo.sh
+
+vm: ctl
+	@$(MAKE) --no-print-directory module KDIR=/usr/src/linux-headers-$$(tools/deps.sh --print | head -1)
+	@tests/vm/run -k 6.1 --shell
+
+bench:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl modules-all
+	@tests/bench/run.sh
+
+checkpatch:
+	@tools/checkpatch.sh
+
+install: module ctl
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules_install
+	install -D -m 0755 userctl/rawprobectl $(DESTDIR)/usr/local/sbin/rawprobectl
+
+clean:
+	rm -rf build rawprobe.ko userctl/rawprobectl
+	$(MAKE) -C tests/unit clean 2>/dev/null || true

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/rawprobe: the data plane's door.
+ *
+ *   ioctl(RAWPROBE_IOC_INFO)  ring geometry and ABI version
+ *   mmap                      control pages (rw) and record arrays (ro),
+ *                             at the offsets the info ioctl reports
+ *   poll                      readable when records wait; wakeups are
+ *                             batched by a watermark and a flush timer
+ *
+ * One open file at a time may map the rings, since the consumer positions
+ * in the control pages belong to a single reader.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+#include "core.h"
+#include "compat.h"
+
+struct rp_file {
+	bool reader;		/* holds the ring reader reference */
+};
+
+static int rp_open(struct inode *inode, struct file *file)
+{
+	struct rp_file *rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+
+	if (!rf)
+		return -ENOMEM;
+	file->private_data = rf;
+	return nonseekable_open(inode, file);
+}
+
+static int rp_release(struct inode *inode, struct file *file)
+{
+	struct rp_file *rf = file->private_data;
+
+	if (rf->reader)
+		rp_ring_reader_put();
+	kfree(rf);
+	return 0;
+}
+
+static void rp_fill_info(struct rawprobe_info *info)
+{
+	struct rp_ring_geometry geo;
+
+	rp_ring_geometry(&geo);
+	memset(info, 0, sizeof(*info));
+	info->abi_version = RAWPROBE_ABI_VERSION;
+	info->record_size = sizeof(struct rawprobe_record);
+	info->nr_rings = geo.nr_rings;
+	info->nr_records = geo.nr_records;
+	info->page_size = PAGE_SIZE;
+	info->mode = geo.mode;
+	info->ring_bytes = (u64)geo.nr_records * RAWPROBE_RECORD_SIZE;
+	info->ctrl_offset = 0;
+	info->data_offset = (u64)geo.nr_rings * PAGE_SIZE;
+	info->wakeup_watermark = geo.watermark;
+}
+
+static long rp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct rawprobe_info info;
+
+	switch (cmd) {
+	case RAWPROBE_IOC_INFO:
+		rp_fill_info(&info);
+		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
+			return -EFAULT;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* Insert pages [first, first + count) of the flat page space into vma. */
+static int rp_map_pages(struct vm_area_struct *vma, unsigned long first,
+			unsigned long count, const struct rawprobe_info *info)
+{
+	unsigned long ctrl_pages = info->nr_rings;
+	unsigned long ring_pages = info->ring_bytes >> PAGE_SHIFT;
+	unsigned long i, pg, addr = vma->vm_start;
+	struct page *page;
+	int err;
+
+	for (i = 0; i < count; i++, addr += PAGE_SIZE) {
+		pg = first + i;
+		if (pg < ctrl_pages)
+			page = rp_ring_ctrl_page(pg);
+		else
+			page = rp_ring_data_page((pg - ctrl_pages) / ring_pages,
+						 (pg - ctrl_pages) % ring_pages);
+		if (!page)
+			return -EINVAL;
+		err = vm_insert_page(vma, addr, page);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int rp_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct rp_file *rf = file->private_data;
+	unsigned long count = vma_pages(vma), first = vma->vm_pgoff;
+	unsigned long ctrl_pages, total;
+	struct rawprobe_info info;
+	bool in_ctrl;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;		/* a private copy would see nothing */
+	if (!rf->reader) {
+		err = rp_ring_reader_get();
+		if (err)
+			return err;	/* -EBUSY: another reader */
+		rf->reader = true;
+	}
+
+	rp_fill_info(&info);
+	ctrl_pages = info.nr_rings;
+	total = ctrl_pages + info.nr_rings * (info.ring_bytes >> PAGE_SHIFT);
+	if (first >= total || count > total - first)
+		return -EINVAL;
+	/* A mapping lies wholly in the control or the record area. */
+	in_ctrl = first < ctrl_pages;
+	if (in_ctrl && first + count > ctrl_pages)
+		return -EINVAL;
+	if (!in_ctrl) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;	/* records are read-only */
+		rp_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	rp_vm_flags_clear(vma, VM_MAYEXEC);
+	rp_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
+	return rp_map_pages(vma, first, count, &info);
+}
+
+static __poll_t rp_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, rp_ring_waitq(), wait);
+	if (rp_ring_has_data())
+		return EPOLLIN | EPOLLRDNORM;
+	rp_ring_arm_flush();
+	return 0;
+}
+
+static const struct file_operations rp_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rp_open,
+	.release	= rp_release,
+	.unlocked_ioctl	= rp_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= rp_mmap,
+	.poll		= rp_poll,
+};
+
+static struct miscdevice rp_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= RAWPROBE_DEVICE_NAME,
+	.fops	= &rp_fops,
+	.mode	= 0600,
+};
+
+int rp_chardev_init(void)
+{
+	return misc_register(&rp_miscdev);
+}
+
+void rp_chardev_exit(void)
+{
+	misc_deregister(&rp_miscdev);
+}

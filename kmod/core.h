@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces between the files of the core module.
+ * One file per concern:
+ *   main.c      module init/exit, parameters
+ *   ring.c      per-CPU rings: allocation, record emission, wakeups
+ *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
+ *   genl.c      generic netlink family: policies, operations, events
+ *   registry.c  the probe table: ids, ownership, module notifier
+ *   probes/     the probe kinds (kprobe, kretprobe, jprobe-style)
+ */
+#ifndef _RAWPROBE_CORE_H
+#define _RAWPROBE_CORE_H
+
+#include <linux/types.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/list.h>
+#include <linux/netlink.h>
+#include "rawprobe.h"
+
+#define RAWPROBE_VERSION "0.1.0"
+
+/* ring.c */
+struct rp_ring_geometry {
+	u32 nr_rings;
+	u32 nr_records;
+	u32 mode;
+	u32 watermark;
+};
+
+int rp_ring_init(u32 nr_records, u32 mode, u32 watermark);
+void rp_ring_exit(void);
+void rp_ring_geometry(struct rp_ring_geometry *geo);
+int rp_ring_resize(u32 nr_records, u32 mode);
+int rp_ring_reader_get(void);
+void rp_ring_reader_put(void);
+struct page *rp_ring_ctrl_page(u32 ring);
+struct page *rp_ring_data_page(u32 ring, unsigned long pgoff);
+bool rp_ring_has_data(void);
+wait_queue_head_t *rp_ring_waitq(void);
+void rp_ring_arm_flush(void);
+
+/* A reserved, not yet committed record (hot path, on the stack). */
+struct rp_ring_core;
+struct rp_slot {
+	struct rp_ring_core *ring;
+	struct rawprobe_record *rec;
+	u64 pos;
+};
+
+struct rawprobe_record *rp_record_reserve(struct rp_slot *slot, u32 probe_id,
+					  u8 kind);
+void rp_record_commit(struct rp_slot *slot);
+
+/* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
+struct rp_probe_stats {
+	u64 hits;		/* handler entries that tried to emit */
+	u64 records;		/* records committed */
+	u64 lost_ring;		/* ring full */
+	u64 str_faults;		/* string capture faulted */
+};
+
+struct rp_probe_totals {
+	u64 hits, records, lost_ring, str_faults;
+	u64 miss_maxactive;	/* kretprobe: no free instance */
+	u64 miss_recursion;	/* kprobe nmissed: hit inside a handler */
+};
+
+/* What user space (or a module) asked for. */
+struct rp_probe_spec {
+	u8 kind;			/* enum rawprobe_kind */
+	u32 flags;			/* RAWPROBE_F_* */
+	char symbol[KSYM_NAME_LEN];
+	char module[MODULE_NAME_LEN];	/* "" for vmlinux or raw address */
+	u32 offset;
+	u64 addr;			/* raw address when symbol is "" */
+	u32 maxactive;			/* 0: the kernel's default */
+	u8 nargs;
+	u8 argtypes[RAWPROBE_MAX_ARGS];	/* enum rawprobe_argtype */
+	u16 str_max;			/* 0: RAWPROBE_STR_LEN - 1 */
+};
+
+struct rp_probe {
+	struct list_head node;		/* rp_probes, under rp_registry_lock */
+	u32 id;
+	u8 state;			/* enum rawprobe_state */
+	bool registered;		/* kp/krp is registered */
+	bool syscall_regs;		/* args live in a pt_regs argument */
+	s8 str_arg;			/* first string argument, or -1 */
+	struct rp_probe_spec spec;
+	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
+	u32 owner_portid;		/* 0: persistent */
+	struct net *owner_net;
+	u64 owner_gen;			/* add order, for portid reuse */
+	struct rp_probe_stats __percpu *stats;
+	union {
+		struct kprobe kp;
+		struct kretprobe krp;
+	};
+};
+
+static inline struct kprobe *rp_probe_kprobe(struct rp_probe *p)
+{
+	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
+}
+
+/* registry.c */
+struct rp_owner {
+	u32 portid;			/* 0: persistent */
+	struct net *net;
+};
+
+int rp_registry_init(void);
+void rp_registry_exit(void);
+int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
+		 struct netlink_ext_ack *extack, u32 *id);
+int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
+void rp_probe_del_all(void);
+int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
+int rp_probe_reset_stats(u32 id, bool all);
+void rp_probe_totals(struct rp_probe *p, struct rp_probe_totals *t);
+u32 rp_probe_count(void);
+
+/*
+ * Walk the probes in id order starting at *pos, calling fn under the
+ * registry lock; fn returns non-zero to stop (the dump skb is full) and
+ * *pos is left at the probe that stopped it.
+ */
+int rp_probe_walk(u32 *pos, int (*fn)(struct rp_probe *p, void *ctx),
+		  void *ctx);
+int rp_probe_with(u32 id, int (*fn)(struct rp_probe *p, void *ctx),
+		  void *ctx);
+
+/* probes/: per-kind setup and the handlers */
+int rp_kind_prepare(struct rp_probe *p, struct netlink_ext_ack *extack);
+void rp_kprobe_prepare(struct rp_probe *p);
+void rp_kretprobe_prepare(struct rp_probe *p);
+void rp_args_fetch(const struct rp_probe *p, struct pt_regs *regs, u64 *args);
+void rp_args_decode(struct rp_probe *p, struct rawprobe_record *rec);
+
+/* genl.c */
+void rp_genl_notify(struct rp_probe *p, u8 event);
+
+/* chardev.c */
+int rp_chardev_init(void);
+void rp_chardev_exit(void);
+
+/* genl.c */
+int rp_genl_init(void);
+void rp_genl_exit(void);
+
+#endif /* _RAWPROBE_CORE_H */

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control plane: generic netlink family "rawprobe".
+ *
+ * Every operation has its own policy, so an attribute that does not
+ * belong to it is rejected by the netlink core (strict validation) with
+ * an extended-ack message naming it. Bounds (symbol length, maxactive,
+ * nargs, ring size) live in the policies, not in ad hoc checks. Mutating
+ * operations need CAP_PERFMON or CAP_SYS_ADMIN, judged on the netlink
+ * socket's opener as well as the sender.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/utsname.h>
+#include <linux/capability.h>
+#include <net/genetlink.h>
+#include "core.h"
+
+static struct genl_family rp_family;
+static bool rp_family_registered;
+
+/* Not const: 6.1's nla_policy.range is a plain pointer. */
+static struct netlink_range_validation rp_ring_range = {
+	.min = RAWPROBE_RING_MIN,
+	.max = RAWPROBE_RING_MAX,
+};
+
+static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
+	[RAWPROBE_A_KIND]	= NLA_POLICY_RANGE(NLA_U8, RAWPROBE_KIND_KPROBE,
+						   RAWPROBE_KIND_JPROBE),
+	[RAWPROBE_A_SYMBOL]	= { .type = NLA_NUL_STRING,
+				    .len = KSYM_NAME_LEN - 1 },
+	[RAWPROBE_A_MODULE]	= { .type = NLA_NUL_STRING,
+				    .len = MODULE_NAME_LEN - 1 },
+	[RAWPROBE_A_OFFSET]	= NLA_POLICY_MAX(NLA_U32, 0x7fff),
+	[RAWPROBE_A_ADDR]	= { .type = NLA_U64 },
+	[RAWPROBE_A_MAXACTIVE]	= NLA_POLICY_RANGE(NLA_U32, 1,
+						   RAWPROBE_MAXACTIVE_MAX),
+	[RAWPROBE_A_NARGS]	= NLA_POLICY_MAX(NLA_U8, RAWPROBE_MAX_ARGS),
+	[RAWPROBE_A_ARGTYPES]	= { .type = NLA_BINARY,
+				    .len = RAWPROBE_MAX_ARGS },
+	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_PERSISTENT |
+						  RAWPROBE_F_DISABLED |
+						  RAWPROBE_F_SYSCALL),
+	[RAWPROBE_A_STR_MAX]	= NLA_POLICY_RANGE(NLA_U16, 1,
+						   RAWPROBE_STR_LEN - 1),
+};
+
+static const struct nla_policy rp_id_policy[RAWPROBE_A_MAX + 1] = {
+	[RAWPROBE_A_PROBE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_ALL),
+};
+
+static const struct nla_policy rp_ring_policy[RAWPROBE_A_MAX + 1] = {
+	[RAWPROBE_A_RING_RECORDS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &rp_ring_range),
+	[RAWPROBE_A_RING_MODE]	= NLA_POLICY_MAX(NLA_U32,
+						 RAWPROBE_RING_OVERWRITE),
+};
+
+static const struct nla_policy rp_info_policy[RAWPROBE_A_MAX + 1] = {};
+
+static bool rp_admin(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_PERFMON) ||
+	       netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
+static int rp_require_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (rp_admin(skb))
+		return 0;
+	NL_SET_ERR_MSG(info->extack,
+			   "needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
+	return -EPERM;
+}
+
+/* --- messages --- */
+
+static int rp_put_stats(struct sk_buff *skb, struct rp_probe *p)
+{
+	struct rp_probe_totals t;
+	struct nlattr *nest;
+
+	rp_probe_totals(p, &t);
+	nest = nla_nest_start(skb, RAWPROBE_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, RAWPROBE_STAT_HITS, t.hits,
+			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_RECORDS, t.records,
+			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_LOST_RING, t.lost_ring,
+			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_MISS_MAXACTIVE,
+			      t.miss_maxactive, RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_MISS_RECURSION,
+			      t.miss_recursion, RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_STR_FAULTS, t.str_faults,
+			      RAWPROBE_STAT_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rp_put_probe_attrs(struct sk_buff *skb, struct rp_probe *p,
+			      bool show_addr)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	struct kprobe *kp = rp_probe_kprobe(p);
+
+	if (nla_put_u32(skb, RAWPROBE_A_PROBE_ID, p->id) ||
+	    nla_put_u8(skb, RAWPROBE_A_KIND, s->kind) ||
+	    nla_put_u8(skb, RAWPROBE_A_STATE, p->state) ||
+	    nla_put_u32(skb, RAWPROBE_A_FLAGS, s->flags |
+			(p->owner_portid ? 0 : RAWPROBE_F_PERSISTENT) |
+			(p->syscall_regs ? RAWPROBE_F_SYSCALL : 0)) ||
+	    nla_put_u32(skb, RAWPROBE_A_OFFSET, s->offset) ||
+	    nla_put_u8(skb, RAWPROBE_A_NARGS, s->nargs))
+		return -EMSGSIZE;
+	if (s->symbol[0] && nla_put_string(skb, RAWPROBE_A_SYMBOL, s->symbol))
+		return -EMSGSIZE;
+	if (s->module[0] && nla_put_string(skb, RAWPROBE_A_MODULE, s->module))
+		return -EMSGSIZE;
+	if (s->nargs && nla_put(skb, RAWPROBE_A_ARGTYPES, s->nargs,
+				s->argtypes))
+		return -EMSGSIZE;
+	if (s->kind == RAWPROBE_KIND_KRETPROBE &&
+	    nla_put_u32(skb, RAWPROBE_A_MAXACTIVE, p->krp.maxactive))
+		return -EMSGSIZE;
+	if (show_addr && p->registered &&
+	    nla_put_u64_64bit(skb, RAWPROBE_A_PROBED_ADDR,
+			      (unsigned long)kp->addr, RAWPROBE_A_PAD))
+		return -EMSGSIZE;
+	if (show_addr && s->addr &&
+	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
+		return -EMSGSIZE;
+	return rp_put_stats(skb, p);
+}
+
+static int rp_fill_probe(struct sk_buff *skb, struct rp_probe *p, u32 portid,
+			 u32 seq, int flags, u8 cmd, bool show_addr)
+{
+	void *hdr = genlmsg_put(skb, portid, seq, &rp_family, flags, cmd);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (rp_put_probe_attrs(skb, p, show_addr)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+void rp_genl_notify(struct rp_probe *p, u8 event)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!READ_ONCE(rp_family_registered) ||
+	    !genl_has_listeners(&rp_family, &init_net, 0))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &rp_family, 0, RAWPROBE_CMD_EVENT);
+	if (!hdr || nla_put_u8(skb, RAWPROBE_A_EVENT, event) ||
+	    rp_put_probe_attrs(skb, p, false)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&rp_family, skb, 0, 0, GFP_KERNEL);
+}
+
+/* --- info and ring --- */
+
+static int rp_put_ring(struct sk_buff *skb)
+{
+	struct rp_ring_geometry geo;
+
+	rp_ring_geometry(&geo);
+	if (nla_put_u32(skb, RAWPROBE_A_NR_RINGS, geo.nr_rings) ||
+	    nla_put_u32(skb, RAWPROBE_A_RING_RECORDS, geo.nr_records) ||
+	    nla_put_u32(skb, RAWPROBE_A_RING_MODE, geo.mode))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rp_reply_simple(struct genl_info *info, u8 cmd,
+			   int (*put)(struct sk_buff *skb))
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(skb, info, &rp_family, 0, cmd);
+	if (!hdr || put(skb)) {
+		nlmsg_free(skb);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return genlmsg_reply(skb, info);
+}
+
+static int rp_put_info(struct sk_buff *skb)
+{
+	if (nla_put_u32(skb, RAWPROBE_A_ABI_VERSION, RAWPROBE_ABI_VERSION) ||
+	    nla_put_string(skb, RAWPROBE_A_MODULE_VERSION, RAWPROBE_VERSION) ||
+	    nla_put_string(skb, RAWPROBE_A_KERNEL_RELEASE,
+			   init_utsname()->release) ||
+	    nla_put_u32(skb, RAWPROBE_A_NR_PROBES, rp_probe_count()))
+		return -EMSGSIZE;
+	return rp_put_ring(skb);
+}
+
+static int rp_cmd_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	return rp_reply_simple(info, RAWPROBE_CMD_GET_INFO, rp_put_info);
+}
+
+static int rp_cmd_ring_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return rp_reply_simple(info, RAWPROBE_CMD_RING_GET, rp_put_ring);
+}
+
+static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rp_ring_geometry geo;
+	struct nlattr **a = info->attrs;
+	int err;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	rp_ring_geometry(&geo);
+	if (a[RAWPROBE_A_RING_RECORDS])
+		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
+	if (a[RAWPROBE_A_RING_MODE])
+		geo.mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	err = rp_ring_resize(geo.nr_records, geo.mode);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack,
+				   "a reader has the rings mapped; stop it first");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(info->extack,
+				   "ring size must be a power of two");
+	else if (err == -ENOMEM)
+		NL_SET_ERR_MSG(info->extack, "not enough memory for rings");
+	return err;
+}
+
+/* --- probes --- */
+
+static int rp_parse_spec(struct genl_info *info, struct rp_probe_spec *s)
+{
+	struct nlattr **a = info->attrs;
+
+	memset(s, 0, sizeof(*s));
+	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_KIND))
+		return -EINVAL;
+	s->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
+	if (a[RAWPROBE_A_SYMBOL])
+		nla_strscpy(s->symbol, a[RAWPROBE_A_SYMBOL], sizeof(s->symbol));
+	if (a[RAWPROBE_A_MODULE])
+		nla_strscpy(s->module, a[RAWPROBE_A_MODULE], sizeof(s->module));
+	if (a[RAWPROBE_A_OFFSET])
+		s->offset = nla_get_u32(a[RAWPROBE_A_OFFSET]);
+	if (a[RAWPROBE_A_ADDR])
+		s->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
+	if (a[RAWPROBE_A_MAXACTIVE])
+		s->maxactive = nla_get_u32(a[RAWPROBE_A_MAXACTIVE]);
+	if (a[RAWPROBE_A_NARGS])
+		s->nargs = nla_get_u8(a[RAWPROBE_A_NARGS]);
+	if (a[RAWPROBE_A_FLAGS])
+		s->flags = nla_get_u32(a[RAWPROBE_A_FLAGS]);
+	if (a[RAWPROBE_A_STR_MAX])
+		s->str_max = nla_get_u16(a[RAWPROBE_A_STR_MAX]);
+	if (a[RAWPROBE_A_ARGTYPES]) {
+		if (nla_len(a[RAWPROBE_A_ARGTYPES]) != s->nargs) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    a[RAWPROBE_A_ARGTYPES],
+					    "one argument type per argument");
+			return -EINVAL;
+		}
+		nla_memcpy(s->argtypes, a[RAWPROBE_A_ARGTYPES],
+			   sizeof(s->argtypes));
+	}
+	return 0;
+}
+
+struct rp_reply_ctx {
+	struct genl_info *info;
+	bool show_addr;
+};
+
+static int rp_reply_probe(struct rp_probe *p, void *ctx)
+{
+	struct rp_reply_ctx *r = ctx;
+	struct genl_info *info = r->info;
+	struct sk_buff *skb;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	if (rp_fill_probe(skb, p, info->snd_portid, info->snd_seq, 0,
+			  info->genlhdr->cmd, r->show_addr)) {
+		nlmsg_free(skb);
+		return -EMSGSIZE;
+	}
+	return genlmsg_reply(skb, info);
+}
+
+static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rp_owner owner = {
+		.portid = info->snd_portid,
+		.net = genl_info_net(info),
+	};
+	struct rp_probe_spec spec;
+	u32 id;
+	int err;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	err = rp_parse_spec(info, &spec);
+	if (err)
+		return err;
+	err = rp_probe_add(&spec, spec.flags & RAWPROBE_F_PERSISTENT ?
+			   NULL : &owner, info->extack, &id);
+	if (err)
+		return err;
+	/* The probe exists whatever happens to the reply. */
+	rp_probe_with(id, rp_reply_probe,
+		      &(struct rp_reply_ctx){ .info = info, .show_addr = true });
+	return 0;
+}
+
+static int rp_get_id(struct genl_info *info, u32 *id)
+{
+	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_PROBE_ID))
+		return -EINVAL;
+	*id = nla_get_u32(info->attrs[RAWPROBE_A_PROBE_ID]);
+	return 0;
+}
+
+static bool rp_flag_all(struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[RAWPROBE_A_FLAGS];
+
+	return a && (nla_get_u32(a) & RAWPROBE_F_ALL);
+}
+
+static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 id;
+	int err;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	if (rp_flag_all(info)) {
+		rp_probe_del_all();
+		return 0;
+	}
+	err = rp_get_id(info, &id);
+	return err ?: rp_probe_del(id, info->extack);
+}
+
+static int rp_cmd_probe_get(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 id;
+	int err;
+
+	err = rp_get_id(info, &id);
+	if (err)
+		return err;
+	err = rp_probe_with(id, rp_reply_probe,
+			    &(struct rp_reply_ctx){ .info = info,
+						    .show_addr = rp_admin(skb) });
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(info->extack, "no probe with this id");
+	return err;
+}
+
+struct rp_dump_ctx {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	bool show_addr;
+};
+
+static int rp_dump_one(struct rp_probe *p, void *ctx)
+{
+	struct rp_dump_ctx *d = ctx;
+
+	return rp_fill_probe(d->skb, p, NETLINK_CB(d->cb->skb).portid,
+			     d->cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			     RAWPROBE_CMD_PROBE_GET, d->show_addr);
+}
+
+static int rp_cmd_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct rp_dump_ctx d = {
+		.skb = skb,
+		.cb = cb,
+		.show_addr = rp_admin(cb->skb),
+	};
+	u32 pos = cb->args[0] ?: 1;
+	int err;
+
+	err = rp_probe_walk(&pos, rp_dump_one, &d);
+	cb->args[0] = pos;
+	/* A full skb ends this round; the core calls us again. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
+{
+	bool enable = info->genlhdr->cmd == RAWPROBE_CMD_PROBE_ENABLE;
+	u32 id;
+	int err;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	err = rp_get_id(info, &id);
+	return err ?: rp_probe_set_enabled(id, enable, info->extack);
+}
+
+static int rp_cmd_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 id = 0;
+	int err;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	if (!rp_flag_all(info)) {
+		err = rp_get_id(info, &id);
+		if (err)
+			return err;
+	}
+	err = rp_probe_reset_stats(id, rp_flag_all(info));
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(info->extack, "no probe with this id");
+	return err;
+}
+
+static const struct genl_ops rp_ops[] = {
+	{
+		.cmd	= RAWPROBE_CMD_GET_INFO,
+		.doit	= rp_cmd_get_info,
+		.policy	= rp_info_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_ADD,
+		.doit	= rp_cmd_probe_add,
+		.policy	= rp_add_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_DEL,
+		.doit	= rp_cmd_probe_del,
+		.policy	= rp_id_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_GET,
+		.doit	= rp_cmd_probe_get,
+		.dumpit	= rp_cmd_probe_dump,
+		.policy	= rp_id_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_ENABLE,
+		.doit	= rp_cmd_probe_enable,
+		.policy	= rp_id_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_DISABLE,
+		.doit	= rp_cmd_probe_enable,
+		.policy	= rp_id_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_STATS_RESET,
+		.doit	= rp_cmd_stats_reset,
+		.policy	= rp_id_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_RING_GET,
+		.doit	= rp_cmd_ring_get,
+		.policy	= rp_ring_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_RING_SET,
+		.doit	= rp_cmd_ring_set,
+		.policy	= rp_ring_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+};
+
+static const struct genl_multicast_group rp_mcgrps[] = {
+	{ .name = RAWPROBE_GENL_MCGRP },
+};
+
+static struct genl_family rp_family __ro_after_init = {
+	.name		= RAWPROBE_GENL_NAME,
+	.version	= RAWPROBE_GENL_VERSION,
+	.maxattr	= RAWPROBE_A_MAX,
+	.module		= THIS_MODULE,
+	.ops		= rp_ops,
+	.n_ops		= ARRAY_SIZE(rp_ops),
+	.mcgrps		= rp_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(rp_mcgrps),
+	.resv_start_op	= RAWPROBE_CMD_MAX + 1,
+};
+
+int rp_genl_init(void)
+{
+	int err = genl_register_family(&rp_family);
+
+	if (!err)
+		WRITE_ONCE(rp_family_registered, true);
+	return err;
+}
+
+void rp_genl_exit(void)
+{
+	WRITE_ONCE(rp_family_registered, false);
+	genl_unregister_family(&rp_family);
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawprobe: raw kprobe, kretprobe and jprobe-style instrumentation with a
+ * generic netlink control plane and per-CPU mmapped record rings.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/moduleparam.h>
+#include "core.h"
+
+static unsigned int ring_records = 4096;
+module_param(ring_records, uint, 0444);
+MODULE_PARM_DESC(ring_records,
+		 "records per CPU ring, a power of two (default 4096 = 1 MiB)");
+
+static unsigned int ring_mode = RAWPROBE_RING_DISCARD;
+module_param(ring_mode, uint, 0444);
+MODULE_PARM_DESC(ring_mode, "0: drop new records when full, 1: overwrite");
+
+static unsigned int wakeup_records = 64;
+module_param(wakeup_records, uint, 0444);
+MODULE_PARM_DESC(wakeup_records, "unread records per CPU that wake poll()");
+
+static int __init rawprobe_init(void)
+{
+	int err;
+
+	err = rp_ring_init(ring_records, ring_mode, wakeup_records);
+	if (err)
+		return err;
+	err = rp_registry_init();
+	if (err)
+		goto err_ring;
+	err = rp_chardev_init();
+	if (err)
+		goto err_registry;
+	err = rp_genl_init();
+	if (err)
+		goto err_chardev;
+
+	pr_info("version %s, ABI %u, %u records per CPU ring\n",
+		RAWPROBE_VERSION, RAWPROBE_ABI_VERSION, ring_records);
+	return 0;
+
+err_chardev:
+	rp_chardev_exit();
+err_registry:
+	rp_registry_exit();
+err_ring:
+	rp_ring_exit();
+	return err;
+}
+
+static void __exit rawprobe_exit(void)
+{
+	/* Control plane first: no new probes while the rest goes away. */
+	rp_genl_exit();
+	rp_registry_exit();
+	rp_chardev_exit();
+	rp_ring_exit();
+}
+
+module_init(rawprobe_init);
+module_exit(rawprobe_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The rawprobe authors");
+MODULE_DESCRIPTION("Raw kprobe, kretprobe and jprobe-style instrumentation");
+MODULE_VERSION(RAWPROBE_VERSION);

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe table: ids, registration, ownership and module tracking.
+ *
+ * All changes happen under rp_registry_lock (a mutex: registering and
+ * unregistering kprobes sleeps). Probe handlers never take it; they only
+ * touch their own probe, which stays valid until unregister_*probe()
+ * has waited for every running handler.
+ *
+ * Ownership: a probe added without RAWPROBE_F_PERSISTENT belongs to the
+ * netlink socket that added it. When that socket is released (the CLI
+ * exits or is killed) the netlink notifier queues its probes for removal.
+ * Sockets' port ids are reused, so a death only reaps probes added before
+ * it (owner_gen).
+ *
+ * Module symbols: a probe on "mod:sym" is unregistered and reported gone
+ * when mod unloads, and registered again (re-armed) when it loads.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/security.h>
+#include <linux/workqueue.h>
+#include <linux/spinlock.h>
+#include <linux/atomic.h>
+#include <net/net_namespace.h>
+#include "core.h"
+
+static DEFINE_MUTEX(rp_registry_lock);
+static DEFINE_IDR(rp_probe_ids);
+static LIST_HEAD(rp_probes);
+static u32 rp_nr_probes;
+static atomic64_t rp_gen = ATOMIC64_INIT(0);
+
+/* Released netlink sockets waiting for their probes to be reaped. */
+struct rp_death {
+	struct list_head node;
+	struct net *net;
+	u32 portid;
+	u64 gen;
+};
+
+static LIST_HEAD(rp_deaths);
+static DEFINE_SPINLOCK(rp_deaths_lock);
+static void rp_reap_fn(struct work_struct *work);
+static DECLARE_WORK(rp_reap_work, rp_reap_fn);
+
+static bool rp_spec_same(const struct rp_probe_spec *a,
+			 const struct rp_probe_spec *b)
+{
+	return a->kind == b->kind && a->offset == b->offset &&
+	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
+	       !strcmp(a->module, b->module);
+}
+
+static struct rp_probe *rp_find_same(const struct rp_probe_spec *spec)
+{
+	struct rp_probe *p;
+
+	list_for_each_entry(p, &rp_probes, node)
+		if (rp_spec_same(&p->spec, spec))
+			return p;
+	return NULL;
+}
+
+/* Turn register_*probe()'s errno into a reason a person can act on. */
+static void rp_explain_register_error(const struct rp_probe *p, int err,
+				      struct netlink_ext_ack *extack)
+{
+	bool in_mod = p->spec.module[0];
+
+	switch (err) {
+	case -ENOENT:
+		if (in_mod)
+			NL_SET_ERR_MSG(extack,
+					   "symbol not found: module not loaded, or it has no such symbol");
+		else
+			NL_SET_ERR_MSG(extack,
+					   "unknown symbol (not in /proc/kallsyms)");
+		break;
+	case -EILSEQ:
+		NL_SET_ERR_MSG(extack,
+				   "offset is not on an instruction boundary");
+		break;
+	case -EINVAL:
+		if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+			NL_SET_ERR_MSG(extack,
+					   "cannot probe here: not a function entry, blacklisted (NOKPROBE_SYMBOL) or not kernel text");
+		else
+			NL_SET_ERR_MSG(extack,
+					   "cannot probe here: blacklisted (NOKPROBE_SYMBOL, see /sys/kernel/debug/kprobes/blacklist), notrace, or not kernel text");
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG(extack,
+				   "address is busy (another probe type owns it)");
+		break;
+	case -EOPNOTSUPP:
+		NL_SET_ERR_MSG(extack,
+				   "probing this address is not supported");
+		break;
+	case -ENOMEM:
+		NL_SET_ERR_MSG(extack, "out of memory");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "register_kprobe failed");
+		break;
+	}
+}
+
+static int rp_register(struct rp_probe *p)
+{
+	int err;
+
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		err = register_kretprobe(&p->krp);
+	else
+		err = register_kprobe(&p->kp);
+	if (!err)
+		p->registered = true;
+	return err;
+}
+
+static void rp_unregister(struct rp_probe *p)
+{
+	if (!p->registered)
+		return;
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		unregister_kretprobe(&p->krp);
+	else
+		unregister_kprobe(&p->kp);
+	p->registered = false;
+}
+
+/*
+ * Many probes at once (socket release, del all, rmmod): one grace period
+ * for the lot instead of one per probe.
+ */
+static void rp_unregister_batch(struct rp_probe **v, unsigned int n)
+{
+	struct kretprobe **krps;
+	struct kprobe **kps;
+	unsigned int i, nk = 0, nr = 0;
+
+	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
+	if (!kps || !krps) {
+		for (i = 0; i < n; i++)
+			rp_unregister(v[i]);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v[i]->registered)
+			continue;
+		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
+			krps[nr++] = &v[i]->krp;
+		else
+			kps[nk++] = &v[i]->kp;
+		v[i]->registered = false;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(krps, nr);
+out:
+	kfree(kps);
+	kfree(krps);
+}
+
+static void rp_probe_free(struct rp_probe *p)
+{
+	free_percpu(p->stats);
+	kfree(p);
+}
+
+/* Unlink, unregister, announce and free; caller holds the lock. */
+static void rp_remove_locked(struct rp_probe **v, unsigned int n)
+{
+	unsigned int i;
+
+	rp_unregister_batch(v, n);
+	for (i = 0; i < n; i++) {
+		list_del(&v[i]->node);
+		idr_remove(&rp_probe_ids, v[i]->id);
+		rp_nr_probes--;
+		rp_genl_notify(v[i], RAWPROBE_EVENT_REMOVED);
+		rp_probe_free(v[i]);
+	}
+}
+
+/* Remove every probe matching pred(p, arg), batched. */
+static unsigned int rp_remove_matching(bool (*pred)(struct rp_probe *p,
+						    const void *arg),
+				       const void *arg)
+{
+	struct rp_probe *p, **v;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&rp_registry_lock);
+	v = kmalloc_array(max(rp_nr_probes, 1U), sizeof(*v), GFP_KERNEL);
+	if (!v) {
+		/* Fall back to one at a time. */
+		struct rp_probe *tmp;
+
+		list_for_each_entry_safe(p, tmp, &rp_probes, node)
+			if (pred(p, arg)) {
+				rp_remove_locked(&p, 1);
+				n++;
+			}
+		return n;
+	}
+	list_for_each_entry(p, &rp_probes, node)
+		if (pred(p, arg))
+			v[n++] = p;
+	rp_remove_locked(v, n);
+	kfree(v);
+	return n;
+}
+
+static int rp_check_spec(const struct rp_probe_spec *spec,
+			 struct netlink_ext_ack *extack)
+{
+	bool entry = spec->offset == 0;
+
+	if (!spec->symbol[0] && !spec->addr) {
+		NL_SET_ERR_MSG(extack, "a symbol or an address is required");
+		return -EINVAL;
+	}
+	if (spec->symbol[0] && spec->addr) {
+		NL_SET_ERR_MSG(extack, "give a symbol or an address, not both");
+		return -EINVAL;
+	}
+	if (spec->module[0] && !spec->symbol[0]) {
+		NL_SET_ERR_MSG(extack, "a module needs a symbol in it");
+		return -EINVAL;
+	}
+	if (spec->kind == RAWPROBE_KIND_KRETPROBE && !entry) {
+		NL_SET_ERR_MSG(extack,
+				   "return probes attach at a function entry: offset must be 0");
+		return -EINVAL;
+	}
+	if (spec->nargs && !entry) {
+		NL_SET_ERR_MSG(extack,
+				   "arguments are only defined at function entry (offset 0)");
+		return -EINVAL;
+	}
+	if (spec->kind == RAWPROBE_KIND_JPROBE && !entry) {
+		NL_SET_ERR_MSG(extack,
+				   "jprobe-style probes attach at a function entry: offset must be 0");
+		return -EINVAL;
+	}
+	if (spec->maxactive && spec->kind != RAWPROBE_KIND_KRETPROBE) {
+		NL_SET_ERR_MSG(extack, "maxactive applies to kretprobes only");
+		return -EINVAL;
+	}
+	if (security_locked_down(LOCKDOWN_KPROBES)) {
+		NL_SET_ERR_MSG(extack, "refused by kernel lockdown");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static struct rp_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
+				       const struct rp_owner *own)
+{
+	struct rp_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->stats = alloc_percpu(struct rp_probe_stats);
+	if (!p->stats) {
+		kfree(p);
+		return NULL;
+	}
+	p->spec = *spec;
+	p->owner_portid = own ? own->portid : 0;
+	p->owner_net = own ? own->net : NULL;
+	p->owner_gen = atomic64_inc_return(&rp_gen);
+	return p;
+}
+
+int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
+		 struct netlink_ext_ack *extack, u32 *id)
+{
+	struct rp_probe *p, *same;
+	int err;
+
+	err = rp_check_spec(spec, extack);
+	if (err)
+		return err;
+	p = rp_probe_alloc(spec, own);
+	if (!p)
+		return -ENOMEM;
+	err = rp_kind_prepare(p, extack);
+	if (err)
+		goto err_free;
+
+	mutex_lock(&rp_registry_lock);
+	same = rp_find_same(spec);
+	if (same) {
+		NL_SET_ERR_MSG(extack, "an identical probe already exists");
+		err = -EEXIST;
+		goto err_unlock;
+	}
+	if (rp_nr_probes >= RAWPROBE_MAX_PROBES) {
+		NL_SET_ERR_MSG(extack, "too many probes");
+		err = -ENOSPC;
+		goto err_unlock;
+	}
+	err = idr_alloc(&rp_probe_ids, p, 1, 0, GFP_KERNEL);
+	if (err < 0)
+		goto err_unlock;
+	p->id = err;
+
+	/* Register disabled when asked: the probe exists but does not fire. */
+	if (spec->flags & RAWPROBE_F_DISABLED)
+		rp_probe_kprobe(p)->flags |= KPROBE_FLAG_DISABLED;
+	err = rp_register(p);
+	if (err) {
+		rp_explain_register_error(p, err, extack);
+		idr_remove(&rp_probe_ids, p->id);
+		goto err_unlock;
+	}
+	p->state = spec->flags & RAWPROBE_F_DISABLED ?
+		   RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
+	list_add_tail(&p->node, &rp_probes);
+	rp_nr_probes++;
+	*id = p->id;
+	rp_genl_notify(p, RAWPROBE_EVENT_ADDED);
+	mutex_unlock(&rp_registry_lock);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&rp_registry_lock);
+err_free:
+	rp_probe_free(p);
+	return err;
+}
+
+static bool rp_match_id(struct rp_probe *p, const void *arg)
+{
+	return p->id == *(const u32 *)arg;
+}
+
+int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
+{
+	unsigned int n;
+
+	mutex_lock(&rp_registry_lock);
+	n = rp_remove_matching(rp_match_id, &id);
+	mutex_unlock(&rp_registry_lock);
+	if (!n) {
+		NL_SET_ERR_MSG(extack, "no probe with this id");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static bool rp_match_all(struct rp_probe *p, const void *arg)
+{
+	return true;
+}
+
+void rp_probe_del_all(void)
+{
+	mutex_lock(&rp_registry_lock);
+	rp_remove_matching(rp_match_all, NULL);
+	mutex_unlock(&rp_registry_lock);
+}
+
+int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
+{
+	struct rp_probe *p;
+	int err = 0;
+
+	mutex_lock(&rp_registry_lock);
+	p = idr_find(&rp_probe_ids, id);
+	if (!p) {
+		NL_SET_ERR_MSG(extack, "no probe with this id");
+		err = -ENOENT;
+	} else if (p->state == RAWPROBE_STATE_GONE) {
+		NL_SET_ERR_MSG(extack,
+				   "the probe's module is not loaded; it re-arms on load");
+		err = -ENXIO;
+	} else if (enable && p->state != RAWPROBE_STATE_ARMED) {
+		err = enable_kprobe(rp_probe_kprobe(p));
+		if (!err) {
+			p->state = RAWPROBE_STATE_ARMED;
+			p->spec.flags &= ~RAWPROBE_F_DISABLED;
+			rp_genl_notify(p, RAWPROBE_EVENT_ENABLED);
+		}
+	} else if (!enable && p->state != RAWPROBE_STATE_DISABLED) {
+		err = disable_kprobe(rp_probe_kprobe(p));
+		if (!err) {
+			p->state = RAWPROBE_STATE_DISABLED;
+			p->spec.flags |= RAWPROBE_F_DISABLED;
+			rp_genl_notify(p, RAWPROBE_EVENT_DISABLED);
+		}
+	}
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
+static void rp_stats_clear(struct rp_probe *p)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(p->stats, cpu), 0, sizeof(*p->stats));
+	rp_probe_kprobe(p)->nmissed = 0;
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		p->krp.nmissed = 0;
+}
+
+int rp_probe_reset_stats(u32 id, bool all)
+{
+	struct rp_probe *p;
+	int err = 0;
+
+	mutex_lock(&rp_registry_lock);
+	if (all) {
+		list_for_each_entry(p, &rp_probes, node)
+			rp_stats_clear(p);
+	} else {
+		p = idr_find(&rp_probe_ids, id);
+		if (p)
+			rp_stats_clear(p);
+		else
+			err = -ENOENT;
+	}
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
+void rp_probe_totals(struct rp_probe *p, struct rp_probe_totals *t)
+{
+	unsigned int cpu;
+
+	memset(t, 0, sizeof(*t));
+	for_each_possible_cpu(cpu) {
+		struct rp_probe_stats *s = per_cpu_ptr(p->stats, cpu);
+
+		t->hits += READ_ONCE(s->hits);
+		t->records += READ_ONCE(s->records);
+		t->lost_ring += READ_ONCE(s->lost_ring);
+		t->str_faults += READ_ONCE(s->str_faults);
+	}
+	t->miss_recursion = rp_probe_kprobe(p)->nmissed;
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		t->miss_maxactive = p->krp.nmissed;
+}
+
+u32 rp_probe_count(void)
+{
+	return READ_ONCE(rp_nr_probes);
+}
+
+int rp_probe_walk(u32 *pos, int (*fn)(struct rp_probe *p, void *ctx),
+		  void *ctx)
+{
+	struct rp_probe *p;
+	int id, err = 0;
+
+	mutex_lock(&rp_registry_lock);
+	id = *pos;
+	idr_for_each_entry_continue(&rp_probe_ids, p, id) {
+		err = fn(p, ctx);
+		if (err)
+			break;
+	}
+	*pos = err ? id : id + 1;
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
+int rp_probe_with(u32 id, int (*fn)(struct rp_probe *p, void *ctx), void *ctx)
+{
+	struct rp_probe *p;
+	int err;
+
+	mutex_lock(&rp_registry_lock);
+	p = idr_find(&rp_probe_ids, id);
+	err = p ? fn(p, ctx) : -ENOENT;
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
+/* --- ownership: probes die with the netlink socket that added them --- */
+
+static bool rp_match_dead_owner(struct rp_probe *p, const void *arg)
+{
+	const struct rp_death *d = arg;
+
+	return p->owner_portid == d->portid && net_eq(p->owner_net, d->net) &&
+	       p->owner_gen <= d->gen;
+}
+
+static void rp_reap_fn(struct work_struct *work)
+{
+	struct rp_death *d;
+
+	for (;;) {
+		spin_lock_bh(&rp_deaths_lock);
+		d = list_first_entry_or_null(&rp_deaths, struct rp_death, node);
+		if (d)
+			list_del(&d->node);
+		spin_unlock_bh(&rp_deaths_lock);
+		if (!d)
+			return;
+		mutex_lock(&rp_registry_lock);
+		rp_remove_matching(rp_match_dead_owner, d);
+		mutex_unlock(&rp_registry_lock);
+		kfree(d);
+	}
+}
+
+static int rp_netlink_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct rp_death *d;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	d = kmalloc(sizeof(*d), GFP_ATOMIC);
+	if (!d) {
+		pr_warn("cannot reap probes of port %u: out of memory\n",
+			n->portid);
+		return NOTIFY_DONE;
+	}
+	d->net = n->net;
+	d->portid = n->portid;
+	d->gen = atomic64_read(&rp_gen);
+	spin_lock_bh(&rp_deaths_lock);
+	list_add_tail(&d->node, &rp_deaths);
+	spin_unlock_bh(&rp_deaths_lock);
+	schedule_work(&rp_reap_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rp_netlink_nb = {
+	.notifier_call = rp_netlink_event,
+};
+
+/* --- module symbols: gone on unload, re-armed on load --- */
+
+static void rp_module_going(struct module *mod)
+{
+	struct rp_probe *p;
+
+	list_for_each_entry(p, &rp_probes, node) {
+		if (!p->registered || strcmp(p->spec.module, mod->name))
+			continue;
+		rp_unregister(p);
+		p->state = RAWPROBE_STATE_GONE;
+		rp_genl_notify(p, RAWPROBE_EVENT_GONE);
+	}
+}
+
+static void rp_module_coming(struct module *mod)
+{
+	struct rp_probe *p;
+	int err;
+
+	list_for_each_entry(p, &rp_probes, node) {
+		if (p->state != RAWPROBE_STATE_GONE ||
+		    strcmp(p->spec.module, mod->name))
+			continue;
+		/* A registered kprobe keeps internal state: start afresh. */
+		err = rp_kind_prepare(p, NULL);
+		if (!err) {
+			if (p->spec.flags & RAWPROBE_F_DISABLED)
+				rp_probe_kprobe(p)->flags |=
+					KPROBE_FLAG_DISABLED;
+			err = rp_register(p);
+		}
+		if (err) {
+			pr_warn("probe %u: cannot re-arm %s:%s: %d\n", p->id,
+				p->spec.module, p->spec.symbol, err);
+			continue;
+		}
+		p->state = p->spec.flags & RAWPROBE_F_DISABLED ?
+			   RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
+		rp_genl_notify(p, RAWPROBE_EVENT_REARMED);
+	}
+}
+
+static int rp_module_event(struct notifier_block *nb, unsigned long state,
+			   void *data)
+{
+	struct module *mod = data;
+
+	mutex_lock(&rp_registry_lock);
+	if (state == MODULE_STATE_GOING)
+		rp_module_going(mod);
+	else if (state == MODULE_STATE_LIVE)
+		rp_module_coming(mod);
+	mutex_unlock(&rp_registry_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rp_module_nb = {
+	.notifier_call = rp_module_event,
+};
+
+int rp_registry_init(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&rp_netlink_nb);
+	if (err)
+		return err;
+	err = register_module_notifier(&rp_module_nb);
+	if (err)
+		goto err_netlink;
+	return 0;
+
+err_netlink:
+	netlink_unregister_notifier(&rp_netlink_nb);
+	return err;
+}
+
+void rp_registry_exit(void)
+{
+	struct rp_death *d, *tmp;
+
+	unregister_module_notifier(&rp_module_nb);
+	netlink_unregister_notifier(&rp_netlink_nb);
+	cancel_work_sync(&rp_reap_work);
+	list_for_each_entry_safe(d, tmp, &rp_deaths, node)
+		kfree(d);
+	rp_probe_del_all();
+	idr_destroy(&rp_probe_ids);
+}

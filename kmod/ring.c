@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU record rings.
+ *
+ * Each possible CPU owns a control page and a power-of-two array of
+ * 256-byte records. The pages are allocated one by one on the CPU's node,
+ * vmapped for the writer and inserted page by page into the reader's
+ * mapping by chardev.c. The lock-free writer algorithm lives in
+ * ring_core.h, shared with the host unit tests; this file owns memory,
+ * record headers and reader wakeups.
+ *
+ * Writers find the rings through an RCU pointer: probe handlers run with
+ * preemption disabled, so synchronize_rcu() after swapping the pointer
+ * (ring resize) guarantees no handler still writes into the old rings.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/gfp.h>
+#include <linux/irq_work.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <linux/log2.h>
+#include "core.h"
+#include "ring_core_kernel.h"
+
+struct rp_ring {
+	struct rp_ring_core core;
+	struct page *ctrl_page;
+	struct page **data_pages;
+	unsigned int nr_data_pages;
+};
+
+struct rp_rings {
+	u32 nr_rings;
+	u32 nr_records;
+	u32 mode;
+	struct rp_ring ring[];
+};
+
+static struct rp_rings __rcu *rp_rings;
+static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
+static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
+static u32 rp_watermark;
+
+static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
+static DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
+
+static void rp_ring_free_one(struct rp_ring *ring)
+{
+	unsigned int i;
+
+	if (ring->core.recs)
+		vunmap(ring->core.recs);
+	for (i = 0; i < ring->nr_data_pages; i++)
+		if (ring->data_pages[i])
+			__free_page(ring->data_pages[i]);
+	kfree(ring->data_pages);
+	if (ring->ctrl_page)
+		__free_page(ring->ctrl_page);
+}
+
+static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
+			     u32 nr_records, u32 mode)
+{
+	int node = cpu_to_node(cpu);
+	struct rawprobe_record *recs;
+	unsigned int i, n;
+
+	n = DIV_ROUND_UP(nr_records * RAWPROBE_RECORD_SIZE, PAGE_SIZE);
+	ring->nr_data_pages = n;
+	ring->data_pages = kcalloc_node(n, sizeof(*ring->data_pages),
+					GFP_KERNEL, node);
+	if (!ring->data_pages)
+		return -ENOMEM;
+
+	ring->ctrl_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+	if (!ring->ctrl_page)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ring->data_pages[i] = alloc_pages_node(node,
+						GFP_KERNEL | __GFP_ZERO, 0);
+		if (!ring->data_pages[i])
+			return -ENOMEM;
+	}
+	recs = vmap(ring->data_pages, n, VM_MAP, PAGE_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+	ring->core.recs = recs;
+
+	rp_ring_core_init(&ring->core, page_address(ring->ctrl_page),
+			  recs, nr_records, mode, cpu, 0);
+	return 0;
+}
+
+static void rp_rings_free(struct rp_rings *rings)
+{
+	u32 i;
+
+	if (!rings)
+		return;
+	for (i = 0; i < rings->nr_rings; i++)
+		rp_ring_free_one(&rings->ring[i]);
+	kfree(rings);
+}
+
+static struct rp_rings *rp_rings_alloc(u32 nr_records, u32 mode)
+{
+	struct rp_rings *rings;
+	unsigned int cpu;
+	int err;
+
+	rings = kzalloc(struct_size(rings, ring, nr_cpu_ids), GFP_KERNEL);
+	if (!rings)
+		return ERR_PTR(-ENOMEM);
+	rings->nr_rings = nr_cpu_ids;
+	rings->nr_records = nr_records;
+	rings->mode = mode;
+	for_each_possible_cpu(cpu) {
+		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
+					mode);
+		if (err) {
+			rp_rings_free(rings);
+			return ERR_PTR(err);
+		}
+	}
+	return rings;
+}
+
+static int rp_ring_check_size(u32 nr_records)
+{
+	if (nr_records < RAWPROBE_RING_MIN || nr_records > RAWPROBE_RING_MAX ||
+	    !is_power_of_2(nr_records))
+		return -EINVAL;
+	return 0;
+}
+
+static void rp_wakeup_fn(struct irq_work *work)
+{
+	wake_up_all(&rp_waitq);
+}
+
+/*
+ * Trickle flush: the watermark batches wakeups under load; this timer,
+ * armed only while a reader sleeps in poll(), delivers whatever is below
+ * the watermark within rp_flush_ms.
+ */
+static unsigned int rp_flush_ms = 50;
+static void rp_flush_fn(struct timer_list *t)
+{
+	if (rp_ring_has_data())
+		wake_up_all(&rp_waitq);
+}
+
+static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
+
+void rp_ring_arm_flush(void)
+{
+	mod_timer(&rp_flush_timer, jiffies + msecs_to_jiffies(rp_flush_ms));
+}
+
+int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
+{
+	struct rp_rings *rings;
+	unsigned int cpu;
+	int err;
+
+	err = rp_ring_check_size(nr_records);
+	if (err) {
+		pr_err("ring_records must be a power of two in [%u, %u]\n",
+		       RAWPROBE_RING_MIN, RAWPROBE_RING_MAX);
+		return err;
+	}
+	if (mode > RAWPROBE_RING_OVERWRITE)
+		return -EINVAL;
+	rp_watermark = clamp_t(u32, watermark, 1, nr_records);
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(per_cpu_ptr(&rp_wakeup_work, cpu), rp_wakeup_fn);
+
+	rings = rp_rings_alloc(nr_records, mode);
+	if (IS_ERR(rings))
+		return PTR_ERR(rings);
+	rcu_assign_pointer(rp_rings, rings);
+	return 0;
+}
+
+void rp_ring_exit(void)
+{
+	struct rp_rings *rings;
+	unsigned int cpu;
+
+	del_timer_sync(&rp_flush_timer);
+	rings = rcu_replace_pointer(rp_rings, NULL, true);
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&rp_wakeup_work, cpu));
+	rp_rings_free(rings);
+}
+
+/* Replace the rings; only while nobody has them mapped. */
+int rp_ring_resize(u32 nr_records, u32 mode)
+{
+	struct rp_rings *old, *new;
+	int err;
+
+	err = rp_ring_check_size(nr_records);
+	if (err)
+		return err;
+	if (mode > RAWPROBE_RING_OVERWRITE)
+		return -EINVAL;
+
+	mutex_lock(&rp_rings_lock);
+	if (rp_readers) {
+		mutex_unlock(&rp_rings_lock);
+		return -EBUSY;
+	}
+	new = rp_rings_alloc(nr_records, mode);
+	if (IS_ERR(new)) {
+		mutex_unlock(&rp_rings_lock);
+		return PTR_ERR(new);
+	}
+	old = rcu_replace_pointer(rp_rings, new,
+				  lockdep_is_held(&rp_rings_lock));
+	rp_watermark = min(rp_watermark, nr_records);
+	mutex_unlock(&rp_rings_lock);
+
+	synchronize_rcu();
+	rp_rings_free(old);
+	return 0;
+}
+
+/* Only one process maps the rings: the consumer positions are its own. */
+int rp_ring_reader_get(void)
+{
+	int err = 0;
+
+	mutex_lock(&rp_rings_lock);
+	if (rp_readers)
+		err = -EBUSY;
+	else
+		rp_readers++;
+	mutex_unlock(&rp_rings_lock);
+	return err;
+}
+
+void rp_ring_reader_put(void)
+{
+	mutex_lock(&rp_rings_lock);
+	rp_readers--;
+	mutex_unlock(&rp_rings_lock);
+}
+
+static struct rp_rings *rp_rings_locked(void)
+{
+	return rcu_dereference_protected(rp_rings,
+					 lockdep_is_held(&rp_rings_lock));
+}
+
+void rp_ring_geometry(struct rp_ring_geometry *geo)
+{
+	struct rp_rings *rings;
+
+	mutex_lock(&rp_rings_lock);
+	rings = rp_rings_locked();
+	geo->nr_rings = rings->nr_rings;
+	geo->nr_records = rings->nr_records;
+	geo->mode = rings->mode;
+	geo->watermark = rp_watermark;
+	mutex_unlock(&rp_rings_lock);
+}
+
+/*
+ * Pages for the reader's mapping. Called with the reader reference held,
+ * so the rings cannot be resized underneath.
+ */
+struct page *rp_ring_ctrl_page(u32 idx)
+{
+	struct rp_rings *rings = rcu_dereference_protected(rp_rings, true);
+
+	if (idx >= rings->nr_rings)
+		return NULL;
+	return rings->ring[idx].ctrl_page;
+}
+
+struct page *rp_ring_data_page(u32 idx, unsigned long pgoff)
+{
+	struct rp_rings *rings = rcu_dereference_protected(rp_rings, true);
+
+	if (idx >= rings->nr_rings ||
+	    pgoff >= rings->ring[idx].nr_data_pages)
+		return NULL;
+	return rings->ring[idx].data_pages[pgoff];
+}
+
+bool rp_ring_has_data(void)
+{
+	struct rp_rings *rings;
+	bool ret = false;
+	u32 i;
+
+	rcu_read_lock();
+	rings = rcu_dereference(rp_rings);
+	for (i = 0; rings && i < rings->nr_rings && !ret; i++) {
+		struct rawprobe_ring_ctrl *c = rings->ring[i].core.ctrl;
+
+		ret = READ_ONCE(c->head) != READ_ONCE(c->consumer);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+wait_queue_head_t *rp_ring_waitq(void)
+{
+	return &rp_waitq;
+}
+
+/*
+ * Hot path. Any context, preemption disabled (probe handlers).
+ * Returns a record with its common header filled, or NULL when the ring
+ * is full (the loss is already counted in the control page).
+ */
+struct rawprobe_record *rp_record_reserve(struct rp_slot *slot, u32 probe_id,
+					  u8 kind)
+{
+	struct rp_rings *rings = rcu_dereference_sched(rp_rings);
+	struct task_struct *task = current;
+	struct rawprobe_record *rec;
+	unsigned int cpu = smp_processor_id();
+	u64 seq;
+
+	if (unlikely(!rings))
+		return NULL;
+	slot->ring = &rings->ring[cpu].core;
+	rec = rp_ring_reserve(slot->ring, &slot->pos, &seq);
+	if (unlikely(!rec))
+		return NULL;
+
+	rec->ts_ns = ktime_get_mono_fast_ns();
+	rec->seq = seq;
+	rec->probe_id = probe_id;
+	rec->kind = kind;
+	rec->flags = 0;
+	rec->cpu = cpu;
+	rec->pid = task->pid;
+	rec->tgid = task->tgid;
+	memcpy(rec->comm, task->comm, sizeof(rec->comm));
+	rec->nargs = 0;
+	rec->str_len = 0;
+	rec->str_arg = 0;
+	rec->str[0] = '\0';
+	slot->rec = rec;
+	return rec;
+}
+
+void rp_record_commit(struct rp_slot *slot)
+{
+	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
+
+	rp_ring_commit(slot->ring, slot->rec, slot->pos);
+	/* One wakeup when the unread backlog reaches the watermark. */
+	if (unlikely(slot->pos + 1 - READ_ONCE(ctrl->consumer) ==
+		     READ_ONCE(rp_watermark)))
+		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel mapping of the ring primitives used by ring_core.h; include this
+ * file (it includes ring_core.h) wherever records are written.
+ *
+ * The position, sequence and lost counters are only ever modified by
+ * writers on the CPU that owns the ring, nested at most through IRQ and
+ * NMI, so local_t operations suffice: atomic against interrupts on this
+ * CPU, NMI safe, and without the lock prefix on x86. The reader on another
+ * CPU only needs the release/acquire pair on each record's commit word.
+ */
+#ifndef _RAWPROBE_RING_CORE_KERNEL_H
+#define _RAWPROBE_RING_CORE_KERNEL_H
+
+#ifndef __KERNEL__
+#error "ring_core_kernel.h is for the kernel; user space uses ring_core_host.h"
+#endif
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/build_bug.h>
+#include <asm/barrier.h>
+#include <asm/local.h>
+
+/*
+ * The control page holds u64 counters that are operated on as local_t,
+ * which is a long: this needs a 64-bit kernel (a 32-bit port would switch
+ * to local64_t).
+ */
+static_assert(sizeof(local_t) == sizeof(u64),
+	      "rawprobe ring counters need a 64-bit local_t");
+
+static __always_inline u64 rp_local_read(u64 *p)
+{
+	return local_read((local_t *)p);
+}
+
+static __always_inline u64 rp_local_cmpxchg(u64 *p, u64 old, u64 new)
+{
+	return local_cmpxchg((local_t *)p, old, new);
+}
+
+static __always_inline u64 rp_local_inc_return(u64 *p)
+{
+	return local_inc_return((local_t *)p);
+}
+
+static __always_inline void rp_local_inc(u64 *p)
+{
+	local_inc((local_t *)p);
+}
+
+static __always_inline u64 rp_load_acquire_u64(const u64 *p)
+{
+	return smp_load_acquire(p);
+}
+
+static __always_inline u32 rp_load_acquire_u32(const u32 *p)
+{
+	return smp_load_acquire(p);
+}
+
+static __always_inline void rp_store_release_u32(u32 *p, u32 v)
+{
+	smp_store_release(p, v);
+}
+
+static __always_inline void rp_write_once_u32(u32 *p, u32 v)
+{
+	WRITE_ONCE(*p, v);
+}
+
+#define rp_smp_wmb()	smp_wmb()
+#define rp_likely(x)	likely(x)
+#define rp_unlikely(x)	unlikely(x)
+
+#define RP_RING_PRIMITIVES 1
+#include "ring_core.h"
+
+#endif /* _RAWPROBE_RING_CORE_KERNEL_H */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Argument capture, shared by every probe kind. Runs in probe handlers:
+ * no locks, no sleeping; memory the probed code handed us is read with
+ * the *_nofault helpers only.
+ */
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include <linux/ptrace.h>
+#include "core.h"
+
+#ifdef CONFIG_X86_64
+/* Where a syscall's arguments sit in the user pt_regs (x86-64, ia32). */
+static const unsigned short rp_sys64_regs[RAWPROBE_MAX_ARGS] = {
+	offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, r10),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+};
+
+static const unsigned short rp_sys32_regs[RAWPROBE_MAX_ARGS] = {
+	offsetof(struct pt_regs, bx), offsetof(struct pt_regs, cx),
+	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, si),
+	offsetof(struct pt_regs, di), offsetof(struct pt_regs, bp),
+};
+
+static void rp_args_from_syscall(const struct rp_probe *p,
+				 struct pt_regs *regs, u64 *args)
+{
+	const void *uregs = (const void *)regs_get_kernel_argument(regs, 0);
+	const unsigned short *off = strstr(p->spec.symbol, "ia32") ?
+				    rp_sys32_regs : rp_sys64_regs;
+	unsigned int i;
+
+	for (i = 0; i < p->spec.nargs; i++) {
+		unsigned long v = 0;
+
+		if (copy_from_kernel_nofault(&v, uregs + off[i], sizeof(v)))
+			v = 0;
+		args[i] = v;
+	}
+}
+#else
+static void rp_args_from_syscall(const struct rp_probe *p,
+				 struct pt_regs *regs, u64 *args)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->spec.nargs; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+}
+#endif
+
+/* Raw argument values at function entry (offset 0 is checked at add). */
+void rp_args_fetch(const struct rp_probe *p, struct pt_regs *regs, u64 *args)
+{
+	unsigned int i;
+
+	if (p->syscall_regs) {
+		rp_args_from_syscall(p, regs, args);
+		return;
+	}
+	for (i = 0; i < p->spec.nargs; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+}
+
+/*
+ * Copy a NUL-terminated string without faulting, never reading across a
+ * page boundary past the terminator. Returns the length copied (without
+ * the NUL) or -EFAULT; *trunc tells whether the string went on.
+ */
+static long rp_copy_string(char *dst, unsigned long src, size_t max,
+			   bool user, bool *trunc)
+{
+	size_t len = 0;
+
+	*trunc = false;
+	while (len < max) {
+		size_t chunk = min_t(size_t, max - len,
+				     PAGE_SIZE - offset_in_page(src + len));
+		char *end;
+		long err;
+
+		chunk = min_t(size_t, chunk, 16);
+		if (user)
+			err = copy_from_user_nofault(dst + len,
+					(const void __user *)(src + len), chunk);
+		else
+			err = copy_from_kernel_nofault(dst + len,
+					(const void *)(src + len), chunk);
+		if (err) {
+			/* Unreadable past len: keep what we have, say so. */
+			dst[len] = '\0';
+			*trunc = true;
+			return len ? (long)len : -EFAULT;
+		}
+		end = memchr(dst + len, '\0', chunk);
+		if (end)
+			return end - dst;
+		len += chunk;
+	}
+	dst[max] = '\0';
+	*trunc = true;
+	return max;
+}
+
+/* Apply the declared types: sign extension, truncation, strings. */
+void rp_args_decode(struct rp_probe *p, struct rawprobe_record *rec)
+{
+	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
+	unsigned int i;
+	bool trunc;
+	long len;
+
+	for (i = 0; i < p->spec.nargs; i++) {
+		switch (p->spec.argtypes[i]) {
+		case RAWPROBE_ARG_S32:
+			rec->args[i] = (u64)(s64)(s32)rec->args[i];
+			break;
+		case RAWPROBE_ARG_U32:
+			rec->args[i] = (u32)rec->args[i];
+			break;
+		default:
+			break;
+		}
+	}
+	if (p->str_arg < 0)
+		return;
+
+	rec->str_arg = p->str_arg;
+	len = rp_copy_string(rec->str, rec->args[p->str_arg],
+			     min_t(size_t, max, RAWPROBE_STR_LEN - 1),
+			     p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
+			     &trunc);
+	if (len < 0) {
+		rec->str[0] = '\0';
+		rec->flags |= RAWPROBE_REC_STR_FAULT;
+		this_cpu_inc(p->stats->str_faults);
+		return;
+	}
+	rec->str_len = len;
+	rec->flags |= RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
+}

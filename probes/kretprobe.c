@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return probes. The entry handler stashes the entry time and the
+ * arguments in the instance's data; the return handler writes one record
+ * with the return value, those arguments and the latency. Instances are
+ * limited by maxactive: entries that find none free are counted by the
+ * kernel in nmissed and reported as "missed (maxactive)".
+ */
+#include <linux/kprobes.h>
+#include <linux/timekeeping.h>
+#include "core.h"
+
+struct rp_kret_data {
+	u64 entry_ns;
+	u64 args[RAWPROBE_MAX_ARGS];
+};
+
+static inline struct rp_probe *rp_from_instance(struct kretprobe_instance *ri)
+{
+	return container_of(get_kretprobe(ri), struct rp_probe, krp);
+}
+
+static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rp_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+
+	d->entry_ns = ktime_get_mono_fast_ns();
+	if (p->spec.nargs)
+		rp_args_fetch(p, regs, d->args);
+	return 0;
+}
+
+static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rp_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+	struct rawprobe_record *rec;
+	struct rp_slot slot;
+
+	this_cpu_inc(p->stats->hits);
+	rec = rp_record_reserve(&slot, p->id, RAWPROBE_KIND_KRETPROBE);
+	if (unlikely(!rec)) {
+		this_cpu_inc(p->stats->lost_ring);
+		return 0;
+	}
+	rec->addr = (unsigned long)p->krp.kp.addr;
+	rec->retval = (s64)regs_return_value(regs);
+	rec->latency_ns = rec->ts_ns - d->entry_ns;
+	rec->flags |= RAWPROBE_REC_RETVAL;
+	if (p->spec.nargs) {
+		memcpy(rec->args, d->args, sizeof(d->args));
+		rec->nargs = p->spec.nargs;
+		rec->flags |= RAWPROBE_REC_ARGS;
+		rp_args_decode(p, rec);
+	}
+	rp_record_commit(&slot);
+	this_cpu_inc(p->stats->records);
+	return 0;
+}
+
+void rp_kretprobe_prepare(struct rp_probe *p)
+{
+	memset(&p->krp, 0, sizeof(p->krp));
+	if (p->target[0])
+		p->krp.kp.symbol_name = p->target;
+	else
+		p->krp.kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
+	p->krp.entry_handler = rp_kret_entry;
+	p->krp.handler = rp_kret_return;
+	p->krp.data_size = sizeof(struct rp_kret_data);
+	p->krp.maxactive = p->spec.maxactive;
+}

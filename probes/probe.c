@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What all probe kinds share: validation of the argument declaration and
+ * the choice of where arguments come from, then the per-kind setup.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/string.h>
+#include "core.h"
+
+/*
+ * Syscall entry points (__x64_sys_*) take one argument: the user's
+ * pt_regs. Their "real" arguments are the syscall's, read from there.
+ */
+static bool rp_is_syscall_wrapper(const char *sym)
+{
+	return str_has_prefix(sym, "__x64_sys_") ||
+	       str_has_prefix(sym, "__ia32_sys_") ||
+	       str_has_prefix(sym, "__ia32_compat_sys_") ||
+	       str_has_prefix(sym, "__x64_compat_sys_");
+}
+
+static int rp_check_args(struct rp_probe *p, struct netlink_ext_ack *extack)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	unsigned int i;
+
+	p->str_arg = -1;
+	for (i = 0; i < s->nargs; i++) {
+		u8 t = s->argtypes[i];
+
+		if (t >= __RAWPROBE_ARG_MAX) {
+			NL_SET_ERR_MSG(extack, "unknown argument type");
+			return -EINVAL;
+		}
+		if (t != RAWPROBE_ARG_KSTR && t != RAWPROBE_ARG_USTR)
+			continue;
+		if (s->kind == RAWPROBE_KIND_KRETPROBE) {
+			NL_SET_ERR_MSG(extack,
+					   "string capture is for kprobes and jprobe-style probes");
+			return -EINVAL;
+		}
+		if (p->str_arg >= 0) {
+			NL_SET_ERR_MSG(extack,
+					   "only one string argument per probe");
+			return -EINVAL;
+		}
+		p->str_arg = i;
+	}
+	return 0;
+}
+
+int rp_kind_prepare(struct rp_probe *p, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = rp_check_args(p, extack);
+	if (err)
+		return err;
+	p->syscall_regs = (p->spec.flags & RAWPROBE_F_SYSCALL) ||
+			  rp_is_syscall_wrapper(p->spec.symbol);
+	if (p->spec.symbol[0] && p->spec.module[0])
+		snprintf(p->target, sizeof(p->target), "%s:%s",
+			 p->spec.module, p->spec.symbol);
+	else
+		strscpy(p->target, p->spec.symbol, sizeof(p->target));
+
+	switch (p->spec.kind) {
+	case RAWPROBE_KIND_KPROBE:
+	case RAWPROBE_KIND_JPROBE:
+		rp_kprobe_prepare(p);
+		return 0;
+	case RAWPROBE_KIND_KRETPROBE:
+		rp_kretprobe_prepare(p);
+		return 0;
+	default:
+		NL_SET_ERR_MSG(extack, "unknown probe kind");
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,1435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the per-CPU ring: the writer in kmod/ring_core.h
+ * (through ring_core_host.h) against the reader in userctl/ring_reader.c.
+ *
+ * Every record carries a payload derived from (writer id, counter) plus a
+ * checksum over all its fields, so a torn or misplaced record is caught by
+ * check_record(). Writers bump their counter only for records that got a
+ * slot, so in discard mode a writer's records must reach the reader with
+ * consecutive counters, and in overwrite mode with increasing ones.
+ *
+ * The threaded tests scale with RP_TEST_SCALE (default 1.0), which the
+ * Makefile lowers for the sanitizer builds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+/* One-shot hook run inside the writer, to nest a writer deterministically. */
+static void test_hook(int point);
+#define RP_HOST_HOOK(point) test_hook(point)
+#include "ring_core_host.h"
+#include "ring_reader.h"
+
+static __thread void (*hook_fn)(void *arg);
+static __thread void *hook_arg;
+
+static void test_hook(int point)
+{
+	void (*fn)(void *arg) = hook_fn;
+
+	if (point == RP_HOOK_CMPXCHG && fn) {
+		hook_fn = NULL;		/* the nested writer must not recurse */
+		fn(hook_arg);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static double scale = 1.0;
+
+static __u64 scaled(__u64 n)
+{
+	__u64 v = (__u64)((double)n * scale);
+
+	return v ? v : 1;
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static __u64 mix64(__u64 x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Checksum of every byte but retval (where it is kept) and commit. */
+static __u64 record_sum(const struct rawprobe_record *r)
+{
+	const unsigned char *b = (const unsigned char *)r;
+	__u64 h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < sizeof(*r); i++) {
+		if (i >= offsetof(struct rawprobe_record, retval) &&
+		    i < offsetof(struct rawprobe_record, retval) + 8)
+			continue;
+		if (i >= offsetof(struct rawprobe_record, commit) &&
+		    i < offsetof(struct rawprobe_record, commit) + 4)
+			continue;
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The record writer 'writer' writes as its n-th record. */
+static void make_record(struct rawprobe_record *r, __u32 writer, __u64 n,
+			__u64 seq, __u32 cpu, __u64 ts)
+{
+	__u64 k = mix64(((__u64)writer << 48) ^ n);
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->ts_ns = ts;
+	r->seq = seq;
+	r->probe_id = writer;
+	r->kind = RAWPROBE_KIND_CUSTOM;
+	r->flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_STR;
+	r->cpu = (__u16)cpu;
+	r->pid = (__u32)k;
+	r->tgid = (__u32)(k >> 32);
+	for (i = 0; i < RAWPROBE_COMM_LEN - 1; i++)
+		r->comm[i] = (char)('a' + (mix64(k + i) % 26));
+	r->addr = k;
+	r->args[0] = n;
+	for (i = 1; i < RAWPROBE_MAX_ARGS; i++)
+		r->args[i] = mix64(k ^ i);
+	r->latency_ns = ~k;
+	r->nargs = RAWPROBE_MAX_ARGS;
+	r->str_arg = (__u8)(k & 7);
+	r->str_len = RAWPROBE_STR_LEN - 1;
+	for (i = 0; i < RAWPROBE_STR_LEN - 1; i++)
+		r->str[i] = (char)(' ' + (mix64(k * 31 + i) % 95));
+	r->retval = (__s64)record_sum(r);
+}
+
+/* Is this a record some writer wrote, intact? */
+static bool check_record(const struct rawprobe_record *r)
+{
+	struct rawprobe_record want;
+
+	make_record(&want, r->probe_id, r->args[0], r->seq, r->cpu, r->ts_ns);
+	want.commit = r->commit;
+	return !memcmp(&want, r, sizeof(want));
+}
+
+typedef __u64 __attribute__((may_alias)) word_t;
+typedef __u32 __attribute__((may_alias)) word32_t;
+
+/*
+ * Fill a reserved slot (step 4). The kernel uses plain stores; so does
+ * this in discard mode, where the contract orders them against the reader
+ * (and ThreadSanitizer checks that). In overwrite mode a reader may copy
+ * the slot while it is being refilled, a race the contract detects rather
+ * than prevents, so the stores are relaxed atomics there, matching the
+ * reader's relaxed atomic loads.
+ */
+static void store_record(struct rawprobe_record *dst,
+			 const struct rawprobe_record *src, bool atomic)
+{
+	const size_t cw = offsetof(struct rawprobe_record, commit) / 8;
+	const word_t *s = (const word_t *)src;
+	word_t *d = (word_t *)dst;
+	size_t i;
+
+	if (!atomic) {
+		memcpy(dst, src, offsetof(struct rawprobe_record, commit));
+		memcpy(dst->str, src->str, sizeof(src->str));
+		return;
+	}
+	for (i = 0; i < sizeof(*src) / 8; i++) {
+		if (i == cw)	/* the word holding commit: skip commit */
+			__atomic_store_n((word32_t *)&d[i], *(const word32_t *)&s[i],
+					 __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+	}
+}
+
+struct test_ring {
+	struct rawprobe_ring_ctrl *ctrl;
+	struct rawprobe_record *recs;
+	struct rp_ring_core core;
+	__u32 nr;
+	__u32 cpu;
+};
+
+static void *zalloc(size_t align, size_t size)
+{
+	void *p = aligned_alloc(align, (size + align - 1) / align * align);
+
+	assert_non_null(p);
+	memset(p, 0, size);
+	return p;
+}
+
+/* A ring set up by rp_ring_core_init() at position start. */
+static void ring_init(struct test_ring *t, __u32 nr, __u32 mode, __u32 cpu,
+		      __u64 start)
+{
+	t->ctrl = zalloc(4096, 4096);
+	t->recs = zalloc(64, (size_t)nr * sizeof(*t->recs));
+	t->nr = nr;
+	t->cpu = cpu;
+	rp_ring_core_init(&t->core, t->ctrl, t->recs, nr, mode, cpu, start);
+}
+
+/* A ring the way a kernel may set it up: zeroed memory, no init call. */
+static void ring_zeroed(struct test_ring *t, __u32 nr, __u32 mode, __u32 cpu)
+{
+	t->ctrl = zalloc(4096, 4096);
+	t->recs = zalloc(64, (size_t)nr * sizeof(*t->recs));
+	t->nr = nr;
+	t->cpu = cpu;
+	t->ctrl->nr_records = nr;
+	t->ctrl->mode = mode;
+	t->ctrl->cpu = cpu;
+	t->core.ctrl = t->ctrl;
+	t->core.recs = t->recs;
+	t->core.mask = nr - 1;
+	t->core.mode = mode;
+}
+
+static void ring_free(struct test_ring *t)
+{
+	free(t->ctrl);
+	free(t->recs);
+}
+
+static struct rp_reader_ring reader_ring(const struct test_ring *t)
+{
+	struct rp_reader_ring rr = {
+		.ctrl = t->ctrl, .recs = t->recs,
+		.nr_records = t->nr, .mode = t->core.mode,
+	};
+
+	return rr;
+}
+
+static struct rp_reader *reader_for(const struct test_ring *t, unsigned int n,
+				    unsigned int flags)
+{
+	struct rp_reader_ring rr[16];
+	struct rp_reader *r;
+	unsigned int i;
+
+	assert_true(n <= 16);
+	for (i = 0; i < n; i++)
+		rr[i] = reader_ring(&t[i]);
+	r = rp_reader_new(rr, n, flags);
+	assert_non_null(r);
+	return r;
+}
+
+/* Write one complete record; false if it was lost. */
+static bool write_one(struct test_ring *t, __u32 writer, __u64 n, __u64 ts,
+		      bool atomic)
+{
+	struct rawprobe_record tmp, *rec;
+	__u64 pos, seq;
+
+	rec = rp_ring_reserve(&t->core, &pos, &seq);
+	if (!rec)
+		return false;
+	make_record(&tmp, writer, n, seq, t->cpu, ts);
+	store_record(rec, &tmp, atomic);
+	rp_ring_commit(&t->core, rec, pos);
+	return true;
+}
+
+/* Collects what a drain delivers, checking every record. */
+#define COLLECT_MAX 4096
+struct collect {
+	struct rawprobe_record recs[COLLECT_MAX];
+	unsigned int cpu[COLLECT_MAX];
+	size_t n;
+	size_t bad;
+	size_t stop_after;	/* 0: never stop the drain */
+};
+
+static int collect_cb(unsigned int cpu, const struct rawprobe_record *rec,
+		      void *ctx)
+{
+	struct collect *c = ctx;
+
+	if (!check_record(rec))
+		c->bad++;
+	if (c->n < COLLECT_MAX) {
+		c->recs[c->n] = *rec;
+		c->cpu[c->n] = cpu;
+	}
+	c->n++;
+	return c->stop_after && c->n >= c->stop_after;
+}
+
+static struct collect *collect_new(void)
+{
+	struct collect *c = calloc(1, sizeof(*c));
+
+	assert_non_null(c);
+	return c;
+}
+
+static struct rp_reader_cpu_stats stats_of(struct rp_reader *r,
+					   unsigned int cpu)
+{
+	struct rp_reader_cpu_stats st;
+
+	assert_int_equal(rp_reader_stats(r, cpu, &st), 0);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Single writer, single reader                                        */
+
+static void test_basic_order(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 3, 0);
+	r = reader_for(&t, 1, 0);
+
+	for (i = 0; i < 10; i++)
+		assert_true(write_one(&t, 7, i, 1000 + i, false));
+	assert_int_equal(t.ctrl->head, 10);
+	assert_int_equal(t.ctrl->seq, 10);
+	assert_int_equal(t.ctrl->lost, 0);
+	for (i = 0; i < 10; i++)	/* commit = (u32)(position + 1) */
+		assert_int_equal(t.recs[i].commit, i + 1);
+	assert_int_not_equal(t.recs[10].commit, 11);
+
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 10);
+	assert_int_equal(c->bad, 0);
+	for (i = 0; i < 10; i++) {
+		assert_int_equal(c->recs[i].args[0], i);
+		assert_int_equal(c->recs[i].seq, i + 1);
+		assert_int_equal(c->recs[i].ts_ns, 1000 + i);
+		assert_int_equal(c->recs[i].cpu, 3);
+		assert_int_equal(c->recs[i].probe_id, 7);
+		assert_int_equal(c->recs[i].commit, i + 1);
+		assert_int_equal(c->cpu[i], 0);
+	}
+	assert_int_equal(t.ctrl->consumer, 10);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 0);
+
+	struct rp_reader_cpu_stats st = stats_of(r, 0);
+
+	assert_int_equal(st.records, 10);
+	assert_int_equal(st.seq_min, 1);
+	assert_int_equal(st.seq_max, 10);
+	assert_int_equal(st.seq_lost, 0);
+	assert_int_equal(st.position, 10);
+
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/*
+ * Many laps with varying batch sizes, in both modes, starting at position
+ * 0, just before the 32-bit commit word wraps, and just before the 64-bit
+ * position wraps.
+ */
+static void test_wraparound_laps(void **state)
+{
+	static const __u64 starts[] = {
+		0, (1ull << 32) - 100, UINT64_MAX - 100,
+	};
+	static const __u32 modes[] = {
+		RAWPROBE_RING_DISCARD, RAWPROBE_RING_OVERWRITE,
+	};
+	struct collect *c = collect_new();
+	unsigned int si, mi;
+
+	(void)state;
+	for (si = 0; si < 3; si++) {
+		for (mi = 0; mi < 2; mi++) {
+			struct test_ring t;
+			struct rp_reader *r;
+			__u64 n = 0, got = 0, lap;
+
+			ring_init(&t, 64, modes[mi], 0, starts[si]);
+			r = reader_for(&t, 1, 0);
+			for (lap = 0; lap < 300; lap++) {
+				__u64 k = 1 + (mix64(lap) % 64), j;
+
+				for (j = 0; j < k; j++, n++)
+					assert_true(write_one(&t, 1, n, n,
+							      false));
+				c->n = 0;
+				assert_int_equal(rp_reader_drain_cpu(r, 0,
+						 collect_cb, c), k);
+				assert_int_equal(c->bad, 0);
+				for (j = 0; j < k; j++) {
+					__u64 pos = starts[si] + got + j;
+
+					assert_int_equal(c->recs[j].args[0],
+							 got + j);
+					assert_int_equal(c->recs[j].commit,
+							 (__u32)(pos + 1));
+				}
+				got += k;
+				assert_int_equal(t.ctrl->consumer,
+						 starts[si] + got);
+			}
+			assert_true(got > 8 * 64);	/* many laps */
+			struct rp_reader_cpu_stats st = stats_of(r, 0);
+
+			assert_int_equal(st.records, got);
+			assert_int_equal(st.seq_lost, 0);
+			assert_int_equal(st.overwritten, 0);
+			assert_int_equal(st.torn, 0);
+			assert_int_equal(t.ctrl->lost, 0);
+			rp_reader_free(r);
+			ring_free(&t);
+		}
+	}
+	free(c);
+}
+
+/*
+ * Reserved records are marked in progress with (u32)position, the reader
+ * stops at the first uncommitted record even if later ones are committed,
+ * and the position whose commit value is 0 is not mistaken for committed
+ * while in progress (a 0 marker, as in the uapi text, would be).
+ */
+static void test_commit_marker(void **state)
+{
+	struct collect *c = collect_new();
+	struct rawprobe_record tmp, *a, *b;
+	__u64 pa, pb, sa, sb;
+	struct test_ring t;
+	struct rp_reader *r;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 100);
+	r = reader_for(&t, 1, 0);
+	a = rp_ring_reserve(&t.core, &pa, &sa);
+	b = rp_ring_reserve(&t.core, &pb, &sb);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(pa, 100);
+	assert_int_equal(pb, 101);
+	assert_int_equal(a->commit, 100);
+	assert_int_equal(b->commit, 101);
+
+	make_record(&tmp, 1, 1, sb, 0, 1);
+	store_record(b, &tmp, false);
+	rp_ring_commit(&t.core, b, pb);
+	assert_int_equal(b->commit, 102);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 0);
+	assert_int_equal(t.ctrl->consumer, 100);
+
+	make_record(&tmp, 1, 0, sa, 0, 2);
+	store_record(a, &tmp, false);
+	rp_ring_commit(&t.core, a, pa);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 2);
+	assert_int_equal(c->recs[0].args[0], 0);
+	assert_int_equal(c->recs[1].args[0], 1);
+	assert_int_equal(c->bad, 0);
+	rp_reader_free(r);
+	ring_free(&t);
+
+	/* Position 2^32 - 1 commits as (u32)2^32 == 0. */
+	c->n = 0;
+	ring_init(&t, 64, RAWPROBE_RING_OVERWRITE, 0, (1ull << 32) - 1);
+	r = reader_for(&t, 1, 0);
+	a = rp_ring_reserve(&t.core, &pa, &sa);
+	assert_non_null(a);
+	assert_int_equal(pa, (1ull << 32) - 1);
+	a->seq = ~0ull;			/* half written */
+	memset(a->args, 0x5a, sizeof(a->args));
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 0);
+	make_record(&tmp, 2, 0, sa, 0, 3);
+	store_record(a, &tmp, false);
+	rp_ring_commit(&t.core, a, pa);
+	assert_int_equal(a->commit, 0);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 1);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->recs[0].probe_id, 2);
+	assert_int_equal(t.ctrl->consumer, 1ull << 32);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Discard mode                                                        */
+
+static void test_discard_full(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i, n = 0;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 0);
+	r = reader_for(&t, 1, 0);
+
+	for (i = 0; i < 64; i++)
+		assert_true(write_one(&t, 1, n++, i, false));
+	for (i = 0; i < 10; i++) {
+		__u64 pos = 12345, seq = 0;
+
+		assert_null(rp_ring_reserve(&t.core, &pos, &seq));
+		assert_int_equal(seq, 65 + i);	/* lost attempts take a seq */
+	}
+	assert_int_equal(t.ctrl->lost, 10);
+	assert_int_equal(t.ctrl->head, 64);
+	assert_int_equal(t.ctrl->seq, 74);
+
+	/* Consuming 5 records frees exactly 5 slots. */
+	c->stop_after = 5;
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 5);
+	assert_int_equal(t.ctrl->consumer, 5);
+	for (i = 0; i < 5; i++)
+		assert_true(write_one(&t, 1, n++, 100 + i, false));
+	assert_false(write_one(&t, 1, n, 200, false));
+	assert_int_equal(t.ctrl->lost, 11);
+
+	c->stop_after = 0;
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 64);
+	assert_int_equal(c->n, 69);
+	assert_int_equal(c->bad, 0);
+	for (i = 0; i < 69; i++)	/* no record lost between */
+		assert_int_equal(c->recs[i].args[0], i);
+
+	/*
+	 * The lost attempts lie between the records seen: the sequence gap
+	 * matches ctrl->lost once a record after them has been read.
+	 */
+	assert_true(write_one(&t, 1, n++, 300, false));
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 1);
+	struct rp_reader_cpu_stats st = stats_of(r, 0);
+
+	assert_int_equal(st.records, 70);
+	assert_int_equal(st.seq_min, 1);
+	assert_int_equal(st.seq_max, 81);
+	assert_int_equal(st.seq_lost, 11);
+	assert_int_equal(st.ring_lost, 11);
+	assert_int_equal(st.seq_lost, t.ctrl->lost);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Deterministic nesting through the cmpxchg hook                      */
+
+struct nested_args {
+	struct test_ring *t;
+	__u32 writer;
+	__u64 n;		/* records to attempt */
+	__u64 first;		/* counter of the first */
+	__u64 ok;
+	__u64 lost;
+	bool atomic;
+};
+
+static void nested_writer(void *arg)
+{
+	struct nested_args *a = arg;
+	__u64 i;
+
+	for (i = 0; i < a->n; i++) {
+		if (write_one(a->t, a->writer, a->first + a->ok, 0, a->atomic))
+			a->ok++;
+		else
+			a->lost++;
+	}
+}
+
+/*
+ * A nested writer that runs between the outer writer's read of head and
+ * its cmpxchg makes the cmpxchg fail: the outer writer retries and takes
+ * the next position. Sequence numbers then run against positions, and the
+ * gap accounting copes: a transient gap while the outer record is not
+ * committed, none once it is.
+ */
+static void test_nested_cmpxchg_retry(void **state)
+{
+	struct nested_args na = { .writer = 2, .n = 1 };
+	struct collect *c = collect_new();
+	struct rawprobe_record tmp, *rec;
+	struct rp_reader_cpu_stats st;
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 pos, seq;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 0);
+	r = reader_for(&t, 1, 0);
+	na.t = &t;
+
+	assert_true(write_one(&t, 1, 0, 0, false));	/* pos 0, seq 1 */
+
+	hook_fn = nested_writer;
+	hook_arg = &na;
+	rec = rp_ring_reserve(&t.core, &pos, &seq);
+	assert_null(hook_fn);				/* it ran */
+	assert_int_equal(na.ok, 1);			/* pos 1, seq 3 */
+	assert_non_null(rec);
+	assert_int_equal(seq, 2);
+	assert_int_equal(pos, 2);
+	assert_int_equal(t.ctrl->head, 3);
+
+	/* Seen: seq 1 and 3, seq 2 still being written. */
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 2);
+	st = stats_of(r, 0);
+	assert_int_equal(st.seq_max, 3);
+	assert_int_equal(st.seq_lost, 1);
+
+	make_record(&tmp, 1, 1, seq, 0, 0);
+	store_record(rec, &tmp, false);
+	rp_ring_commit(&t.core, rec, pos);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 1);
+	st = stats_of(r, 0);
+	assert_int_equal(st.records, 3);
+	assert_int_equal(st.seq_lost, 0);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->recs[0].seq, 1);
+	assert_int_equal(c->recs[1].seq, 3);
+	assert_int_equal(c->recs[1].probe_id, 2);
+	assert_int_equal(c->recs[2].seq, 2);
+	assert_int_equal(c->recs[2].probe_id, 1);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/*
+ * Discard mode: the outer writer passed the "ring full" check, then a
+ * nested writer took the last free slot before the outer cmpxchg. The
+ * outer writer must redo the check on retry and give up.
+ */
+static void test_nested_fills_ring(void **state)
+{
+	struct nested_args na = { .writer = 2, .n = 1, .first = 63 };
+	struct collect *c = collect_new();
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i, pos = 999, seq;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 0);
+	r = reader_for(&t, 1, 0);
+	na.t = &t;
+	for (i = 0; i < 63; i++)
+		assert_true(write_one(&t, 2, i, 0, false));
+
+	hook_fn = nested_writer;
+	hook_arg = &na;
+	assert_null(rp_ring_reserve(&t.core, &pos, &seq));
+	assert_null(hook_fn);
+	assert_int_equal(na.ok, 1);
+	assert_int_equal(seq, 64);
+	assert_int_equal(t.ctrl->head, 64);
+	assert_int_equal(t.ctrl->lost, 1);
+
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 64);
+	assert_int_equal(c->bad, 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(c->recs[i].args[0], i);
+	assert_true(write_one(&t, 2, 64, 0, false));
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 1);
+	assert_int_equal(stats_of(r, 0).seq_lost, 1);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Overwrite mode                                                      */
+
+/* A zeroed ring (no init call) lapped many times by a lone writer. */
+static void test_overwrite_lap_skip(void **state)
+{
+	struct collect *c = collect_new();
+	struct rp_reader_cpu_stats st;
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i;
+
+	(void)state;
+	ring_zeroed(&t, 64, RAWPROBE_RING_OVERWRITE, 0);
+	r = reader_for(&t, 1, 0);
+	for (i = 0; i < 200; i++)
+		assert_true(write_one(&t, 1, i, i, false));
+	assert_int_equal(t.ctrl->lost, 0);
+	assert_int_equal(t.ctrl->head, 200);
+
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 64);
+	assert_int_equal(c->bad, 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(c->recs[i].args[0], 136 + i);
+	st = stats_of(r, 0);
+	assert_int_equal(st.overwritten, 136);
+	assert_int_equal(st.torn, 0);
+	assert_int_equal(st.seq_min, 137);
+	assert_int_equal(st.seq_lost, 0);
+	assert_int_equal(t.ctrl->consumer, 200);
+
+	for (i = 200; i < 210; i++)
+		assert_true(write_one(&t, 1, i, i, false));
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 10);
+	st = stats_of(r, 0);
+	/* Every write is read, skipped, torn or lost: exactly once. */
+	assert_int_equal(210, st.records + st.overwritten + st.torn +
+			 st.ring_lost);
+	assert_int_equal(c->bad, 0);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/*
+ * Overwrite mode: a nested writer (an IRQ burst) writes more than a lap
+ * while the outer writer it interrupted is between reserve and commit.
+ * Taking the outer writer's slot would let the outer writer, once resumed,
+ * scribble over a committed record behind a valid commit word; instead
+ * those nested records are dropped and counted, and head stays put.
+ */
+static void test_overwrite_nested_lap(void **state)
+{
+	struct nested_args na = { .writer = 2, .n = 70 };
+	struct collect *c = collect_new();
+	struct rawprobe_record tmp, *rec;
+	struct rp_reader_cpu_stats st;
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i, pos, seq;
+
+	(void)state;
+	ring_zeroed(&t, 64, RAWPROBE_RING_OVERWRITE, 0);
+	r = reader_for(&t, 1, 0);
+	na.t = &t;
+	for (i = 0; i < 10; i++)
+		assert_true(write_one(&t, 1, i, 0, false));
+
+	rec = rp_ring_reserve(&t.core, &pos, &seq);	/* pos 10 */
+	assert_non_null(rec);
+	nested_writer(&na);			/* the IRQ burst */
+	assert_int_equal(na.ok, 63);		/* positions 11..73 */
+	assert_int_equal(na.lost, 7);		/* 74 would take slot 10 */
+	assert_int_equal(t.ctrl->head, 74);
+	assert_int_equal(t.ctrl->lost, 7);
+	assert_int_equal(rec->commit, 10);	/* still ours, in progress */
+
+	make_record(&tmp, 1, 10, seq, 0, 0);
+	store_record(rec, &tmp, false);
+	rp_ring_commit(&t.core, rec, pos);
+
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 64);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->recs[0].probe_id, 1);
+	assert_int_equal(c->recs[0].args[0], 10);
+	for (i = 1; i < 64; i++) {
+		assert_int_equal(c->recs[i].probe_id, 2);
+		assert_int_equal(c->recs[i].args[0], i - 1);
+	}
+	st = stats_of(r, 0);
+	assert_int_equal(st.overwritten, 10);
+
+	/* Writing resumes once the outer record is committed. */
+	assert_true(write_one(&t, 1, 11, 0, false));
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 1);
+	st = stats_of(r, 0);
+	assert_int_equal(st.seq_lost, 7);
+	assert_int_equal(st.ring_lost, 7);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader API                                                          */
+
+static void test_reader_api(void **state)
+{
+	struct collect *c = collect_new();
+	struct rp_reader_ring rr;
+	struct rp_reader_cpu_stats st;
+	struct test_ring t;
+	struct rp_reader *r;
+	__u64 i;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 0);
+
+	rr = reader_ring(&t);
+	rr.nr_records = 48;
+	errno = 0;
+	assert_null(rp_reader_new(&rr, 1, 0));
+	assert_int_equal(errno, EINVAL);
+	rr = reader_ring(&t);
+	assert_null(rp_reader_new(&rr, 1, 0x80));
+	assert_null(rp_reader_new(&rr, 0, 0));
+
+	/* A stale consumer beyond head is pulled back and republished. */
+	t.ctrl->consumer = 1000;
+	r = reader_for(&t, 1, 0);
+	assert_int_equal(t.ctrl->consumer, 0);
+	assert_int_equal(rp_reader_nr_rings(r), 1);
+	assert_int_equal(rp_reader_drain_cpu(r, 1, collect_cb, c), -EINVAL);
+	assert_int_equal(rp_reader_stats(r, 1, &st), -EINVAL);
+
+	for (i = 0; i < 40; i++)
+		assert_true(write_one(&t, 1, i, i, false));
+	assert_int_equal(rp_reader_set_batch(r, 16), 0);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 16);
+	assert_int_equal(t.ctrl->consumer, 16);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 16);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), 8);
+	assert_int_equal(c->n, 40);
+	assert_int_equal(c->bad, 0);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(c->recs[i].args[0], i);
+	rp_reader_free(r);
+
+	/* Merging readers only drain through drain_all. */
+	r = reader_for(&t, 1, RP_READER_MERGE);
+	assert_int_equal(rp_reader_drain_cpu(r, 0, collect_cb, c), -EINVAL);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(c);
+}
+
+/* Unmerged drain_all: ring after ring; a stop request ends it all. */
+static void test_drain_all_stop(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t[3];
+	struct rp_reader *r;
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		ring_init(&t[i], 64, RAWPROBE_RING_DISCARD, i, 0);
+		for (k = 0; k < 4; k++)
+			assert_true(write_one(&t[i], i, k, k, false));
+	}
+	r = reader_for(t, 3, 0);
+	c->stop_after = 6;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 6);
+	assert_int_equal(t[0].ctrl->consumer, 4);
+	assert_int_equal(t[1].ctrl->consumer, 2);
+	assert_int_equal(t[2].ctrl->consumer, 0);
+	c->stop_after = 0;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 6);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(c->cpu[i], i / 4);
+		assert_int_equal(c->recs[i].args[0], i % 4);
+	}
+	rp_reader_free(r);
+	for (i = 0; i < 3; i++)
+		ring_free(&t[i]);
+	free(c);
+}
+
+/*
+ * Merged drain: records of all rings in (ts_ns, cpu, seq) order, ties on
+ * ts broken by cpu, ties on both by seq (nested writers on one CPU), also
+ * when the callback stops half way and the rest comes with the next call.
+ */
+static void test_merge_order(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t[3];
+	struct rp_reader *r;
+	size_t i, total = 0;
+	unsigned int cpu;
+
+	(void)state;
+	for (cpu = 0; cpu < 3; cpu++) {
+		__u64 k;
+
+		ring_init(&t[cpu], 256, RAWPROBE_RING_DISCARD, cpu, 0);
+		for (k = 0; k < 100 + cpu * 30; k++) {
+			/* Increasing on average, with local inversions. */
+			__u64 ts = k * 3 + cpu + (k % 5 == 1 ? 7 : 0);
+
+			if (k % 11 == 0)
+				ts = 42;	/* ties across CPUs */
+			assert_true(write_one(&t[cpu], cpu, k, ts, false));
+			total++;
+		}
+	}
+	r = reader_for(t, 3, RP_READER_MERGE);
+
+	c->stop_after = 50;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 50);
+	for (cpu = 0; cpu < 3; cpu++)	/* everything was read out */
+		assert_int_equal(t[cpu].ctrl->consumer, 100 + cpu * 30);
+	c->stop_after = 0;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), total - 50);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 0);
+	assert_int_equal(c->n, total);
+	assert_int_equal(c->bad, 0);
+
+	for (i = 1; i < total; i++) {
+		const struct rawprobe_record *a = &c->recs[i - 1];
+		const struct rawprobe_record *b = &c->recs[i];
+
+		assert_true(a->ts_ns <= b->ts_ns);
+		if (a->ts_ns == b->ts_ns) {
+			assert_true(c->cpu[i - 1] <= c->cpu[i]);
+			if (c->cpu[i - 1] == c->cpu[i])
+				assert_true(a->seq < b->seq);
+		}
+		assert_int_equal(c->cpu[i], b->cpu);
+	}
+	for (cpu = 0; cpu < 3; cpu++)
+		assert_int_equal(stats_of(r, cpu).records, 100 + cpu * 30);
+	rp_reader_free(r);
+	for (cpu = 0; cpu < 3; cpu++)
+		ring_free(&t[cpu]);
+	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Concurrent tests                                                    */
+
+#define MAX_WRITERS 8
+
+/* What the reader thread checks about the records of one writer. */
+struct writer_track {
+	__u64 next;		/* discard: counter expected next */
+	__u64 seen;
+	__u64 errors;		/* out of order or missing */
+	bool any;
+};
+
+struct checker {
+	struct writer_track w[MAX_WRITERS];
+	__u64 bad;		/* failed check_record() */
+	__u64 records;
+	bool exact;		/* discard: counters must be consecutive */
+};
+
+static int checker_cb(unsigned int cpu, const struct rawprobe_record *rec,
+		      void *ctx)
+{
+	struct checker *k = ctx;
+	struct writer_track *w;
+
+	(void)cpu;
+	k->records++;
+	if (!check_record(rec) || rec->probe_id >= MAX_WRITERS) {
+		k->bad++;
+		return 0;
+	}
+	w = &k->w[rec->probe_id];
+	if (k->exact ? rec->args[0] != w->next :
+	    (w->any && rec->args[0] < w->next))
+		w->errors++;
+	w->next = rec->args[0] + 1;
+	w->any = true;
+	w->seen++;
+	return 0;
+}
+
+/* Sentinel writer id: first and last record of each ring. */
+#define SENTINEL 7
+
+struct reader_thread {
+	pthread_t tid;
+	struct rp_reader *r;
+	struct checker *k;
+	int stop;		/* atomic */
+	__u64 drains;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader_thread *rt = arg;
+
+	while (!__atomic_load_n(&rt->stop, __ATOMIC_ACQUIRE)) {
+		long n = rp_reader_drain_all(rt->r, checker_cb, rt->k);
+
+		rt->drains++;
+		if (n <= 0)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static void reader_start(struct reader_thread *rt)
+{
+	__atomic_store_n(&rt->stop, 0, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_create(&rt->tid, NULL, reader_main, rt), 0);
+}
+
+static void reader_stop(struct reader_thread *rt)
+{
+	__atomic_store_n(&rt->stop, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(rt->tid, NULL), 0);
+	/* Everything is committed now: drain to the end. */
+	while (rp_reader_drain_all(rt->r, checker_cb, rt->k) > 0)
+		;
+}
+
+/*
+ * Exact accounting of one ring after the last drain, with a sentinel
+ * record written first and last so that the sequence range covers every
+ * attempt: attempts = records + torn + overwritten + lost, and the
+ * sequence gap equals everything that was not read.
+ */
+static void check_accounting(struct rp_reader *r, unsigned int cpu,
+			     const struct test_ring *t, __u64 attempts)
+{
+	struct rp_reader_cpu_stats st = stats_of(r, cpu);
+
+	print_message("  ring %u: attempts %llu read %llu lost %llu "
+		      "overwritten %llu torn %llu\n", cpu,
+		      (unsigned long long)attempts,
+		      (unsigned long long)st.records,
+		      (unsigned long long)st.ring_lost,
+		      (unsigned long long)st.overwritten,
+		      (unsigned long long)st.torn);
+	assert_int_equal(st.position, t->ctrl->head);
+	assert_int_equal(st.ring_lost, t->ctrl->lost);
+	assert_int_equal(t->ctrl->seq, attempts);
+	assert_int_equal(attempts, st.records + st.torn + st.overwritten +
+			 st.ring_lost);
+	assert_int_equal(st.seq_min, 1);
+	assert_int_equal(st.seq_max, attempts);
+	assert_int_equal(st.seq_lost, st.torn + st.overwritten + st.ring_lost);
+	if (t->core.mode == RAWPROBE_RING_DISCARD) {
+		assert_int_equal(st.torn, 0);
+		assert_int_equal(st.overwritten, 0);
+	}
+}
+
+/* Write the sentinel of a ring and read it (the ring must be empty). */
+static void sentinel(struct test_ring *t, struct rp_reader *r,
+		     unsigned int cpu, struct checker *k, __u64 n)
+{
+	struct writer_track *w = &k->w[SENTINEL];
+
+	assert_true(write_one(t, SENTINEL, n, now_ns(), false));
+	assert_int_equal(rp_reader_drain_cpu(r, cpu, checker_cb, k), 1);
+	/* Sentinels of different rings share an id: no order check. */
+	w->next = 0;
+	w->any = false;
+}
+
+/* --- Writers nesting through a signal handler on one "CPU" --- */
+
+struct nest_state {
+	struct test_ring t;
+	bool atomic;
+	unsigned int burst;	/* records per handler run */
+	bool throttle;		/* discard: never let the ring fill */
+	/* Written by the writer thread and its signal handler only. */
+	volatile sig_atomic_t in_reserve;
+	volatile sig_atomic_t in_write;
+	__u64 main_ok, main_lost;
+	__u64 irq_ok, irq_lost;
+	__u64 irq_runs, irq_in_write, irq_in_reserve;
+	int done;		/* atomic: set by the writer thread */
+};
+
+static struct nest_state *nest;
+
+static __u64 ring_used(const struct test_ring *t)
+{
+	/* consumer first: it never passes head, so this never wraps. */
+	__u64 consumer = __atomic_load_n(&t->ctrl->consumer, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&t->ctrl->head, __ATOMIC_RELAXED) - consumer;
+}
+
+static void nest_irq(int sig)
+{
+	struct nest_state *s = nest;
+	int saved = errno;
+	unsigned int i;
+
+	(void)sig;
+	s->irq_runs++;
+	if (s->in_write)
+		s->irq_in_write++;
+	if (s->in_reserve)
+		s->irq_in_reserve++;
+	for (i = 0; i < s->burst; i++) {
+		if (s->throttle && ring_used(&s->t) >= s->t.nr * 3 / 4)
+			break;
+		if (write_one(&s->t, 1, s->irq_ok, now_ns(), s->atomic))
+			s->irq_ok++;
+		else
+			s->irq_lost++;
+	}
+	errno = saved;
+}
+
+struct nest_writer_args {
+	__u64 min_records;
+	__u64 min_nested;
+	__u64 deadline;
+};
+
+static void *nest_writer_main(void *arg)
+{
+	struct nest_writer_args *a = arg;
+	struct nest_state *s = nest;
+	struct rawprobe_record tmp;
+
+	while (s->main_ok < a->min_records || s->irq_in_write < a->min_nested) {
+		struct rawprobe_record *rec;
+		__u64 pos, seq;
+
+		if (now_ns() > a->deadline)
+			break;
+		while (s->throttle && ring_used(&s->t) > s->t.nr / 2)
+			sched_yield();
+		s->in_reserve = 1;
+		rec = rp_ring_reserve(&s->t.core, &pos, &seq);
+		s->in_reserve = 0;
+		if (!rec) {
+			s->main_lost++;
+			continue;
+		}
+		s->in_write = 1;
+		make_record(&tmp, 0, s->main_ok, seq, s->t.cpu, now_ns());
+		store_record(rec, &tmp, s->atomic);
+		rp_ring_commit(&s->t.core, rec, pos);
+		s->in_write = 0;
+		s->main_ok++;
+	}
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A writer thread whose signal handler writes into the same ring: real
+ * nesting on one "CPU", with the handler landing between reserve and
+ * commit (and inside reserve) of the interrupted writer. A third thread
+ * sends the signals, a fourth drains the ring meanwhile.
+ */
+static void run_signal_nesting(__u32 mode, __u32 nr, unsigned int burst)
+{
+	struct nest_writer_args wa = {
+		.min_records = scaled(300000),
+		.min_nested = 200,
+		.deadline = now_ns() + 8000000000ull,
+	};
+	struct checker *k = calloc(1, sizeof(*k));
+	struct nest_state *s = calloc(1, sizeof(*s));
+	struct reader_thread rt = { 0 };
+	struct sigaction sa = { 0 }, old;
+	pthread_t writer;
+	__u64 attempts, kicks = 0;
+
+	assert_non_null(k);
+	assert_non_null(s);
+	nest = s;
+	ring_init(&s->t, nr, mode, 0, 0);
+	s->atomic = mode == RAWPROBE_RING_OVERWRITE;
+	s->throttle = mode == RAWPROBE_RING_DISCARD;
+	s->burst = burst;
+	k->exact = mode == RAWPROBE_RING_DISCARD;
+	rt.r = reader_for(&s->t, 1, 0);
+	rt.k = k;
+	sentinel(&s->t, rt.r, 0, k, 0);
+
+	sa.sa_handler = nest_irq;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+
+	reader_start(&rt);
+	assert_int_equal(pthread_create(&writer, NULL, nest_writer_main, &wa),
+			 0);
+	while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 20000 };
+
+		/* May fail once the writer has exited, before the join. */
+		if (!pthread_kill(writer, SIGUSR1))
+			kicks++;
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(pthread_join(writer, NULL), 0);
+	reader_stop(&rt);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+	sentinel(&s->t, rt.r, 0, k, 1);
+
+	print_message("  main %llu (+%llu lost), irq %llu (+%llu lost) in "
+		      "%llu runs; %llu landed mid-write, %llu mid-reserve; "
+		      "%llu signals\n",
+		      (unsigned long long)s->main_ok,
+		      (unsigned long long)s->main_lost,
+		      (unsigned long long)s->irq_ok,
+		      (unsigned long long)s->irq_lost,
+		      (unsigned long long)s->irq_runs,
+		      (unsigned long long)s->irq_in_write,
+		      (unsigned long long)s->irq_in_reserve,
+		      (unsigned long long)kicks);
+	/* Real nesting happened, and enough of it. */
+	assert_true(s->main_ok >= wa.min_records);
+	assert_true(s->irq_in_write >= wa.min_nested);
+	assert_true(s->irq_ok > 0);
+
+	attempts = s->main_ok + s->main_lost + s->irq_ok + s->irq_lost + 2;
+	check_accounting(rt.r, 0, &s->t, attempts);
+	assert_int_equal(k->bad, 0);
+	assert_int_equal(k->w[0].errors, 0);
+	assert_int_equal(k->w[1].errors, 0);
+	if (mode == RAWPROBE_RING_DISCARD) {
+		/* Nothing lost, every record of both writers read. */
+		assert_int_equal(s->main_lost + s->irq_lost, 0);
+		assert_int_equal(stats_of(rt.r, 0).seq_lost, 0);
+		assert_int_equal(k->w[0].seen, s->main_ok);
+		assert_int_equal(k->w[1].seen, s->irq_ok);
+	} else {
+		/*
+		 * Bursts longer than the ring landing mid-write must have
+		 * hit the slot of the interrupted writer and been dropped.
+		 */
+		assert_true(burst > nr);
+		assert_true(s->t.ctrl->lost > 0);
+	}
+	rp_reader_free(rt.r);
+	ring_free(&s->t);
+	nest = NULL;
+	free(s);
+	free(k);
+}
+
+static void test_signal_nesting_discard(void **state)
+{
+	(void)state;
+	run_signal_nesting(RAWPROBE_RING_DISCARD, 4096, 8);
+}
+
+static void test_signal_nesting_overwrite(void **state)
+{
+	(void)state;
+	run_signal_nesting(RAWPROBE_RING_OVERWRITE, 64, 80);
+}
+
+/* --- Threads standing in for CPUs --- */
+
+struct stress_writer {
+	pthread_t tid;
+	struct test_ring *t;
+	__u32 id;
+	__u64 n;		/* attempts */
+	__u64 ok, lost;
+	bool atomic;
+};
+
+static void *stress_writer_main(void *arg)
+{
+	struct stress_writer *w = arg;
+	__u64 i;
+
+	for (i = 0; i < w->n; i++) {
+		if (write_one(w->t, w->id, w->ok, now_ns(), w->atomic))
+			w->ok++;
+		else
+			w->lost++;
+	}
+	return NULL;
+}
+
+/*
+ * Four writer threads with a ring each, two more sharing a fifth ring
+ * (nested writers with every interleaving), one reader draining all five
+ * concurrently. Small rings, so that discard mode loses and overwrite
+ * mode laps a lot.
+ */
+static void run_stress(__u32 mode, __u32 nr)
+{
+	enum { NR_RINGS = 5, NR_WRITERS = 6 };
+	struct checker *k = calloc(1, sizeof(*k));
+	struct stress_writer w[NR_WRITERS];
+	struct reader_thread rt = { 0 };
+	struct test_ring t[NR_RINGS];
+	__u64 attempts[NR_RINGS], total = 0, t0 = now_ns();
+	unsigned int i;
+
+	assert_non_null(k);
+	k->exact = mode == RAWPROBE_RING_DISCARD;
+	for (i = 0; i < NR_RINGS; i++)
+		ring_init(&t[i], nr, mode, i, 0);
+	rt.r = reader_for(t, NR_RINGS, 0);
+	rt.k = k;
+	for (i = 0; i < NR_RINGS; i++)
+		sentinel(&t[i], rt.r, i, k, 0);
+
+	reader_start(&rt);
+	for (i = 0; i < NR_WRITERS; i++) {
+		w[i] = (struct stress_writer){
+			.t = &t[i < 4 ? i : 4], .id = i,
+			.n = scaled(i < 4 ? 400000 : 200000),
+			.atomic = mode == RAWPROBE_RING_OVERWRITE,
+		};
+		assert_int_equal(pthread_create(&w[i].tid, NULL,
+						stress_writer_main, &w[i]), 0);
+	}
+	for (i = 0; i < NR_WRITERS; i++)
+		assert_int_equal(pthread_join(w[i].tid, NULL), 0);
+	reader_stop(&rt);
+	for (i = 0; i < NR_RINGS; i++)
+		sentinel(&t[i], rt.r, i, k, 1);
+
+	print_message("  %llu drains, %.2f s\n", (unsigned long long)rt.drains,
+		      (double)(now_ns() - t0) / 1e9);
+	for (i = 0; i < NR_RINGS; i++)
+		attempts[i] = 2;
+	for (i = 0; i < NR_WRITERS; i++) {
+		unsigned int ring = i < 4 ? i : 4;
+
+		assert_int_equal(w[i].ok + w[i].lost, w[i].n);
+		attempts[ring] += w[i].n;
+		total += w[i].n;
+		assert_int_equal(k->w[i].errors, 0);
+		if (mode == RAWPROBE_RING_DISCARD)	/* all it wrote */
+			assert_int_equal(k->w[i].seen, w[i].ok);
+		else
+			assert_true(k->w[i].seen <= w[i].ok);
+	}
+	assert_true(total >= scaled(2000000));
+	for (i = 0; i < NR_RINGS; i++)
+		check_accounting(rt.r, i, &t[i], attempts[i]);
+	assert_int_equal(k->bad, 0);
+
+	rp_reader_free(rt.r);
+	for (i = 0; i < NR_RINGS; i++)
+		ring_free(&t[i]);
+	free(k);
+}
+
+static void test_threads_discard(void **state)
+{
+	(void)state;
+	run_stress(RAWPROBE_RING_DISCARD, 1024);
+}
+
+static void test_threads_overwrite(void **state)
+{
+	(void)state;
+	run_stress(RAWPROBE_RING_OVERWRITE, 256);
+}
+
+/*
+ * Overwrite mode with a tiny ring and a writer that never stops: the
+ * reader's copies get overwritten while it makes them. Torn copies must
+ * be caught by the commit re-check, never delivered.
+ */
+struct torn_writer {
+	struct test_ring *t;
+	int stop;		/* atomic */
+	__u64 ok, lost;
+};
+
+static void *torn_writer_main(void *arg)
+{
+	struct torn_writer *w = arg;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
+		if (write_one(w->t, 0, w->ok, now_ns(), true))
+			w->ok++;
+		else
+			w->lost++;
+	}
+	return NULL;
+}
+
+static void test_overwrite_torn(void **state)
+{
+	struct checker *k = calloc(1, sizeof(*k));
+	struct torn_writer w = { 0 };
+	struct rp_reader_cpu_stats st;
+	__u64 deadline = now_ns() + 3000000000ull;
+	__u64 min_records = scaled(200000);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct test_ring t;
+	struct rp_reader *r;
+	pthread_t tid;
+
+	(void)state;
+	assert_non_null(k);
+	ring_init(&t, 4, RAWPROBE_RING_OVERWRITE, 0, 0);
+	r = reader_for(&t, 1, 0);
+	sentinel(&t, r, 0, k, 0);
+	w.t = &t;
+	assert_int_equal(pthread_create(&tid, NULL, torn_writer_main, &w), 0);
+	do {
+		rp_reader_drain_cpu(r, 0, checker_cb, k);
+		st = stats_of(r, 0);
+	} while (now_ns() < deadline &&
+		 (st.torn < 100 || st.records < min_records));
+	__atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	while (rp_reader_drain_cpu(r, 0, checker_cb, k) > 0)
+		;
+	sentinel(&t, r, 0, k, 1);
+
+	check_accounting(r, 0, &t, w.ok + w.lost + 2);
+	assert_int_equal(k->bad, 0);
+	assert_int_equal(k->w[0].errors, 0);
+	st = stats_of(r, 0);
+	assert_true(st.records > 0);
+	/* Copies can only tear when reader and writer run in parallel. */
+	if (cpus >= 2)
+		assert_true(st.torn > 0);
+	rp_reader_free(r);
+	ring_free(&t);
+	free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic_order),
+		cmocka_unit_test(test_wraparound_laps),
+		cmocka_unit_test(test_commit_marker),
+		cmocka_unit_test(test_discard_full),
+		cmocka_unit_test(test_nested_cmpxchg_retry),
+		cmocka_unit_test(test_nested_fills_ring),
+		cmocka_unit_test(test_overwrite_lap_skip),
+		cmocka_unit_test(test_overwrite_nested_lap),
+		cmocka_unit_test(test_reader_api),
+		cmocka_unit_test(test_drain_all_stop),
+		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_signal_nesting_discard),
+		cmocka_unit_test(test_signal_nesting_overwrite),
+		cmocka_unit_test(test_threads_discard),
+		cmocka_unit_test(test_threads_overwrite),
+		cmocka_unit_test(test_overwrite_torn),
+	};
+	const char *env = getenv("RP_TEST_SCALE");
+
+	if (env && atof(env) > 0)
+		scale = atof(env);
+	return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * rawprobe user-space ABI: the one header shared by the kernel module,
+ * rawprobectl and anything else that talks to /dev/rawprobe or to the
+ * "rawprobe" generic netlink family.
+ *
+ * Three parts:
+ *   1. the record written by probe handlers (fixed size, 256 bytes);
+ *   2. the per-CPU ring: a control page plus a power-of-two array of
+ *      records, mmapped through /dev/rawprobe, and its ordering contract;
+ *   3. the generic netlink family: commands, attributes, enums.
+ *
+ * Compatibility rule: RAWPROBE_ABI_VERSION changes whenever a layout or
+ * meaning below changes; new netlink attributes are only ever appended.
+ */
+#ifndef _UAPI_RAWPROBE_H
+#define _UAPI_RAWPROBE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define RAWPROBE_ABI_VERSION	1
+#define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
+
+/* ---------------------------------------------------------------------
+ * 1. Record
+ * ---------------------------------------------------------------------
+ */
+
+#define RAWPROBE_MAX_ARGS	6
+#define RAWPROBE_COMM_LEN	16
+#define RAWPROBE_STR_LEN	128
+#define RAWPROBE_RECORD_SIZE	256
+#define RAWPROBE_RECORD_SHIFT	8
+
+/* What produced a record. */
+enum rawprobe_kind {
+	RAWPROBE_KIND_KPROBE	= 1,	/* entry or symbol+offset hit */
+	RAWPROBE_KIND_KRETPROBE	= 2,	/* function return */
+	RAWPROBE_KIND_JPROBE	= 3,	/* entry with typed arguments */
+	RAWPROBE_KIND_CUSTOM	= 4,	/* a module built on the exported API */
+	__RAWPROBE_KIND_MAX,
+};
+
+/* rawprobe_record.flags */
+#define RAWPROBE_REC_ARGS	(1U << 0)	/* args[0..nargs) are valid */
+#define RAWPROBE_REC_RETVAL	(1U << 1)	/* retval and latency_ns valid */
+#define RAWPROBE_REC_STR	(1U << 2)	/* str[] holds a captured string */
+#define RAWPROBE_REC_STR_TRUNC	(1U << 3)	/* ...and it was truncated */
+#define RAWPROBE_REC_STR_FAULT	(1U << 4)	/* the string fetch faulted */
+
+/*
+ * One record. Every field is naturally aligned; the size and every offset
+ * are checked at build time on both sides (see rawprobe_record_asserts()).
+ *
+ * ts_ns is CLOCK_MONOTONIC in nanoseconds (ktime_get_mono_fast_ns(), safe
+ * in NMI), so records from different CPUs can be merged by time and
+ * compared with clock_gettime(CLOCK_MONOTONIC) in user space.
+ *
+ * seq is the per-CPU event sequence: every attempt to write a record on a
+ * CPU takes the next number, including attempts lost to a full ring. A
+ * reader that has seen records with sequences lo..hi on a CPU has lost
+ * exactly (hi - lo + 1) - seen of them. Nested writers (an NMI hitting a
+ * probe inside a probe handler) may commit out of sequence order.
+ *
+ * commit is the ring's publication word; see the ring contract below.
+ */
+struct rawprobe_record {
+	__u64 ts_ns;			/*   0 */
+	__u64 seq;			/*   8 */
+	__u32 probe_id;			/*  16 */
+	__u8  kind;			/*  20 enum rawprobe_kind */
+	__u8  flags;			/*  21 RAWPROBE_REC_* */
+	__u16 cpu;			/*  22 */
+	__u32 pid;			/*  24 thread id */
+	__u32 tgid;			/*  28 process id */
+	char  comm[RAWPROBE_COMM_LEN];	/*  32 */
+	__u64 addr;			/*  48 probed instruction address */
+	__u64 args[RAWPROBE_MAX_ARGS];	/*  56 raw argument values */
+	__s64 retval;			/* 104 return value (kretprobe) */
+	__u64 latency_ns;		/* 112 entry to return (kretprobe) */
+	__u16 str_len;			/* 120 bytes in str, without the NUL */
+	__u8  str_arg;			/* 122 argument the string came from */
+	__u8  nargs;			/* 123 valid entries in args[] */
+	__u32 commit;			/* 124 (u32)(position + 1) once complete */
+	char  str[RAWPROBE_STR_LEN];	/* 128 NUL-terminated */
+};
+
+/* ---------------------------------------------------------------------
+ * 2. Per-CPU ring
+ * ---------------------------------------------------------------------
+ *
+ * Each possible CPU has one ring: a control page and nr_records records
+ * (a power of two). Positions are free-running 64-bit counters; the record
+ * for position p lives in slot p & (nr_records - 1).
+ *
+ * Writer (kernel, any context including NMI, never blocks):
+ *   1. seq = ++ctrl->seq
+ *   2. reserve: p = ctrl->head; in discard mode give up (++ctrl->lost) if
+ *      p - ctrl->consumer >= nr_records; cmpxchg head from p to p + 1,
+ *      retry if a nested writer moved it.
+ *   3. WRITE_ONCE(rec->commit, 0); smp_wmb();  (invalidate the slot)
+ *   4. fill the record
+ *   5. smp_store_release(&rec->commit, (u32)(p + 1))
+ *
+ * Reader (user space, one per ring at a time):
+ *   for p = consumer; p != head (load-acquire of head); p++:
+ *     c = load-acquire(rec->commit)
+ *     if c != (u32)(p + 1): the writer of p has not committed yet, stop
+ *       here and retry later (discard mode); in overwrite mode a value
+ *       from a later lap means the slot was overwritten: skip ahead.
+ *     copy the record; acquire fence; re-read commit: if it changed, the
+ *       copy is torn (overwrite mode only) and is dropped as lost.
+ *   store-release consumer = p  (the writer may now reuse those slots)
+ *
+ * The consumer position is the only field user space writes. It sits on
+ * its own cache line of the control page, which is mapped read-write; the
+ * record area is mapped read-only.
+ */
+
+enum rawprobe_ring_mode {
+	RAWPROBE_RING_DISCARD	= 0,	/* full ring drops new records */
+	RAWPROBE_RING_OVERWRITE	= 1,	/* full ring overwrites the oldest */
+};
+
+struct rawprobe_ring_ctrl {
+	/* Written by the kernel. */
+	__u64 head;		/* next position to reserve */
+	__u64 seq;		/* last per-CPU event sequence handed out */
+	__u64 lost;		/* records dropped: ring full (discard mode) */
+	__u32 nr_records;	/* power of two */
+	__u32 mode;		/* enum rawprobe_ring_mode */
+	__u32 cpu;		/* the CPU this ring belongs to */
+	__u32 pad0;
+	__u64 reserved0[2];
+	/* Written by the reader, on its own cache line. */
+	__u64 consumer __attribute__((aligned(64)));
+	__u64 reserved1[7];
+};
+
+/*
+ * mmap layout of /dev/rawprobe, offsets from RAWPROBE_IOC_INFO:
+ *   [ctrl_offset, +nr_rings * page_size)   control pages, one per ring,
+ *                                          PROT_READ | PROT_WRITE
+ *   [data_offset, +nr_rings * ring_bytes)  record arrays, PROT_READ only;
+ *                                          ring i at data_offset + i * ring_bytes
+ * Ring i serves CPU i. Rings of CPUs that are not online stay empty.
+ */
+struct rawprobe_info {
+	__u32 abi_version;	/* RAWPROBE_ABI_VERSION of the module */
+	__u32 record_size;	/* sizeof(struct rawprobe_record) */
+	__u32 nr_rings;		/* nr_cpu_ids */
+	__u32 nr_records;	/* per ring, a power of two */
+	__u32 page_size;
+	__u32 mode;		/* enum rawprobe_ring_mode */
+	__u64 ring_bytes;	/* nr_records * record_size */
+	__u64 ctrl_offset;	/* mmap offset of the control pages */
+	__u64 data_offset;	/* mmap offset of the record arrays */
+	__u32 wakeup_watermark;	/* records per CPU before poll() wakes */
+	__u32 reserved[7];
+};
+
+#define RAWPROBE_IOC_MAGIC	0xb7
+#define RAWPROBE_IOC_INFO	_IOR(RAWPROBE_IOC_MAGIC, 1, struct rawprobe_info)
+
+/* ---------------------------------------------------------------------
+ * 3. Generic netlink family
+ * ---------------------------------------------------------------------
+ */
+
+#define RAWPROBE_GENL_NAME	"rawprobe"
+#define RAWPROBE_GENL_VERSION	1
+#define RAWPROBE_GENL_MCGRP	"events"	/* probe state changes */
+
+enum rawprobe_cmd {
+	RAWPROBE_CMD_UNSPEC,
+	RAWPROBE_CMD_GET_INFO,		/* module + ABI versions, ring geometry */
+	RAWPROBE_CMD_PROBE_ADD,		/* -> reply with the new probe */
+	RAWPROBE_CMD_PROBE_DEL,		/* by ID, or all with FLAG_ALL */
+	RAWPROBE_CMD_PROBE_GET,		/* by ID; dump: every probe */
+	RAWPROBE_CMD_PROBE_ENABLE,
+	RAWPROBE_CMD_PROBE_DISABLE,
+	RAWPROBE_CMD_STATS_RESET,	/* by ID, or all */
+	RAWPROBE_CMD_RING_GET,
+	RAWPROBE_CMD_RING_SET,		/* size/mode, only with no reader */
+	RAWPROBE_CMD_EVENT,		/* multicast notification */
+	__RAWPROBE_CMD_MAX,
+};
+#define RAWPROBE_CMD_MAX (__RAWPROBE_CMD_MAX - 1)
+
+enum rawprobe_attr {
+	RAWPROBE_A_UNSPEC,
+	RAWPROBE_A_ABI_VERSION,		/* u32 */
+	RAWPROBE_A_MODULE_VERSION,	/* string */
+	RAWPROBE_A_KERNEL_RELEASE,	/* string, uname -r of the running kernel */
+	RAWPROBE_A_PROBE_ID,		/* u32 */
+	RAWPROBE_A_KIND,		/* u8, enum rawprobe_kind */
+	RAWPROBE_A_SYMBOL,		/* string, < KSYM_NAME_LEN */
+	RAWPROBE_A_MODULE,		/* string, < MODULE_NAME_LEN */
+	RAWPROBE_A_OFFSET,		/* u32 */
+	RAWPROBE_A_ADDR,		/* u64, raw address (no symbol) */
+	RAWPROBE_A_MAXACTIVE,		/* u32, kretprobe instances */
+	RAWPROBE_A_NARGS,		/* u8, 0..RAWPROBE_MAX_ARGS */
+	RAWPROBE_A_ARGTYPES,		/* binary, u8[nargs] enum rawprobe_argtype */
+	RAWPROBE_A_FLAGS,		/* u32, RAWPROBE_F_* */
+	RAWPROBE_A_STATE,		/* u8, enum rawprobe_state */
+	RAWPROBE_A_STATS,		/* nested, RAWPROBE_STAT_* */
+	RAWPROBE_A_EVENT,		/* u8, enum rawprobe_event */
+	RAWPROBE_A_RING_RECORDS,	/* u32, per-CPU ring size in records */
+	RAWPROBE_A_RING_MODE,		/* u32, enum rawprobe_ring_mode */
+	RAWPROBE_A_NR_RINGS,		/* u32 */
+	RAWPROBE_A_PAD,
+	RAWPROBE_A_PROBED_ADDR,		/* u64, resolved address (root only) */
+	RAWPROBE_A_STR_MAX,		/* u16, string capture limit */
+	RAWPROBE_A_NR_PROBES,		/* u32 */
+	__RAWPROBE_A_MAX,
+};
+#define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
+
+enum rawprobe_stat {
+	RAWPROBE_STAT_UNSPEC,
+	RAWPROBE_STAT_HITS,		/* u64, handler entries */
+	RAWPROBE_STAT_RECORDS,		/* u64, records committed */
+	RAWPROBE_STAT_LOST_RING,	/* u64, ring full */
+	RAWPROBE_STAT_MISS_MAXACTIVE,	/* u64, kretprobe instances exhausted */
+	RAWPROBE_STAT_MISS_RECURSION,	/* u64, kprobe nmissed */
+	RAWPROBE_STAT_STR_FAULTS,	/* u64, string fetch faults */
+	RAWPROBE_STAT_PAD,
+	__RAWPROBE_STAT_MAX,
+};
+#define RAWPROBE_STAT_MAX (__RAWPROBE_STAT_MAX - 1)
+
+/* RAWPROBE_A_FLAGS */
+#define RAWPROBE_F_PERSISTENT	(1U << 0)	/* outlives the socket */
+#define RAWPROBE_F_DISABLED	(1U << 1)	/* add without arming */
+#define RAWPROBE_F_ALL		(1U << 2)	/* del/reset: every probe */
+#define RAWPROBE_F_SYSCALL	(1U << 3)	/* args come from a pt_regs arg */
+#define RAWPROBE_F_ALL_KNOWN	(RAWPROBE_F_PERSISTENT | RAWPROBE_F_DISABLED | \
+				 RAWPROBE_F_ALL | RAWPROBE_F_SYSCALL)
+
+enum rawprobe_state {
+	RAWPROBE_STATE_ARMED	= 1,	/* registered and enabled */
+	RAWPROBE_STATE_DISABLED	= 2,	/* registered, not firing */
+	RAWPROBE_STATE_GONE	= 3,	/* its module unloaded; re-arms on load */
+};
+
+enum rawprobe_event {
+	RAWPROBE_EVENT_ADDED	= 1,
+	RAWPROBE_EVENT_REMOVED	= 2,
+	RAWPROBE_EVENT_GONE	= 3,
+	RAWPROBE_EVENT_REARMED	= 4,
+	RAWPROBE_EVENT_ENABLED	= 5,
+	RAWPROBE_EVENT_DISABLED	= 6,
+};
+
+/* Typed arguments of jprobe-style probes (RAWPROBE_A_ARGTYPES). */
+enum rawprobe_argtype {
+	RAWPROBE_ARG_U64	= 0,	/* raw register value (default) */
+	RAWPROBE_ARG_S64	= 1,
+	RAWPROBE_ARG_S32	= 2,
+	RAWPROBE_ARG_U32	= 3,
+	RAWPROBE_ARG_PTR	= 4,
+	RAWPROBE_ARG_KSTR	= 5,	/* kernel string: copied into str[] */
+	RAWPROBE_ARG_USTR	= 6,	/* user string: copied into str[] */
+	__RAWPROBE_ARG_MAX,
+};
+
+/* Bounds enforced by the netlink policies. */
+#define RAWPROBE_MAXACTIVE_MAX	4096
+#define RAWPROBE_MAX_PROBES	8192
+#define RAWPROBE_RING_MIN	64
+#define RAWPROBE_RING_MAX	(1U << 20)
+
+#endif /* _UAPI_RAWPROBE_H */

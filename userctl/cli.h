@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rawprobectl: shared command-line plumbing.
+ *
+ * Grammar (iproute2/bpftool style): rawprobectl [OPTIONS] OBJECT COMMAND
+ * [ARGS]; any unambiguous prefix of an object or command is accepted.
+ *
+ * Exit codes (documented in rawprobectl(8)):
+ */
+#ifndef RAWPROBECTL_CLI_H
+#define RAWPROBECTL_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "json.h"
+#include "nl.h"
+
+enum rp_exit {
+	RP_EXIT_OK	= 0,	/* done */
+	RP_EXIT_FAIL	= 1,	/* the kernel refused or the operation failed */
+	RP_EXIT_USAGE	= 2,	/* bad command line */
+	RP_EXIT_NOMOD	= 3,	/* the rawprobe module is not loaded */
+	RP_EXIT_PERM	= 4,	/* not allowed: needs root/CAP_PERFMON */
+};
+
+struct rp_opts {
+	bool json;		/* -j: JSON (lines) */
+	bool pretty;		/* -p: indented JSON */
+};
+
+extern struct rp_opts rp_opts;
+extern struct json rp_json;
+
+struct rp_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;	/* one line: "ARGS  what it does" */
+};
+
+/*
+ * Run the command of table cmds named by argv[0] (a prefix is enough).
+ * Prints help for "help", -h, --help or no command.
+ */
+int rp_dispatch(const char *object, const struct rp_cmd *cmds, int argc,
+		char **argv);
+bool rp_is_help(const char *arg);
+int rp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Map a negative errno from the kernel to an exit code. */
+int rp_exit_from_errno(int err);
+
+/*
+ * Connect to the module; on failure print why (module not loaded, no
+ * netlink) and return the exit code to use, else RP_EXIT_OK.
+ */
+int rp_connect(struct rp_nl *nl);
+/* Report a failed request: the kernel's reason, then the exit code. */
+int rp_fail(const struct rp_nl *nl, const char *what, int err);
+
+/* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
+int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Objects */
+int rp_cmd_probe(int argc, char **argv);
+int rp_cmd_stream(int argc, char **argv);
+int rp_cmd_ring(int argc, char **argv);
+int rp_cmd_version(int argc, char **argv);
+
+#define RAWPROBECTL_VERSION "0.1.0"
+
+#endif

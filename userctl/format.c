@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include "format.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const rp_kinds[] = {
+	[RAWPROBE_KIND_KPROBE]		= "kprobe",
+	[RAWPROBE_KIND_KRETPROBE]	= "kretprobe",
+	[RAWPROBE_KIND_JPROBE]		= "jprobe",
+	[RAWPROBE_KIND_CUSTOM]		= "custom",
+};
+
+static const char *const rp_states[] = {
+	[RAWPROBE_STATE_ARMED]		= "armed",
+	[RAWPROBE_STATE_DISABLED]	= "disabled",
+	[RAWPROBE_STATE_GONE]		= "gone",
+};
+
+static const char *const rp_events[] = {
+	[RAWPROBE_EVENT_ADDED]		= "added",
+	[RAWPROBE_EVENT_REMOVED]	= "removed",
+	[RAWPROBE_EVENT_GONE]		= "gone",
+	[RAWPROBE_EVENT_REARMED]	= "rearmed",
+	[RAWPROBE_EVENT_ENABLED]	= "enabled",
+	[RAWPROBE_EVENT_DISABLED]	= "disabled",
+};
+
+static const char *const rp_modes[] = {
+	[RAWPROBE_RING_DISCARD]		= "discard",
+	[RAWPROBE_RING_OVERWRITE]	= "overwrite",
+};
+
+static const char *const rp_argtypes[] = {
+	[RAWPROBE_ARG_U64]	= "u64",
+	[RAWPROBE_ARG_S64]	= "s64",
+	[RAWPROBE_ARG_S32]	= "s32",
+	[RAWPROBE_ARG_U32]	= "u32",
+	[RAWPROBE_ARG_PTR]	= "ptr",
+	[RAWPROBE_ARG_KSTR]	= "str",
+	[RAWPROBE_ARG_USTR]	= "ustr",
+};
+
+static const char *rp_name(const char *const *names, size_t n, unsigned int v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
+
+static int rp_parse(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *rp_kind_name(unsigned int kind)
+{
+	return rp_name(rp_kinds, ARRAY_SIZE(rp_kinds), kind);
+}
+
+int rp_kind_parse(const char *s)
+{
+	return rp_parse(rp_kinds, ARRAY_SIZE(rp_kinds), s);
+}
+
+const char *rp_state_name(unsigned int state)
+{
+	return rp_name(rp_states, ARRAY_SIZE(rp_states), state);
+}
+
+const char *rp_event_name(unsigned int event)
+{
+	return rp_name(rp_events, ARRAY_SIZE(rp_events), event);
+}
+
+const char *rp_ring_mode_name(unsigned int mode)
+{
+	return rp_name(rp_modes, ARRAY_SIZE(rp_modes), mode);
+}
+
+int rp_ring_mode_parse(const char *s)
+{
+	return rp_parse(rp_modes, ARRAY_SIZE(rp_modes), s);
+}
+
+const char *rp_argtype_name(unsigned int type)
+{
+	return rp_name(rp_argtypes, ARRAY_SIZE(rp_argtypes), type);
+}
+
+int rp_argtype_parse(const char *s)
+{
+	if (!strcmp(s, "int"))
+		return RAWPROBE_ARG_S32;
+	if (!strcmp(s, "long"))
+		return RAWPROBE_ARG_S64;
+	if (!strcmp(s, "kstr"))
+		return RAWPROBE_ARG_KSTR;
+	return rp_parse(rp_argtypes, ARRAY_SIZE(rp_argtypes), s);
+}
+
+int rp_argspec_parse(const char *spec, unsigned char *types)
+{
+	char buf[128], *tok, *save = NULL;
+	int n = 0, t;
+
+	if (strlen(spec) >= sizeof(buf))
+		return -EINVAL;
+	/* A bare count: that many raw u64 arguments. */
+	if (spec[0] >= '0' && spec[0] <= '9' && !spec[1]) {
+		n = spec[0] - '0';
+		if (n > RAWPROBE_MAX_ARGS)
+			return -ERANGE;
+		memset(types, RAWPROBE_ARG_U64, (size_t)n);
+		return n;
+	}
+	strcpy(buf, spec);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == RAWPROBE_MAX_ARGS)
+			return -ERANGE;
+		t = rp_argtype_parse(tok);
+		if (t < 0)
+			return -EINVAL;
+		types[n++] = (unsigned char)t;
+	}
+	return n ? n : -EINVAL;
+}
+
+static void rp_print_arg(FILE *out, unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case RAWPROBE_ARG_S64:
+	case RAWPROBE_ARG_S32:
+		fprintf(out, "%" PRId64, (int64_t)v);
+		break;
+	case RAWPROBE_ARG_U32:
+		fprintf(out, "%" PRIu64, v);
+		break;
+	default:
+		fprintf(out, "0x%" PRIx64, v);
+	}
+}
+
+static unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
+{
+	return d && i < d->nargs ? d->argtypes[i] : RAWPROBE_ARG_U64;
+}
+
+void rp_record_print(FILE *out, const struct rawprobe_record *r,
+		     const struct rp_probe_desc *d, unsigned long long t0)
+{
+	unsigned long long t = r->ts_ns;
+	unsigned int i;
+
+	(void)t0;
+	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s",
+		t / 1000000000ULL, (t / 1000) % 1000000ULL, r->cpu, r->pid,
+		r->comm, d ? d->name : "?");
+	if (r->flags & RAWPROBE_REC_ARGS) {
+		fputs(" (", out);
+		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+			if (i)
+				fputs(", ", out);
+			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+				fprintf(out, "\"%.*s\"%s", (int)r->str_len,
+					r->str, r->flags & RAWPROBE_REC_STR_TRUNC ?
+					"..." : "");
+			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
+				 i == r->str_arg)
+				fputs("<fault>", out);
+			else
+				rp_print_arg(out, rp_argtype_of(d, i),
+					     r->args[i]);
+		}
+		fputc(')', out);
+	}
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
+			(int64_t)r->retval, (uint64_t)r->latency_ns);
+	fputc('\n', out);
+}
+
+void rp_record_json(struct json *j, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	unsigned int i;
+	char addr[24];
+
+	json_obj_open(j);
+	json_kv_u64(j, "ts_ns", r->ts_ns);
+	json_kv_u64(j, "seq", r->seq);
+	json_kv_u64(j, "cpu", r->cpu);
+	json_kv_u64(j, "pid", r->pid);
+	json_kv_u64(j, "tgid", r->tgid);
+	json_kv_str(j, "comm", r->comm);
+	json_kv_u64(j, "probe_id", r->probe_id);
+	if (d)
+		json_kv_str(j, "probe", d->name);
+	json_kv_str(j, "kind", rp_kind_name(r->kind));
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, (uint64_t)r->addr);
+	json_kv_str(j, "addr", addr);	/* hex string: beyond 2^53 */
+	if (r->flags & RAWPROBE_REC_ARGS) {
+		json_key(j, "args");
+		json_arr_open(j);
+		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+			unsigned int t = rp_argtype_of(d, i);
+
+			if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+				json_s64(j, (int64_t)r->args[i]);
+			else
+				json_u64(j, r->args[i]);
+		}
+		json_arr_close(j);
+	}
+	if (r->flags & RAWPROBE_REC_STR) {
+		json_kv_str(j, "str", r->str);
+		json_kv_bool(j, "str_truncated",
+			     r->flags & RAWPROBE_REC_STR_TRUNC);
+	}
+	if (r->flags & RAWPROBE_REC_STR_FAULT)
+		json_kv_bool(j, "str_fault", true);
+	if (r->flags & RAWPROBE_REC_RETVAL) {
+		json_kv_s64(j, "retval", r->retval);
+		json_kv_u64(j, "latency_ns", r->latency_ns);
+	}
+	json_obj_close(j);
+	json_end_doc(j);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small streaming JSON writer (the shape of bpftool's json_writer):
+ * compact, one document per line (-j), or indented (-p).
+ */
+#ifndef RAWPROBECTL_JSON_H
+#define RAWPROBECTL_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct json {
+	FILE *out;
+	bool pretty;
+	int depth;
+	bool first;		/* no member written yet at this depth */
+	bool after_key;		/* a key was just written */
+};
+
+void json_init(struct json *j, FILE *out, bool pretty);
+void json_obj_open(struct json *j);
+void json_obj_close(struct json *j);
+void json_arr_open(struct json *j);
+void json_arr_close(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_str(struct json *j, const char *s);
+void json_u64(struct json *j, uint64_t v);
+void json_s64(struct json *j, int64_t v);
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+/* Ends a top-level document: a newline, flushed (JSON lines). */
+void json_end_doc(struct json *j);
+
+static inline void json_kv_str(struct json *j, const char *k, const char *v)
+{
+	json_key(j, k);
+	json_str(j, v);
+}
+
+static inline void json_kv_u64(struct json *j, const char *k, uint64_t v)
+{
+	json_key(j, k);
+	json_u64(j, v);
+}
+
+static inline void json_kv_s64(struct json *j, const char *k, int64_t v)
+{
+	json_key(j, k);
+	json_s64(j, v);
+}
+
+static inline void json_kv_bool(struct json *j, const char *k, bool v)
+{
+	json_key(j, k);
+	json_bool(j, v);
+}
+
+#endif

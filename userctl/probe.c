@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawprobectl probe add|del|list|show|enable|disable|reset
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include "cli.h"
+#include "probe.h"
+#include "symbols.h"
+
+/* --- kernel descriptions --- */
+
+static uint64_t rp_stat(struct nlattr **s, int type)
+{
+	return s[type] ? nla_get_u64(s[type]) : 0;
+}
+
+int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
+{
+	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
+
+	memset(pi, 0, sizeof(*pi));
+	if (!a[RAWPROBE_A_PROBE_ID] || !a[RAWPROBE_A_KIND])
+		return -EBADMSG;
+	pi->id = nla_get_u32(a[RAWPROBE_A_PROBE_ID]);
+	pi->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
+	if (a[RAWPROBE_A_STATE])
+		pi->state = nla_get_u8(a[RAWPROBE_A_STATE]);
+	if (a[RAWPROBE_A_FLAGS])
+		pi->flags = nla_get_u32(a[RAWPROBE_A_FLAGS]);
+	if (a[RAWPROBE_A_OFFSET])
+		pi->offset = nla_get_u32(a[RAWPROBE_A_OFFSET]);
+	if (a[RAWPROBE_A_MAXACTIVE])
+		pi->maxactive = nla_get_u32(a[RAWPROBE_A_MAXACTIVE]);
+	if (a[RAWPROBE_A_ADDR])
+		pi->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
+	if (a[RAWPROBE_A_PROBED_ADDR])
+		pi->probed_addr = nla_get_u64(a[RAWPROBE_A_PROBED_ADDR]);
+	if (a[RAWPROBE_A_SYMBOL])
+		snprintf(pi->symbol, sizeof(pi->symbol), "%s",
+			 nla_get_string(a[RAWPROBE_A_SYMBOL]));
+	if (a[RAWPROBE_A_MODULE])
+		snprintf(pi->module, sizeof(pi->module), "%s",
+			 nla_get_string(a[RAWPROBE_A_MODULE]));
+	if (a[RAWPROBE_A_NARGS])
+		pi->nargs = nla_get_u8(a[RAWPROBE_A_NARGS]);
+	if (pi->nargs > RAWPROBE_MAX_ARGS)
+		return -EBADMSG;
+	if (a[RAWPROBE_A_ARGTYPES])
+		nla_memcpy(pi->argtypes, a[RAWPROBE_A_ARGTYPES],
+			   sizeof(pi->argtypes));
+	if (a[RAWPROBE_A_STATS] &&
+	    !nla_parse_nested(s, RAWPROBE_STAT_MAX, a[RAWPROBE_A_STATS], NULL)) {
+		pi->hits = rp_stat(s, RAWPROBE_STAT_HITS);
+		pi->records = rp_stat(s, RAWPROBE_STAT_RECORDS);
+		pi->lost_ring = rp_stat(s, RAWPROBE_STAT_LOST_RING);
+		pi->miss_maxactive = rp_stat(s, RAWPROBE_STAT_MISS_MAXACTIVE);
+		pi->miss_recursion = rp_stat(s, RAWPROBE_STAT_MISS_RECURSION);
+		pi->str_faults = rp_stat(s, RAWPROBE_STAT_STR_FAULTS);
+	}
+	return 0;
+}
+
+void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
+{
+	int n;
+
+	if (!pi->symbol[0]) {
+		snprintf(buf, len, "0x%" PRIx64, pi->addr);
+		return;
+	}
+	n = snprintf(buf, len, "%s%s%s", pi->module, pi->module[0] ? ":" : "",
+		     pi->symbol);
+	if (pi->offset && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "+0x%x", pi->offset);
+}
+
+void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
+{
+	char target[200];
+
+	rp_probe_target(pi, target, sizeof(target));
+	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
+		 target);
+	d->nargs = pi->nargs;
+	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
+}
+
+static int rp_collect_one(struct nlattr **a, void *ctx)
+{
+	return rp_probe_info_parse(a, ctx);
+}
+
+struct rp_dump {
+	struct rp_probe_info *v;
+	size_t n, cap;
+};
+
+static int rp_collect_many(struct nlattr **a, void *ctx)
+{
+	struct rp_dump *d = ctx;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		void *v = realloc(d->v, cap * sizeof(*d->v));
+
+		if (!v)
+			return -ENOMEM;
+		d->v = v;
+		d->cap = cap;
+	}
+	return rp_probe_info_parse(a, &d->v[d->n++]);
+}
+
+int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n)
+{
+	struct rp_dump d = { 0 };
+	struct nl_msg *msg;
+	int err;
+
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
+	err = msg ? rp_nl_call(nl, msg, rp_collect_many, &d) : -ENOMEM;
+	if (err) {
+		free(d.v);
+		return err;
+	}
+	*v = d.v;
+	*n = d.n;
+	return 0;
+}
+
+/* --- probe add --- */
+
+int rp_target_parse(const char *s, struct rp_probe_req *req)
+{
+	char buf[256], *sym = buf, *colon, *plus;
+	uint64_t v;
+
+	if (!*s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	if (!strncmp(s, "0x", 2))
+		return rp_parse_u64(s, 1, UINT64_MAX, &req->addr);
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!*buf || strlen(buf) >= sizeof(req->module))
+			return -EINVAL;
+		strcpy(req->module, buf);
+		sym = colon + 1;
+	}
+	plus = strchr(sym, '+');
+	if (plus) {
+		*plus = '\0';
+		if (rp_parse_u64(plus + 1, 0, 0x7fff, &v))
+			return -ERANGE;
+		req->offset = (uint32_t)v;
+	}
+	if (!*sym || strlen(sym) >= sizeof(req->symbol))
+		return -EINVAL;
+	strcpy(req->symbol, sym);
+	return 0;
+}
+
+static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
+{
+	if (nla_put_u8(msg, RAWPROBE_A_KIND, (uint8_t)r->kind) ||
+	    nla_put_u32(msg, RAWPROBE_A_FLAGS, r->flags))
+		return -EMSGSIZE;
+	if (r->symbol[0] && nla_put_string(msg, RAWPROBE_A_SYMBOL, r->symbol))
+		return -EMSGSIZE;
+	if (r->module[0] && nla_put_string(msg, RAWPROBE_A_MODULE, r->module))
+		return -EMSGSIZE;
+	if (r->offset && nla_put_u32(msg, RAWPROBE_A_OFFSET, r->offset))
+		return -EMSGSIZE;
+	if (r->addr && nla_put_u64(msg, RAWPROBE_A_ADDR, r->addr))
+		return -EMSGSIZE;
+	if (r->maxactive && nla_put_u32(msg, RAWPROBE_A_MAXACTIVE,
+					r->maxactive))
+		return -EMSGSIZE;
+	if (r->nargs > 0 &&
+	    (nla_put_u8(msg, RAWPROBE_A_NARGS, (uint8_t)r->nargs) ||
+	     nla_put(msg, RAWPROBE_A_ARGTYPES, r->nargs, r->argtypes)))
+		return -EMSGSIZE;
+	if (r->str_max && nla_put_u16(msg, RAWPROBE_A_STR_MAX, r->str_max))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
+		     struct rp_probe_info *pi)
+{
+	struct nl_msg *msg;
+	char what[300];
+	int err;
+
+	if (req->symbol[0]) {
+		err = rp_symbol_check(req->symbol, req->module);
+		if (err)
+			return err;
+	}
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD, 0);
+	if (!msg || rp_put_req(msg, req)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = rp_nl_call(nl, msg, rp_collect_one, pi);
+	if (err) {
+		struct rp_probe_info t = { .offset = req->offset,
+					   .addr = req->addr };
+
+		snprintf(t.symbol, sizeof(t.symbol), "%s", req->symbol);
+		snprintf(t.module, sizeof(t.module), "%s", req->module);
+		rp_probe_target(&t, what, sizeof(what));
+		rp_nl_perror(nl, what, err);
+	}
+	return err;
+}
+
+static void rp_add_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rawprobectl probe add KIND TARGET [OPTIONS]\n"
+		"\n"
+		"  KIND     kprobe | kretprobe | jprobe\n"
+		"  TARGET   SYMBOL[+OFFSET] | MODULE:SYMBOL[+OFFSET] | 0xADDRESS\n"
+		"\n"
+		"  -a, --args SPEC      arguments to record: a count (raw values)\n"
+		"                       or types: u64,s64,s32,u32,ptr,str,ustr\n"
+		"                       (str/ustr: kernel/user string, one per probe)\n"
+		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
+		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
+		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
+		"      --syscall        arguments come from a pt_regs argument\n"
+		"                       (automatic for __x64_sys_* symbols)\n"
+		"\n"
+		"The probe persists after the command exits, like kprobe_events;\n"
+		"'probe del ID' removes it. Prints the new probe's id.\n",
+		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1);
+}
+
+/* Options shared by probe add and stream -e. */
+int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
+{
+	uint64_t v;
+	int n;
+
+	switch (opt) {
+	case 'a':
+		n = rp_argspec_parse(arg, req->argtypes);
+		if (n < 0)
+			return rp_usage_error("bad --args '%s': a count 0..%d or "
+					      "a list of u64,s64,s32,u32,ptr,str,ustr",
+					      arg, RAWPROBE_MAX_ARGS);
+		req->nargs = n;
+		return 0;
+	case 'm':
+		if (rp_parse_u64(arg, 1, RAWPROBE_MAXACTIVE_MAX, &v))
+			return rp_usage_error("--maxactive must be 1..%u, not '%s'",
+					      RAWPROBE_MAXACTIVE_MAX, arg);
+		req->maxactive = (uint32_t)v;
+		return 0;
+	case 's':
+		if (rp_parse_u64(arg, 1, RAWPROBE_STR_LEN - 1, &v))
+			return rp_usage_error("--strmax must be 1..%u, not '%s'",
+					      RAWPROBE_STR_LEN - 1, arg);
+		req->str_max = (uint16_t)v;
+		return 0;
+	case 'd':
+		req->flags |= RAWPROBE_F_DISABLED;
+		return 0;
+	case 'S':
+		req->flags |= RAWPROBE_F_SYSCALL;
+		return 0;
+	default:
+		return RP_EXIT_USAGE;
+	}
+}
+
+int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
+		      const char *target)
+{
+	req->kind = rp_kind_parse(kind);
+	if (req->kind != RAWPROBE_KIND_KPROBE &&
+	    req->kind != RAWPROBE_KIND_KRETPROBE &&
+	    req->kind != RAWPROBE_KIND_JPROBE)
+		return rp_usage_error("unknown probe kind '%s': kprobe, "
+				      "kretprobe or jprobe", kind);
+	if (rp_target_parse(target, req))
+		return rp_usage_error("bad target '%s': SYMBOL[+OFFSET], "
+				      "MODULE:SYMBOL[+OFFSET] or 0xADDRESS",
+				      target);
+	return 0;
+}
+
+static const struct option rp_add_longopts[] = {
+	{ "args",      required_argument, NULL, 'a' },
+	{ "maxactive", required_argument, NULL, 'm' },
+	{ "strmax",    required_argument, NULL, 's' },
+	{ "disabled",  no_argument,       NULL, 'd' },
+	{ "syscall",   no_argument,       NULL, 'S' },
+	{ "help",      no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void rp_probe_print(const struct rp_probe_info *pi);
+
+static int rp_probe_add_cmd(int argc, char **argv)
+{
+	struct rp_probe_info pi;
+	struct rp_probe_req req;
+	struct rp_nl nl;
+	int opt, rc, err;
+
+	memset(&req, 0, sizeof(req));
+	optind = 0;	/* full getopt reset: main() parsed already */
+	while ((opt = getopt_long(argc, argv, "a:m:s:dh", rp_add_longopts,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			rp_add_usage(stdout);
+			return RP_EXIT_OK;
+		}
+		if (opt == '?') {
+			rp_add_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		rc = rp_probe_opt(opt, optarg, &req);
+		if (rc)
+			return rc;
+	}
+	if (argc - optind != 2) {
+		rp_add_usage(stderr);
+		return RP_EXIT_USAGE;
+	}
+	rc = rp_probe_req_init(&req, argv[optind], argv[optind + 1]);
+	if (rc)
+		return rc;
+	req.flags |= RAWPROBE_F_PERSISTENT;
+
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	err = rp_probe_add_req(&nl, &req, &pi);
+	rp_nl_close(&nl);
+	if (err)
+		return rp_exit_from_errno(err);
+	if (rp_opts.json)
+		rp_probe_print(&pi);
+	else
+		printf("%u\n", pi.id);
+	return RP_EXIT_OK;
+}
+
+/* --- probe list / show --- */
+
+static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
+{
+	char target[200];
+	unsigned int i;
+
+	rp_probe_target(pi, target, sizeof(target));
+	json_obj_open(j);
+	json_kv_u64(j, "id", pi->id);
+	json_kv_str(j, "kind", rp_kind_name(pi->kind));
+	json_kv_str(j, "target", target);
+	if (pi->symbol[0])
+		json_kv_str(j, "symbol", pi->symbol);
+	if (pi->module[0])
+		json_kv_str(j, "module", pi->module);
+	json_kv_u64(j, "offset", pi->offset);
+	if (pi->probed_addr) {
+		char addr[24];
+
+		/* a string: JSON numbers lose bits past 2^53 */
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, pi->probed_addr);
+		json_kv_str(j, "address", addr);
+	}
+	json_kv_str(j, "state", rp_state_name(pi->state));
+	json_kv_bool(j, "persistent", pi->flags & RAWPROBE_F_PERSISTENT);
+	json_kv_bool(j, "syscall_args", pi->flags & RAWPROBE_F_SYSCALL);
+	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+		json_kv_u64(j, "maxactive", pi->maxactive);
+	json_key(j, "args");
+	json_arr_open(j);
+	for (i = 0; i < pi->nargs; i++)
+		json_str(j, rp_argtype_name(pi->argtypes[i]));
+	json_arr_close(j);
+	json_key(j, "stats");
+	json_obj_open(j);
+	json_kv_u64(j, "hits", pi->hits);
+	json_kv_u64(j, "records", pi->records);
+	json_kv_u64(j, "lost_ring", pi->lost_ring);
+	json_kv_u64(j, "missed_maxactive", pi->miss_maxactive);
+	json_kv_u64(j, "missed_recursion", pi->miss_recursion);
+	json_kv_u64(j, "string_faults", pi->str_faults);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void rp_probe_print(const struct rp_probe_info *pi)
+{
+	rp_probe_json(&rp_json, pi);
+	json_end_doc(&rp_json);
+}
+
+static void rp_probe_table(const struct rp_probe_info *v, size_t n)
+{
+	char target[200], maxact[16];
+	size_t i;
+
+	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s\n", "ID", "KIND",
+	       "TARGET", "STATE", "MAXACT", "HITS", "RECORDS", "LOST",
+	       "MISSED", "RECURSE");
+	for (i = 0; i < n; i++) {
+		const struct rp_probe_info *pi = &v[i];
+
+		rp_probe_target(pi, target, sizeof(target));
+		if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
+		else
+			snprintf(maxact, sizeof(maxact), "-");
+		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "%s\n",
+		       pi->id, rp_kind_name(pi->kind), target,
+		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
+		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
+		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)");
+	}
+}
+
+static int rp_probe_list_cmd(int argc, char **argv)
+{
+	struct rp_probe_info *v = NULL;
+	struct rp_nl nl;
+	size_t n = 0, i;
+	int rc, err;
+
+	if (argc > 1) {
+		if (rp_is_help(argv[1])) {
+			printf("Usage: rawprobectl probe list\n"
+			       "Every probe with its state and statistics: hits, "
+			       "records delivered,\nlost (ring full), missed "
+			       "(kretprobe maxactive) and recursion misses.\n");
+			return RP_EXIT_OK;
+		}
+		return rp_usage_error("probe list takes no arguments");
+	}
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	err = rp_probe_dump(&nl, &v, &n);
+	rp_nl_close(&nl);
+	if (err)
+		return rp_fail(&nl, "probe list", err);
+	if (rp_opts.json) {
+		json_arr_open(&rp_json);
+		for (i = 0; i < n; i++)
+			rp_probe_json(&rp_json, &v[i]);
+		json_arr_close(&rp_json);
+		json_end_doc(&rp_json);
+	} else {
+		rp_probe_table(v, n);
+	}
+	free(v);
+	return RP_EXIT_OK;
+}
+
+/* --- commands on one probe id (or all) --- */
+
+static int rp_parse_id(const char *s, uint32_t *id)
+{
+	uint64_t v;
+
+	if (rp_parse_u64(s, 1, UINT32_MAX, &v))
+		return rp_usage_error("'%s' is not a probe id (see 'probe list')",
+				      s);
+	*id = (uint32_t)v;
+	return 0;
+}
+
+static int rp_id_request(int cmd, const char *what, const char *arg,
+			 bool allow_all, rp_nl_reply_fn fn, void *ctx)
+{
+	struct nl_msg *msg;
+	struct rp_nl nl;
+	uint32_t id = 0;
+	bool all = allow_all && !strcmp(arg, "all");
+	int rc, err;
+
+	if (!all && (rc = rp_parse_id(arg, &id)))
+		return rc;
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	msg = rp_nl_msg(&nl, cmd, 0);
+	if (!msg)
+		return RP_EXIT_FAIL;
+	if (all)
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	else
+		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	err = rp_nl_call(&nl, msg, fn, ctx);
+	if (err) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s %s", what, arg);
+		rc = rp_fail(&nl, buf, err);
+	}
+	rp_nl_close(&nl);
+	return rc;
+}
+
+static int rp_one_arg(int argc, char **argv, const char *usage)
+{
+	if (argc == 2 && rp_is_help(argv[1])) {
+		printf("%s", usage);
+		return -1;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "%s", usage);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int rp_probe_del_cmd(int argc, char **argv)
+{
+	int rc = rp_one_arg(argc, argv,
+			    "Usage: rawprobectl probe del ID|all\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del", argv[1],
+			     true, NULL, NULL);
+}
+
+static int rp_probe_enable_cmd(int argc, char **argv)
+{
+	bool enable = argv[0][0] == 'e';
+	int rc = rp_one_arg(argc, argv, enable ?
+			    "Usage: rawprobectl probe enable ID\n" :
+			    "Usage: rawprobectl probe disable ID\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(enable ? RAWPROBE_CMD_PROBE_ENABLE :
+			     RAWPROBE_CMD_PROBE_DISABLE,
+			     enable ? "probe enable" : "probe disable",
+			     argv[1], false, NULL, NULL);
+}
+
+static int rp_probe_reset_cmd(int argc, char **argv)
+{
+	int rc = rp_one_arg(argc, argv,
+			    "Usage: rawprobectl probe reset ID|all\n"
+			    "Zero the statistics of a probe, or of all.\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(RAWPROBE_CMD_STATS_RESET, "probe reset", argv[1],
+			     true, NULL, NULL);
+}
+
+static int rp_show_reply(struct nlattr **a, void *ctx)
+{
+	struct rp_probe_info pi;
+	int err = rp_probe_info_parse(a, &pi);
+
+	(void)ctx;
+	if (err)
+		return err;
+	if (rp_opts.json)
+		rp_probe_print(&pi);
+	else
+		rp_probe_table(&pi, 1);
+	return 0;
+}
+
+static int rp_probe_show_cmd(int argc, char **argv)
+{
+	int rc = rp_one_arg(argc, argv, "Usage: rawprobectl probe show ID\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(RAWPROBE_CMD_PROBE_GET, "probe show", argv[1],
+			     false, rp_show_reply, NULL);
+}
+
+static const struct rp_cmd rp_probe_cmds[] = {
+	{ "add",     rp_probe_add_cmd,    "KIND TARGET [OPTIONS]  add a persistent probe" },
+	{ "del",     rp_probe_del_cmd,    "ID|all                 remove probes" },
+	{ "list",    rp_probe_list_cmd,   "                       probes with statistics" },
+	{ "show",    rp_probe_show_cmd,   "ID                     one probe" },
+	{ "enable",  rp_probe_enable_cmd, "ID                     arm a disabled probe" },
+	{ "disable", rp_probe_enable_cmd, "ID                     stop a probe firing" },
+	{ "reset",   rp_probe_reset_cmd,  "ID|all                 zero statistics" },
+	{ NULL, NULL, NULL },
+};
+
+int rp_cmd_probe(int argc, char **argv)
+{
+	return rp_dispatch("probe", rp_probe_cmds, argc - 1, argv + 1);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawprobectl version: the CLI's and the module's versions and ABIs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include "cli.h"
+#include "format.h"
+
+struct rp_module_info {
+	uint32_t abi;
+	char version[32];
+	char kernel[65];
+	uint32_t nr_rings, ring_records, ring_mode, nr_probes;
+};
+
+static int rp_info_reply(struct nlattr **a, void *ctx)
+{
+	struct rp_module_info *mi = ctx;
+
+	if (!a[RAWPROBE_A_ABI_VERSION])
+		return -EBADMSG;
+	mi->abi = nla_get_u32(a[RAWPROBE_A_ABI_VERSION]);
+	if (a[RAWPROBE_A_MODULE_VERSION])
+		snprintf(mi->version, sizeof(mi->version), "%s",
+			 nla_get_string(a[RAWPROBE_A_MODULE_VERSION]));
+	if (a[RAWPROBE_A_KERNEL_RELEASE])
+		snprintf(mi->kernel, sizeof(mi->kernel), "%s",
+			 nla_get_string(a[RAWPROBE_A_KERNEL_RELEASE]));
+	if (a[RAWPROBE_A_NR_RINGS])
+		mi->nr_rings = nla_get_u32(a[RAWPROBE_A_NR_RINGS]);
+	if (a[RAWPROBE_A_RING_RECORDS])
+		mi->ring_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
+	if (a[RAWPROBE_A_RING_MODE])
+		mi->ring_mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	if (a[RAWPROBE_A_NR_PROBES])
+		mi->nr_probes = nla_get_u32(a[RAWPROBE_A_NR_PROBES]);
+	return 0;
+}
+
+static void rp_version_json(const struct rp_module_info *mi)
+{
+	struct json *j = &rp_json;
+
+	json_obj_open(j);
+	json_key(j, "cli");
+	json_obj_open(j);
+	json_kv_str(j, "version", RAWPROBECTL_VERSION);
+	json_kv_u64(j, "abi", RAWPROBE_ABI_VERSION);
+	json_obj_close(j);
+	json_key(j, "module");
+	json_obj_open(j);
+	json_kv_str(j, "version", mi->version);
+	json_kv_u64(j, "abi", mi->abi);
+	json_kv_str(j, "kernel", mi->kernel);
+	json_kv_u64(j, "rings", mi->nr_rings);
+	json_kv_u64(j, "ring_records", mi->ring_records);
+	json_kv_str(j, "ring_mode", rp_ring_mode_name(mi->ring_mode));
+	json_kv_u64(j, "probes", mi->nr_probes);
+	json_obj_close(j);
+	json_kv_bool(j, "abi_match", mi->abi == RAWPROBE_ABI_VERSION);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+static void rp_version_text(const struct rp_module_info *mi)
+{
+	printf("rawprobectl %s (ABI %u)\n", RAWPROBECTL_VERSION,
+	       RAWPROBE_ABI_VERSION);
+	printf("module      %s (ABI %u) on Linux %s\n", mi->version, mi->abi,
+	       mi->kernel);
+	printf("rings       %u x %u records (%u KiB each), %s mode\n",
+	       mi->nr_rings, mi->ring_records,
+	       mi->ring_records * RAWPROBE_RECORD_SIZE / 1024,
+	       rp_ring_mode_name(mi->ring_mode));
+	printf("probes      %u\n", mi->nr_probes);
+}
+
+int rp_cmd_version(int argc, char **argv)
+{
+	struct rp_module_info mi = { 0 };
+	struct nl_msg *msg;
+	struct rp_nl nl;
+	int rc, err;
+
+	if (argc > 1) {
+		if (rp_is_help(argv[1])) {
+			printf("Usage: rawprobectl version\n"
+			       "Print the CLI's and the loaded module's "
+			       "versions and ABI versions.\n");
+			return RP_EXIT_OK;
+		}
+		return rp_usage_error("version takes no arguments");
+	}
+	rc = rp_connect(&nl);
+	if (rc) {
+		if (!rp_opts.json)
+			printf("rawprobectl %s (ABI %u)\n",
+			       RAWPROBECTL_VERSION, RAWPROBE_ABI_VERSION);
+		return rc;
+	}
+	msg = rp_nl_msg(&nl, RAWPROBE_CMD_GET_INFO, 0);
+	err = msg ? rp_nl_call(&nl, msg, rp_info_reply, &mi) : -ENOMEM;
+	if (err) {
+		rc = rp_fail(&nl, "version", err);
+		rp_nl_close(&nl);
+		return rc;
+	}
+	rp_nl_close(&nl);
+	if (rp_opts.json)
+		rp_version_json(&mi);
+	else
+		rp_version_text(&mi);
+	if (mi.abi != RAWPROBE_ABI_VERSION) {
+		fprintf(stderr, "rawprobectl: ABI mismatch: CLI %u, module %u; "
+			"rebuild both from one tree\n", RAWPROBE_ABI_VERSION,
+			mi.abi);
+		return RP_EXIT_FAIL;
+	}
+	return RP_EXIT_OK;
+}
