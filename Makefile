@@ -25,7 +25,7 @@ USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
-.PHONY: all module ctl modules-all check unit vmtest demo vm bench deps \
+.PHONY: all module test-modules ctl modules-all check unit vmtest demo vm bench deps \
 	clean install checkpatch
 
 all: module ctl
@@ -44,6 +44,14 @@ $(BUILD)/rawprobe.ko: $(KSRC)
 	@ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules
 
+# Test-only modules (tests/vm/modules), per kernel like the core.
+test-modules:
+	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR" >&2; exit 1; }
+	@mkdir -p $(BUILD)/test-modules
+	@for f in tests/vm/modules/*; do \
+		ln -sf $(CURDIR)/$$f $(BUILD)/test-modules/; done
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules modules
+
 ctl: userctl/rawprobectl
 
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
@@ -52,7 +60,7 @@ userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 # Every kernel the tests boot (tools/deps.sh --print).
 modules-all:
 	@for rel in $$(tools/deps.sh --print); do \
-		$(MAKE) --no-print-directory module \
+		$(MAKE) --no-print-directory module test-modules \
 			KDIR=/usr/src/linux-headers-$$rel || exit 1; done
 
 deps:

@@ -116,6 +116,9 @@ int rp_registry_init(void);
 void rp_registry_exit(void);
 int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
 		 struct netlink_ext_ack *extack, u32 *id);
+int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
+		       const struct rp_owner *own,
+		       struct netlink_ext_ack *extack, u32 *ids, int *failed);
 int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
 void rp_probe_del_all(void);
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);

@@ -46,6 +46,12 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 						   RAWPROBE_STR_LEN - 1),
 };
 
+static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
+	[RAWPROBE_A_BATCH]	= NLA_POLICY_NESTED_ARRAY(rp_add_policy),
+	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_PERSISTENT |
+						  RAWPROBE_F_DISABLED),
+};
+
 static const struct nla_policy rp_id_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_PROBE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_ALL),
@@ -257,13 +263,16 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 
 /* --- probes --- */
 
-static int rp_parse_spec(struct genl_info *info, struct rp_probe_spec *s)
+static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
+			 struct netlink_ext_ack *extack,
+			 struct rp_probe_spec *s)
 {
-	struct nlattr **a = info->attrs;
-
 	memset(s, 0, sizeof(*s));
-	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_KIND))
+	if (!a[RAWPROBE_A_KIND]) {
+		NL_SET_ERR_ATTR_MISS(extack, where, RAWPROBE_A_KIND);
+		NL_SET_ERR_MSG(extack, "the probe kind is missing");
 		return -EINVAL;
+	}
 	s->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
 	if (a[RAWPROBE_A_SYMBOL])
 		nla_strscpy(s->symbol, a[RAWPROBE_A_SYMBOL], sizeof(s->symbol));
@@ -283,8 +292,7 @@ static int rp_parse_spec(struct genl_info *info, struct rp_probe_spec *s)
 		s->str_max = nla_get_u16(a[RAWPROBE_A_STR_MAX]);
 	if (a[RAWPROBE_A_ARGTYPES]) {
 		if (nla_len(a[RAWPROBE_A_ARGTYPES]) != s->nargs) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    a[RAWPROBE_A_ARGTYPES],
+			NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_ARGTYPES],
 					    "one argument type per argument");
 			return -EINVAL;
 		}
@@ -329,7 +337,7 @@ static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 	err = rp_require_admin(skb, info);
 	if (err)
 		return err;
-	err = rp_parse_spec(info, &spec);
+	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec);
 	if (err)
 		return err;
 	err = rp_probe_add(&spec, spec.flags & RAWPROBE_F_PERSISTENT ?
@@ -340,6 +348,117 @@ static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 	rp_probe_with(id, rp_reply_probe,
 		      &(struct rp_reply_ctx){ .info = info, .show_addr = true });
 	return 0;
+}
+
+/* The index of the spec that failed rides in the extack cookie. */
+static void rp_batch_blame(struct netlink_ext_ack *extack, int failed)
+{
+	u32 idx = failed;
+
+	if (failed < 0 || !extack)
+		return;
+	memcpy(extack->cookie, &idx, sizeof(idx));
+	extack->cookie_len = sizeof(idx);
+}
+
+static int rp_parse_batch(struct genl_info *info, struct rp_probe_spec *specs,
+			  unsigned int *n)
+{
+	struct nlattr *tb[RAWPROBE_A_MAX + 1], *entry;
+	u32 flags = 0;
+	int rem, err;
+
+	if (info->attrs[RAWPROBE_A_FLAGS])
+		flags = nla_get_u32(info->attrs[RAWPROBE_A_FLAGS]);
+	*n = 0;
+	nla_for_each_nested(entry, info->attrs[RAWPROBE_A_BATCH], rem) {
+		err = nla_parse_nested(tb, RAWPROBE_A_MAX, entry,
+				       rp_add_policy, info->extack);
+		if (!err)
+			err = rp_parse_spec(tb, entry, info->extack,
+					    &specs[*n]);
+		if (err) {
+			rp_batch_blame(info->extack, *n);
+			return err;
+		}
+		specs[(*n)++].flags |= flags;
+	}
+	return 0;
+}
+
+static int rp_reply_ids(struct genl_info *info, const u32 *ids, unsigned int n)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	unsigned int i;
+	void *hdr;
+
+	skb = genlmsg_new(nla_total_size(0) + n * nla_total_size(4),
+			  GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(skb, info, &rp_family, 0,
+				RAWPROBE_CMD_PROBE_ADD_BATCH);
+	if (!hdr)
+		goto err;
+	nest = nla_nest_start(skb, RAWPROBE_A_BATCH);
+	if (!nest)
+		goto err;
+	for (i = 0; i < n; i++)
+		if (nla_put_u32(skb, RAWPROBE_A_PROBE_ID, ids[i]))
+			goto err;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return genlmsg_reply(skb, info);
+err:
+	nlmsg_free(skb);
+	return -EMSGSIZE;
+}
+
+static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rp_owner owner = {
+		.portid = info->snd_portid,
+		.net = genl_info_net(info),
+	};
+	struct rp_probe_spec *specs;
+	struct nlattr *entry;
+	unsigned int n;
+	int err, failed, count, rem;
+	u32 *ids;
+
+	err = rp_require_admin(skb, info);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_BATCH))
+		return -EINVAL;
+	count = 0;
+	nla_for_each_nested(entry, info->attrs[RAWPROBE_A_BATCH], rem)
+		count++;
+	if (count < 1 || count > RAWPROBE_MAX_BATCH) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RAWPROBE_A_BATCH],
+				    "a batch holds 1 to 1024 probes");
+		return -EINVAL;
+	}
+	specs = kvcalloc(count, sizeof(*specs), GFP_KERNEL);
+	ids = kvcalloc(count, sizeof(*ids), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!specs || !ids)
+		goto out;
+	err = rp_parse_batch(info, specs, &n);
+	if (err)
+		goto out;
+	err = rp_probe_add_batch(specs, n, specs[0].flags & RAWPROBE_F_PERSISTENT ?
+				 NULL : &owner, info->extack, ids, &failed);
+	if (err) {
+		rp_batch_blame(info->extack, failed);
+		goto out;
+	}
+	rp_reply_ids(info, ids, n);
+out:
+	kvfree(specs);
+	kvfree(ids);
+	return err;
 }
 
 static int rp_get_id(struct genl_info *info, u32 *id)
@@ -465,6 +584,12 @@ static const struct genl_ops rp_ops[] = {
 		.cmd	= RAWPROBE_CMD_PROBE_ADD,
 		.doit	= rp_cmd_probe_add,
 		.policy	= rp_add_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_PROBE_ADD_BATCH,
+		.doit	= rp_cmd_probe_add_batch,
+		.policy	= rp_batch_policy,
 		.maxattr = RAWPROBE_A_MAX,
 	},
 	{

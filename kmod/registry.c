@@ -280,62 +280,135 @@ static struct rp_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 	return p;
 }
 
+/* Against the table and against the probes earlier in the batch. */
+static bool rp_is_duplicate(struct rp_probe **v, unsigned int i)
+{
+	unsigned int k;
+
+	if (rp_find_same(&v[i]->spec))
+		return true;
+	for (k = 0; k < i; k++)
+		if (rp_spec_same(&v[k]->spec, &v[i]->spec))
+			return true;
+	return false;
+}
+
+/* Registration; on failure, undo the first i probes in one grace period. */
+static int rp_register_all(struct rp_probe **v, unsigned int n,
+			   struct netlink_ext_ack *extack, int *failed)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
+			rp_probe_kprobe(v[i])->flags |= KPROBE_FLAG_DISABLED;
+		err = rp_register(v[i]);
+		if (err) {
+			rp_explain_register_error(v[i], err, extack);
+			*failed = i;
+			rp_unregister_batch(v, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int rp_insert_locked(struct rp_probe **v, unsigned int n,
+			    struct netlink_ext_ack *extack, int *failed)
+{
+	unsigned int i, nid = 0;
+	int err;
+
+	if (rp_nr_probes + n > RAWPROBE_MAX_PROBES) {
+		NL_SET_ERR_MSG(extack, "too many probes");
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++) {
+		if (rp_is_duplicate(v, i)) {
+			NL_SET_ERR_MSG(extack, "an identical probe already exists");
+			*failed = i;
+			err = -EEXIST;
+			goto err_ids;
+		}
+		/* Cyclic: a new probe must not take the id of records
+		 * still waiting in the rings from a deleted one.
+		 */
+		err = idr_alloc_cyclic(&rp_probe_ids, v[i], 1, 0, GFP_KERNEL);
+		if (err < 0)
+			goto err_ids;
+		v[i]->id = err;
+		nid++;
+	}
+	err = rp_register_all(v, n, extack, failed);
+	if (err)
+		goto err_ids;
+	for (i = 0; i < n; i++) {
+		v[i]->state = v[i]->spec.flags & RAWPROBE_F_DISABLED ?
+			      RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
+		list_add_tail(&v[i]->node, &rp_probes);
+		rp_nr_probes++;
+		rp_genl_notify(v[i], RAWPROBE_EVENT_ADDED);
+	}
+	return 0;
+
+err_ids:
+	for (i = 0; i < nid; i++)
+		idr_remove(&rp_probe_ids, v[i]->id);
+	return err;
+}
+
+/*
+ * Add n probes, all or none. On failure *failed is the index of the spec
+ * that failed (or -1 when the batch as a whole did).
+ */
+int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
+		       const struct rp_owner *own,
+		       struct netlink_ext_ack *extack, u32 *ids, int *failed)
+{
+	struct rp_probe **v;
+	unsigned int i, nalloc = 0;
+	int err;
+
+	*failed = -1;
+	v = kvcalloc(n, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++, nalloc++) {
+		*failed = i;
+		err = rp_check_spec(&specs[i], extack);
+		if (err)
+			goto out;
+		v[i] = rp_probe_alloc(&specs[i], own);
+		err = v[i] ? rp_kind_prepare(v[i], extack) : -ENOMEM;
+		if (err) {
+			nalloc += !!v[i];
+			goto out;
+		}
+	}
+	*failed = -1;
+
+	mutex_lock(&rp_registry_lock);
+	err = rp_insert_locked(v, n, extack, failed);
+	if (!err)
+		for (i = 0; i < n; i++)
+			ids[i] = v[i]->id;
+	mutex_unlock(&rp_registry_lock);
+	if (!err)
+		nalloc = 0;	/* the table owns them now */
+out:
+	for (i = 0; i < nalloc; i++)
+		rp_probe_free(v[i]);
+	kvfree(v);
+	return err;
+}
+
 int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
 		 struct netlink_ext_ack *extack, u32 *id)
 {
-	struct rp_probe *p, *same;
-	int err;
+	int failed;
 
-	err = rp_check_spec(spec, extack);
-	if (err)
-		return err;
-	p = rp_probe_alloc(spec, own);
-	if (!p)
-		return -ENOMEM;
-	err = rp_kind_prepare(p, extack);
-	if (err)
-		goto err_free;
-
-	mutex_lock(&rp_registry_lock);
-	same = rp_find_same(spec);
-	if (same) {
-		NL_SET_ERR_MSG(extack, "an identical probe already exists");
-		err = -EEXIST;
-		goto err_unlock;
-	}
-	if (rp_nr_probes >= RAWPROBE_MAX_PROBES) {
-		NL_SET_ERR_MSG(extack, "too many probes");
-		err = -ENOSPC;
-		goto err_unlock;
-	}
-	err = idr_alloc(&rp_probe_ids, p, 1, 0, GFP_KERNEL);
-	if (err < 0)
-		goto err_unlock;
-	p->id = err;
-
-	/* Register disabled when asked: the probe exists but does not fire. */
-	if (spec->flags & RAWPROBE_F_DISABLED)
-		rp_probe_kprobe(p)->flags |= KPROBE_FLAG_DISABLED;
-	err = rp_register(p);
-	if (err) {
-		rp_explain_register_error(p, err, extack);
-		idr_remove(&rp_probe_ids, p->id);
-		goto err_unlock;
-	}
-	p->state = spec->flags & RAWPROBE_F_DISABLED ?
-		   RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
-	list_add_tail(&p->node, &rp_probes);
-	rp_nr_probes++;
-	*id = p->id;
-	rp_genl_notify(p, RAWPROBE_EVENT_ADDED);
-	mutex_unlock(&rp_registry_lock);
-	return 0;
-
-err_unlock:
-	mutex_unlock(&rp_registry_lock);
-err_free:
-	rp_probe_free(p);
-	return err;
+	return rp_probe_add_batch(spec, 1, own, extack, id, &failed);
 }
 
 static bool rp_match_id(struct rp_probe *p, const void *arg)

@@ -168,6 +168,8 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
 	unsigned int cpu;
 	int err;
 
+	RAWPROBE_LAYOUT_ASSERTS();
+
 	err = rp_ring_check_size(nr_records);
 	if (err) {
 		pr_err("ring_records must be a power of two in [%u, %u]\n",

@@ -4,8 +4,8 @@
  * the host unit tests (tests/unit/test_ring.c).
  *
  * This file includes nothing but the uapi header. The includer first maps
- * a handful of primitives onto its environment and defines
- * RP_RING_PRIMITIVES; kmod/ring_core_kernel.h (local_t, smp_*) and
+ * a handful of primitives onto its environment, makes bool available and
+ * defines RP_RING_PRIMITIVES; kmod/ring_core_kernel.h (local_t, smp_*) and
  * tests/unit/ring_core_host.h (__atomic builtins) do exactly that and then
  * include this file, so include one of those, not this file directly.
  *
@@ -28,13 +28,15 @@
  * ordering: it synchronises on the commit word of each record only.
  *
  * The writer protocol, with two deliberate refinements of the uapi text
- * (see the comments in rp_ring_reserve()):
+ * (the overwrite-mode check in step 2 and the marker in step 3; see
+ * rp_ring_has_room() and rp_ring_reserve()):
  *   1. seq = ++ctrl->seq, for every attempt, so lost attempts leave a gap;
- *   2. reserve p = head with a cmpxchg loop, giving up (++ctrl->lost)
+ *   2. reserve p = head with a cmpxchg loop, giving up (++ctrl->lost),
+ *      if head has not moved meanwhile,
  *      - discard mode: when p - consumer >= nr_records;
  *      - overwrite mode: when the record at p - nr_records, in the slot
  *        we would take, has not been committed yet;
- *   3. commit = (u32)p (not 0: "in progress"), smp_wmb();
+ *   3. commit = (u32)p (not 0) marks the slot in progress, smp_wmb();
  *   4. the caller fills the record;
  *   5. store-release commit = (u32)(p + 1).
  */
@@ -55,7 +57,7 @@
 struct rp_ring_core {
 	struct rawprobe_ring_ctrl *ctrl;
 	struct rawprobe_record *recs;
-	__u32 mask;			/* nr_records - 1, nr_records a power of 2 */
+	__u32 mask;			/* nr_records - 1 (a power of 2) */
 	__u32 mode;			/* enum rawprobe_ring_mode */
 };
 
@@ -109,8 +111,8 @@ static inline void rp_ring_core_init(struct rp_ring_core *r,
  * (head < nr_records) has no older record, which lets a zeroed ring work
  * without rp_ring_core_init() (positions never wrap 64 bits in practice).
  */
-static inline int rp_ring_has_room(struct rp_ring_core *r,
-				   struct rawprobe_record *rec, __u64 head)
+static inline bool rp_ring_has_room(struct rp_ring_core *r,
+				    struct rawprobe_record *rec, __u64 head)
 {
 	if (r->mode == RAWPROBE_RING_DISCARD)
 		return head - rp_load_acquire_u64(&r->ctrl->consumer) <=

@@ -94,28 +94,40 @@ struct rawprobe_record {
  * (a power of two). Positions are free-running 64-bit counters; the record
  * for position p lives in slot p & (nr_records - 1).
  *
- * Writer (kernel, any context including NMI, never blocks):
- *   1. seq = ++ctrl->seq
- *   2. reserve: p = ctrl->head; in discard mode give up (++ctrl->lost) if
- *      p - ctrl->consumer >= nr_records; cmpxchg head from p to p + 1,
- *      retry if a nested writer moved it.
- *   3. WRITE_ONCE(rec->commit, 0); smp_wmb();  (invalidate the slot)
+ * Writer (kernel, any context including NMI, never blocks; the reference
+ * implementation is kmod/ring_core.h, unit-tested on the host):
+ *   1. seq = ++ctrl->seq (every attempt, so a lost one leaves a gap)
+ *   2. reserve: p = ctrl->head, then give up (++ctrl->lost) if
+ *        discard mode:   p - consumer >= nr_records (ring full), or
+ *        overwrite mode: the slot's record of the previous lap is still
+ *                        being written (a nested writer interrupted it);
+ *      otherwise cmpxchg head from p to p + 1; if a nested writer moved
+ *      head, retry from step 2 with the new head (never give up on a
+ *      stale head).
+ *   3. WRITE_ONCE(rec->commit, (u32)p); smp_wmb();  ("in progress": never
+ *      equal to a commit value this slot can expect, unlike 0)
  *   4. fill the record
  *   5. smp_store_release(&rec->commit, (u32)(p + 1))
  *
- * Reader (user space, one per ring at a time):
+ * Reader (user space, one per ring at a time; userctl/ring_reader.c):
  *   for p = consumer; p != head (load-acquire of head); p++:
+ *     if head - p > nr_records: the writer lapped us (overwrite mode):
+ *       count the skipped positions as overwritten, jump to head - nr_records
  *     c = load-acquire(rec->commit)
- *     if c != (u32)(p + 1): the writer of p has not committed yet, stop
- *       here and retry later (discard mode); in overwrite mode a value
- *       from a later lap means the slot was overwritten: skip ahead.
+ *     if c != (u32)(p + 1): the writer of p has not committed yet: stop
+ *       here and retry later.
  *     copy the record; acquire fence; re-read commit: if it changed, the
- *       copy is torn (overwrite mode only) and is dropped as lost.
+ *       copy is torn (overwrite mode only) and is dropped, counted.
  *   store-release consumer = p  (the writer may now reuse those slots)
  *
- * The consumer position is the only field user space writes. It sits on
- * its own cache line of the control page, which is mapped read-write; the
- * record area is mapped read-only.
+ * The control page is mapped read-write, so the kernel never trusts it:
+ * ring size, mask and mode used for memory accesses live in kernel
+ * memory; consumer only decides whether a record is dropped. consumer is
+ * the one field user space writes, on its own cache line. Record fields
+ * whose flag (RAWPROBE_REC_*) is clear are undefined.
+ *
+ * Size and offsets of both structures are checked at build time by the
+ * kernel (kmod/ring.c) and by rawprobectl (userctl/format.c).
  */
 
 enum rawprobe_ring_mode {
@@ -127,7 +139,8 @@ struct rawprobe_ring_ctrl {
 	/* Written by the kernel. */
 	__u64 head;		/* next position to reserve */
 	__u64 seq;		/* last per-CPU event sequence handed out */
-	__u64 lost;		/* records dropped: ring full (discard mode) */
+	__u64 lost;		/* attempts dropped: ring full (discard), or
+				 * slot still being written (overwrite) */
 	__u32 nr_records;	/* power of two */
 	__u32 mode;		/* enum rawprobe_ring_mode */
 	__u32 cpu;		/* the CPU this ring belongs to */
@@ -160,6 +173,34 @@ struct rawprobe_info {
 	__u32 reserved[7];
 };
 
+/*
+ * Layout checks, expanded by the kernel and by rawprobectl inside a
+ * function body (static_assert needs C11 or the kernel's build_bug.h).
+ */
+#define RAWPROBE_OFF(m)	__builtin_offsetof(struct rawprobe_record, m)
+#define RAWPROBE_LAYOUT_ASSERTS()					\
+	do {								\
+		_Static_assert(sizeof(struct rawprobe_record) ==	\
+			       RAWPROBE_RECORD_SIZE, "record size");	\
+		_Static_assert(RAWPROBE_OFF(seq) == 8, "seq");		\
+		_Static_assert(RAWPROBE_OFF(probe_id) == 16, "probe_id");\
+		_Static_assert(RAWPROBE_OFF(kind) == 20, "kind");	\
+		_Static_assert(RAWPROBE_OFF(cpu) == 22, "cpu");		\
+		_Static_assert(RAWPROBE_OFF(pid) == 24, "pid");		\
+		_Static_assert(RAWPROBE_OFF(comm) == 32, "comm");	\
+		_Static_assert(RAWPROBE_OFF(addr) == 48, "addr");	\
+		_Static_assert(RAWPROBE_OFF(args) == 56, "args");	\
+		_Static_assert(RAWPROBE_OFF(retval) == 104, "retval");	\
+		_Static_assert(RAWPROBE_OFF(latency_ns) == 112, "lat");	\
+		_Static_assert(RAWPROBE_OFF(str_len) == 120, "str_len");\
+		_Static_assert(RAWPROBE_OFF(commit) == 124, "commit");	\
+		_Static_assert(RAWPROBE_OFF(str) == 128, "str");	\
+		_Static_assert(__builtin_offsetof(struct rawprobe_ring_ctrl, \
+				consumer) == 64, "consumer cache line");\
+		_Static_assert(sizeof(struct rawprobe_ring_ctrl) == 128,\
+			       "ctrl size");				\
+	} while (0)
+
 #define RAWPROBE_IOC_MAGIC	0xb7
 #define RAWPROBE_IOC_INFO	_IOR(RAWPROBE_IOC_MAGIC, 1, struct rawprobe_info)
 
@@ -184,6 +225,7 @@ enum rawprobe_cmd {
 	RAWPROBE_CMD_RING_GET,
 	RAWPROBE_CMD_RING_SET,		/* size/mode, only with no reader */
 	RAWPROBE_CMD_EVENT,		/* multicast notification */
+	RAWPROBE_CMD_PROBE_ADD_BATCH,	/* all or nothing: A_BATCH of specs */
 	__RAWPROBE_CMD_MAX,
 };
 #define RAWPROBE_CMD_MAX (__RAWPROBE_CMD_MAX - 1)
@@ -213,6 +255,10 @@ enum rawprobe_attr {
 	RAWPROBE_A_PROBED_ADDR,		/* u64, resolved address (root only) */
 	RAWPROBE_A_STR_MAX,		/* u16, string capture limit */
 	RAWPROBE_A_NR_PROBES,		/* u32 */
+	RAWPROBE_A_BATCH,		/* nested array: request, probe specs
+					 * (PROBE_ADD attributes); reply,
+					 * the new ids (PROBE_ID) in order
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -268,6 +314,7 @@ enum rawprobe_argtype {
 /* Bounds enforced by the netlink policies. */
 #define RAWPROBE_MAXACTIVE_MAX	4096
 #define RAWPROBE_MAX_PROBES	8192
+#define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH message */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

@@ -60,6 +60,7 @@ static int rp_parse(const char *const *names, size_t n, const char *s)
 
 const char *rp_kind_name(unsigned int kind)
 {
+	RAWPROBE_LAYOUT_ASSERTS();
 	return rp_name(rp_kinds, ARRAY_SIZE(rp_kinds), kind);
 }
 

@@ -86,14 +86,15 @@ int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-static void rp_print_cmds(const char *object, const struct rp_cmd *cmds)
+static void rp_print_cmds(FILE *out, const char *object,
+			  const struct rp_cmd *cmds)
 {
 	const struct rp_cmd *c;
 
-	fprintf(stderr, "Usage: rawprobectl [OPTIONS] %s COMMAND\n\n", object);
+	fprintf(out, "Usage: rawprobectl [OPTIONS] %s COMMAND\n\n", object);
 	for (c = cmds; c->name; c++)
-		fprintf(stderr, "  %s %-8s %s\n", object, c->name, c->help);
-	fprintf(stderr, "\nAny unambiguous prefix of a command works. "
+		fprintf(out, "  %s %-8s %s\n", object, c->name, c->help);
+	fprintf(out, "\nAny unambiguous prefix of a command works. "
 		"'rawprobectl %s COMMAND --help' for details.\n", object);
 }
 
@@ -103,9 +104,13 @@ int rp_dispatch(const char *object, const struct rp_cmd *cmds, int argc,
 	const struct rp_cmd *c, *found = NULL;
 	size_t len;
 
-	if (argc < 1 || rp_is_help(argv[0])) {
-		rp_print_cmds(object, cmds);
-		return argc < 1 ? RP_EXIT_USAGE : RP_EXIT_OK;
+	if (argc < 1) {
+		rp_print_cmds(stderr, object, cmds);
+		return RP_EXIT_USAGE;
+	}
+	if (rp_is_help(argv[0])) {
+		rp_print_cmds(stdout, object, cmds);
+		return RP_EXIT_OK;
 	}
 	len = strlen(argv[0]);
 	for (c = cmds; c->name; c++) {
@@ -119,6 +124,9 @@ int rp_dispatch(const char *object, const struct rp_cmd *cmds, int argc,
 					      c->name);
 		found = c;
 	}
+	if (!found && !strcmp(object, "rawprobectl"))
+		return rp_usage_error("unknown object '%s' (try 'rawprobectl help')",
+				      argv[0]);
 	if (!found)
 		return rp_usage_error("unknown command '%s %s' (try 'rawprobectl %s help')",
 				      object, argv[0], object);

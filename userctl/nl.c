@@ -67,7 +67,13 @@ void rp_nl_close(struct rp_nl *nl)
 
 struct nl_msg *rp_nl_msg(struct rp_nl *nl, int cmd, int flags)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	return rp_nl_msg_size(nl, cmd, flags, 0);
+}
+
+struct nl_msg *rp_nl_msg_size(struct rp_nl *nl, int cmd, int flags,
+			      size_t size)
+{
+	struct nl_msg *msg = size ? nlmsg_alloc_size(size) : nlmsg_alloc();
 
 	if (!msg)
 		return NULL;
@@ -102,6 +108,12 @@ static void rp_parse_extack(struct rp_nl *nl, struct nlmsgerr *e)
 			 nla_get_string(tb[NLMSGERR_ATTR_MSG]));
 	if (tb[NLMSGERR_ATTR_OFFS])
 		nl->err_attr_off = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+	if (tb[NLMSGERR_ATTR_COOKIE] &&
+	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) <= (int)sizeof(nl->cookie)) {
+		nl->cookie_len = nla_len(tb[NLMSGERR_ATTR_COOKIE]);
+		memcpy(nl->cookie, nla_data(tb[NLMSGERR_ATTR_COOKIE]),
+		       nl->cookie_len);
+	}
 }
 
 static int rp_on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
@@ -163,6 +175,7 @@ int rp_nl_call(struct rp_nl *nl, struct nl_msg *msg, rp_nl_reply_fn fn,
 
 	nl->errmsg[0] = '\0';
 	nl->err_attr_off = -1;
+	nl->cookie_len = 0;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {
 		nlmsg_free(msg);

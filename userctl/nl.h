@@ -16,6 +16,8 @@ struct rp_nl {
 	int family;
 	char errmsg[256];	/* extended-ack reason of the last failure */
 	int err_attr_off;	/* offending attribute offset, or -1 */
+	unsigned char cookie[20];	/* extended-ack cookie */
+	int cookie_len;
 };
 
 /* A reply message's attributes, parsed with the family's attribute set. */
@@ -26,6 +28,9 @@ void rp_nl_close(struct rp_nl *nl);
 
 /* A new request for cmd; the caller adds attributes, then sends it. */
 struct nl_msg *rp_nl_msg(struct rp_nl *nl, int cmd, int flags);
+/* The same with room for size bytes (0: libnl's default, a page). */
+struct nl_msg *rp_nl_msg_size(struct rp_nl *nl, int cmd, int flags,
+			      size_t size);
 
 /*
  * Send msg (consumed), wait for the answer, call fn for each reply

@@ -222,13 +222,123 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 	return err;
 }
 
+struct rp_batch_reply {
+	uint32_t *ids;
+	size_t n, max;
+};
+
+static int rp_batch_ids(struct nlattr **a, void *ctx)
+{
+	struct rp_batch_reply *r = ctx;
+	struct nlattr *id;
+	int rem;
+
+	if (!a[RAWPROBE_A_BATCH])
+		return -EBADMSG;
+	nla_for_each_nested(id, a[RAWPROBE_A_BATCH], rem)
+		if (r->n < r->max)
+			r->ids[r->n++] = nla_get_u32(id);
+	return 0;
+}
+
+/* One ADD_BATCH message: all of reqs are added, or none. */
+static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
+			      size_t n, uint32_t *ids)
+{
+	struct rp_batch_reply r = { .ids = ids, .max = n };
+	struct nlattr *batch, *entry;
+	struct nl_msg *msg;
+	size_t i;
+	int err;
+
+	msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_ADD_BATCH, 0,
+			     4096 + n * (sizeof(*reqs) + 64));
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, RAWPROBE_A_FLAGS, reqs[0].flags &
+			(RAWPROBE_F_PERSISTENT | RAWPROBE_F_DISABLED)))
+		goto full;
+	batch = nla_nest_start(msg, RAWPROBE_A_BATCH);
+	if (!batch)
+		goto full;
+	for (i = 0; i < n; i++) {
+		entry = nla_nest_start(msg, (int)(i + 1));
+		if (!entry || rp_put_req(msg, &reqs[i]))
+			goto full;
+		nla_nest_end(msg, entry);
+	}
+	nla_nest_end(msg, batch);
+	err = rp_nl_call(nl, msg, rp_batch_ids, &r);
+	if (err) {
+		char what[300] = "batch";
+		uint32_t idx;
+
+		if (nl->cookie_len == sizeof(idx)) {
+			struct rp_probe_info t = { 0 };
+
+			memcpy(&idx, nl->cookie, sizeof(idx));
+			if (idx < n) {
+				t.offset = reqs[idx].offset;
+				t.addr = reqs[idx].addr;
+				snprintf(t.symbol, sizeof(t.symbol), "%s",
+					 reqs[idx].symbol);
+				snprintf(t.module, sizeof(t.module), "%s",
+					 reqs[idx].module);
+				rp_probe_target(&t, what, sizeof(what));
+			}
+		}
+		rp_nl_perror(nl, what, err);
+		return err;
+	}
+	return r.n == n ? 0 : -EBADMSG;
+full:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/*
+ * Many probes: symbols checked in one pass over /proc/kallsyms, then
+ * batches of RAWPROBE_MAX_BATCH, each all-or-nothing in the kernel.
+ */
+int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
+		      size_t n, uint32_t *ids)
+{
+	const char **syms, **mods;
+	size_t i, k = 0, chunk;
+	int err;
+
+	syms = calloc(n, sizeof(*syms));
+	mods = calloc(n, sizeof(*mods));
+	if (!syms || !mods) {
+		free(syms);
+		free(mods);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (reqs[i].symbol[0]) {
+			syms[k] = reqs[i].symbol;
+			mods[k++] = reqs[i].module;
+		}
+	err = k ? rp_symbols_check(syms, mods, k) : 0;
+	free(syms);
+	free(mods);
+	for (i = 0; !err && i < n; i += chunk) {
+		/* 256 keeps a message well inside the socket buffer */
+		chunk = n - i < 256 ? n - i : 256;
+		err = rp_probe_add_chunk(nl, reqs + i, chunk, ids + i);
+	}
+	return err;
+}
+
 static void rp_add_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: rawprobectl probe add KIND TARGET [OPTIONS]\n"
+		"Usage: rawprobectl probe add KIND TARGET... [OPTIONS]\n"
 		"\n"
 		"  KIND     kprobe | kretprobe | jprobe\n"
 		"  TARGET   SYMBOL[+OFFSET] | MODULE:SYMBOL[+OFFSET] | 0xADDRESS\n"
+		"           several targets, or '-' for one per line on stdin,\n"
+		"           are added as one batch: all of them or none\n"
 		"\n"
 		"  -a, --args SPEC      arguments to record: a count (raw values)\n"
 		"                       or types: u64,s64,s32,u32,ptr,str,ustr\n"
@@ -240,7 +350,7 @@ static void rp_add_usage(FILE *out)
 		"                       (automatic for __x64_sys_* symbols)\n"
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
-		"'probe del ID' removes it. Prints the new probe's id.\n",
+		"'probe del ID' removes it. Prints the new probes' ids.\n",
 		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1);
 }
 
@@ -310,12 +420,119 @@ static const struct option rp_add_longopts[] = {
 
 static void rp_probe_print(const struct rp_probe_info *pi);
 
-static int rp_probe_add_cmd(int argc, char **argv)
+static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
+			    const char *target)
 {
 	struct rp_probe_info pi;
-	struct rp_probe_req req;
 	struct rp_nl nl;
-	int opt, rc, err;
+	int rc, err;
+
+	rc = rp_probe_req_init(req, kind, target);
+	if (rc)
+		return rc;
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	err = rp_probe_add_req(&nl, req, &pi);
+	rp_nl_close(&nl);
+	if (err)
+		return rp_exit_from_errno(err);
+	if (rp_opts.json)
+		rp_probe_print(&pi);
+	else
+		printf("%u\n", pi.id);
+	return RP_EXIT_OK;
+}
+
+/* Targets from argv, "-" meaning one per line on stdin. */
+static int rp_collect_targets(const struct rp_probe_req *tmpl,
+			      const char *kind, char **targets, int nt,
+			      struct rp_probe_req **out, size_t *n)
+{
+	size_t cap = 0;
+	char line[512];
+	int i, rc;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < nt; i++) {
+		bool from_stdin = !strcmp(targets[i], "-");
+		const char *t = targets[i];
+
+		for (;;) {
+			if (from_stdin) {
+				if (!fgets(line, sizeof(line), stdin))
+					break;
+				line[strcspn(line, " \t\r\n")] = '\0';
+				if (!line[0] || line[0] == '#')
+					continue;
+				t = line;
+			}
+			if (*n == cap) {
+				void *v;
+
+				cap = cap ? cap * 2 : 64;
+				v = realloc(*out, cap * sizeof(**out));
+				if (!v)
+					return RP_EXIT_FAIL;
+				*out = v;
+			}
+			(*out)[*n] = *tmpl;
+			rc = rp_probe_req_init(&(*out)[*n], kind, t);
+			if (rc)
+				return rc;
+			(*n)++;
+			if (!from_stdin)
+				break;
+		}
+	}
+	return *n ? RP_EXIT_OK : rp_usage_error("no targets given");
+}
+
+static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
+				const char *kind, char **targets, int nt)
+{
+	struct rp_probe_req *reqs;
+	uint32_t *ids = NULL;
+	struct rp_nl nl;
+	size_t n, i;
+	int rc, err;
+
+	rc = rp_collect_targets(tmpl, kind, targets, nt, &reqs, &n);
+	if (rc)
+		goto out;
+	ids = calloc(n, sizeof(*ids));
+	rc = ids ? rp_connect(&nl) : RP_EXIT_FAIL;
+	if (rc)
+		goto out;
+	err = rp_probe_add_many(&nl, reqs, n, ids);
+	rp_nl_close(&nl);
+	if (err) {
+		rc = rp_exit_from_errno(err);
+		goto out;
+	}
+	if (rp_opts.json)
+		json_arr_open(&rp_json);
+	for (i = 0; i < n; i++) {
+		if (rp_opts.json)
+			json_u64(&rp_json, ids[i]);
+		else
+			printf("%u\n", ids[i]);
+	}
+	if (rp_opts.json) {
+		json_arr_close(&rp_json);
+		json_end_doc(&rp_json);
+	}
+out:
+	free(reqs);
+	free(ids);
+	return rc;
+}
+
+static int rp_probe_add_cmd(int argc, char **argv)
+{
+	struct rp_probe_req req;
+	int opt, rc;
 
 	memset(&req, 0, sizeof(req));
 	optind = 0;	/* full getopt reset: main() parsed already */
@@ -333,27 +550,15 @@ static int rp_probe_add_cmd(int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	if (argc - optind != 2) {
+	if (argc - optind < 2) {
 		rp_add_usage(stderr);
 		return RP_EXIT_USAGE;
 	}
-	rc = rp_probe_req_init(&req, argv[optind], argv[optind + 1]);
-	if (rc)
-		return rc;
 	req.flags |= RAWPROBE_F_PERSISTENT;
-
-	rc = rp_connect(&nl);
-	if (rc)
-		return rc;
-	err = rp_probe_add_req(&nl, &req, &pi);
-	rp_nl_close(&nl);
-	if (err)
-		return rp_exit_from_errno(err);
-	if (rp_opts.json)
-		rp_probe_print(&pi);
-	else
-		printf("%u\n", pi.id);
-	return RP_EXIT_OK;
+	if (argc - optind == 2 && strcmp(argv[optind + 1], "-"))
+		return rp_probe_add_one(&req, argv[optind], argv[optind + 1]);
+	return rp_probe_add_targets(&req, argv[optind], argv + optind + 1,
+				    argc - optind - 1);
 }
 
 /* --- probe list / show --- */

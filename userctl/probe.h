@@ -47,6 +47,9 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
 /* Add it; on success *pi describes the new probe. Prints errors. */
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		     struct rp_probe_info *pi);
+/* Many at once, in all-or-nothing batches; ids[] gets the new ids. */
+int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
+		      size_t n, uint32_t *ids);
 /* All probes (dump); *v is malloc'd. */
 int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n);
 

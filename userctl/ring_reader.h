@@ -53,7 +53,8 @@ typedef int (*rp_reader_fn)(unsigned int cpu,
  *
  * Every position the reader passed is exactly one of: records, torn,
  * overwritten. Every write attempt on the ring is a position or counted
- * in ring_lost. The sequence numbers give the same answer from the
+ * in ring_lost (discard: ring full; overwrite: the slot's previous record
+ * was still being written by an interrupted writer). The sequence numbers give the same answer from the
  * records alone: seq_lost = (seq_max - seq_min + 1) - records, which
  * counts attempts lost between the first and the last record seen,
  * whatever the cause (ring full, overwritten, torn). Nested writers may
@@ -65,10 +66,10 @@ struct rp_reader_cpu_stats {
 	__u64 records;		/* records copied out intact */
 	__u64 torn;		/* copies dropped: overwritten while copying */
 	__u64 overwritten;	/* positions skipped: the writer lapped us */
-	__u64 seq_min;		/* lowest seq seen, 0 before the first record */
-	__u64 seq_max;		/* highest seq seen, 0 before the first record */
+	__u64 seq_min;		/* lowest seq seen (0: no record yet) */
+	__u64 seq_max;		/* highest seq seen (0: no record yet) */
 	__u64 seq_lost;		/* attempts missing in [seq_min, seq_max] */
-	__u64 ring_lost;	/* ctrl->lost now: attempts the writer gave up */
+	__u64 ring_lost;	/* ctrl->lost now: attempts given up */
 	__u64 position;		/* next position to read (= ctrl->consumer) */
 	__u64 head;		/* ctrl->head now */
 };

@@ -15,5 +15,8 @@
  * what was found and what to do instead.
  */
 int rp_symbol_check(const char *symbol, const char *module);
+/* The same for n targets, reading /proc/kallsyms once. */
+int rp_symbols_check(const char *const *symbols, const char *const *modules,
+		     size_t n);
 
 #endif

@@ -14,7 +14,11 @@
  *
  * A test may define RP_HOST_HOOK(point) before including this file to run
  * code (typically a nested writer) at a given point of the writer:
- *   RP_HOOK_CMPXCHG  just before the cmpxchg that reserves a position.
+ *   RP_HOOK_CMPXCHG  just before the cmpxchg that reserves a position;
+ *   RP_HOOK_ACQUIRE  just before a load-acquire, i.e. between the
+ *                    writer's read of head and its room check (of
+ *                    consumer in discard mode, of the slot's commit word
+ *                    in overwrite mode).
  */
 #ifndef _RAWPROBE_RING_CORE_HOST_H
 #define _RAWPROBE_RING_CORE_HOST_H
@@ -23,6 +27,7 @@
 #include <linux/types.h>
 
 #define RP_HOOK_CMPXCHG	1
+#define RP_HOOK_ACQUIRE	2
 
 #ifndef RP_HOST_HOOK
 #define RP_HOST_HOOK(point)	do { } while (0)
@@ -53,11 +58,13 @@ static inline void rp_local_inc(__u64 *p)
 
 static inline __u64 rp_load_acquire_u64(const __u64 *p)
 {
+	RP_HOST_HOOK(RP_HOOK_ACQUIRE);
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
 static inline __u32 rp_load_acquire_u32(const __u32 *p)
 {
+	RP_HOST_HOOK(RP_HOOK_ACQUIRE);
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: host unit tests, then the in-VM suite on every kernel
+# (Debian 6.1 and 6.12). Ends with one line "N passed, N failed".
+#   tests/run-all.sh [--host-only] [--kernel K]... [CASE.sh...]
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 2
+
+kernels=() cases=() host=1 vm=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host-only)	vm=0; shift ;;
+	--vm-only)	host=0; shift ;;
+	-k|--kernel)	kernels+=("$2"); shift 2 ;;
+	*)		cases+=("$1"); shift ;;
+	esac
+done
+[ ${#kernels[@]} = 0 ] && kernels=(6.1 6.12)
+
+pass=0 fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Add the counts of a "N passed, N failed" line (or of cmocka summaries).
+tally() {	# name rc
+	local p f
+	p=$(awk '/^[0-9]+ passed, [0-9]+ failed/ { p = $1 } END { print p + 0 }' "$log")
+	f=$(awk '/^[0-9]+ passed, [0-9]+ failed/ { f = $3 } END { print f + 0 }' "$log")
+	if ! grep -Eq '^[0-9]+ passed, [0-9]+ failed' "$log"; then
+		# cmocka: "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"
+		p=$(awk '/\[  PASSED  \]/ { s += $4 } END { print s + 0 }' "$log")
+		f=$(awk '/\[  FAILED  \] [0-9]+ test/ { s += $4 } END { print s + 0 }' "$log")
+	fi
+	# A run that failed without saying what failed is one failure.
+	if [ "$2" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+		echo "*** $1: failed (exit $2) without a test result"
+	fi
+	echo "*** $1: $p passed, $f failed"
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+if [ $host = 1 ]; then
+	echo "=== host unit tests"
+	make --no-print-directory -C tests/unit check 2>&1 | tee "$log"
+	tally "host unit tests" "${PIPESTATUS[0]}"
+	tests/cli/run.sh 2>&1 | tee "$log"
+	tally "host CLI tests" "${PIPESTATUS[0]}"
+fi
+
+if [ $vm = 1 ]; then
+	for k in "${kernels[@]}"; do
+		echo "=== in-VM tests, kernel $k"
+		start=$(date +%s)
+		tests/vm/run -k "$k" -n -t 1800 -- tests/vm/suite.sh \
+			"${cases[@]}" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		echo "*** kernel $(awk '/^kernel: / { print $2; exit }' "$log"):" \
+			"$(( $(date +%s) - start ))s"
+		tally "in-VM tests ($k)" "$rc"
+	done
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# The foundation: load, device, netlink family, versions, privileges.
+
+t_device() {
+	[ -c /dev/rawprobe ] || fail "/dev/rawprobe is not a char device"
+	expect_eq "crw-------" "$(stat -c %A /dev/rawprobe)" "device mode"
+	grep -q ' rawprobe$' /proc/misc || fail "not a misc device"
+}
+
+t_version() {
+	local out j
+	out=$($CTL version)
+	expect_match "^rawprobectl 0\.1\.0 \(ABI 1\)" "$out" "CLI line"
+	expect_match "module +0\.1\.0 \(ABI 1\) on Linux $(uname -r | sed 's/[.+]/\\&/g')" \
+		"$out" "module line"
+	j=$($CTL -j version)
+	expect_eq 1 "$(json_get "$j" 'j["module"]["abi"]')" "module abi"
+	expect_eq True "$(json_get "$j" 'j["abi_match"]')" "abi_match"
+	expect_eq "$(nproc --all)" "$(json_get "$j" 'j["module"]["rings"]')" "one ring per CPU"
+}
+
+t_pretty_json() {
+	local out
+	out=$($CTL -p version)
+	expect_ge 10 "$(printf '%s\n' "$out" | wc -l)" "pretty JSON spans lines"
+	json_get "$out" 'j["cli"]["version"]' >/dev/null
+}
+
+t_unprivileged_can_read() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		$CTL version >/dev/null
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		$CTL probe list >/dev/null
+}
+
+t_unprivileged_cannot_mutate() {
+	local nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+	local id
+	id=$($CTL probe add kprobe vfs_read)
+	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN.*EPERM" $nobody $CTL probe add kprobe vfs_write
+	expect_fail 4 "EPERM" $nobody $CTL probe del "$id"
+	expect_fail 4 "EPERM" $nobody $CTL probe del all
+	expect_fail 4 "EPERM" $nobody $CTL probe disable "$id"
+	expect_fail 4 "EPERM" $nobody $CTL probe enable "$id"
+	expect_fail 4 "EPERM" $nobody $CTL probe reset all
+	expect_fail 4 "EPERM" $nobody $CTL ring set records 128
+	expect_eq 1 "$(probe_count)" "the probe survived"
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes after del"
+}
+
+t_device_needs_root() {
+	expect_fail 4 "Permission denied" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=-all $CTL stream -d 0.1
+}
+
+t_cli_usage_errors() {
+	expect_fail 2 "unknown command" $CTL probe frobnicate
+	expect_fail 2 "ambiguous" $CTL probe d 1
+	expect_fail 2 "unknown probe kind" $CTL probe add uprobe vfs_read
+	expect_fail 2 "not a probe id" $CTL probe del 12x
+	expect_fail 2 "maxactive must be" $CTL probe add kretprobe vfs_read -m 0
+	expect_fail 2 "bad --args" $CTL probe add kprobe vfs_read --args 7
+	expect_fail 2 "bad --args" $CTL probe add kprobe vfs_read --args s32,bogus
+	$CTL probe help >/dev/null
+	$CTL probe add --help | grep -q "maxactive"
+	$CTL stream --help | grep -q "duration"
+}
+
+t_prefixes() {
+	$CTL pro li >/dev/null
+	$CTL ver >/dev/null
+}
+
+t_ring_show_set() {
+	local j
+	j=$($CTL -j ring show)
+	expect_eq 4096 "$(json_get "$j" 'j["records"]')" "default ring size"
+	$CTL ring set records 256 mode overwrite
+	j=$($CTL -j ring show)
+	expect_eq 256 "$(json_get "$j" 'j["records"]')" "resized"
+	expect_eq overwrite "$(json_get "$j" 'j["mode"]')" "mode"
+	expect_fail 2 "power of two" $CTL ring set records 100
+	$CTL ring set records 4096 mode discard
+}
+
+t_module_params() {
+	rmmod rawprobe
+	expect_fail 1 "Invalid parameters" insmod "$KO" ring_records=100
+	[ ! -e /dev/rawprobe ] || fail "device left by a failed load"
+	insmod "$KO" ring_records=128 ring_mode=1
+	expect_eq 128 "$(json_get "$($CTL -j ring show)" 'j["records"]')" "ring_records param"
+	rmmod rawprobe
+	insmod "$KO"
+}
+
+t_no_module() {
+	rmmod rawprobe
+	expect_fail 3 "module is not loaded" $CTL version
+	expect_fail 3 "module is not loaded" $CTL probe list
+	insmod "$KO"
+}
+
+tests t_device t_version t_pretty_json t_unprivileged_can_read \
+	t_unprivileged_cannot_mutate t_device_needs_root t_cli_usage_errors \
+	t_prefixes t_ring_show_set t_module_params t_no_module

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0
+# Probe kinds on real workloads, statistics, bad input, ownership, module
+# targets.
+
+TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
+S=$T_SCRATCH
+
+# stream_bg OUT ARGS...: start a JSON stream in the background and wait
+# until its probes exist. Sets STREAM_PID.
+stream_bg() {
+	local out=$1 before
+	shift
+	before=$(probe_count)
+	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
+	STREAM_PID=$!
+	wait_for "[ \$(probe_count) -gt $before ]" 100 ||
+		fail "stream did not add its probes: $(cat "$out.err")"
+}
+
+stream_stop() {
+	kill -INT "$STREAM_PID"
+	wait "$STREAM_PID"
+}
+
+# count_records FILE PYEXPR: records r in a JSON-lines file matching PYEXPR.
+count_records() {
+	python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if eval(sys.argv[2]):
+        n += 1
+print(n)' "$1" "$2"
+}
+
+t_jprobe_filename() {
+	local f=$S/opened-by-test-$$ n
+	echo data > "$f"
+	stream_bg $S/open.json -e jprobe:do_sys_openat2 -a s32,ustr
+	for n in 1 2 3 4 5; do cat "$f" >/dev/null; done
+	stream_stop
+	n=$(count_records $S/open.json "r.get('str') == '$f' and r['comm'] == 'cat'")
+	expect_eq 5 "$n" "records with the file name"
+	n=$(count_records $S/open.json "r.get('str') == '$f' and r['args'][0] == -100")
+	expect_eq 5 "$n" "dfd decoded as s32 AT_FDCWD"
+	expect_eq 0 "$(probe_count)" "stream probes removed at exit"
+}
+
+t_jprobe_syscall_regs() {
+	local f=$S/syscall-open-$$ n j
+	echo data > "$f"
+	stream_bg $S/sys.json -e jprobe:__x64_sys_openat -a s32,ustr
+	j=$($CTL -j probe list)
+	expect_eq True "$(json_get "$j" 'j[0]["syscall_args"]')" "syscall wrapper detected"
+	for n in 1 2 3; do cat "$f" >/dev/null; done
+	stream_stop
+	n=$(count_records $S/sys.json "r.get('str') == '$f'")
+	expect_eq 3 "$n" "file name read from the user pt_regs"
+}
+
+t_kretprobe_vfs_read() {
+	local f=$S/hundreds n
+	head -c 1000 /dev/zero > "$f"
+	stream_bg $S/read.json -e kretprobe:vfs_read -a 3
+	dd if="$f" of=/dev/null bs=100 count=3 2>/dev/null
+	stream_stop
+	n=$(count_records $S/read.json "r['comm'] == 'dd' and r['args'][2] == 100 and r['retval'] == 100 and r['latency_ns'] > 0")
+	expect_eq 3 "$n" "vfs_read returns of 100 bytes with latency"
+}
+
+t_exact_accounting() {
+	local id j hits rec lost
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	python3 -c 'import os
+for i in range(2000): os.getpgid(0)'
+	j=$($CTL -j probe show "$id")
+	hits=$(json_get "$j" 'j["stats"]["hits"]')
+	rec=$(json_get "$j" 'j["stats"]["records"]')
+	lost=$(json_get "$j" 'j["stats"]["lost_ring"]')
+	expect_ge 2000 "$hits" "hits"
+	expect_eq "$hits" "$((rec + lost))" "hits = records + lost"
+	$CTL probe del "$id"
+}
+
+t_stream_delivers_all() {
+	local n id
+	stream_bg $S/pg.json -e kprobe:__x64_sys_getpgid
+	id=$(json_get "$($CTL -j probe list)" 'j[-1]["id"]')
+	python3 -c 'import os
+for i in range(3000): os.getpgid(0)'
+	stream_stop
+	n=$(count_records $S/pg.json "r['comm'] == 'python3' and r['probe_id'] == $id")
+	expect_eq 3000 "$n" "records delivered by the stream"
+	grep -q "0 lost (ring full), 0 sequence gaps" $S/pg.json.err ||
+		fail "summary: $(cat $S/pg.json.err)"
+}
+
+t_maxactive() {
+	local id j
+	id=$($CTL probe add kretprobe hrtimer_nanosleep --maxactive 1)
+	j=$($CTL -j probe show "$id")
+	expect_eq 1 "$(json_get "$j" 'j["maxactive"]')" "maxactive reported"
+	sleep 0.5 & sleep 0.5 & sleep 0.5 & wait
+	j=$($CTL -j probe show "$id")
+	expect_ge 1 "$(json_get "$j" 'j["stats"]["missed_maxactive"]')" "missed (maxactive)"
+	expect_ge 1 "$(json_get "$j" 'j["stats"]["hits"]')" "returns recorded"
+	$CTL probe del "$id"
+	id=$($CTL probe add kretprobe hrtimer_nanosleep)
+	expect_ge 1 "$(json_get "$($CTL -j probe show "$id")" 'j["maxactive"]')" "default maxactive shown"
+	$CTL probe del "$id"
+}
+
+t_enable_disable_reset() {
+	local id h1 h2
+	id=$($CTL probe add kprobe __x64_sys_getpgid --disabled)
+	expect_eq disabled "$(json_get "$($CTL -j probe show $id)" 'j["state"]')" "added disabled"
+	python3 -c 'import os; [os.getpgid(0) for i in range(10)]'
+	expect_eq 0 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "no hits while disabled"
+	$CTL probe enable "$id"
+	python3 -c 'import os; [os.getpgid(0) for i in range(10)]'
+	h1=$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')
+	expect_ge 10 "$h1" "hits once enabled"
+	$CTL probe disable "$id"
+	python3 -c 'import os; [os.getpgid(0) for i in range(10)]'
+	h2=$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')
+	expect_eq "$h1" "$h2" "no hits after disable"
+	$CTL probe reset "$id"
+	expect_eq 0 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "reset"
+	$CTL probe del "$id"
+}
+
+t_bad_input() {
+	local bl amb id
+	expect_fail 1 "unknown symbol.*ENOENT" $CTL probe add kprobe no_such_function_rp
+	expect_fail 1 "instruction boundary.*EILSEQ" $CTL probe add kprobe vfs_read+1
+	expect_fail 1 "function entry.*EINVAL" $CTL probe add kretprobe vfs_read+4
+	expect_fail 1 "only defined at function entry" $CTL probe add kprobe vfs_read+4 --args 2
+	expect_fail 1 "module not loaded.*ENOENT" $CTL probe add kprobe no_such_mod:foo
+	bl=$(awk '{ print $2; exit }' /sys/kernel/debug/kprobes/blacklist)
+	expect_fail 1 "blacklisted.*EINVAL" $CTL probe add kprobe "$bl"
+	id=$($CTL probe add kprobe vfs_read)
+	expect_fail 1 "identical probe.*EEXIST" $CTL probe add kprobe vfs_read
+	$CTL probe del "$id"
+	amb=$(awk '$2 ~ /^[tT]$/ && NF == 3 { n[$3]++ } END { for (s in n) if (n[s] > 1) { print s; exit } }' /proc/kallsyms)
+	if [ -n "$amb" ]; then
+		expect_fail 1 "ambiguous" $CTL probe add kprobe "$amb"
+	fi
+	expect_fail 1 "no probe with this id.*ENOENT" $CTL probe del 4242
+	expect_fail 1 "maxactive applies to kretprobes" $CTL probe add kprobe vfs_read -m 4
+	expect_fail 1 "only one string" $CTL probe add jprobe do_sys_openat2 -a ustr,ustr
+	expect_eq 0 "$(probe_count)" "nothing left by failures"
+}
+
+t_killed_stream_leaves_nothing() {
+	$CTL stream -q -e kprobe:vfs_read -e kretprobe:vfs_write >/dev/null 2>&1 &
+	local pid=$!
+	wait_for '[ $(probe_count) = 2 ]' 100 || fail "stream probes not added"
+	kill -9 $pid
+	wait $pid || true
+	wait_for '[ $(probe_count) = 0 ]' 50 || fail "probes left after SIGKILL: $($CTL probe list)"
+}
+
+t_persistent_survives_cli() {
+	local id
+	id=$($CTL probe add kprobe vfs_read)
+	sleep 0.2
+	expect_eq 1 "$(probe_count)" "persistent probe outlives the CLI"
+	$CTL probe del "$id"
+}
+
+t_module_gone_and_rearm() {
+	local id j
+	insmod "$TARGET_KO"
+	id=$($CTL probe add kprobe rp_target:rp_target_hit --args s32,str)
+	cat /proc/rp_target >/dev/null
+	expect_eq 1 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hit in module"
+	rmmod rp_target
+	expect_eq gone "$(json_get "$($CTL -j probe show $id)" 'j["state"]')" "gone after rmmod"
+	insmod "$TARGET_KO"
+	expect_eq armed "$(json_get "$($CTL -j probe show $id)" 'j["state"]')" "re-armed on insmod"
+	cat /proc/rp_target >/dev/null
+	expect_eq 2 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hit after re-arm"
+	$CTL -j stream -d 0.5 -o $S/mod.json 2>/dev/null
+	expect_eq 2 "$(count_records $S/mod.json "r['probe_id'] == $id and r.get('str') == 'rp-target-label' and r['args'][0] == 21")" "records before and after re-arm"
+	$CTL probe del "$id"
+	rmmod rp_target
+}
+
+t_many_probes() {
+	local start ms
+	# ftrace-able functions are kprobe-able; skip compiler variants and
+	# names that several functions share (the CLI refuses ambiguity)
+	awk '$2 ~ /^[tT]$/ { n[$3]++ } END { for (s in n) if (n[s] == 1) print s }' \
+		/proc/kallsyms | sort > $S/unique
+	awk '{ print $1 }' /sys/kernel/tracing/available_filter_functions |
+		grep -v '\.' | grep -v '^__ftrace_invalid' | sort -u |
+		comm -12 - $S/unique > $S/all
+	grep -vxF -f <(awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist) \
+		$S/all | head -1000 > $S/funcs
+	start=$(date +%s%N)
+	$CTL probe add kprobe - < $S/funcs > $S/ids
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	echo "    1000 probes added in $ms ms" >&2
+	expect_eq 1000 "$(wc -l < $S/ids)" "ids printed"
+	expect_eq 1000 "$(probe_count)" "probes listed"
+	start=$(date +%s%N)
+	$CTL probe del all
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	echo "    1000 probes removed in $ms ms" >&2
+	expect_eq 0 "$(probe_count)" "all removed"
+}
+
+t_batch_all_or_nothing() {
+	expect_fail 1 "no_such_fn_rp.*unknown symbol" \
+		$CTL probe add kprobe vfs_read vfs_write no_such_fn_rp
+	expect_eq 0 "$(probe_count)" "a failed batch leaves nothing"
+	$CTL probe add kretprobe vfs_read vfs_write >/dev/null
+	expect_eq 2 "$(probe_count)" "batch of two"
+	$CTL probe del all
+}
+
+tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
+	t_exact_accounting t_stream_delivers_all t_maxactive \
+	t_enable_disable_reset t_bad_input t_killed_stream_leaves_nothing \
+	t_persistent_survives_cli t_module_gone_and_rearm t_many_probes \
+	t_batch_all_or_nothing

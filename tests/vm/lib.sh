@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest test library. A case file defines functions named t_*; they
+# run in definition order, each in a subshell with `set -e`, so any
+# failing command fails the test. Assertions print what they expected.
+# Output: one "ok - NAME" / "not ok - NAME" line per test, then the
+# totals line "N passed, N failed".
+
+CTL=${RAWPROBECTL:?}
+KO=${RAWPROBE_KO:?}
+T_PASS=0
+T_FAIL=0
+T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)
+
+fail() {
+	echo "    FAIL: $*" >&2
+	return 1
+}
+
+expect_eq() {	# expected actual what
+	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
+}
+
+expect_ge() {	# min actual what
+	[ "$2" -ge "$1" ] 2>/dev/null || fail "$3: expected >= $1, got '$2'"
+}
+
+expect_match() {	# regex text what
+	printf '%s' "$2" | grep -Eq -- "$1" ||
+		fail "$3: '$1' not found in: $2"
+}
+
+# expect_fail CODE REGEX CMD...: CMD exits with CODE and stderr matches.
+expect_fail() {
+	local code=$1 re=$2 rc=0 err
+	shift 2
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" = "$code" ] || fail "'$*': exit $rc, expected $code ($err)"
+	printf '%s' "$err" | grep -Eq -- "$re" ||
+		fail "'$*': stderr '$err' does not match '$re'"
+}
+
+# json_get JSON EXPR: evaluate a python expression on the parsed JSON 'j'.
+json_get() {
+	printf '%s' "$1" |
+		python3 -c 'import json,sys; j=json.load(sys.stdin); print(eval(sys.argv[1]))' "$2"
+}
+
+module_load() {
+	grep -q '^rawprobe ' /proc/modules || insmod "$KO" "$@"
+}
+
+module_unload() {
+	if grep -q '^rawprobe ' /proc/modules; then rmmod rawprobe; fi
+}
+
+probe_count() {
+	json_get "$($CTL -j probe list)" 'len(j)'
+}
+
+# Wait up to $2 tenths of a second for a command to succeed.
+wait_for() {
+	local cmd=$1 n=${2:-50}
+	while [ "$n" -gt 0 ]; do
+		eval "$cmd" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+run_tests() {
+	local t rc
+	for t in $T_ORDER; do
+		# not "|| rc=$?": bash ignores set -e on the left of ||
+		( set -e; "$t" )
+		rc=$?
+		if [ $rc = 0 ]; then
+			T_PASS=$((T_PASS + 1))
+			echo "ok - ${T_CASE:-}${t#t_}"
+		else
+			T_FAIL=$((T_FAIL + 1))
+			echo "not ok - ${T_CASE:-}${t#t_}"
+		fi
+	done
+}
+
+# Case files call this after defining their tests, in order.
+tests() {
+	T_ORDER="$*"
+}
