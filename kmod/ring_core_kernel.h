@@ -52,16 +52,19 @@ static __always_inline void rp_local_inc(u64 *p)
 
 static __always_inline u64 rp_load_acquire_u64(const u64 *p)
 {
+	/* pairs with the reader's store-release of consumer */
 	return smp_load_acquire(p);
 }
 
 static __always_inline u32 rp_load_acquire_u32(const u32 *p)
 {
+	/* pairs with the commit of the record one lap back */
 	return smp_load_acquire(p);
 }
 
 static __always_inline void rp_store_release_u32(u32 *p, u32 v)
 {
+	/* publishes the record: pairs with the reader's load-acquire */
 	smp_store_release(p, v);
 }
 
@@ -70,6 +73,7 @@ static __always_inline void rp_write_once_u32(u32 *p, u32 v)
 	WRITE_ONCE(*p, v);
 }
 
+/* orders the "in progress" marker before the record's new contents */
 #define rp_smp_wmb()	smp_wmb()
 #define rp_likely(x)	likely(x)
 #define rp_unlikely(x)	unlikely(x)

@@ -10,21 +10,21 @@ run() { say "$*"; "$@"; }
 
 run $C version
 
+say "$C stream -e jprobe:do_sys_openat2 --args s32,ustr --duration 2   # meanwhile: cat /etc/hostname"
+( sleep 0.7; cat /etc/hostname > /dev/null ) &
+$C stream -e jprobe:do_sys_openat2 --args s32,ustr --duration 2 2>&1 |
+	grep -E ' cat |PROBE|jprobe:|records read'
+wait
+
 say "$C probe add kretprobe vfs_read --maxactive 64 --args 3"
 id=$($C probe add kretprobe vfs_read --maxactive 64 --args 3)
 echo "$id"
 run $C probe add kprobe __x64_sys_getpgid
+say "python3 -c 'import os; [os.getpgid(0) for _ in range(1000)]'"
 python3 -c 'import os; [os.getpgid(0) for _ in range(1000)]'
-head -c 4096 /etc/services > /dev/null
 run $C probe list
 
-say "$C stream -e jprobe:do_sys_openat2 --args s32,ustr --duration 2   # while: cat /etc/hostname /etc/os-release"
-( sleep 0.7; cat /etc/hostname /etc/os-release > /dev/null ) &
-$C stream -e jprobe:do_sys_openat2 --args s32,ustr --duration 2 |
-	grep -E ' cat ' | head -8
-wait
-
-say "$C -j probe show $id"
+say "$C -p probe show $id"
 $C -p probe show "$id"
 
 run $C probe del all

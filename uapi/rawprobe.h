@@ -139,8 +139,8 @@ struct rawprobe_ring_ctrl {
 	/* Written by the kernel. */
 	__u64 head;		/* next position to reserve */
 	__u64 seq;		/* last per-CPU event sequence handed out */
-	__u64 lost;		/* attempts dropped: ring full (discard), or
-				 * slot still being written (overwrite) */
+	/* attempts dropped: ring full (discard) or slot busy (overwrite) */
+	__u64 lost;
 	__u32 nr_records;	/* power of two */
 	__u32 mode;		/* enum rawprobe_ring_mode */
 	__u32 cpu;		/* the CPU this ring belongs to */

@@ -9,10 +9,9 @@
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include "rp_target.h"
 
 static unsigned long rp_target_calls;
-
-int rp_target_hit(int value, const char *label);
 
 noinline int rp_target_hit(int value, const char *label)
 {
