@@ -430,8 +430,10 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	err = rp_require_admin(skb, info);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_BATCH))
+	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_BATCH)) {
+		NL_SET_ERR_MSG(info->extack, "the batch of probes is missing");
 		return -EINVAL;
+	}
 	count = 0;
 	nla_for_each_nested(entry, info->attrs[RAWPROBE_A_BATCH], rem)
 		count++;
@@ -463,8 +465,10 @@ out:
 
 static int rp_get_id(struct genl_info *info, u32 *id)
 {
-	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_PROBE_ID))
+	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_PROBE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "a probe id is required");
 		return -EINVAL;
+	}
 	*id = nla_get_u32(info->attrs[RAWPROBE_A_PROBE_ID]);
 	return 0;
 }
@@ -650,7 +654,6 @@ static struct genl_family rp_family __ro_after_init = {
 	.n_ops		= ARRAY_SIZE(rp_ops),
 	.mcgrps		= rp_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(rp_mcgrps),
-	.resv_start_op	= RAWPROBE_CMD_MAX + 1,
 };
 
 int rp_genl_init(void)

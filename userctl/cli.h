@@ -64,6 +64,7 @@ int rp_cmd_probe(int argc, char **argv);
 int rp_cmd_stream(int argc, char **argv);
 int rp_cmd_ring(int argc, char **argv);
 int rp_cmd_version(int argc, char **argv);
+int rp_cmd_monitor(int argc, char **argv);
 
 #define RAWPROBECTL_VERSION "0.1.0"
 

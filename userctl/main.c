@@ -137,6 +137,7 @@ static const struct rp_cmd rp_objects[] = {
 	{ "probe",   rp_cmd_probe,   "add|del|list|show|enable|disable|reset  manage probes" },
 	{ "stream",  rp_cmd_stream,  "[-e KIND:TARGET]...  print records live" },
 	{ "ring",    rp_cmd_ring,    "show|set  per-CPU ring geometry" },
+	{ "monitor", rp_cmd_monitor, "         probe state changes, live" },
 	{ "version", rp_cmd_version, "         CLI and module versions" },
 	{ NULL, NULL, NULL },
 };
