@@ -52,12 +52,16 @@ test-modules:
 		ln -sf $(CURDIR)/$$f $(BUILD)/test-modules/; done
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules modules
 
-ctl: userctl/rawprobectl build/tools/nl_malformed
+ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/ring_mmap
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c userctl/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/nl_malformed.c userctl/nl.c $(NL_LIBS)
+
+build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/ring_mmap.c
 
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)

@@ -115,6 +115,8 @@ static int rp_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;		/* a private copy would see nothing */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
 	if (!rf->reader) {
 		err = rp_ring_reader_get();
 		if (err)
