@@ -5,7 +5,7 @@
  * Both are a kprobe whose pre-handler writes one record per hit.
  */
 #include <linux/kprobes.h>
-#include "core.h"
+#include "emit.h"
 
 static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -13,23 +13,14 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct rawprobe_record *rec;
 	struct rp_slot slot;
 
-	this_cpu_inc(p->stats->hits);
-	rec = rp_record_reserve(&slot, p->id, p->spec.kind);
-	if (unlikely(!rec)) {
-		this_cpu_inc(p->stats->lost_ring);
+	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
+	if (unlikely(!rec))
 		return 0;
-	}
-	rec->addr = (unsigned long)kp->addr;
-	rec->retval = 0;
-	rec->latency_ns = 0;
 	if (p->spec.nargs) {
 		rp_args_fetch(p, regs, rec->args);
-		rec->nargs = p->spec.nargs;
-		rec->flags |= RAWPROBE_REC_ARGS;
-		rp_args_decode(p, rec);
+		rp_emit_args(p, rec);
 	}
-	rp_record_commit(&slot);
-	this_cpu_inc(p->stats->records);
+	rp_emit_end(p, &slot);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/timekeeping.h>
-#include "core.h"
+#include "emit.h"
 
 struct rp_kret_data {
 	u64 entry_ns;
@@ -38,24 +38,18 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct rawprobe_record *rec;
 	struct rp_slot slot;
 
-	this_cpu_inc(p->stats->hits);
-	rec = rp_record_reserve(&slot, p->id, RAWPROBE_KIND_KRETPROBE);
-	if (unlikely(!rec)) {
-		this_cpu_inc(p->stats->lost_ring);
+	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,
+			    (unsigned long)p->krp.kp.addr);
+	if (unlikely(!rec))
 		return 0;
-	}
-	rec->addr = (unsigned long)p->krp.kp.addr;
 	rec->retval = (s64)regs_return_value(regs);
 	rec->latency_ns = rec->ts_ns - d->entry_ns;
 	rec->flags |= RAWPROBE_REC_RETVAL;
 	if (p->spec.nargs) {
 		memcpy(rec->args, d->args, sizeof(d->args));
-		rec->nargs = p->spec.nargs;
-		rec->flags |= RAWPROBE_REC_ARGS;
-		rp_args_decode(p, rec);
+		rp_emit_args(p, rec);
 	}
-	rp_record_commit(&slot);
-	this_cpu_inc(p->stats->records);
+	rp_emit_end(p, &slot);
 	return 0;
 }
 

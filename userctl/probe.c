@@ -409,9 +409,7 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 }
 
 static const struct option rp_add_longopts[] = {
-	{ "args",      required_argument, NULL, 'a' },
-	{ "maxactive", required_argument, NULL, 'm' },
-	{ "strmax",    required_argument, NULL, 's' },
+	RP_PROBE_LONGOPTS,
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
 	{ "help",      no_argument,       NULL, 'h' },

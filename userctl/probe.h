@@ -42,6 +42,12 @@ int rp_target_parse(const char *s, struct rp_probe_req *req);
  */
 int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 		      const char *target);
+/* The long options of a probe, shared by probe add and stream -e. */
+#define RP_PROBE_LONGOPTS						\
+	{ "args",      required_argument, NULL, 'a' },			\
+	{ "maxactive", required_argument, NULL, 'm' },			\
+	{ "strmax",    required_argument, NULL, 's' }
+
 /* An option shared by probe add and stream -e (a:m:s:dS). */
 int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
 /* Add it; on success *pi describes the new probe. Prints errors. */

@@ -305,15 +305,13 @@ static void rp_stream_usage(FILE *out)
 		"  -o, --output FILE        write records to FILE\n"
 		"  -q, --quiet              count only, print the summary\n"
 		"\n"
-		"Columns: seconds since start, cpu, pid, comm, probe, arguments,\n"
+		"Columns: CLOCK_MONOTONIC seconds, cpu, pid, comm, probe, arguments,\n"
 		"'= return value (latency)' for kretprobes. -j: JSON lines.\n");
 }
 
 static const struct option rp_stream_longopts[] = {
 	{ "probe",     required_argument, NULL, 'e' },
-	{ "args",      required_argument, NULL, 'a' },
-	{ "maxactive", required_argument, NULL, 'm' },
-	{ "strmax",    required_argument, NULL, 's' },
+	RP_PROBE_LONGOPTS,
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "count",     required_argument, NULL, 'c' },
 	{ "output",    required_argument, NULL, 'o' },
