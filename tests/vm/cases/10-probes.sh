@@ -161,6 +161,28 @@ t_killed_stream_leaves_nothing() {
 	wait_for '[ $(probe_count) = 0 ]' 50 || fail "probes left after SIGKILL: $($CTL probe list)"
 }
 
+t_raw_address() {
+	local addr id
+	addr=$(awk '$3 == "__x64_sys_getpgid" && $2 ~ /^[tT]$/ { print "0x" $1; exit }' /proc/kallsyms)
+	id=$($CTL probe add kprobe "$addr")
+	python3 -c 'import os; [os.getpgid(0) for _ in range(10)]'
+	expect_ge 10 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hits at $addr"
+	expect_eq "$addr" "$(json_get "$($CTL -j probe show $id)" 'j["address"]')" "probed address"
+	$CTL probe del "$id"
+}
+
+t_string_fault_counted() {
+	local id j
+	# the first argument of do_sys_openat2 is a dfd (-100), not a pointer
+	id=$($CTL probe add jprobe do_sys_openat2 --args ustr)
+	cat /etc/hostname >/dev/null
+	j=$($CTL -j probe show $id)
+	expect_ge 1 "$(json_get "$j" 'j["stats"]["string_faults"]')" "string faults"
+	expect_eq "$(json_get "$j" 'j["stats"]["hits"]')" \
+		"$(json_get "$j" 'j["stats"]["records"]')" "faulting probes still record"
+	$CTL probe del "$id"
+}
+
 t_persistent_survives_cli() {
 	local id
 	id=$($CTL probe add kprobe vfs_read)
@@ -223,5 +245,6 @@ t_batch_all_or_nothing() {
 tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
 	t_exact_accounting t_stream_delivers_all t_maxactive \
 	t_enable_disable_reset t_bad_input t_killed_stream_leaves_nothing \
+	t_raw_address t_string_fault_counted \
 	t_persistent_survives_cli t_module_gone_and_rearm t_many_probes \
 	t_batch_all_or_nothing
