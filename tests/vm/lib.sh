@@ -75,6 +75,10 @@ run_tests() {
 		# not "|| rc=$?": bash ignores set -e on the left of ||
 		( set -e; "$t" )
 		rc=$?
+		# isolation: a failed test must not leave probes to the next
+		if grep -q '^rawprobe ' /proc/modules; then
+			$CTL probe del all >/dev/null 2>&1
+		fi
 		if [ $rc = 0 ]; then
 			T_PASS=$((T_PASS + 1))
 			echo "ok - ${T_CASE:-}${t#t_}"

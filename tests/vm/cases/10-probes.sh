@@ -167,7 +167,9 @@ t_raw_address() {
 	id=$($CTL probe add kprobe "$addr")
 	python3 -c 'import os; [os.getpgid(0) for _ in range(10)]'
 	expect_ge 10 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hits at $addr"
-	expect_eq "$addr" "$(json_get "$($CTL -j probe show $id)" 'j["address"]')" "probed address"
+	# with IBT (6.12) kprobes step over the ENDBR64 at a function entry
+	expect_eq True "$(json_get "$($CTL -j probe show $id)" \
+		"0 <= int(j['address'], 16) - $addr <= 4")" "probed address near $addr"
 	$CTL probe del "$id"
 }
 
