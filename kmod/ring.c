@@ -44,7 +44,8 @@ struct rp_rings {
 static struct rp_rings __rcu *rp_rings;
 static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
-static u32 rp_watermark;
+static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
+static u32 rp_watermark;		/* the same, clamped to the ring */
 
 static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
 static DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
@@ -66,16 +67,16 @@ static void rp_ring_free_one(struct rp_ring *ring)
 static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
 			     u32 nr_records, u32 mode)
 {
-	int node = cpu_to_node(cpu);
+	int node = cpu_possible(cpu) ? cpu_to_node(cpu) : NUMA_NO_NODE;
 	struct rawprobe_record *recs;
 	unsigned int i, n;
 
 	n = DIV_ROUND_UP(nr_records * RAWPROBE_RECORD_SIZE, PAGE_SIZE);
-	ring->nr_data_pages = n;
 	ring->data_pages = kcalloc_node(n, sizeof(*ring->data_pages),
 					GFP_KERNEL, node);
 	if (!ring->data_pages)
 		return -ENOMEM;
+	ring->nr_data_pages = n;	/* rp_ring_free_one() walks these */
 
 	ring->ctrl_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
 	if (!ring->ctrl_page)
@@ -119,7 +120,11 @@ static struct rp_rings *rp_rings_alloc(u32 nr_records, u32 mode)
 	rings->nr_rings = nr_cpu_ids;
 	rings->nr_records = nr_records;
 	rings->mode = mode;
-	for_each_possible_cpu(cpu) {
+	/*
+	 * Every index below nr_cpu_ids gets a ring, possible CPU or not, so
+	 * that the mapping and the readers never meet a hole.
+	 */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
 					mode);
 		if (err) {
@@ -149,13 +154,18 @@ static void rp_wakeup_fn(struct irq_work *work)
  * the watermark within rp_flush_ms.
  */
 static unsigned int rp_flush_ms = 50;
+static void rp_flush_fn(struct timer_list *t);
+static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
+
 static void rp_flush_fn(struct timer_list *t)
 {
 	if (rp_ring_has_data())
 		wake_up_all(&rp_waitq);
+	else if (wq_has_sleeper(&rp_waitq))
+		/* still nothing: look again while someone waits */
+		mod_timer(&rp_flush_timer,
+			  jiffies + msecs_to_jiffies(rp_flush_ms));
 }
-
-static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
 
 void rp_ring_arm_flush(void)
 {
@@ -178,7 +188,8 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
 	}
 	if (mode > RAWPROBE_RING_OVERWRITE)
 		return -EINVAL;
-	rp_watermark = clamp_t(u32, watermark, 1, nr_records);
+	rp_watermark_cfg = max(watermark, 1U);
+	rp_watermark = min(rp_watermark_cfg, nr_records);
 
 	for_each_possible_cpu(cpu)
 		init_irq_work(per_cpu_ptr(&rp_wakeup_work, cpu), rp_wakeup_fn);
@@ -227,7 +238,7 @@ int rp_ring_resize(u32 nr_records, u32 mode)
 	}
 	old = rcu_replace_pointer(rp_rings, new,
 				  lockdep_is_held(&rp_rings_lock));
-	rp_watermark = min(rp_watermark, nr_records);
+	WRITE_ONCE(rp_watermark, min(rp_watermark_cfg, nr_records));
 	mutex_unlock(&rp_rings_lock);
 
 	synchronize_rcu();

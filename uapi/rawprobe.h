@@ -281,8 +281,6 @@ enum rawprobe_stat {
 #define RAWPROBE_F_DISABLED	(1U << 1)	/* add without arming */
 #define RAWPROBE_F_ALL		(1U << 2)	/* del/reset: every probe */
 #define RAWPROBE_F_SYSCALL	(1U << 3)	/* args come from a pt_regs arg */
-#define RAWPROBE_F_ALL_KNOWN	(RAWPROBE_F_PERSISTENT | RAWPROBE_F_DISABLED | \
-				 RAWPROBE_F_ALL | RAWPROBE_F_SYSCALL)
 
 enum rawprobe_state {
 	RAWPROBE_STATE_ARMED	= 1,	/* registered and enabled */

@@ -44,6 +44,11 @@ struct rp_cmd {
 int rp_dispatch(const char *object, const struct rp_cmd *cmds, int argc,
 		char **argv);
 bool rp_is_help(const char *arg);
+/*
+ * For commands without arguments: -1 after printing usage for a help
+ * request, RP_EXIT_USAGE for stray arguments, else 0.
+ */
+int rp_no_args(int argc, char **argv, const char *usage);
 int rp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Map a negative errno from the kernel to an exit code. */
 int rp_exit_from_errno(int err);

@@ -21,6 +21,18 @@ bool rp_is_help(const char *arg)
 	       !strcmp(arg, "--help");
 }
 
+int rp_no_args(int argc, char **argv, const char *usage)
+{
+	if (argc < 2)
+		return 0;
+	if (rp_is_help(argv[1])) {
+		fputs(usage, stdout);
+		return -1;
+	}
+	fputs(usage, stderr);
+	return RP_EXIT_USAGE;
+}
+
 int rp_usage_error(const char *fmt, ...)
 {
 	va_list ap;

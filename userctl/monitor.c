@@ -59,15 +59,11 @@ int rp_cmd_monitor(int argc, char **argv)
 	struct rp_nl nl;
 	int rc, err;
 
-	if (argc > 1) {
-		if (rp_is_help(argv[1])) {
-			printf("Usage: rawprobectl monitor\n"
+	rc = rp_no_args(argc, argv, "Usage: rawprobectl monitor\n"
 			       "Print probe state changes (added, removed, gone, "
 			       "rearmed, enabled,\ndisabled) until interrupted.\n");
-			return RP_EXIT_OK;
-		}
-		return rp_usage_error("monitor takes no arguments");
-	}
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;

@@ -643,16 +643,12 @@ static int rp_probe_list_cmd(int argc, char **argv)
 	size_t n = 0, i;
 	int rc, err;
 
-	if (argc > 1) {
-		if (rp_is_help(argv[1])) {
-			printf("Usage: rawprobectl probe list\n"
+	rc = rp_no_args(argc, argv, "Usage: rawprobectl probe list\n"
 			       "Every probe with its state and statistics: hits, "
 			       "records delivered,\nlost (ring full), missed "
 			       "(kretprobe maxactive) and recursion misses.\n");
-			return RP_EXIT_OK;
-		}
-		return rp_usage_error("probe list takes no arguments");
-	}
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;

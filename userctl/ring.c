@@ -34,13 +34,9 @@ static int rp_ring_show(int argc, char **argv)
 	struct rp_nl nl;
 	int rc, err;
 
-	if (argc > 1) {
-		if (rp_is_help(argv[1])) {
-			printf("Usage: rawprobectl ring show\n");
-			return RP_EXIT_OK;
-		}
-		return rp_usage_error("ring show takes no arguments");
-	}
+	rc = rp_no_args(argc, argv, "Usage: rawprobectl ring show\n");
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;

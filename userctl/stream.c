@@ -45,6 +45,7 @@ struct rp_stream {
 	/* what stream prints per probe id; refreshed on unknown ids */
 	struct rp_probe_info *probes;
 	size_t nr_probes;
+	uint32_t max_known_id;	/* highest id at the last refresh */
 	uint32_t owned[RP_MAX_STREAM_PROBES];
 	unsigned int nr_owned;
 	uint64_t *seen;		/* records per probe id seen here */
@@ -126,10 +127,15 @@ static void rp_rings_close(struct rp_rings_map *m)
 
 static void rp_stream_refresh(struct rp_stream *s)
 {
+	size_t i;
+
 	free(s->probes);
 	s->probes = NULL;
 	s->nr_probes = 0;
 	rp_probe_dump(&s->nl, &s->probes, &s->nr_probes);
+	for (i = 0; i < s->nr_probes; i++)
+		if (s->probes[i].id > s->max_known_id)
+			s->max_known_id = s->probes[i].id;
 }
 
 static const struct rp_probe_info *rp_stream_lookup(struct rp_stream *s,
@@ -140,7 +146,13 @@ static const struct rp_probe_info *rp_stream_lookup(struct rp_stream *s,
 	for (i = 0; i < s->nr_probes; i++)
 		if (s->probes[i].id == id)
 			return &s->probes[i];
-	if (!refresh)
+	/*
+	 * Ids are handed out in increasing order: one not above the highest
+	 * known belongs to a deleted probe (its records outlive it), and
+	 * asking the kernel again for each of them would cost a dump per
+	 * record.
+	 */
+	if (!refresh || id <= s->max_known_id)
 		return NULL;
 	rp_stream_refresh(s);
 	return rp_stream_lookup(s, id, false);
@@ -225,23 +237,18 @@ static void rp_stream_summary(struct rp_stream *s)
 
 /* --- owned probes --- */
 
+/* One batch: every -e probe or none, one pass over /proc/kallsyms. */
 static int rp_stream_add(struct rp_stream *s, struct rp_probe_req *reqs,
 			 unsigned int n)
 {
-	struct rp_probe_info pi;
-	unsigned int i;
 	int err;
 
-	for (i = 0; i < n; i++) {
-		err = rp_probe_add_req(&s->nl, &reqs[i], &pi);
-		if (err)
-			return err;
-		s->owned[s->nr_owned++] = pi.id;
-		if (!s->quiet && !rp_opts.json)
-			fprintf(stderr, "probe %u: %s\n", pi.id,
-				rp_kind_name(pi.kind));
-	}
-	return 0;
+	if (!n)
+		return 0;
+	err = rp_probe_add_many(&s->nl, reqs, n, s->owned);
+	if (!err)
+		s->nr_owned = n;
+	return err;
 }
 
 static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)

@@ -85,15 +85,11 @@ int rp_cmd_version(int argc, char **argv)
 	struct rp_nl nl;
 	int rc, err;
 
-	if (argc > 1) {
-		if (rp_is_help(argv[1])) {
-			printf("Usage: rawprobectl version\n"
+	rc = rp_no_args(argc, argv, "Usage: rawprobectl version\n"
 			       "Print the CLI's and the loaded module's "
 			       "versions and ABI versions.\n");
-			return RP_EXIT_OK;
-		}
-		return rp_usage_error("version takes no arguments");
-	}
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc) {
 		if (!rp_opts.json)

@@ -53,6 +53,8 @@ check "stream -e form"   2 "^$"              "KIND:TARGET" -- $CTL stream -e vfs
 check "stream duration"  2 "^$"              "--duration"  -- $CTL stream -d -1
 check "ring set records" 2 "^$"              "power of two" -- $CTL ring set records 100
 check "ring set mode"    2 "^$"              "discard or overwrite" -- $CTL ring set mode fast
+check "stray argument"   2 "^$"              "Usage: rawprobectl version" -- $CTL version now
+check "list help"        0 "statistics"      "^$"          -- $CTL probe list --help
 # the host has no module: the CLI says so with exit code 3
 check "no module"        3 "^$"              "not loaded.*insmod" -- $CTL probe list
 check "no module json"   3 "^$"              "not loaded" -- $CTL -j version

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include "rawprobe.h"
 
 static int passed, failed;
@@ -42,7 +45,51 @@ static void refuse(const char *name, int fd, size_t len, int prot, int flags,
 	check(name, p == MAP_FAILED && err == want, p == MAP_FAILED ? err : 0);
 }
 
-int main(void)
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * --wake: with a probe on getpgid already armed, drain everything, sleep
+ * in poll() and have a child make one getpgid call 400 ms later, well
+ * after the first flush period: one record below the watermark must
+ * still wake the reader promptly.
+ */
+static int wake_test(int fd, const struct rawprobe_info *info, void *ctrl)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long t0, waited;
+	unsigned int i;
+	pid_t child;
+	int r;
+
+	for (i = 0; i < info->nr_rings; i++) {
+		struct rawprobe_ring_ctrl *c = (void *)((char *)ctrl +
+						(size_t)i * info->page_size);
+
+		__atomic_store_n(&c->consumer, c->head, __ATOMIC_RELEASE);
+	}
+	child = fork();
+	if (child == 0) {
+		usleep(400000);
+		syscall(SYS_getpgid, 0);
+		_exit(0);
+	}
+	t0 = now_ms();
+	r = poll(&pfd, 1, 5000);
+	waited = now_ms() - t0;
+	waitpid(child, NULL, 0);
+	check("one record wakes a sleeping reader", r == 1, errno);
+	check("...within a second", waited < 1400, 0);
+	printf("    woke after %lld ms\n", waited);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct rawprobe_info info;
 	size_t ctrl_len, data_len;
@@ -92,6 +139,12 @@ int main(void)
 
 		check("control page describes its ring",
 		      c->nr_records == info.nr_records && c->cpu == 0, 0);
+	}
+
+	if (argc > 1 && !strcmp(argv[1], "--wake")) {
+		wake_test(fd, &info, ctrl);
+		printf("%d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
 	}
 
 	fd2 = open("/dev/rawprobe", O_RDWR);

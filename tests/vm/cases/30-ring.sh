@@ -63,5 +63,14 @@ t_poll_wakes_reader() {
 	wait $pid
 }
 
-tests t_device_contract t_resize_refused_while_mapped t_overwrite_mode \
+t_poll_flush_rearms() {
+	local out
+	$CTL probe add kprobe __x64_sys_getpgid >/dev/null
+	out=$(build/tools/ring_mmap --wake) || { echo "$out" >&2; fail "see above"; }
+	expect_match "^ok - ring: one record wakes a sleeping reader" "$out" "woken"
+	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "ring_mmap --wake"
+	$CTL probe del all
+}
+
+tests t_device_contract t_poll_flush_rearms t_resize_refused_while_mapped t_overwrite_mode \
 	t_discard_accounting t_poll_wakes_reader
