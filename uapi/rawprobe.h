@@ -259,6 +259,17 @@ enum rawprobe_attr {
 					 * (PROBE_ADD attributes); reply,
 					 * the new ids (PROBE_ID) in order
 					 */
+	/*
+	 * Filters, set at add time and applied in the handler before a
+	 * record is reserved: a hit that fails any of them is counted in
+	 * STAT_FILTERED only (so hits == records + lost_ring still holds).
+	 */
+	RAWPROBE_A_FILTER_PID,		/* u32, thread id */
+	RAWPROBE_A_FILTER_TGID,		/* u32, process id */
+	RAWPROBE_A_FILTER_COMM,		/* string, < RAWPROBE_COMM_LEN, exact */
+	RAWPROBE_A_FILTER_CPU,		/* u32 */
+	RAWPROBE_A_NAME,		/* string, a custom probe's name */
+	RAWPROBE_A_OWNER_MODULE,	/* string, module of a custom probe */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -272,6 +283,7 @@ enum rawprobe_stat {
 	RAWPROBE_STAT_MISS_RECURSION,	/* u64, kprobe nmissed */
 	RAWPROBE_STAT_STR_FAULTS,	/* u64, string fetch faults */
 	RAWPROBE_STAT_PAD,
+	RAWPROBE_STAT_FILTERED,		/* u64, hits rejected by a filter */
 	__RAWPROBE_STAT_MAX,
 };
 #define RAWPROBE_STAT_MAX (__RAWPROBE_STAT_MAX - 1)
