@@ -13,7 +13,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 KREL := $(if $(KDIR),$(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h 2>/dev/null))
 BUILD := build/$(KREL)
-SRC_DIRS := kmod probes uapi
+SRC_DIRS := kmod probes uapi include/rawprobe
 KSRC := Kbuild $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)))
 
 PKG_CONFIG ?= pkg-config
@@ -25,7 +25,7 @@ USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
-.PHONY: all module test-modules ctl modules-all check unit vmtest demo vm bench deps \
+.PHONY: all module test-modules ctl modules-all examples check unit vmtest demo vm bench deps \
 	clean install checkpatch
 
 all: module ctl
@@ -50,7 +50,8 @@ test-modules:
 	@mkdir -p $(BUILD)/test-modules
 	@for f in tests/vm/modules/*; do \
 		ln -sf $(CURDIR)/$$f $(BUILD)/test-modules/; done
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/$(BUILD)/Module.symvers modules
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/ring_mmap
 
@@ -80,7 +81,7 @@ unit: ctl
 
 check:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory ctl modules-all
+	@$(MAKE) --no-print-directory ctl examples
 	@tests/run-all.sh
 
 demo:
@@ -108,3 +109,14 @@ install: module ctl
 clean:
 	rm -rf build rawprobe.ko userctl/rawprobectl
 	$(MAKE) -C tests/unit clean 2>/dev/null || true
+
+# Example probe modules, each built with its own Makefile (as a user who
+# copied it would) in build/<release>/examples/<name>, for every kernel.
+EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
+examples: modules-all
+	@for rel in $$(tools/deps.sh --print); do for ex in $(EXAMPLES); do \
+		d=build/$$rel/examples/$$ex; mkdir -p $$d; \
+		for f in examples/$$ex/*; do ln -sf $(CURDIR)/$$f $$d/; done; \
+		$(MAKE) --no-print-directory -C $$d RAWPROBE=$(CURDIR) \
+			KDIR=/usr/src/linux-headers-$$rel || exit 1; \
+	done; done

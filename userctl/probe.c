@@ -47,6 +47,12 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 	if (a[RAWPROBE_A_MODULE])
 		snprintf(pi->module, sizeof(pi->module), "%s",
 			 nla_get_string(a[RAWPROBE_A_MODULE]));
+	if (a[RAWPROBE_A_NAME])
+		snprintf(pi->name, sizeof(pi->name), "%s",
+			 nla_get_string(a[RAWPROBE_A_NAME]));
+	if (a[RAWPROBE_A_OWNER_MODULE])
+		snprintf(pi->owner_module, sizeof(pi->owner_module), "%s",
+			 nla_get_string(a[RAWPROBE_A_OWNER_MODULE]));
 	if (a[RAWPROBE_A_NARGS])
 		pi->nargs = nla_get_u8(a[RAWPROBE_A_NARGS]);
 	if (pi->nargs > RAWPROBE_MAX_ARGS)
@@ -576,6 +582,10 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	if (pi->module[0])
 		json_kv_str(j, "module", pi->module);
 	json_kv_u64(j, "offset", pi->offset);
+	if (pi->name[0])
+		json_kv_str(j, "name", pi->name);
+	if (pi->owner_module[0])
+		json_kv_str(j, "owner_module", pi->owner_module);
 	if (pi->probed_addr) {
 		char addr[24];
 

@@ -14,6 +14,7 @@ struct rp_probe_info {
 	uint32_t flags, offset, maxactive;
 	uint64_t addr, probed_addr;
 	char symbol[128], module[64];
+	char name[64], owner_module[64];	/* probes of other modules */
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
 		 str_faults;
 };
