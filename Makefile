@@ -26,7 +26,7 @@ CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules ctl modules-all examples check unit vmtest demo vm bench deps \
-	clean install checkpatch
+	clean install install-dev checkpatch
 
 all: module ctl
 
@@ -105,6 +105,16 @@ checkpatch:
 install: module ctl
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules_install
 	install -D -m 0755 userctl/rawprobectl $(DESTDIR)/usr/local/sbin/rawprobectl
+
+# What a probe module copied out of examples/ builds against: the API
+# header, the uapi header, scripts/probe-module.mk and the core's
+# Module.symvers for this kernel (RAWPROBE=/usr/src/rawprobe, the default).
+DEVDIR ?= /usr/src/rawprobe
+install-dev: module
+	install -D -m 0644 include/rawprobe/api.h $(DESTDIR)$(DEVDIR)/include/rawprobe/api.h
+	install -D -m 0644 uapi/rawprobe.h $(DESTDIR)$(DEVDIR)/uapi/rawprobe.h
+	install -D -m 0644 scripts/probe-module.mk $(DESTDIR)$(DEVDIR)/scripts/probe-module.mk
+	install -D -m 0644 $(BUILD)/Module.symvers $(DESTDIR)$(DEVDIR)/build/$(KREL)/Module.symvers
 
 clean:
 	rm -rf build rawprobe.ko userctl/rawprobectl

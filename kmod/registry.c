@@ -427,6 +427,17 @@ int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
 	return rp_probe_add_batch(spec, 1, own, extack, id, &failed);
 }
 
+/* The probe with this id, or NULL with the reason in extack. */
+static struct rawprobe_probe *rp_lookup_locked(u32 id,
+					       struct netlink_ext_ack *extack)
+{
+	struct rawprobe_probe *p = idr_find(&rp_probe_ids, id);
+
+	if (!p)
+		NL_SET_ERR_MSG(extack, "no probe with this id");
+	return p;
+}
+
 /* A module's probe is its own: it holds the pointer until it unloads. */
 int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
 {
@@ -434,9 +445,8 @@ int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
 	int err = 0;
 
 	mutex_lock(&rp_registry_lock);
-	p = idr_find(&rp_probe_ids, id);
+	p = rp_lookup_locked(id, extack);
 	if (!p) {
-		NL_SET_ERR_MSG(extack, "no probe with this id");
 		err = -ENOENT;
 	} else if (p->desc) {
 		NL_SET_ERR_MSG(extack,
@@ -473,9 +483,8 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 	int err = 0;
 
 	mutex_lock(&rp_registry_lock);
-	p = idr_find(&rp_probe_ids, id);
+	p = rp_lookup_locked(id, extack);
 	if (!p) {
-		NL_SET_ERR_MSG(extack, "no probe with this id");
 		err = -ENOENT;
 	} else if (p->state == RAWPROBE_STATE_GONE) {
 		NL_SET_ERR_MSG(extack,
@@ -847,9 +856,9 @@ static int rp_module_event(struct notifier_block *nb, unsigned long state,
 	if (state == MODULE_STATE_GOING) {
 		rp_remove_matching(rp_match_owner_mod, mod);
 		rp_module_going(mod);
-	}
-	else if (state == MODULE_STATE_LIVE)
+	} else if (state == MODULE_STATE_LIVE) {
 		rp_module_coming(mod);
+	}
 	mutex_unlock(&rp_registry_lock);
 	return NOTIFY_DONE;
 }
