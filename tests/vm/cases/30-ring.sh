@@ -54,13 +54,12 @@ t_discard_accounting() {
 
 t_poll_wakes_reader() {
 	# stream blocks in poll(); a single record must reach it (flush timer)
-	stream_out=$S/poll.json
-	$CTL -j stream -d 3 -o $stream_out -e kprobe:__x64_sys_getpgid 2>/dev/null &
-	local pid=$!
-	wait_for '[ $(probe_count) = 1 ]' 100
+	# while it runs, not only when it exits
+	stream_bg $S/poll.json -e kprobe:__x64_sys_getpgid
 	python3 -c 'import os; os.getpgid(0)'
-	wait_for "grep -q getpgid $stream_out" 20 || fail "record not delivered within 2 s"
-	wait $pid
+	wait_for "grep -q getpgid $S/poll.json" 50 ||
+		fail "record not delivered within 5 s"
+	stream_stop
 }
 
 t_poll_flush_rearms() {
