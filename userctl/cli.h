@@ -67,6 +67,10 @@ int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Objects */
 int rp_cmd_probe(int argc, char **argv);
 int rp_cmd_stream(int argc, char **argv);
+int rp_cmd_trace(int argc, char **argv);
+int rp_cmd_hist(int argc, char **argv);
+int rp_cmd_stats(int argc, char **argv);
+int rp_cmd_doctor(int argc, char **argv);
 int rp_cmd_ring(int argc, char **argv);
 int rp_cmd_version(int argc, char **argv);
 int rp_cmd_monitor(int argc, char **argv);

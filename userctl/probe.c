@@ -134,6 +134,9 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	rp_probe_target(pi, target, sizeof(target));
 	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
 		 target);
+	d->id = pi->id;
+	d->kind = pi->kind;
+	d->is_addr = !pi->symbol[0] && !pi->name[0];
 	d->nargs = pi->nargs;
 	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
 }
@@ -877,10 +880,10 @@ static int rp_probe_enable_cmd(int argc, char **argv)
 			     argv[1], false, NULL, NULL);
 }
 
-static int rp_probe_reset_cmd(int argc, char **argv)
+int rp_probe_reset_cmd(int argc, char **argv)
 {
 	int rc = rp_one_arg(argc, argv,
-			    "Usage: rawprobectl probe reset ID|all\n"
+			    "Usage: rawprobectl probe|stats reset ID|all\n"
 			    "Zero the statistics of a probe, or of all.\n");
 
 	if (rc)

@@ -95,6 +95,8 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
 /* Many at once, in all-or-nothing batches; ids[] gets the new ids. */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids);
+/* probe reset / stats reset */
+int rp_probe_reset_cmd(int argc, char **argv);
 /* All probes (dump); *v is malloc'd. */
 int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n);
 
