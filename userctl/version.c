@@ -40,6 +40,7 @@ static int rp_info_reply(struct nlattr **a, void *ctx)
 	return 0;
 }
 
+/* The module's part is left out when it is not loaded (mi NULL). */
 static void rp_version_json(const struct rp_module_info *mi)
 {
 	struct json *j = &rp_json;
@@ -49,7 +50,13 @@ static void rp_version_json(const struct rp_module_info *mi)
 	json_obj_open(j);
 	json_kv_str(j, "version", RAWPROBECTL_VERSION);
 	json_kv_u64(j, "abi", RAWPROBE_ABI_VERSION);
+	json_kv_u64(j, "json_schema", RAWPROBECTL_JSON_SCHEMA);
 	json_obj_close(j);
+	if (!mi) {
+		json_obj_close(j);
+		json_end_doc(j);
+		return;
+	}
 	json_key(j, "module");
 	json_obj_open(j);
 	json_kv_str(j, "version", mi->version);
@@ -92,7 +99,9 @@ int rp_cmd_version(int argc, char **argv)
 		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc) {
-		if (!rp_opts.json)
+		if (rp_opts.json)
+			rp_version_json(NULL);
+		else
 			printf("rawprobectl %s (ABI %u)\n",
 			       RAWPROBECTL_VERSION, RAWPROBE_ABI_VERSION);
 		return rc;
