@@ -242,6 +242,18 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	return rp_filter_put(msg, &r->filter);
 }
 
+/* An older module refuses filter attributes it does not know. */
+static void rp_filter_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			   int err)
+{
+	if (err != -EINVAL || !req->filter.set || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot filter in the "
+		"kernel (--pid/--tgid/--comm/--cpu): load a newer module, or add "
+		"the probe without filters and use 'stream --pid ...', which "
+		"filters in user space\n");
+}
+
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		     struct rp_probe_info *pi)
 {
@@ -263,6 +275,7 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		snprintf(t.module, sizeof(t.module), "%s", req->module);
 		rp_probe_target(&t, what, sizeof(what));
 		rp_nl_perror(nl, what, err);
+		rp_filter_hint(nl, req, err);
 	}
 	return err;
 }
@@ -333,6 +346,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 			}
 		}
 		rp_nl_perror(nl, what, err);
+		rp_filter_hint(nl, &reqs[0], err);
 		return err;
 	}
 	return r.n == n ? 0 : -EBADMSG;

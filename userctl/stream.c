@@ -30,7 +30,7 @@
 #include "sink.h"
 
 #define RP_MAX_STREAM_PROBES 64
-#define RP_MAX_IDS 32
+#define RP_MAX_IDS RP_MAX_STREAM_PROBES
 
 enum rp_stream_mode { RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST };
 
@@ -689,6 +689,11 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
+	/* trace and hist with probes: those probes' records only */
+	if (c->mode != RP_MODE_STREAM && c->nreqs && !c->nids) {
+		memcpy(c->ids, s->owned, c->nreqs * sizeof(*c->ids));
+		c->nids = c->nreqs;
+	}
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
 	rp_stream_refresh(s);
