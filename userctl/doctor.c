@@ -134,8 +134,8 @@ static void rp_check_config(struct rp_check *c, const struct rp_doctor *d,
 
 	if (v < 0) {
 		v = rp_ksym_exists(symbol);
-		snprintf(src, sizeof(src), "%s has %s", rp_kallsyms_path(),
-			 symbol);
+		snprintf(src, sizeof(src), "%s%s in %s", v > 0 ? "" : "no ",
+			 symbol, rp_kallsyms_path());
 	}
 	if (v > 0)
 		rp_say(c, RP_OK, NULL, "%s=y (%s)", opt, src);
