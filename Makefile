@@ -16,7 +16,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 KREL := $(if $(KDIR),$(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h 2>/dev/null))
 BUILD := build/$(KREL)
-SRC_DIRS := kmod probes uapi
+SRC_DIRS := kmod probes uapi include/rawprobe
 KSRC := Kbuild $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)))
 
 PREFIX ?= /usr/local
@@ -29,8 +29,8 @@ USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
-.PHONY: all module test-modules ctl modules-all check unit vmtest demo vm bench deps \
-	clean install install-ctl install-module checkpatch
+.PHONY: all module test-modules ctl modules-all examples check unit vmtest demo vm bench deps \
+	clean install install-ctl install-module install-dev checkpatch
 
 all: module ctl
 
@@ -54,7 +54,8 @@ test-modules:
 	@mkdir -p $(BUILD)/test-modules
 	@for f in tests/vm/modules/*; do \
 		ln -sf $(CURDIR)/$$f $(BUILD)/test-modules/; done
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/$(BUILD)/Module.symvers modules
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/ring_mmap
 
@@ -84,7 +85,7 @@ unit: ctl
 
 check:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory ctl modules-all
+	@$(MAKE) --no-print-directory ctl examples
 	@tests/run-all.sh
 
 demo:
@@ -118,6 +119,27 @@ install-ctl: userctl/rawprobectl
 	install -D -m 0644 docs/schema/rawprobectl-v1.json \
 		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
 
+# What a probe module copied out of examples/ builds against: the API
+# header, the uapi header, scripts/probe-module.mk and the core's
+# Module.symvers for this kernel (RAWPROBE=/usr/src/rawprobe, the default).
+DEVDIR ?= /usr/src/rawprobe
+install-dev: module
+	install -D -m 0644 include/rawprobe/api.h $(DESTDIR)$(DEVDIR)/include/rawprobe/api.h
+	install -D -m 0644 uapi/rawprobe.h $(DESTDIR)$(DEVDIR)/uapi/rawprobe.h
+	install -D -m 0644 scripts/probe-module.mk $(DESTDIR)$(DEVDIR)/scripts/probe-module.mk
+	install -D -m 0644 $(BUILD)/Module.symvers $(DESTDIR)$(DEVDIR)/build/$(KREL)/Module.symvers
+
 clean:
 	rm -rf build rawprobe.ko userctl/rawprobectl
 	$(MAKE) -C tests/unit clean 2>/dev/null || true
+
+# Example probe modules, each built with its own Makefile (as a user who
+# copied it would) in build/<release>/examples/<name>, for every kernel.
+EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
+examples: modules-all
+	@for rel in $$(tools/deps.sh --print); do for ex in $(EXAMPLES); do \
+		d=build/$$rel/examples/$$ex; mkdir -p $$d; \
+		for f in examples/$$ex/*; do ln -sf $(CURDIR)/$$f $$d/; done; \
+		$(MAKE) --no-print-directory -C $$d RAWPROBE=$(CURDIR) \
+			KDIR=/usr/src/linux-headers-$$rel || exit 1; \
+	done; done

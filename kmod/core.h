@@ -19,6 +19,7 @@
 #include <linux/list.h>
 #include <linux/netlink.h>
 #include "rawprobe.h"
+#include <rawprobe/api.h>
 
 #define RAWPROBE_VERSION "0.1.0"
 
@@ -42,17 +43,9 @@ bool rp_ring_has_data(void);
 wait_queue_head_t *rp_ring_waitq(void);
 void rp_ring_arm_flush(void);
 
-/* A reserved, not yet committed record (hot path, on the stack). */
-struct rp_ring_core;
-struct rp_slot {
-	struct rp_ring_core *ring;
-	struct rawprobe_record *rec;
-	u64 pos;
-};
-
-struct rawprobe_record *rp_record_reserve(struct rp_slot *slot, u32 probe_id,
+struct rawprobe_record *rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id,
 					  u8 kind);
-void rp_record_commit(struct rp_slot *slot);
+void rp_record_commit(struct rawprobe_slot *slot);
 
 /* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
 struct rp_probe_stats {
@@ -60,12 +53,25 @@ struct rp_probe_stats {
 	u64 records;		/* records committed */
 	u64 lost_ring;		/* ring full */
 	u64 str_faults;		/* string capture faulted */
+	u64 filtered;		/* hits a filter rejected (not in hits) */
 };
 
 struct rp_probe_totals {
-	u64 hits, records, lost_ring, str_faults;
+	u64 hits, records, lost_ring, str_faults, filtered;
 	u64 miss_maxactive;	/* kretprobe: no free instance */
 	u64 miss_recursion;	/* kprobe nmissed: hit inside a handler */
+};
+
+/* RAWPROBE_A_FILTER_*: which task or CPU may write records. */
+#define RP_FILTER_PID	(1U << 0)
+#define RP_FILTER_TGID	(1U << 1)
+#define RP_FILTER_COMM	(1U << 2)
+#define RP_FILTER_CPU	(1U << 3)
+
+struct rp_filter {
+	u32 mask;			/* RP_FILTER_*; 0: record every hit */
+	u32 pid, tgid, cpu;
+	char comm[RAWPROBE_COMM_LEN];	/* NUL-padded, like task->comm */
 };
 
 /* What user space (or a module) asked for. */
@@ -80,9 +86,10 @@ struct rp_probe_spec {
 	u8 nargs;
 	u8 argtypes[RAWPROBE_MAX_ARGS];	/* enum rawprobe_argtype */
 	u16 str_max;			/* 0: RAWPROBE_STR_LEN - 1 */
+	struct rp_filter filter;
 };
 
-struct rp_probe {
+struct rawprobe_probe {
 	struct list_head node;		/* rp_probes, under rp_registry_lock */
 	u32 id;
 	u8 state;			/* enum rawprobe_state */
@@ -95,13 +102,17 @@ struct rp_probe {
 	struct net *owner_net;
 	u64 owner_gen;			/* add order, for portid reuse */
 	struct rp_probe_stats __percpu *stats;
+	/* Probes registered by other modules through include/rawprobe/api.h */
+	const struct rawprobe_desc *desc;	/* NULL: added over netlink */
+	struct module *owner_mod;
+	char name[RAWPROBE_NAME_LEN];
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;
 	};
 };
 
-static inline struct kprobe *rp_probe_kprobe(struct rp_probe *p)
+static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 {
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
@@ -120,10 +131,13 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 		       const struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed);
 int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
+struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
+					   struct module *owner);
+void rp_probe_del_custom(struct rawprobe_probe *p);
 void rp_probe_del_all(void);
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
 int rp_probe_reset_stats(u32 id, bool all);
-void rp_probe_totals(struct rp_probe *p, struct rp_probe_totals *t);
+void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);
 u32 rp_probe_count(void);
 
 /*
@@ -131,20 +145,25 @@ u32 rp_probe_count(void);
  * registry lock; fn returns non-zero to stop (the dump skb is full) and
  * *pos is left at the probe that stopped it.
  */
-int rp_probe_walk(u32 *pos, int (*fn)(struct rp_probe *p, void *ctx),
+int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
-int rp_probe_with(u32 id, int (*fn)(struct rp_probe *p, void *ctx),
+int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
 
 /* probes/: per-kind setup and the handlers */
-int rp_kind_prepare(struct rp_probe *p, struct netlink_ext_ack *extack);
-void rp_kprobe_prepare(struct rp_probe *p);
-void rp_kretprobe_prepare(struct rp_probe *p);
-void rp_args_fetch(const struct rp_probe *p, struct pt_regs *regs, u64 *args);
-void rp_args_decode(struct rp_probe *p, struct rawprobe_record *rec);
+int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+void rp_kprobe_prepare(struct rawprobe_probe *p);
+void rp_kretprobe_prepare(struct rawprobe_probe *p);
+void rp_custom_prepare(struct rawprobe_probe *p);
+int rp_override_check(struct rawprobe_probe *p);
+void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs, u64 *args);
+void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
+long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
+		   unsigned long src, size_t max, bool user);
+bool rp_is_syscall_wrapper(const char *sym);
 
 /* genl.c */
-void rp_genl_notify(struct rp_probe *p, u8 event);
+void rp_genl_notify(struct rawprobe_probe *p, u8 event);
 
 /* chardev.c */
 int rp_chardev_init(void);

@@ -44,6 +44,11 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 						  RAWPROBE_F_SYSCALL),
 	[RAWPROBE_A_STR_MAX]	= NLA_POLICY_RANGE(NLA_U16, 1,
 						   RAWPROBE_STR_LEN - 1),
+	[RAWPROBE_A_FILTER_PID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_A_FILTER_TGID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
+				     .len = RAWPROBE_COMM_LEN - 1 },
+	[RAWPROBE_A_FILTER_CPU]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -83,7 +88,7 @@ static int rp_require_admin(struct sk_buff *skb, struct genl_info *info)
 
 /* --- messages --- */
 
-static int rp_put_stats(struct sk_buff *skb, struct rp_probe *p)
+static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
 {
 	struct rp_probe_totals t;
 	struct nlattr *nest;
@@ -103,6 +108,8 @@ static int rp_put_stats(struct sk_buff *skb, struct rp_probe *p)
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_MISS_RECURSION,
 			      t.miss_recursion, RAWPROBE_STAT_PAD) ||
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_STR_FAULTS, t.str_faults,
+			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_FILTERED, t.filtered,
 			      RAWPROBE_STAT_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -111,7 +118,36 @@ static int rp_put_stats(struct sk_buff *skb, struct rp_probe *p)
 	return 0;
 }
 
-static int rp_put_probe_attrs(struct sk_buff *skb, struct rp_probe *p,
+static int rp_put_filter(struct sk_buff *skb, const struct rp_filter *f)
+{
+	if ((f->mask & RP_FILTER_PID) &&
+	    nla_put_u32(skb, RAWPROBE_A_FILTER_PID, f->pid))
+		return -EMSGSIZE;
+	if ((f->mask & RP_FILTER_TGID) &&
+	    nla_put_u32(skb, RAWPROBE_A_FILTER_TGID, f->tgid))
+		return -EMSGSIZE;
+	if ((f->mask & RP_FILTER_COMM) &&
+	    nla_put_string(skb, RAWPROBE_A_FILTER_COMM, f->comm))
+		return -EMSGSIZE;
+	if ((f->mask & RP_FILTER_CPU) &&
+	    nla_put_u32(skb, RAWPROBE_A_FILTER_CPU, f->cpu))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A module's probe: its name and the module, for probe list. */
+static int rp_put_owner(struct sk_buff *skb, const struct rawprobe_probe *p)
+{
+	if (!p->desc)
+		return 0;
+	if (nla_put_string(skb, RAWPROBE_A_NAME, p->name) ||
+	    nla_put_string(skb, RAWPROBE_A_OWNER_MODULE, p->owner_mod ?
+			   p->owner_mod->name : "kernel"))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p,
 			      bool show_addr)
 {
 	const struct rp_probe_spec *s = &p->spec;
@@ -143,10 +179,12 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rp_probe *p,
 	if (show_addr && s->addr &&
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
+	if (rp_put_filter(skb, &s->filter) || rp_put_owner(skb, p))
+		return -EMSGSIZE;
 	return rp_put_stats(skb, p);
 }
 
-static int rp_fill_probe(struct sk_buff *skb, struct rp_probe *p, u32 portid,
+static int rp_fill_probe(struct sk_buff *skb, struct rawprobe_probe *p, u32 portid,
 			 u32 seq, int flags, u8 cmd, bool show_addr)
 {
 	void *hdr = genlmsg_put(skb, portid, seq, &rp_family, flags, cmd);
@@ -161,7 +199,7 @@ static int rp_fill_probe(struct sk_buff *skb, struct rp_probe *p, u32 portid,
 	return 0;
 }
 
-void rp_genl_notify(struct rp_probe *p, u8 event)
+void rp_genl_notify(struct rawprobe_probe *p, u8 event)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -263,6 +301,28 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 
 /* --- probes --- */
 
+static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
+{
+	if (a[RAWPROBE_A_FILTER_PID]) {
+		f->mask |= RP_FILTER_PID;
+		f->pid = nla_get_u32(a[RAWPROBE_A_FILTER_PID]);
+	}
+	if (a[RAWPROBE_A_FILTER_TGID]) {
+		f->mask |= RP_FILTER_TGID;
+		f->tgid = nla_get_u32(a[RAWPROBE_A_FILTER_TGID]);
+	}
+	if (a[RAWPROBE_A_FILTER_COMM]) {
+		f->mask |= RP_FILTER_COMM;
+		/* zero-padded, as task->comm is, for one memcmp */
+		nla_strscpy(f->comm, a[RAWPROBE_A_FILTER_COMM],
+			    sizeof(f->comm));
+	}
+	if (a[RAWPROBE_A_FILTER_CPU]) {
+		f->mask |= RP_FILTER_CPU;
+		f->cpu = nla_get_u32(a[RAWPROBE_A_FILTER_CPU]);
+	}
+}
+
 static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 			 struct netlink_ext_ack *extack,
 			 struct rp_probe_spec *s)
@@ -290,6 +350,7 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		s->flags = nla_get_u32(a[RAWPROBE_A_FLAGS]);
 	if (a[RAWPROBE_A_STR_MAX])
 		s->str_max = nla_get_u16(a[RAWPROBE_A_STR_MAX]);
+	rp_parse_filter(a, &s->filter);
 	if (a[RAWPROBE_A_ARGTYPES]) {
 		if (nla_len(a[RAWPROBE_A_ARGTYPES]) != s->nargs) {
 			NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_ARGTYPES],
@@ -307,7 +368,7 @@ struct rp_reply_ctx {
 	bool show_addr;
 };
 
-static int rp_reply_probe(struct rp_probe *p, void *ctx)
+static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
 {
 	struct rp_reply_ctx *r = ctx;
 	struct genl_info *info = r->info;
@@ -518,7 +579,7 @@ struct rp_dump_ctx {
 	bool show_addr;
 };
 
-static int rp_dump_one(struct rp_probe *p, void *ctx)
+static int rp_dump_one(struct rawprobe_probe *p, void *ctx)
 {
 	struct rp_dump_ctx *d = ctx;
 

@@ -52,21 +52,22 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 {
 	return a->kind == b->kind && a->offset == b->offset &&
 	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
-	       !strcmp(a->module, b->module);
+	       !strcmp(a->module, b->module) &&
+	       !memcmp(&a->filter, &b->filter, sizeof(a->filter));
 }
 
-static struct rp_probe *rp_find_same(const struct rp_probe_spec *spec)
+static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 
 	list_for_each_entry(p, &rp_probes, node)
-		if (rp_spec_same(&p->spec, spec))
+		if (!p->desc && rp_spec_same(&p->spec, spec))
 			return p;
 	return NULL;
 }
 
 /* Turn register_*probe()'s errno into a reason a person can act on. */
-static void rp_explain_register_error(const struct rp_probe *p, int err,
+static void rp_explain_register_error(const struct rawprobe_probe *p, int err,
 				      struct netlink_ext_ack *extack)
 {
 	bool in_mod = p->spec.module[0];
@@ -109,7 +110,7 @@ static void rp_explain_register_error(const struct rp_probe *p, int err,
 	}
 }
 
-static int rp_register(struct rp_probe *p)
+static int rp_register(struct rawprobe_probe *p)
 {
 	int err;
 
@@ -122,7 +123,7 @@ static int rp_register(struct rp_probe *p)
 	return err;
 }
 
-static void rp_unregister(struct rp_probe *p)
+static void rp_unregister(struct rawprobe_probe *p)
 {
 	if (!p->registered)
 		return;
@@ -137,7 +138,7 @@ static void rp_unregister(struct rp_probe *p)
  * Many probes at once (socket release, del all, rmmod): one grace period
  * for the lot instead of one per probe.
  */
-static void rp_unregister_batch(struct rp_probe **v, unsigned int n)
+static void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
 {
 	struct kretprobe **krps;
 	struct kprobe **kps;
@@ -168,14 +169,14 @@ out:
 	kfree(krps);
 }
 
-static void rp_probe_free(struct rp_probe *p)
+static void rp_probe_free(struct rawprobe_probe *p)
 {
 	free_percpu(p->stats);
 	kfree(p);
 }
 
 /* Unlink, unregister, announce and free; caller holds the lock. */
-static void rp_remove_locked(struct rp_probe **v, unsigned int n)
+static void rp_remove_locked(struct rawprobe_probe **v, unsigned int n)
 {
 	unsigned int i;
 
@@ -190,18 +191,18 @@ static void rp_remove_locked(struct rp_probe **v, unsigned int n)
 }
 
 /* Remove every probe matching pred(p, arg), batched. */
-static unsigned int rp_remove_matching(bool (*pred)(struct rp_probe *p,
+static unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
 						    const void *arg),
 				       const void *arg)
 {
-	struct rp_probe *p, **v;
+	struct rawprobe_probe *p, **v;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&rp_registry_lock);
 	v = kmalloc_array(max(rp_nr_probes, 1U), sizeof(*v), GFP_KERNEL);
 	if (!v) {
 		/* Fall back to one at a time. */
-		struct rp_probe *tmp;
+		struct rawprobe_probe *tmp;
 
 		list_for_each_entry_safe(p, tmp, &rp_probes, node)
 			if (pred(p, arg)) {
@@ -216,6 +217,17 @@ static unsigned int rp_remove_matching(bool (*pred)(struct rp_probe *p,
 	rp_remove_locked(v, n);
 	kfree(v);
 	return n;
+}
+
+static int rp_check_filter(const struct rp_filter *f,
+			   struct netlink_ext_ack *extack)
+{
+	if ((f->mask & RP_FILTER_CPU) &&
+	    (f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu))) {
+		NL_SET_ERR_MSG(extack, "no such CPU for the cpu filter");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int rp_check_spec(const struct rp_probe_spec *spec,
@@ -254,6 +266,8 @@ static int rp_check_spec(const struct rp_probe_spec *spec,
 		NL_SET_ERR_MSG(extack, "maxactive applies to kretprobes only");
 		return -EINVAL;
 	}
+	if (rp_check_filter(&spec->filter, extack))
+		return -EINVAL;
 	if (security_locked_down(LOCKDOWN_KPROBES)) {
 		NL_SET_ERR_MSG(extack, "refused by kernel lockdown");
 		return -EPERM;
@@ -261,10 +275,10 @@ static int rp_check_spec(const struct rp_probe_spec *spec,
 	return 0;
 }
 
-static struct rp_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
+static struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 				       const struct rp_owner *own)
 {
-	struct rp_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct rawprobe_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (!p)
 		return NULL;
@@ -281,12 +295,14 @@ static struct rp_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 }
 
 /* Against the table and against the probes earlier in the batch. */
-static bool rp_is_duplicate(struct rp_probe **v, unsigned int i)
+static bool rp_is_duplicate(struct rawprobe_probe **v, unsigned int i)
 {
 	unsigned int k;
 
 	if (rp_find_same(&v[i]->spec))
 		return true;
+	if (v[i]->desc)
+		return false;	/* a module's own handlers: its business */
 	for (k = 0; k < i; k++)
 		if (rp_spec_same(&v[k]->spec, &v[i]->spec))
 			return true;
@@ -294,7 +310,7 @@ static bool rp_is_duplicate(struct rp_probe **v, unsigned int i)
 }
 
 /* Registration; on failure, undo the first i probes in one grace period. */
-static int rp_register_all(struct rp_probe **v, unsigned int n,
+static int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 			   struct netlink_ext_ack *extack, int *failed)
 {
 	unsigned int i;
@@ -314,7 +330,7 @@ static int rp_register_all(struct rp_probe **v, unsigned int n,
 	return 0;
 }
 
-static int rp_insert_locked(struct rp_probe **v, unsigned int n,
+static int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 			    struct netlink_ext_ack *extack, int *failed)
 {
 	unsigned int i, nid = 0;
@@ -366,7 +382,7 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 		       const struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed)
 {
-	struct rp_probe **v;
+	struct rawprobe_probe **v;
 	unsigned int i, nalloc = 0;
 	int err;
 
@@ -411,46 +427,64 @@ int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
 	return rp_probe_add_batch(spec, 1, own, extack, id, &failed);
 }
 
-static bool rp_match_id(struct rp_probe *p, const void *arg)
+/* The probe with this id, or NULL with the reason in extack. */
+static struct rawprobe_probe *rp_lookup_locked(u32 id,
+					       struct netlink_ext_ack *extack)
 {
-	return p->id == *(const u32 *)arg;
+	struct rawprobe_probe *p = idr_find(&rp_probe_ids, id);
+
+	if (!p)
+		NL_SET_ERR_MSG(extack, "no probe with this id");
+	return p;
 }
 
+/* A module's probe is its own: it holds the pointer until it unloads. */
 int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
 {
-	unsigned int n;
+	struct rawprobe_probe *p;
+	int err = 0;
 
 	mutex_lock(&rp_registry_lock);
-	n = rp_remove_matching(rp_match_id, &id);
-	mutex_unlock(&rp_registry_lock);
-	if (!n) {
-		NL_SET_ERR_MSG(extack, "no probe with this id");
-		return -ENOENT;
+	p = rp_lookup_locked(id, extack);
+	if (!p) {
+		err = -ENOENT;
+	} else if (p->desc) {
+		NL_SET_ERR_MSG(extack,
+			       "the probe belongs to a module: unload the module to remove it");
+		err = -EBUSY;
+	} else {
+		rp_remove_locked(&p, 1);
 	}
-	return 0;
+	mutex_unlock(&rp_registry_lock);
+	return err;
 }
 
-static bool rp_match_all(struct rp_probe *p, const void *arg)
+static bool rp_match_netlink(struct rawprobe_probe *p, const void *arg)
+{
+	return !p->desc;
+}
+
+static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
 {
 	return true;
 }
 
+/* Every probe added over netlink; modules' probes stay with them. */
 void rp_probe_del_all(void)
 {
 	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_all, NULL);
+	rp_remove_matching(rp_match_netlink, NULL);
 	mutex_unlock(&rp_registry_lock);
 }
 
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 	int err = 0;
 
 	mutex_lock(&rp_registry_lock);
-	p = idr_find(&rp_probe_ids, id);
+	p = rp_lookup_locked(id, extack);
 	if (!p) {
-		NL_SET_ERR_MSG(extack, "no probe with this id");
 		err = -ENOENT;
 	} else if (p->state == RAWPROBE_STATE_GONE) {
 		NL_SET_ERR_MSG(extack,
@@ -475,7 +509,7 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 	return err;
 }
 
-static void rp_stats_clear(struct rp_probe *p)
+static void rp_stats_clear(struct rawprobe_probe *p)
 {
 	unsigned int cpu;
 
@@ -488,7 +522,7 @@ static void rp_stats_clear(struct rp_probe *p)
 
 int rp_probe_reset_stats(u32 id, bool all)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 	int err = 0;
 
 	mutex_lock(&rp_registry_lock);
@@ -506,7 +540,7 @@ int rp_probe_reset_stats(u32 id, bool all)
 	return err;
 }
 
-void rp_probe_totals(struct rp_probe *p, struct rp_probe_totals *t)
+void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t)
 {
 	unsigned int cpu;
 
@@ -518,6 +552,7 @@ void rp_probe_totals(struct rp_probe *p, struct rp_probe_totals *t)
 		t->records += READ_ONCE(s->records);
 		t->lost_ring += READ_ONCE(s->lost_ring);
 		t->str_faults += READ_ONCE(s->str_faults);
+		t->filtered += READ_ONCE(s->filtered);
 	}
 	t->miss_recursion = rp_probe_kprobe(p)->nmissed;
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
@@ -529,10 +564,10 @@ u32 rp_probe_count(void)
 	return READ_ONCE(rp_nr_probes);
 }
 
-int rp_probe_walk(u32 *pos, int (*fn)(struct rp_probe *p, void *ctx),
+int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 	int id, err = 0;
 
 	mutex_lock(&rp_registry_lock);
@@ -547,9 +582,9 @@ int rp_probe_walk(u32 *pos, int (*fn)(struct rp_probe *p, void *ctx),
 	return err;
 }
 
-int rp_probe_with(u32 id, int (*fn)(struct rp_probe *p, void *ctx), void *ctx)
+int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx), void *ctx)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 	int err;
 
 	mutex_lock(&rp_registry_lock);
@@ -559,9 +594,161 @@ int rp_probe_with(u32 id, int (*fn)(struct rp_probe *p, void *ctx), void *ctx)
 	return err;
 }
 
+/* --- probes of other modules (include/rawprobe/api.h) --- */
+
+static int rp_desc_to_spec(const struct rawprobe_desc *d,
+			   struct rp_probe_spec *s)
+{
+	const char *sym = d->symbol, *colon;
+
+	memset(s, 0, sizeof(*s));
+	if (!sym || !d->name)
+		return -EINVAL;
+	switch (d->kind) {
+	case RAWPROBE_KIND_KPROBE:
+	case RAWPROBE_KIND_JPROBE:
+		if (!d->entry || d->ret || d->data_size || d->maxactive)
+			return -EINVAL;
+		break;
+	case RAWPROBE_KIND_KRETPROBE:
+		if (!d->ret || d->maxactive > RAWPROBE_MAXACTIVE_MAX)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	colon = strchr(sym, ':');
+	if (colon) {
+		if (colon - sym >= sizeof(s->module))
+			return -ENAMETOOLONG;
+		memcpy(s->module, sym, colon - sym);
+		sym = colon + 1;
+	}
+	if (strscpy(s->symbol, sym, sizeof(s->symbol)) < 0)
+		return -ENAMETOOLONG;
+	s->kind = d->kind;
+	s->offset = d->offset;
+	s->maxactive = d->maxactive;
+	if (d->flags & RAWPROBE_DESC_DISABLED)
+		s->flags |= RAWPROBE_F_DISABLED;
+	return 0;
+}
+
+/* Fault injection only where it is safe; see rawprobe_override_return(). */
+static int rp_custom_arm(struct rawprobe_probe *p)
+{
+	int err = 0;
+
+	if (!(p->desc->flags & RAWPROBE_DESC_OVERRIDE))
+		return 0;
+	mutex_lock(&rp_registry_lock);
+	if (!kprobe_ftrace(&p->kp))
+		err = -EOPNOTSUPP;
+	else if (!(p->desc->flags & RAWPROBE_DESC_DISABLED))
+		err = enable_kprobe(&p->kp);
+	if (!err && !(p->desc->flags & RAWPROBE_DESC_DISABLED)) {
+		p->state = RAWPROBE_STATE_ARMED;
+		p->spec.flags &= ~RAWPROBE_F_DISABLED;
+		rp_genl_notify(p, RAWPROBE_EVENT_ENABLED);
+	}
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
+static int rp_custom_add(const struct rawprobe_desc *desc,
+			 struct module *owner, struct netlink_ext_ack *extack,
+			 struct rawprobe_probe **out)
+{
+	struct rp_probe_spec spec;
+	struct rawprobe_probe *p;
+	int err, failed;
+
+	err = rp_desc_to_spec(desc, &spec);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "invalid rawprobe_desc: see include/rawprobe/api.h");
+		return err;
+	}
+	/* An override probe stays disarmed until its ftrace site is seen. */
+	if (desc->flags & RAWPROBE_DESC_OVERRIDE)
+		spec.flags |= RAWPROBE_F_DISABLED;
+	err = rp_check_spec(&spec, extack);
+	if (err)
+		return err;
+	p = rp_probe_alloc(&spec, NULL);
+	if (!p)
+		return -ENOMEM;
+	p->desc = desc;
+	p->owner_mod = owner;
+	strscpy(p->name, desc->name, sizeof(p->name));
+	if ((desc->flags & RAWPROBE_DESC_OVERRIDE) && rp_override_check(p)) {
+		NL_SET_ERR_MSG(extack,
+			       "return override is only allowed at a system call entry point (__x64_sys_*)");
+		rp_probe_free(p);
+		return -EINVAL;
+	}
+	err = rp_kind_prepare(p, extack);
+	if (!err) {
+		mutex_lock(&rp_registry_lock);
+		err = rp_insert_locked(&p, 1, extack, &failed);
+		mutex_unlock(&rp_registry_lock);
+	}
+	if (err) {
+		rp_probe_free(p);
+		return err;
+	}
+	err = rp_custom_arm(p);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "return override needs the probe on the function's ftrace site");
+		rp_probe_del_custom(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
+					   struct module *owner)
+{
+	struct netlink_ext_ack extack = {};
+	struct rawprobe_probe *p = NULL;
+	int err;
+
+	err = rp_custom_add(desc, owner, &extack, &p);
+	if (err) {
+		pr_warn("%s: cannot register probe %s on %s: %s (%d)\n",
+			owner ? owner->name : "?", desc->name ?: "?",
+			desc->symbol ?: "?", extack._msg ?: "error", err);
+		return ERR_PTR(err);
+	}
+	return p;
+}
+
+static bool rp_match_ptr(struct rawprobe_probe *p, const void *arg)
+{
+	return p == arg;
+}
+
+void rp_probe_del_custom(struct rawprobe_probe *p)
+{
+	mutex_lock(&rp_registry_lock);
+	rp_remove_matching(rp_match_ptr, p);
+	mutex_unlock(&rp_registry_lock);
+}
+
+/* A module that forgot rawprobe_unregister(): its handlers go away now. */
+static bool rp_match_owner_mod(struct rawprobe_probe *p, const void *arg)
+{
+	if (p->owner_mod != arg)
+		return false;
+	pr_warn("%s left probe %u (%s) registered; removing it\n",
+		p->owner_mod->name, p->id, p->name);
+	return true;
+}
+
 /* --- ownership: probes die with the netlink socket that added them --- */
 
-static bool rp_match_dead_owner(struct rp_probe *p, const void *arg)
+static bool rp_match_dead_owner(struct rawprobe_probe *p, const void *arg)
 {
 	const struct rp_death *d = arg;
 
@@ -621,7 +808,7 @@ static struct notifier_block rp_netlink_nb = {
 
 static void rp_module_going(struct module *mod)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 
 	list_for_each_entry(p, &rp_probes, node) {
 		if (!p->registered || strcmp(p->spec.module, mod->name))
@@ -634,7 +821,7 @@ static void rp_module_going(struct module *mod)
 
 static void rp_module_coming(struct module *mod)
 {
-	struct rp_probe *p;
+	struct rawprobe_probe *p;
 	int err;
 
 	list_for_each_entry(p, &rp_probes, node) {
@@ -666,10 +853,12 @@ static int rp_module_event(struct notifier_block *nb, unsigned long state,
 	struct module *mod = data;
 
 	mutex_lock(&rp_registry_lock);
-	if (state == MODULE_STATE_GOING)
+	if (state == MODULE_STATE_GOING) {
+		rp_remove_matching(rp_match_owner_mod, mod);
 		rp_module_going(mod);
-	else if (state == MODULE_STATE_LIVE)
+	} else if (state == MODULE_STATE_LIVE) {
 		rp_module_coming(mod);
+	}
 	mutex_unlock(&rp_registry_lock);
 	return NOTIFY_DONE;
 }
@@ -704,6 +893,8 @@ void rp_registry_exit(void)
 	cancel_work_sync(&rp_reap_work);
 	list_for_each_entry_safe(d, tmp, &rp_deaths, node)
 		kfree(d);
-	rp_probe_del_all();
+	mutex_lock(&rp_registry_lock);
+	rp_remove_matching(rp_match_all, NULL);
+	mutex_unlock(&rp_registry_lock);
 	idr_destroy(&rp_probe_ids);
 }

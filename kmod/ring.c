@@ -336,7 +336,7 @@ wait_queue_head_t *rp_ring_waitq(void)
  * Returns a record with its common header filled, or NULL when the ring
  * is full (the loss is already counted in the control page).
  */
-struct rawprobe_record *rp_record_reserve(struct rp_slot *slot, u32 probe_id,
+struct rawprobe_record *rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id,
 					  u8 kind)
 {
 	struct rp_rings *rings = rcu_dereference_sched(rp_rings);
@@ -363,13 +363,13 @@ struct rawprobe_record *rp_record_reserve(struct rp_slot *slot, u32 probe_id,
 	memcpy(rec->comm, task->comm, sizeof(rec->comm));
 	rec->nargs = 0;
 	rec->str_len = 0;
-	rec->str_arg = 0;
+	rec->str_arg = RAWPROBE_STR_ARG_NONE;
 	rec->str[0] = '\0';
 	slot->rec = rec;
 	return rec;
 }
 
-void rp_record_commit(struct rp_slot *slot)
+void rp_record_commit(struct rawprobe_slot *slot)
 {
 	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
 

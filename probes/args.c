@@ -23,7 +23,7 @@ static const unsigned short rp_sys32_regs[RAWPROBE_MAX_ARGS] = {
 	offsetof(struct pt_regs, di), offsetof(struct pt_regs, bp),
 };
 
-static void rp_args_from_syscall(const struct rp_probe *p,
+static void rp_args_from_syscall(const struct rawprobe_probe *p,
 				 struct pt_regs *regs, u64 *args)
 {
 	const void *uregs = (const void *)regs_get_kernel_argument(regs, 0);
@@ -40,7 +40,7 @@ static void rp_args_from_syscall(const struct rp_probe *p,
 	}
 }
 #else
-static void rp_args_from_syscall(const struct rp_probe *p,
+static void rp_args_from_syscall(const struct rawprobe_probe *p,
 				 struct pt_regs *regs, u64 *args)
 {
 	unsigned int i;
@@ -51,7 +51,7 @@ static void rp_args_from_syscall(const struct rp_probe *p,
 #endif
 
 /* Raw argument values at function entry (offset 0 is checked at add). */
-void rp_args_fetch(const struct rp_probe *p, struct pt_regs *regs, u64 *args)
+void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs, u64 *args)
 {
 	unsigned int i;
 
@@ -104,12 +104,10 @@ static long rp_copy_string(char *dst, unsigned long src, size_t max,
 }
 
 /* Apply the declared types: sign extension, truncation, strings. */
-void rp_args_decode(struct rp_probe *p, struct rawprobe_record *rec)
+void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
 {
 	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
 	unsigned int i;
-	bool trunc;
-	long len;
 
 	for (i = 0; i < p->spec.nargs; i++) {
 		switch (p->spec.argtypes[i]) {
@@ -125,18 +123,29 @@ void rp_args_decode(struct rp_probe *p, struct rawprobe_record *rec)
 	}
 	if (p->str_arg < 0)
 		return;
-
 	rec->str_arg = p->str_arg;
-	len = rp_copy_string(rec->str, rec->args[p->str_arg],
-			     min_t(size_t, max, RAWPROBE_STR_LEN - 1),
-			     p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
+	rp_record_str(p, rec, rec->args[p->str_arg], max,
+		      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR);
+}
+
+/* Capture a string into rec->str and say in the record how it went. */
+long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
+		   unsigned long src, size_t max, bool user)
+{
+	bool trunc;
+	long len;
+
+	len = rp_copy_string(rec->str, src,
+			     min_t(size_t, max, RAWPROBE_STR_LEN - 1), user,
 			     &trunc);
 	if (len < 0) {
 		rec->str[0] = '\0';
+		rec->str_len = 0;
 		rec->flags |= RAWPROBE_REC_STR_FAULT;
 		this_cpu_inc(p->stats->str_faults);
-		return;
+		return len;
 	}
 	rec->str_len = len;
 	rec->flags |= RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
+	return len;
 }

@@ -6,11 +6,41 @@
 #ifndef _RAWPROBE_EMIT_H
 #define _RAWPROBE_EMIT_H
 
+#include <linux/sched.h>
 #include "core.h"
+
+static __always_inline bool rp_filter_match(const struct rp_filter *f)
+{
+	struct task_struct *task = current;
+
+	if ((f->mask & RP_FILTER_PID) && task->pid != f->pid)
+		return false;
+	if ((f->mask & RP_FILTER_TGID) && task->tgid != f->tgid)
+		return false;
+	if ((f->mask & RP_FILTER_CPU) && smp_processor_id() != f->cpu)
+		return false;
+	/* Both NUL-padded: one fixed-size compare, no string walk. */
+	if ((f->mask & RP_FILTER_COMM) &&
+	    memcmp(task->comm, f->comm, sizeof(f->comm)))
+		return false;
+	return true;
+}
+
+/*
+ * Filters run before anything is counted as a hit, so that for every
+ * probe hits == records + lost_ring whatever the filters rejected.
+ */
+static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p)
+{
+	if (likely(!p->spec.filter.mask) || rp_filter_match(&p->spec.filter))
+		return false;
+	this_cpu_inc(p->stats->filtered);
+	return true;
+}
 
 /* Returns the record to fill, or NULL when the ring is full (counted). */
 static __always_inline struct rawprobe_record *
-rp_emit_begin(struct rp_probe *p, struct rp_slot *slot, u8 kind,
+rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
 	      unsigned long addr)
 {
 	struct rawprobe_record *rec;
@@ -28,7 +58,7 @@ rp_emit_begin(struct rp_probe *p, struct rp_slot *slot, u8 kind,
 }
 
 /* Entry arguments, already fetched into args, then typed. */
-static __always_inline void rp_emit_args(struct rp_probe *p,
+static __always_inline void rp_emit_args(struct rawprobe_probe *p,
 					 struct rawprobe_record *rec)
 {
 	rec->nargs = p->spec.nargs;
@@ -36,8 +66,8 @@ static __always_inline void rp_emit_args(struct rp_probe *p,
 	rp_args_decode(p, rec);
 }
 
-static __always_inline void rp_emit_end(struct rp_probe *p,
-					struct rp_slot *slot)
+static __always_inline void rp_emit_end(struct rawprobe_probe *p,
+					struct rawprobe_slot *slot)
 {
 	rp_record_commit(slot);
 	this_cpu_inc(p->stats->records);

@@ -9,10 +9,12 @@
 
 static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct rp_probe *p = container_of(kp, struct rp_probe, kp);
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
 	struct rawprobe_record *rec;
-	struct rp_slot slot;
+	struct rawprobe_slot slot;
 
+	if (rp_emit_filtered(p))
+		return 0;
 	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
 	if (unlikely(!rec))
 		return 0;
@@ -24,7 +26,7 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-void rp_kprobe_prepare(struct rp_probe *p)
+void rp_kprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->kp, 0, sizeof(p->kp));
 	if (p->target[0]) {

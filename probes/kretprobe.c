@@ -15,16 +15,19 @@ struct rp_kret_data {
 	u64 args[RAWPROBE_MAX_ARGS];
 };
 
-static inline struct rp_probe *rp_from_instance(struct kretprobe_instance *ri)
+static inline struct rawprobe_probe *rp_from_instance(struct kretprobe_instance *ri)
 {
-	return container_of(get_kretprobe(ri), struct rp_probe, krp);
+	return container_of(get_kretprobe(ri), struct rawprobe_probe, krp);
 }
 
 static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct rp_probe *p = rp_from_instance(ri);
+	struct rawprobe_probe *p = rp_from_instance(ri);
 	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
 
+	/* Filtered at entry: non-zero skips the return handler. */
+	if (rp_emit_filtered(p))
+		return 1;
 	d->entry_ns = ktime_get_mono_fast_ns();
 	if (p->spec.nargs)
 		rp_args_fetch(p, regs, d->args);
@@ -33,10 +36,10 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct rp_probe *p = rp_from_instance(ri);
+	struct rawprobe_probe *p = rp_from_instance(ri);
 	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
 	struct rawprobe_record *rec;
-	struct rp_slot slot;
+	struct rawprobe_slot slot;
 
 	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,
 			    (unsigned long)p->krp.kp.addr);
@@ -53,7 +56,7 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-void rp_kretprobe_prepare(struct rp_probe *p)
+void rp_kretprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->krp, 0, sizeof(p->krp));
 	if (p->target[0])

@@ -12,7 +12,7 @@
  * Syscall entry points (__x64_sys_*) take one argument: the user's
  * pt_regs. Their "real" arguments are the syscall's, read from there.
  */
-static bool rp_is_syscall_wrapper(const char *sym)
+bool rp_is_syscall_wrapper(const char *sym)
 {
 	return str_has_prefix(sym, "__x64_sys_") ||
 	       str_has_prefix(sym, "__ia32_sys_") ||
@@ -20,7 +20,7 @@ static bool rp_is_syscall_wrapper(const char *sym)
 	       str_has_prefix(sym, "__x64_compat_sys_");
 }
 
-static int rp_check_args(struct rp_probe *p, struct netlink_ext_ack *extack)
+static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	unsigned int i;
@@ -50,7 +50,7 @@ static int rp_check_args(struct rp_probe *p, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-int rp_kind_prepare(struct rp_probe *p, struct netlink_ext_ack *extack)
+int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	int err;
 
@@ -65,6 +65,10 @@ int rp_kind_prepare(struct rp_probe *p, struct netlink_ext_ack *extack)
 	else
 		strscpy(p->target, p->spec.symbol, sizeof(p->target));
 
+	if (p->desc) {
+		rp_custom_prepare(p);
+		return 0;
+	}
 	switch (p->spec.kind) {
 	case RAWPROBE_KIND_KPROBE:
 	case RAWPROBE_KIND_JPROBE:

@@ -49,6 +49,8 @@ if [ $host = 1 ]; then
 	tally "host unit tests" "${PIPESTATUS[0]}"
 	tests/cli/run.sh 2>&1 | tee "$log"
 	tally "host CLI tests" "${PIPESTATUS[0]}"
+	tests/examples/copy-build.sh 2>&1 | tee "$log"
+	tally "host example template tests" "${PIPESTATUS[0]}"
 fi
 
 if [ $vm = 1 ]; then

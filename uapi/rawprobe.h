@@ -49,6 +49,9 @@ enum rawprobe_kind {
 #define RAWPROBE_REC_STR_TRUNC	(1U << 3)	/* ...and it was truncated */
 #define RAWPROBE_REC_STR_FAULT	(1U << 4)	/* the string fetch faulted */
 
+/* rawprobe_record.str_arg when str[] is not one of the arguments */
+#define RAWPROBE_STR_ARG_NONE	0xff
+
 /*
  * One record. Every field is naturally aligned; the size and every offset
  * are checked at build time on both sides (see rawprobe_record_asserts()).
@@ -80,7 +83,9 @@ struct rawprobe_record {
 	__s64 retval;			/* 104 return value (kretprobe) */
 	__u64 latency_ns;		/* 112 entry to return (kretprobe) */
 	__u16 str_len;			/* 120 bytes in str, without the NUL */
-	__u8  str_arg;			/* 122 argument the string came from */
+	__u8  str_arg;			/* 122 argument the string came from,
+					 *     or RAWPROBE_STR_ARG_NONE
+					 */
 	__u8  nargs;			/* 123 valid entries in args[] */
 	__u32 commit;			/* 124 (u32)(position + 1) once complete */
 	char  str[RAWPROBE_STR_LEN];	/* 128 NUL-terminated */

@@ -198,6 +198,11 @@ void rp_record_print(FILE *out, const struct rawprobe_record *r,
 		}
 		fputc(')', out);
 	}
+	/* a string of its own, not one of the arguments */
+	if ((r->flags & RAWPROBE_REC_STR) &&
+	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs))
+		fprintf(out, " \"%.*s\"%s", (int)r->str_len, r->str,
+			r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
 			(int64_t)r->retval, (uint64_t)r->latency_ns);

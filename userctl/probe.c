@@ -113,8 +113,8 @@ void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
 {
 	int n;
 
-	if (pi->name[0]) {	/* a custom probe: its name */
-		snprintf(buf, len, "%s", pi->name);
+	if (!pi->symbol[0] && !pi->addr && pi->name[0]) {
+		snprintf(buf, len, "%s", pi->name);	/* a custom probe */
 		return;
 	}
 	if (!pi->symbol[0]) {
@@ -736,7 +736,7 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 		       pi->filtered,
 		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
 		       filter[0] ? "  [" : "", filter, filter[0] ? "]" : "",
-		       pi->owner[0] ? "  module " : "", pi->owner);
+		       pi->owner[0] ? "  by module " : "", pi->owner);
 	}
 }
 

@@ -5,35 +5,6 @@
 TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
 S=$T_SCRATCH
 
-# stream_bg OUT ARGS...: start a JSON stream in the background and wait
-# until its probes exist. Sets STREAM_PID.
-stream_bg() {
-	local out=$1 before
-	shift
-	before=$(probe_count)
-	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
-	STREAM_PID=$!
-	wait_for "[ \$(probe_count) -gt $before ]" 100 ||
-		fail "stream did not add its probes: $(cat "$out.err")"
-}
-
-stream_stop() {
-	kill -INT "$STREAM_PID"
-	wait "$STREAM_PID"
-}
-
-# count_records FILE PYEXPR: records r in a JSON-lines file matching PYEXPR.
-count_records() {
-	python3 -c '
-import json, sys
-n = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if eval(sys.argv[2]):
-        n += 1
-print(n)' "$1" "$2"
-}
-
 t_jprobe_filename() {
 	local f=$S/opened-by-test-$$ n
 	echo data > "$f"

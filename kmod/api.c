@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The API other modules build probes on (include/rawprobe/api.h): thin
+ * exported wrappers around the registry and the hot path every built-in
+ * probe kind uses, so a module's records are indistinguishable from ours.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/export.h>
+#include "emit.h"
+
+struct rawprobe_probe *__rawprobe_register(const struct rawprobe_desc *desc,
+					   struct module *owner)
+{
+	return rp_probe_add_custom(desc, owner);
+}
+EXPORT_SYMBOL_GPL(__rawprobe_register);
+
+void rawprobe_unregister(struct rawprobe_probe *probe)
+{
+	if (!IS_ERR_OR_NULL(probe))
+		rp_probe_del_custom(probe);
+}
+EXPORT_SYMBOL_GPL(rawprobe_unregister);
+
+u32 rawprobe_id(const struct rawprobe_probe *probe)
+{
+	return probe->id;
+}
+EXPORT_SYMBOL_GPL(rawprobe_id);
+
+void *rawprobe_priv(const struct rawprobe_probe *probe)
+{
+	return probe->desc->priv;
+}
+EXPORT_SYMBOL_GPL(rawprobe_priv);
+
+void rawprobe_get_stats(const struct rawprobe_probe *probe,
+			struct rawprobe_stats *stats)
+{
+	struct rp_probe_totals t;
+
+	rp_probe_totals((struct rawprobe_probe *)probe, &t);
+	stats->hits = t.hits;
+	stats->records = t.records;
+	stats->lost = t.lost_ring;
+	stats->missed = t.miss_maxactive + t.miss_recursion;
+}
+EXPORT_SYMBOL_GPL(rawprobe_get_stats);
+
+struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
+					 struct rawprobe_slot *slot)
+{
+	return rp_emit_begin(probe, slot, probe->spec.kind,
+			     (unsigned long)rp_probe_kprobe(probe)->addr);
+}
+EXPORT_SYMBOL_GPL(rawprobe_reserve);
+NOKPROBE_SYMBOL(rawprobe_reserve);
+
+void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot)
+{
+	rp_emit_end(probe, slot);
+}
+EXPORT_SYMBOL_GPL(rawprobe_commit);
+NOKPROBE_SYMBOL(rawprobe_commit);
+
+int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,
+		    unsigned int nargs)
+{
+	struct rawprobe_record *rec;
+	struct rawprobe_slot slot;
+
+	rec = rawprobe_reserve(probe, &slot);
+	if (!rec)
+		return -ENOSPC;
+	nargs = min_t(unsigned int, nargs, RAWPROBE_MAX_ARGS);
+	memcpy(rec->args, args, nargs * sizeof(*args));
+	rec->nargs = nargs;
+	if (nargs)
+		rec->flags |= RAWPROBE_REC_ARGS;
+	rawprobe_commit(probe, &slot);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(__rawprobe_emit);
+NOKPROBE_SYMBOL(__rawprobe_emit);
+
+long rawprobe_record_str(struct rawprobe_probe *probe,
+			 struct rawprobe_record *rec, const void *src, bool user)
+{
+	return rp_record_str(probe, rec, (unsigned long)src,
+			     RAWPROBE_STR_LEN - 1, user);
+}
+EXPORT_SYMBOL_GPL(rawprobe_record_str);
+NOKPROBE_SYMBOL(rawprobe_record_str);

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+# The example probe modules (examples/, built by `make examples` with
+# their own Makefiles): each loads on the core, fires on a workload that
+# exercises it, its records decode in `rawprobectl stream`, and it
+# unloads taking its probe with it. Also the API's guard rails.
+
+EX=$(dirname "$KO")/examples
+LEAKY_KO=$(dirname "$KO")/test-modules/rp_leaky.ko
+S=$T_SCRATCH
+
+# example_load NAME SYMBOL [PARAM=VALUE...]: load an example (unloaded
+# again when the test ends, whatever happens) and set EX_ID to its probe.
+example_load() {
+	local name=$1 sym=$2 j
+	shift 2
+	insmod "$EX/$name/$name.ko" "$@"
+	trap "rmmod $name 2>/dev/null || true" EXIT
+	j=$($CTL -j probe list)
+	EX_ID=$(json_get "$j" "[p['id'] for p in j if p.get('name') == '$name'][0]")
+	expect_eq "$sym" "$(json_get "$j" "[p['symbol'] for p in j if p['id'] == $EX_ID][0]")" "$name's symbol"
+	expect_eq "$name" "$(json_get "$j" "[p['owner_module'] for p in j if p['id'] == $EX_ID][0]")" "owner module"
+}
+
+# example_unload NAME: its probe must go with it, and hits add up.
+example_unload() {
+	local j
+	j=$($CTL -j probe show "$EX_ID")
+	expect_eq "$(json_get "$j" 'j["stats"]["hits"]')" \
+		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"]')" \
+		"$1: hits = records + lost"
+	rmmod "$1"
+	expect_eq 0 "$(json_get "$($CTL -j probe list)" "len([p for p in j if p['id'] == $EX_ID])")" \
+		"$1's probe removed on unload"
+}
+
+lo_up() {
+	ip link set lo up
+}
+
+t_kprobe_minimal() {
+	local n me=$BASHPID
+	example_load kprobe_minimal kernel_clone
+	stream_all $S/min.json
+	for n in 1 2 3 4 5; do /bin/true; done
+	stream_stop
+	n=$(count_records $S/min.json "r['probe_id'] == $EX_ID and r['kind'] == 'kprobe' and len(r['args']) == 2 and r['pid'] == $me")
+	expect_ge 5 "$n" "a record per fork, with ip and argument 0"
+	example_unload kprobe_minimal
+	dmesg | grep -q "kprobe_minimal: .* hits, .* records, 0 lost" ||
+		fail "exit statistics not logged"
+}
+
+t_kretprobe_latency() {
+	local n
+	head -c 1000 /dev/zero > $S/zeros
+	example_load kretprobe_latency vfs_read
+	stream_all $S/lat.json
+	dd if=$S/zeros of=/dev/null bs=100 count=3 2>/dev/null
+	stream_stop
+	n=$(count_records $S/lat.json "r['probe_id'] == $EX_ID and r['comm'] == 'dd' and r['kind'] == 'kretprobe' and r['retval'] == 100 and r['args'][0] == 100 and 0 < r['latency_ns'] < 10**9")
+	expect_eq 3 "$n" "vfs_read returns with size asked, bytes read, latency"
+	example_unload kretprobe_latency
+}
+
+t_jprobe_openat2() {
+	local f=$S/opened-by-example n
+	echo data > "$f"
+	example_load jprobe_openat2 do_sys_openat2
+	stream_all $S/open.json
+	for n in 1 2 3; do cat "$f" >/dev/null; done
+	stream_stop
+	# args[0] is the s32 AT_FDCWD (-100) as the record's u64
+	n=$(count_records $S/open.json "r['probe_id'] == $EX_ID and r['kind'] == 'jprobe' and r.get('str') == '$f' and r['comm'] == 'cat' and r['args'][0] % 2**64 == 2**64 - 100")
+	expect_eq 3 "$n" "typed arguments and the file name"
+	example_unload jprobe_openat2
+}
+
+# A listener with a full accept queue drops SYNs: the client retransmits.
+t_tcp_retransmit() {
+	local n
+	lo_up
+	example_load tcp_retransmit tcp_retransmit_skb
+	stream_all $S/tcp.json
+	python3 - <<'PY'
+import socket
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(0)
+port = srv.getsockname()[1]
+open("/tmp/rp-tcp-port", "w").write(str(port))
+first = socket.create_connection(("127.0.0.1", port))
+second = socket.socket()
+second.settimeout(2.5)
+try:
+    second.connect(("127.0.0.1", port))
+except OSError:
+    pass
+PY
+	stream_stop
+	n=$(count_records $S/tcp.json "r['probe_id'] == $EX_ID and r['args'][2] == $(cat /tmp/rp-tcp-port) and r['args'][0] == 2 and __import__('re').fullmatch(r'127\.0\.0\.1:\d+ -> 127\.0\.0\.1:$(cat /tmp/rp-tcp-port)', r['str'])")
+	expect_ge 1 "$n" "a SYN retransmission with decoded addresses"
+	example_unload tcp_retransmit
+}
+
+t_skb_drop() {
+	local n
+	lo_up
+	example_load skb_drop "$(python3 -c 'import os; print("sk_skb_reason_drop" if tuple(map(int, os.uname().release.split(".")[:2])) >= (6, 11) else "kfree_skb_reason")')"
+	stream_all $S/drop.json
+	python3 -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(5): s.sendto(b"x", ("127.0.0.1", 9))'
+	stream_stop
+	n=$(count_records $S/drop.json "r['probe_id'] == $EX_ID and r['str'].startswith('__udp4_lib_rcv+0x') and r['args'][1] != 0")
+	expect_ge 5 "$n" "UDP to a closed port dropped in __udp4_lib_rcv"
+	example_unload skb_drop
+}
+
+t_error_inject() {
+	local out rc=0 n
+	cp /bin/busybox $S/busybox-victim
+	expect_fail 1 "Invalid param" insmod "$EX/error_inject/error_inject.ko"
+	example_load error_inject __x64_sys_openat comm=busybox-victim errno=5
+	dmesg | grep -q "FAULT INJECTION ACTIVE" || fail "no warning in the log"
+	stream_all $S/inj.json
+	out=$($S/busybox-victim cat /etc/hostname 2>&1) || rc=$?
+	cat /etc/hostname >/dev/null	# anyone else is untouched
+	stream_stop
+	expect_eq 1 "$rc" "the victim's cat failed"
+	expect_match "Input/output error" "$out" "with EIO"
+	n=$(count_records $S/inj.json "r['probe_id'] == $EX_ID and r['retval'] == -5 and r['comm'] == 'busybox-victim'")
+	expect_ge 1 "$n" "injected faults recorded"
+	example_unload error_inject
+	$S/busybox-victim cat /etc/hostname >/dev/null
+}
+
+t_api_guard_rails() {
+	local id
+	# Override only at system call entry points.
+	expect_fail 1 "Invalid param" insmod "$EX/error_inject/error_inject.ko" comm=x func=vfs_read
+	dmesg | grep -q "only allowed at a system call entry point" ||
+		fail "override refusal not explained"
+	# A module's probe is not deleted from user space, nor by del all.
+	insmod $LEAKY_KO
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p.get('name') == 'leaky'][0]")
+	expect_fail 1 "belongs to a module" $CTL probe del "$id"
+	$CTL probe del all
+	expect_eq 1 "$(probe_count)" "del all leaves module probes"
+	python3 -c 'import os; [os.getpgid(0) for i in range(10)]'
+	expect_ge 10 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["records"]')" "module probe records"
+	# A module that unloads without unregistering loses its probe.
+	rmmod rp_leaky
+	expect_eq 0 "$(probe_count)" "leaked probe removed with its module"
+	dmesg | grep -q "rp_leaky left probe $id (leaky) registered" ||
+		fail "leak not reported"
+}
+
+tests t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
+	t_skb_drop t_error_inject t_api_guard_rails
