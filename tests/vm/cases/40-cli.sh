@@ -179,12 +179,12 @@ for i in range(5): os.getpgid(0)'
 		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"]')" "hits = records + lost"
 	expect_match "filter +comm=rpfilt" "$($CTL probe show $id)" "probe show filter"
 	$CTL probe del "$id"
-	bg_start $S/k.json -j trace kprobe:__x64_sys_getpgid --pid $$ -d 60
+	bg_start $S/k.out -j trace kprobe:__x64_sys_getpgid --pid $$ -d 60 -o $S/k.json
 	py 'import os
 for i in range(4): os.getpgid(0)'
 	bg_stop INT
 	expect_eq 0 "$(wc -l < $S/k.json)" "--pid of this shell: python's calls filtered"
-	expect_match "kprobe:__x64_sys_getpgid +[0-9]+ +0 +0 +[1-9]" "$(cat $S/k.json.err)" "FILTERED in the summary"
+	expect_match "kprobe:__x64_sys_getpgid +[0-9]+ +0 +0 +[1-9]" "$(cat $S/k.out.err)" "FILTERED in the summary"
 }
 
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
