@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <netlink/attr.h>
 #include "cli.h"
 #include "symbols.h"
 
@@ -31,8 +30,7 @@ static const char *const rp_status_names[] = {
 struct rp_doctor {
 	struct utsname uts;
 	bool module_loaded;	/* generic netlink family found */
-	uint32_t module_abi;
-	char module_version[32], module_kernel[65];
+	struct rp_module_info mi;
 	int failed, warned;
 	bool module_failed;
 };
@@ -283,32 +281,14 @@ static void rp_check_sig_enforce(struct rp_check *c, struct rp_doctor *d)
 
 /* --- the module --- */
 
-static int rp_info_reply(struct nlattr **a, void *ctx)
-{
-	struct rp_doctor *d = ctx;
-
-	if (!a[RAWPROBE_A_ABI_VERSION])
-		return -EBADMSG;
-	d->module_abi = nla_get_u32(a[RAWPROBE_A_ABI_VERSION]);
-	if (a[RAWPROBE_A_MODULE_VERSION])
-		snprintf(d->module_version, sizeof(d->module_version), "%s",
-			 nla_get_string(a[RAWPROBE_A_MODULE_VERSION]));
-	if (a[RAWPROBE_A_KERNEL_RELEASE])
-		snprintf(d->module_kernel, sizeof(d->module_kernel), "%s",
-			 nla_get_string(a[RAWPROBE_A_KERNEL_RELEASE]));
-	return 0;
-}
-
 /* Ask the module for its versions, if it is there. */
 static void rp_doctor_probe_module(struct rp_doctor *d)
 {
-	struct nl_msg *msg;
 	struct rp_nl nl;
 
 	if (rp_nl_open(&nl))
 		return;
-	msg = rp_nl_msg(&nl, RAWPROBE_CMD_GET_INFO, 0);
-	d->module_loaded = msg && !rp_nl_call(&nl, msg, rp_info_reply, d);
+	d->module_loaded = !rp_module_info_get(&nl, &d->mi);
 	rp_nl_close(&nl);
 }
 
@@ -329,7 +309,7 @@ static void rp_check_module(struct rp_check *c, struct rp_doctor *d)
 {
 	if (d->module_loaded)
 		rp_say(c, RP_OK, NULL, "rawprobe %s is loaded",
-		       d->module_version);
+		       d->mi.version);
 	else if (rp_module_listed())
 		rp_say(c, RP_FAIL, "rmmod rawprobe; insmod rawprobe.ko; see "
 		       "dmesg", "rawprobe is in /proc/modules but its "
@@ -345,14 +325,14 @@ static void rp_check_abi(struct rp_check *c, struct rp_doctor *d)
 	if (!d->module_loaded)
 		rp_say(c, RP_SKIP, "load the module first",
 		       "CLI ABI %u; module not loaded", RAWPROBE_ABI_VERSION);
-	else if (d->module_abi != RAWPROBE_ABI_VERSION)
+	else if (d->mi.abi != RAWPROBE_ABI_VERSION)
 		rp_say(c, RP_FAIL, "build the CLI and the module from one tree "
 		       "(make), then rmmod rawprobe and insmod the new one",
 		       "ABI mismatch: CLI %u, module %u",
-		       RAWPROBE_ABI_VERSION, d->module_abi);
-	else if (strcmp(d->module_kernel, d->uts.release))
+		       RAWPROBE_ABI_VERSION, d->mi.abi);
+	else if (strcmp(d->mi.kernel, d->uts.release))
 		rp_say(c, RP_WARN, "rebuild the module for the running kernel",
-		       "module built for %s, running %s", d->module_kernel,
+		       "module built for %s, running %s", d->mi.kernel,
 		       d->uts.release);
 	else
 		rp_say(c, RP_OK, NULL, "ABI %u on both sides",

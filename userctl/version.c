@@ -9,13 +9,6 @@
 #include "cli.h"
 #include "format.h"
 
-struct rp_module_info {
-	uint32_t abi;
-	char version[32];
-	char kernel[65];
-	uint32_t nr_rings, ring_records, ring_mode, nr_probes;
-};
-
 static int rp_info_reply(struct nlattr **a, void *ctx)
 {
 	struct rp_module_info *mi = ctx;
@@ -38,6 +31,13 @@ static int rp_info_reply(struct nlattr **a, void *ctx)
 	if (a[RAWPROBE_A_NR_PROBES])
 		mi->nr_probes = nla_get_u32(a[RAWPROBE_A_NR_PROBES]);
 	return 0;
+}
+
+int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, RAWPROBE_CMD_GET_INFO, 0);
+
+	return msg ? rp_nl_call(nl, msg, rp_info_reply, mi) : -ENOMEM;
 }
 
 /* The module's part is left out when it is not loaded (mi NULL). */
@@ -88,7 +88,6 @@ static void rp_version_text(const struct rp_module_info *mi)
 int rp_cmd_version(int argc, char **argv)
 {
 	struct rp_module_info mi = { 0 };
-	struct nl_msg *msg;
 	struct rp_nl nl;
 	int rc, err;
 
@@ -106,8 +105,7 @@ int rp_cmd_version(int argc, char **argv)
 			       RAWPROBECTL_VERSION, RAWPROBE_ABI_VERSION);
 		return rc;
 	}
-	msg = rp_nl_msg(&nl, RAWPROBE_CMD_GET_INFO, 0);
-	err = msg ? rp_nl_call(&nl, msg, rp_info_reply, &mi) : -ENOMEM;
+	err = rp_module_info_get(&nl, &mi);
 	if (err) {
 		rc = rp_fail(&nl, "version", err);
 		rp_nl_close(&nl);
