@@ -626,7 +626,8 @@ static int rp_stream_sink(struct rp_stream *s)
 		err = rp_hist_sink_init(&s->sink, &c->hist, s->out,
 					rp_opts.json, rp_opts.pretty);
 	else
-		err = rp_sink_init(&s->sink, c->format, s->out, false);
+		err = rp_sink_init(&s->sink, c->format, s->out,
+				   rp_opts.pretty && c->format == RP_FMT_JSON);
 	if (err)
 		return RP_EXIT_FAIL;
 	if (s->sink.ops->begin)
