@@ -66,6 +66,7 @@ struct rp_stream {
 	struct rp_sink sink;
 	FILE *out;
 	uint64_t count, filtered;
+	uint64_t lost0;		/* rings' lost counters when we started */
 	/* what stream prints per probe id; refreshed on unknown ids */
 	struct rp_probe_info *probes;
 	size_t nr_probes;
@@ -255,10 +256,23 @@ static int rp_stream_replayed(const struct rawprobe_record *r,
 
 /* --- summary --- */
 
+/* Records the rings gave up (ring full), since the module loaded. */
+static uint64_t rp_stream_ring_lost(const struct rp_stream *s)
+{
+	struct rp_reader_cpu_stats st;
+	uint64_t lost = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++)
+		if (!rp_reader_stats(s->map.reader, cpu, &st))
+			lost += st.ring_lost;
+	return lost;
+}
+
 static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
-	uint64_t gaps = 0, ring_lost = 0;
+	uint64_t gaps = 0, ring_lost = rp_stream_ring_lost(s) - s->lost0;
 	unsigned int cpu;
 	size_t i;
 
@@ -279,7 +293,6 @@ static void rp_stream_summary(struct rp_stream *s)
 		if (rp_reader_stats(s->map.reader, cpu, &st))
 			continue;
 		gaps += st.seq_lost;
-		ring_lost += st.ring_lost;
 	}
 	fprintf(stderr, "%" PRIu64 " records read, %" PRIu64
 		" lost (ring full), %" PRIu64 " sequence gaps", s->count,
@@ -687,6 +700,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	rc = rp_stream_open_rings(s);
 	if (rc)
 		return rc;
+	s->lost0 = rp_stream_ring_lost(s);	/* this command's losses only */
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
