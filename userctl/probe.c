@@ -764,7 +764,8 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 	for (i = 0; i < pi->nargs; i++)
 		printf("%s%s", i ? "," : "", rp_argtype_name(pi->argtypes[i]));
 	printf("%s%s\n", pi->nargs ? "" : "none",
-	       pi->flags & RAWPROBE_F_SYSCALL ? " (from the syscall's pt_regs)" : "");
+	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
+	       " (from the syscall's pt_regs)" : "");
 	rp_filter_str(&pi->filter, filter, sizeof(filter));
 	printf("  filter      %s\n", filter[0] ? filter : "none");
 	printf("  hits        %" PRIu64 "\n"
