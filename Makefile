@@ -7,6 +7,9 @@
 #   make demo            boot Debian 6.1 under QEMU and show rawprobe at work
 #   make vm              a shell in a QEMU guest with the module loaded
 #   make KDIR=/path      build the module against other kernel headers
+#   make install         module (modules_install) + install-ctl
+#   make install-ctl     rawprobectl, its man page, bash completion and JSON
+#                        schema under $(DESTDIR)$(PREFIX) (no kernel needed)
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(wildcard /usr/src/linux-headers-6.1.*-amd64))
@@ -16,6 +19,7 @@ BUILD := build/$(KREL)
 SRC_DIRS := kmod probes uapi include/rawprobe
 KSRC := Kbuild $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)))
 
+PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
@@ -26,7 +30,7 @@ CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules ctl modules-all examples check unit vmtest demo vm bench deps \
-	clean install install-dev checkpatch
+	clean install install-ctl install-module install-dev checkpatch
 
 all: module ctl
 
@@ -102,9 +106,18 @@ bench:
 checkpatch:
 	@tools/checkpatch.sh
 
-install: module ctl
+install: install-module install-ctl
+
+install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules_install
-	install -D -m 0755 userctl/rawprobectl $(DESTDIR)/usr/local/sbin/rawprobectl
+
+install-ctl: userctl/rawprobectl
+	install -D -m 0755 userctl/rawprobectl $(DESTDIR)$(PREFIX)/sbin/rawprobectl
+	install -D -m 0644 man/rawprobectl.8 $(DESTDIR)$(PREFIX)/share/man/man8/rawprobectl.8
+	install -D -m 0644 completion/rawprobectl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rawprobectl
+	install -D -m 0644 docs/schema/rawprobectl-v1.json \
+		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
 
 # What a probe module copied out of examples/ builds against: the API
 # header, the uapi header, scripts/probe-module.mk and the core's

@@ -16,7 +16,7 @@ CACHE=${RAWPROBE_CACHE:-/var/cache/rawprobe}
 HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64)
 PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
-      bpftrace python3)
+      bpftrace python3 python3-jsonschema groff-base man-db)
 
 log() { echo "deps: $*" >&2; }
 

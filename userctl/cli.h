@@ -61,16 +61,32 @@ int rp_connect(struct rp_nl *nl);
 /* Report a failed request: the kernel's reason, then the exit code. */
 int rp_fail(const struct rp_nl *nl, const char *what, int err);
 
+/* The loaded module, as GET_INFO describes it. */
+struct rp_module_info {
+	uint32_t abi;
+	char version[32];
+	char kernel[65];
+	uint32_t nr_rings, ring_records, ring_mode, nr_probes;
+};
+
+int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi);
+
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* Objects */
 int rp_cmd_probe(int argc, char **argv);
 int rp_cmd_stream(int argc, char **argv);
+int rp_cmd_trace(int argc, char **argv);
+int rp_cmd_hist(int argc, char **argv);
+int rp_cmd_stats(int argc, char **argv);
+int rp_cmd_doctor(int argc, char **argv);
 int rp_cmd_ring(int argc, char **argv);
 int rp_cmd_version(int argc, char **argv);
 int rp_cmd_monitor(int argc, char **argv);
 
 #define RAWPROBECTL_VERSION "0.1.0"
+/* docs/schema/rawprobectl-v1.json */
+#define RAWPROBECTL_JSON_SCHEMA 1
 
 #endif

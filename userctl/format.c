@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "format.h"
+#include "symbols.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -135,6 +136,8 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 
 static void rp_print_arg(FILE *out, unsigned int type, uint64_t v)
 {
+	char sym[200];
+
 	switch (type) {
 	case RAWPROBE_ARG_S64:
 	case RAWPROBE_ARG_S32:
@@ -143,26 +146,40 @@ static void rp_print_arg(FILE *out, unsigned int type, uint64_t v)
 	case RAWPROBE_ARG_U32:
 		fprintf(out, "%" PRIu64, v);
 		break;
+	case RAWPROBE_ARG_PTR:
+		rp_ksym_format(v, sym, sizeof(sym));
+		fprintf(out, "0x%" PRIx64 "%s%s%s", v, sym[0] ? " <" : "", sym,
+			sym[0] ? ">" : "");
+		break;
 	default:
 		fprintf(out, "0x%" PRIx64, v);
 	}
 }
 
-static unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
+unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
 {
 	return d && i < d->nargs ? d->argtypes[i] : RAWPROBE_ARG_U64;
 }
 
+int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
+{
+	return (r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
+	       i == r->str_arg;
+}
+
 void rp_record_print(FILE *out, const struct rawprobe_record *r,
-		     const struct rp_probe_desc *d, unsigned long long t0)
+		     const struct rp_probe_desc *d)
 {
 	unsigned long long t = r->ts_ns;
+	char sym[200] = "";
 	unsigned int i;
 
-	(void)t0;
-	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s",
+	if (!d || d->is_addr)
+		rp_ksym_format(r->addr, sym, sizeof(sym));
+	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s%s%s%s",
 		t / 1000000000ULL, (t / 1000) % 1000000ULL, r->cpu, r->pid,
-		r->comm, d ? d->name : "?");
+		r->comm, d ? d->name : "?", sym[0] ? " <" : "", sym,
+		sym[0] ? ">" : "");
 	if (r->flags & RAWPROBE_REC_ARGS) {
 		fputs(" (", out);
 		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
@@ -195,8 +212,8 @@ void rp_record_print(FILE *out, const struct rawprobe_record *r,
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
+	char addr[24], sym[200];
 	unsigned int i;
-	char addr[24];
 
 	json_obj_open(j);
 	json_kv_u64(j, "ts_ns", r->ts_ns);
@@ -211,6 +228,9 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 	json_kv_str(j, "kind", rp_kind_name(r->kind));
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, (uint64_t)r->addr);
 	json_kv_str(j, "addr", addr);	/* hex string: beyond 2^53 */
+	rp_ksym_format(r->addr, sym, sizeof(sym));
+	if (sym[0])
+		json_kv_str(j, "sym", sym);
 	if (r->flags & RAWPROBE_REC_ARGS) {
 		json_key(j, "args");
 		json_arr_open(j);

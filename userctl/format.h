@@ -5,6 +5,7 @@
 #ifndef RAWPROBECTL_FORMAT_H
 #define RAWPROBECTL_FORMAT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "rawprobe.h"
 #include "json.h"
@@ -22,14 +23,25 @@ int rp_argspec_parse(const char *spec, unsigned char *types);
 
 /* What stream prints per probe: its name and argument types. */
 struct rp_probe_desc {
-	char name[224];			/* "kretprobe:vfs_read" */
+	uint32_t id;
+	unsigned char kind;		/* enum rawprobe_kind */
+	unsigned char is_addr;		/* the target is a raw address */
 	unsigned char nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
+	char name[224];			/* "kretprobe:vfs_read" */
 };
 
-/* One line of human output for a record. */
+/* The type of argument i of a record (u64 when d does not say). */
+unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
+/* Is argument i of r the captured string (or its fault)? */
+int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
+
+/*
+ * One line of human output for a record: addresses of raw-address probes
+ * and ptr arguments that point into kernel text are symbolized.
+ */
 void rp_record_print(FILE *out, const struct rawprobe_record *r,
-		     const struct rp_probe_desc *d, unsigned long long t0);
+		     const struct rp_probe_desc *d);
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d);
 

@@ -133,6 +133,12 @@ void json_null(struct json *j)
 	fputs("null", j->out);
 }
 
+void json_raw(struct json *j, const char *literal)
+{
+	json_sep(j);
+	fputs(literal, j->out);
+}
+
 void json_end_doc(struct json *j)
 {
 	fputc('\n', j->out);

@@ -29,6 +29,8 @@ void json_u64(struct json *j, uint64_t v);
 void json_s64(struct json *j, int64_t v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* A number already formatted, e.g. "12.345" */
+void json_raw(struct json *j, const char *literal);
 /* Ends a top-level document: a newline, flushed (JSON lines). */
 void json_end_doc(struct json *j);
 
@@ -48,6 +50,12 @@ static inline void json_kv_s64(struct json *j, const char *k, int64_t v)
 {
 	json_key(j, k);
 	json_s64(j, v);
+}
+
+static inline void json_kv_raw(struct json *j, const char *k, const char *v)
+{
+	json_key(j, k);
+	json_raw(j, v);
 }
 
 static inline void json_kv_bool(struct json *j, const char *k, bool v)

@@ -147,9 +147,13 @@ int rp_dispatch(const char *object, const struct rp_cmd *cmds, int argc,
 
 static const struct rp_cmd rp_objects[] = {
 	{ "probe",   rp_cmd_probe,   "add|del|list|show|enable|disable|reset  manage probes" },
-	{ "stream",  rp_cmd_stream,  "[-e KIND:TARGET]...  print records live" },
+	{ "stream",  rp_cmd_stream,  "[-e KIND:TARGET]... [-f FORMAT]  records, live" },
+	{ "trace",   rp_cmd_trace,   "KIND:TARGET... [-d S]  add, stream, remove: one-shot" },
+	{ "hist",    rp_cmd_hist,    "[KIND:TARGET]... [--arg N] [--by comm]  latency histograms" },
+	{ "stats",   rp_cmd_stats,   "[show [ID...]] | reset ID|all  probe counters" },
 	{ "ring",    rp_cmd_ring,    "show|set  per-CPU ring geometry" },
 	{ "monitor", rp_cmd_monitor, "         probe state changes, live" },
+	{ "doctor",  rp_cmd_doctor,  "         check this machine for rawprobe" },
 	{ "version", rp_cmd_version, "         CLI and module versions" },
 	{ NULL, NULL, NULL },
 };

@@ -20,6 +20,49 @@ static uint64_t rp_stat(struct nlattr **s, int type)
 	return s[type] ? nla_get_u64(s[type]) : 0;
 }
 
+static void rp_nla_str(struct nlattr *a, char *buf, size_t len)
+{
+	if (a)
+		snprintf(buf, len, "%s", nla_get_string(a));
+}
+
+static void rp_filter_parse(struct nlattr **a, struct rp_filter *f)
+{
+	if (a[RAWPROBE_A_FILTER_PID]) {
+		f->pid = nla_get_u32(a[RAWPROBE_A_FILTER_PID]);
+		f->set |= RP_FILTER_PID;
+	}
+	if (a[RAWPROBE_A_FILTER_TGID]) {
+		f->tgid = nla_get_u32(a[RAWPROBE_A_FILTER_TGID]);
+		f->set |= RP_FILTER_TGID;
+	}
+	if (a[RAWPROBE_A_FILTER_CPU]) {
+		f->cpu = nla_get_u32(a[RAWPROBE_A_FILTER_CPU]);
+		f->set |= RP_FILTER_CPU;
+	}
+	if (a[RAWPROBE_A_FILTER_COMM]) {
+		rp_nla_str(a[RAWPROBE_A_FILTER_COMM], f->comm, sizeof(f->comm));
+		f->set |= RP_FILTER_COMM;
+	}
+}
+
+static int rp_filter_put(struct nl_msg *msg, const struct rp_filter *f)
+{
+	if ((f->set & RP_FILTER_PID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_PID, f->pid))
+		return -EMSGSIZE;
+	if ((f->set & RP_FILTER_TGID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_TGID, f->tgid))
+		return -EMSGSIZE;
+	if ((f->set & RP_FILTER_CPU) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_CPU, f->cpu))
+		return -EMSGSIZE;
+	if ((f->set & RP_FILTER_COMM) &&
+	    nla_put_string(msg, RAWPROBE_A_FILTER_COMM, f->comm))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 {
 	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
@@ -41,18 +84,11 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
 	if (a[RAWPROBE_A_PROBED_ADDR])
 		pi->probed_addr = nla_get_u64(a[RAWPROBE_A_PROBED_ADDR]);
-	if (a[RAWPROBE_A_SYMBOL])
-		snprintf(pi->symbol, sizeof(pi->symbol), "%s",
-			 nla_get_string(a[RAWPROBE_A_SYMBOL]));
-	if (a[RAWPROBE_A_MODULE])
-		snprintf(pi->module, sizeof(pi->module), "%s",
-			 nla_get_string(a[RAWPROBE_A_MODULE]));
-	if (a[RAWPROBE_A_NAME])
-		snprintf(pi->name, sizeof(pi->name), "%s",
-			 nla_get_string(a[RAWPROBE_A_NAME]));
-	if (a[RAWPROBE_A_OWNER_MODULE])
-		snprintf(pi->owner_module, sizeof(pi->owner_module), "%s",
-			 nla_get_string(a[RAWPROBE_A_OWNER_MODULE]));
+	rp_nla_str(a[RAWPROBE_A_SYMBOL], pi->symbol, sizeof(pi->symbol));
+	rp_nla_str(a[RAWPROBE_A_MODULE], pi->module, sizeof(pi->module));
+	rp_nla_str(a[RAWPROBE_A_NAME], pi->name, sizeof(pi->name));
+	rp_nla_str(a[RAWPROBE_A_OWNER_MODULE], pi->owner, sizeof(pi->owner));
+	rp_filter_parse(a, &pi->filter);
 	if (a[RAWPROBE_A_NARGS])
 		pi->nargs = nla_get_u8(a[RAWPROBE_A_NARGS]);
 	if (pi->nargs > RAWPROBE_MAX_ARGS)
@@ -68,6 +104,7 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->miss_maxactive = rp_stat(s, RAWPROBE_STAT_MISS_MAXACTIVE);
 		pi->miss_recursion = rp_stat(s, RAWPROBE_STAT_MISS_RECURSION);
 		pi->str_faults = rp_stat(s, RAWPROBE_STAT_STR_FAULTS);
+		pi->filtered = rp_stat(s, RAWPROBE_STAT_FILTERED);
 	}
 	return 0;
 }
@@ -76,6 +113,10 @@ void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
 {
 	int n;
 
+	if (!pi->symbol[0] && !pi->addr && pi->name[0]) {
+		snprintf(buf, len, "%s", pi->name);	/* a custom probe */
+		return;
+	}
 	if (!pi->symbol[0]) {
 		snprintf(buf, len, "0x%" PRIx64, pi->addr);
 		return;
@@ -93,6 +134,9 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	rp_probe_target(pi, target, sizeof(target));
 	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
 		 target);
+	d->id = pi->id;
+	d->kind = pi->kind;
+	d->is_addr = !pi->symbol[0] && !pi->name[0];
 	d->nargs = pi->nargs;
 	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
 }
@@ -195,7 +239,19 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 		return -EMSGSIZE;
 	if (r->str_max && nla_put_u16(msg, RAWPROBE_A_STR_MAX, r->str_max))
 		return -EMSGSIZE;
-	return 0;
+	return rp_filter_put(msg, &r->filter);
+}
+
+/* An older module refuses filter attributes it does not know. */
+static void rp_filter_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			   int err)
+{
+	if (err != -EINVAL || !req->filter.set || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot filter in the "
+		"kernel (--pid/--tgid/--comm/--cpu): load a newer module, or add "
+		"the probe without filters and use 'stream --pid ...', which "
+		"filters in user space\n");
 }
 
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
@@ -205,11 +261,6 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 	char what[300];
 	int err;
 
-	if (req->symbol[0]) {
-		err = rp_symbol_check(req->symbol, req->module);
-		if (err)
-			return err;
-	}
 	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD, 0);
 	if (!msg || rp_put_req(msg, req)) {
 		nlmsg_free(msg);
@@ -224,6 +275,7 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		snprintf(t.module, sizeof(t.module), "%s", req->module);
 		rp_probe_target(&t, what, sizeof(what));
 		rp_nl_perror(nl, what, err);
+		rp_filter_hint(nl, req, err);
 	}
 	return err;
 }
@@ -294,6 +346,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 			}
 		}
 		rp_nl_perror(nl, what, err);
+		rp_filter_hint(nl, &reqs[0], err);
 		return err;
 	}
 	return r.n == n ? 0 : -EBADMSG;
@@ -302,15 +355,10 @@ full:
 	return -EMSGSIZE;
 }
 
-/*
- * Many probes: symbols checked in one pass over /proc/kallsyms, then
- * batches of RAWPROBE_MAX_BATCH, each all-or-nothing in the kernel.
- */
-int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
-		      size_t n, uint32_t *ids)
+int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 {
 	const char **syms, **mods;
-	size_t i, k = 0, chunk;
+	size_t i, k = 0;
 	int err;
 
 	syms = calloc(n, sizeof(*syms));
@@ -328,6 +376,16 @@ int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 	err = k ? rp_symbols_check(syms, mods, k) : 0;
 	free(syms);
 	free(mods);
+	return err;
+}
+
+/* Batches of 256, each all-or-nothing in the kernel. */
+int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
+		      size_t n, uint32_t *ids)
+{
+	size_t i, chunk;
+	int err = 0;
+
 	for (i = 0; !err && i < n; i += chunk) {
 		/* 256 keeps a message well inside the socket buffer */
 		chunk = n - i < 256 ? n - i : 256;
@@ -354,6 +412,11 @@ static void rp_add_usage(FILE *out)
 		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
 		"      --syscall        arguments come from a pt_regs argument\n"
 		"                       (automatic for __x64_sys_* symbols)\n"
+		"      --pid N          record only thread N     (in the kernel)\n"
+		"      --tgid N         record only process N\n"
+		"      --comm NAME      record only tasks named NAME (exact)\n"
+		"      --cpu N          record only on CPU N\n"
+		"                       (rejected hits count as FILTERED)\n"
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
 		"'probe del ID' removes it. Prints the new probes' ids.\n",
@@ -394,7 +457,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 		req->flags |= RAWPROBE_F_SYSCALL;
 		return 0;
 	default:
-		return RP_EXIT_USAGE;
+		return rp_filter_opt(opt, arg, &req->filter);
 	}
 }
 
@@ -416,6 +479,7 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 
 static const struct option rp_add_longopts[] = {
 	RP_PROBE_LONGOPTS,
+	RP_FILTER_LONGOPTS,
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
 	{ "help",      no_argument,       NULL, 'h' },
@@ -434,6 +498,9 @@ static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 	rc = rp_probe_req_init(req, kind, target);
 	if (rc)
 		return rc;
+	err = rp_probe_check(req, 1);
+	if (err)
+		return rp_exit_from_errno(err);
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
@@ -505,6 +572,11 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 	rc = rp_collect_targets(tmpl, kind, targets, nt, &reqs, &n);
 	if (rc)
 		goto out;
+	err = rp_probe_check(reqs, n);
+	if (err) {
+		rc = rp_exit_from_errno(err);
+		goto out;
+	}
 	ids = calloc(n, sizeof(*ids));
 	rc = ids ? rp_connect(&nl) : RP_EXIT_FAIL;
 	if (rc)
@@ -567,6 +639,21 @@ static int rp_probe_add_cmd(int argc, char **argv)
 
 /* --- probe list / show --- */
 
+static void rp_filter_json(struct json *j, const struct rp_filter *f)
+{
+	json_key(j, "filter");
+	json_obj_open(j);
+	if (f->set & RP_FILTER_PID)
+		json_kv_u64(j, "pid", f->pid);
+	if (f->set & RP_FILTER_TGID)
+		json_kv_u64(j, "tgid", f->tgid);
+	if (f->set & RP_FILTER_COMM)
+		json_kv_str(j, "comm", f->comm);
+	if (f->set & RP_FILTER_CPU)
+		json_kv_u64(j, "cpu", f->cpu);
+	json_obj_close(j);
+}
+
 static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 {
 	char target[200];
@@ -581,11 +668,11 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 		json_kv_str(j, "symbol", pi->symbol);
 	if (pi->module[0])
 		json_kv_str(j, "module", pi->module);
-	json_kv_u64(j, "offset", pi->offset);
 	if (pi->name[0])
 		json_kv_str(j, "name", pi->name);
-	if (pi->owner_module[0])
-		json_kv_str(j, "owner_module", pi->owner_module);
+	if (pi->owner[0])
+		json_kv_str(j, "owner_module", pi->owner);
+	json_kv_u64(j, "offset", pi->offset);
 	if (pi->probed_addr) {
 		char addr[24];
 
@@ -603,6 +690,7 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	for (i = 0; i < pi->nargs; i++)
 		json_str(j, rp_argtype_name(pi->argtypes[i]));
 	json_arr_close(j);
+	rp_filter_json(j, &pi->filter);
 	json_key(j, "stats");
 	json_obj_open(j);
 	json_kv_u64(j, "hits", pi->hits);
@@ -611,6 +699,7 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	json_kv_u64(j, "missed_maxactive", pi->miss_maxactive);
 	json_kv_u64(j, "missed_recursion", pi->miss_recursion);
 	json_kv_u64(j, "string_faults", pi->str_faults);
+	json_kv_u64(j, "filtered", pi->filtered);
 	json_obj_close(j);
 	json_obj_close(j);
 }
@@ -623,12 +712,12 @@ static void rp_probe_print(const struct rp_probe_info *pi)
 
 static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 {
-	char target[200], maxact[16];
+	char target[200], maxact[16], filter[96];
 	size_t i;
 
-	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s\n", "ID", "KIND",
-	       "TARGET", "STATE", "MAXACT", "HITS", "RECORDS", "LOST",
-	       "MISSED", "RECURSE");
+	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s\n", "ID",
+	       "KIND", "TARGET", "STATE", "MAXACT", "HITS", "RECORDS", "LOST",
+	       "MISSED", "RECURSE", "FILTERED");
 	for (i = 0; i < n; i++) {
 		const struct rp_probe_info *pi = &v[i];
 
@@ -637,13 +726,56 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
 		else
 			snprintf(maxact, sizeof(maxact), "-");
+		rp_filter_str(&pi->filter, filter, sizeof(filter));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
-		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "%s\n",
+		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+		       "%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
-		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)");
+		       pi->filtered,
+		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
+		       filter[0] ? "  [" : "", filter, filter[0] ? "]" : "",
+		       pi->owner[0] ? "  by module " : "", pi->owner);
 	}
+}
+
+/* probe show: one probe, every field */
+static void rp_probe_detail(const struct rp_probe_info *pi)
+{
+	char target[200], filter[96], sym[200];
+	unsigned int i;
+
+	rp_probe_target(pi, target, sizeof(target));
+	printf("probe %u: %s %s\n", pi->id, rp_kind_name(pi->kind), target);
+	printf("  state       %s, %s\n", rp_state_name(pi->state),
+	       pi->flags & RAWPROBE_F_PERSISTENT ? "persistent" :
+	       "owned by the socket that added it");
+	if (pi->owner[0])
+		printf("  owner       module %s\n", pi->owner);
+	if (pi->probed_addr) {
+		rp_ksym_format(pi->probed_addr, sym, sizeof(sym));
+		printf("  address     0x%" PRIx64 "%s%s%s\n", pi->probed_addr,
+		       sym[0] ? " <" : "", sym, sym[0] ? ">" : "");
+	}
+	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+		printf("  maxactive   %u\n", pi->maxactive);
+	printf("  args        ");
+	for (i = 0; i < pi->nargs; i++)
+		printf("%s%s", i ? "," : "", rp_argtype_name(pi->argtypes[i]));
+	printf("%s%s\n", pi->nargs ? "" : "none",
+	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
+	       " (from the syscall's pt_regs)" : "");
+	rp_filter_str(&pi->filter, filter, sizeof(filter));
+	printf("  filter      %s\n", filter[0] ? filter : "none");
+	printf("  hits        %" PRIu64 "\n"
+	       "  records     %" PRIu64 "\n"
+	       "  lost        %" PRIu64 " (ring full)\n"
+	       "  missed      %" PRIu64 " (maxactive), %" PRIu64 " (recursion)\n"
+	       "  filtered    %" PRIu64 "\n"
+	       "  str faults  %" PRIu64 "\n",
+	       pi->hits, pi->records, pi->lost_ring, pi->miss_maxactive,
+	       pi->miss_recursion, pi->filtered, pi->str_faults);
 }
 
 static int rp_probe_list_cmd(int argc, char **argv)
@@ -763,10 +895,10 @@ static int rp_probe_enable_cmd(int argc, char **argv)
 			     argv[1], false, NULL, NULL);
 }
 
-static int rp_probe_reset_cmd(int argc, char **argv)
+int rp_probe_reset_cmd(int argc, char **argv)
 {
 	int rc = rp_one_arg(argc, argv,
-			    "Usage: rawprobectl probe reset ID|all\n"
+			    "Usage: rawprobectl probe|stats reset ID|all\n"
 			    "Zero the statistics of a probe, or of all.\n");
 
 	if (rc)
@@ -786,7 +918,7 @@ static int rp_show_reply(struct nlattr **a, void *ctx)
 	if (rp_opts.json)
 		rp_probe_print(&pi);
 	else
-		rp_probe_table(&pi, 1);
+		rp_probe_detail(&pi);
 	return 0;
 }
 

@@ -2,9 +2,33 @@
 #ifndef RAWPROBECTL_PROBE_H
 #define RAWPROBECTL_PROBE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "nl.h"
 #include "format.h"
+
+/*
+ * Who a probe (in the kernel) or a stream (in user space) records:
+ * RP_FILTER_* bits say which fields are set.
+ */
+#define RP_FILTER_PID	(1U << 0)
+#define RP_FILTER_TGID	(1U << 1)
+#define RP_FILTER_COMM	(1U << 2)
+#define RP_FILTER_CPU	(1U << 3)
+
+struct rp_filter {
+	unsigned int set;
+	uint32_t pid, tgid, cpu;
+	char comm[RAWPROBE_COMM_LEN];
+};
+
+/* Does record r pass f? */
+bool rp_filter_match(const struct rp_filter *f,
+		     const struct rawprobe_record *r);
+/* "pid=1 comm=cat" (empty if nothing is set) */
+void rp_filter_str(const struct rp_filter *f, char *buf, size_t len);
+/* --pid/--tgid/--comm/--cpu (opt P/T/C/U); RP_EXIT_USAGE if bad. */
+int rp_filter_opt(int opt, const char *arg, struct rp_filter *f);
 
 /* A probe as the kernel describes it (PROBE_GET / dump / events). */
 struct rp_probe_info {
@@ -14,9 +38,10 @@ struct rp_probe_info {
 	uint32_t flags, offset, maxactive;
 	uint64_t addr, probed_addr;
 	char symbol[128], module[64];
-	char name[64], owner_module[64];	/* probes of other modules */
+	char name[128], owner[64];	/* custom probes: name, owner module */
+	struct rp_filter filter;
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
-		 str_faults;
+		 str_faults, filtered;
 };
 
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi);
@@ -33,6 +58,7 @@ struct rp_probe_req {
 	int nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	uint16_t str_max;
+	struct rp_filter filter;
 };
 
 /* "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff..." */
@@ -49,14 +75,28 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 	{ "maxactive", required_argument, NULL, 'm' },			\
 	{ "strmax",    required_argument, NULL, 's' }
 
-/* An option shared by probe add and stream -e (a:m:s:dS). */
+/* Filters: per probe in probe add, per stream (and its -e) in stream. */
+#define RP_FILTER_LONGOPTS						\
+	{ "pid",       required_argument, NULL, 'P' },			\
+	{ "tgid",      required_argument, NULL, 'T' },			\
+	{ "comm",      required_argument, NULL, 'C' },			\
+	{ "cpu",       required_argument, NULL, 'U' }
+
+/* An option shared by probe add and stream -e (a:m:s:dS, filters). */
 int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
 /* Add it; on success *pi describes the new probe. Prints errors. */
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		     struct rp_probe_info *pi);
+/*
+ * Check the targets' symbols against kallsyms first (ambiguous, unknown:
+ * prints candidates, returns -EEXIST/-ENOENT); no module needed.
+ */
+int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
 /* Many at once, in all-or-nothing batches; ids[] gets the new ids. */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids);
+/* probe reset / stats reset */
+int rp_probe_reset_cmd(int argc, char **argv);
 /* All probes (dump); *v is malloc'd. */
 int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n);
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rawprobectl stream: map the per-CPU rings and print records live.
+ * rawprobectl stream | trace | hist: map the per-CPU rings (or read a
+ * capture file), filter the records and hand them to an output sink.
  *
- * Probes given with -e belong to this command's netlink socket: they go
- * away when it exits, is interrupted or is killed (the kernel reaps them
- * when the socket closes). At exit the command prints, per probe, hits,
- * records delivered and records lost, and per CPU any sequence gap.
+ * Probes given with -e (or, for trace and hist, as arguments) belong to
+ * this command's netlink socket: they go away when it exits, is
+ * interrupted or is killed (the kernel reaps them when the socket
+ * closes). At exit the command prints, per probe, hits, records
+ * delivered, lost and filtered, and per CPU any sequence gap.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +24,32 @@
 #include <sys/mman.h>
 #include <netlink/attr.h>
 #include "cli.h"
+#include "hist.h"
 #include "probe.h"
 #include "ring_reader.h"
+#include "sink.h"
 
 #define RP_MAX_STREAM_PROBES 64
+#define RP_MAX_IDS RP_MAX_STREAM_PROBES
+
+enum rp_stream_mode { RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST };
+
+/* The command line of stream, trace and hist. */
+struct rp_stream_cfg {
+	int mode;
+	struct rp_probe_req reqs[RP_MAX_STREAM_PROBES];
+	unsigned int nreqs;
+	struct rp_filter filter;
+	uint32_t ids[RP_MAX_IDS];	/* --id: only these probes */
+	unsigned int nids;
+	double duration;
+	uint64_t max_count;
+	const char *output, *input;
+	int format;
+	bool quiet;
+	struct rp_hist_opts hist;
+	bool hist_opts;			/* a hist option was given */
+};
 
 struct rp_rings_map {
 	int fd;
@@ -36,12 +60,13 @@ struct rp_rings_map {
 };
 
 struct rp_stream {
+	const struct rp_stream_cfg *cfg;
 	struct rp_nl nl;
 	struct rp_rings_map map;
+	struct rp_sink sink;
 	FILE *out;
-	bool quiet;
-	uint64_t max_count, count;
-	unsigned long long t0;
+	uint64_t count, filtered;
+	uint64_t lost0;		/* rings' lost counters when we started */
 	/* what stream prints per probe id; refreshed on unknown ids */
 	struct rp_probe_info *probes;
 	size_t nr_probes;
@@ -173,6 +198,40 @@ static void rp_stream_count(struct rp_stream *s, uint32_t id)
 	s->seen[id]++;
 }
 
+/* --- every record, live or replayed --- */
+
+static bool rp_stream_wanted(const struct rp_stream_cfg *c,
+			     const struct rawprobe_record *r)
+{
+	unsigned int i;
+
+	if (!rp_filter_match(&c->filter, r))
+		return false;
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i] == r->probe_id)
+			return true;
+	return !c->nids;
+}
+
+/* Returns 1 once --count records went out: the drain stops there. */
+static int rp_stream_emit(struct rp_stream *s, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	if (!rp_stream_wanted(s->cfg, r)) {
+		s->filtered++;
+		return 0;
+	}
+	rp_stream_count(s, r->probe_id);
+	if (!s->cfg->quiet)
+		s->sink.ops->record(&s->sink, r, d);
+	s->count++;
+	if (s->cfg->max_count && s->count >= s->cfg->max_count) {
+		rp_stop = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static int rp_stream_record(unsigned int cpu, const struct rawprobe_record *r,
 			    void *ctx)
 {
@@ -181,39 +240,45 @@ static int rp_stream_record(unsigned int cpu, const struct rawprobe_record *r,
 	struct rp_probe_desc d;
 
 	(void)cpu;
-	rp_stream_count(s, r->probe_id);
-	if (s->quiet)
-		goto counted;
 	pi = rp_stream_lookup(s, r->probe_id, true);
 	if (pi)
 		rp_probe_desc(pi, &d);
-	else
-		snprintf(d.name, sizeof(d.name), "probe#%u", r->probe_id);
-	if (rp_opts.json)
-		rp_record_json(&rp_json, r, pi ? &d : NULL);
-	else
-		rp_record_print(s->out, r, pi ? &d : NULL, s->t0);
-counted:
-	s->count++;
-	if (s->max_count && s->count >= s->max_count) {
-		rp_stop = 1;
-		return 1;
-	}
-	return 0;
+	return rp_stream_emit(s, r, pi ? &d : NULL);
+}
+
+static int rp_stream_replayed(const struct rawprobe_record *r,
+			      const struct rp_probe_desc *d, void *ctx)
+{
+	struct rp_stream *s = ctx;
+
+	return rp_stop ? 1 : rp_stream_emit(s, r, d);
 }
 
 /* --- summary --- */
 
+/* Records the rings gave up (ring full), since the module loaded. */
+static uint64_t rp_stream_ring_lost(const struct rp_stream *s)
+{
+	struct rp_reader_cpu_stats st;
+	uint64_t lost = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++)
+		if (!rp_reader_stats(s->map.reader, cpu, &st))
+			lost += st.ring_lost;
+	return lost;
+}
+
 static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
-	uint64_t gaps = 0, ring_lost = 0;
+	uint64_t gaps = 0, ring_lost = rp_stream_ring_lost(s) - s->lost0;
 	unsigned int cpu;
 	size_t i;
 
 	rp_stream_refresh(s);
-	fprintf(stderr, "\n%-40s %10s %10s %10s %10s\n", "PROBE", "HITS",
-		"RECORDS", "LOST", "DELIVERED");
+	fprintf(stderr, "\n%-40s %10s %10s %10s %10s %10s\n", "PROBE", "HITS",
+		"RECORDS", "LOST", "FILTERED", "DELIVERED");
 	for (i = 0; i < s->nr_probes; i++) {
 		const struct rp_probe_info *pi = &s->probes[i];
 		struct rp_probe_desc d;
@@ -221,18 +286,25 @@ static void rp_stream_summary(struct rp_stream *s)
 
 		rp_probe_desc(pi, &d);
 		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 "\n", d.name, pi->hits, pi->records,
-			pi->lost_ring, seen);
+			" %10" PRIu64 " %10" PRIu64 "\n", d.name, pi->hits,
+			pi->records, pi->lost_ring, pi->filtered, seen);
 	}
 	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++) {
 		if (rp_reader_stats(s->map.reader, cpu, &st))
 			continue;
 		gaps += st.seq_lost;
-		ring_lost += st.ring_lost;
 	}
 	fprintf(stderr, "%" PRIu64 " records read, %" PRIu64
-		" lost (ring full), %" PRIu64 " sequence gaps\n",
-		s->count, ring_lost, gaps);
+		" lost (ring full), %" PRIu64 " sequence gaps", s->count,
+		ring_lost, gaps);
+	if (s->filtered)
+		fprintf(stderr, ", %" PRIu64 " filtered out here", s->filtered);
+	fputc('\n', stderr);
+	if (ring_lost || gaps)
+		fprintf(stderr, "rawprobectl: records were lost: read faster "
+			"(-q, --format raw -o FILE), filter in the kernel "
+			"(--pid/--comm with -e), or grow the rings "
+			"('ring set records N')\n");
 }
 
 /* --- owned probes --- */
@@ -287,42 +359,92 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		rp_reader_drain_all(s->map.reader, rp_stream_record, s);
-		if (!rp_opts.json)
-			fflush(s->out);
+		fflush(s->out);
 	}
 }
 
-static void rp_stream_usage(FILE *out)
+/* --- command line --- */
+
+static void rp_stream_usage(FILE *out, int mode)
 {
-	fprintf(out,
+	static const char *const synopsis[] = {
+		[RP_MODE_STREAM] =
 		"Usage: rawprobectl stream [-e KIND:TARGET [PROBE OPTIONS]]... [OPTIONS]\n"
 		"\n"
 		"Print records from every probe as they arrive, until Ctrl-C,\n"
-		"--duration or --count. Probes given with -e exist only while\n"
-		"the stream runs (they are removed even if it is killed).\n"
+		"SIGTERM, --duration or --count. Probes given with -e exist only\n"
+		"while the stream runs (removed even if it is killed).\n",
+		[RP_MODE_TRACE] =
+		"Usage: rawprobectl trace KIND:TARGET [PROBE OPTIONS]... [OPTIONS]\n"
 		"\n"
-		"  -e, --probe KIND:TARGET  add a probe owned by this stream\n"
+		"One-shot tracing: add the probes, stream their records, remove\n"
+		"them at exit (Ctrl-C, SIGTERM, --duration, --count), e.g.\n"
+		"  rawprobectl trace kretprobe:vfs_read --duration 5\n",
+		[RP_MODE_HIST] =
+		"Usage: rawprobectl hist [KIND:TARGET [PROBE OPTIONS]]... [OPTIONS]\n"
+		"\n"
+		"Histograms of kretprobe latency (default), of the return value or\n"
+		"of an argument, per probe (and per command with --by comm),\n"
+		"printed at exit. Without probes: the records of existing probes.\n"
+		"  rawprobectl hist kretprobe:vfs_read --duration 5 --by comm\n",
+	};
+
+	fputs(synopsis[mode], out);
+	fprintf(out,
+		"\n"
+		"  -e, --probe KIND:TARGET  add a probe owned by this command\n"
 		"                           (KIND: kprobe, kretprobe, jprobe)\n"
-		"  PROBE OPTIONS apply to the -e before them:\n"
+		"  PROBE OPTIONS apply to the probe before them:\n"
 		"    -a, --args SPEC        argument count or types (see 'probe add --help')\n"
 		"    -m, --maxactive N      kretprobe instances\n"
 		"    -s, --strmax N         string capture length\n"
+		"  Filters (in the kernel for this command's probes, here for others):\n"
+		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
+		"  -i, --id ID              only records of probe ID (repeatable)\n"
 		"  -d, --duration SECONDS   stop after this long\n"
 		"  -c, --count N            stop after N records\n"
-		"  -o, --output FILE        write records to FILE\n"
-		"  -q, --quiet              count only, print the summary\n"
-		"\n"
-		"Columns: CLOCK_MONOTONIC seconds, cpu, pid, comm, probe, arguments,\n"
-		"'= return value (latency)' for kretprobes. -j: JSON lines.\n");
+		"  -o, --output FILE        write to FILE instead of stdout\n"
+		"  -r, --input FILE         read a capture (--format raw) instead\n"
+		"                           of the live rings\n");
+	if (mode == RP_MODE_HIST)
+		fprintf(out,
+			"      --arg N              histogram of argument N (0..5)\n"
+			"      --retval             histogram of the return value\n"
+			"      --linear STEP        linear buckets of width STEP\n"
+			"                           (default: log2 buckets)\n"
+			"      --by comm            one histogram per command name\n");
+	else
+		fprintf(out,
+			"  -f, --format FMT         text (default), json (= -j), csv,\n"
+			"                           perfetto (Chrome trace JSON for\n"
+			"                           ui.perfetto.dev), raw (capture file)\n"
+			"  -q, --quiet              count only, print the summary\n"
+			"\n"
+			"Text columns: CLOCK_MONOTONIC seconds, cpu, pid, comm, probe,\n"
+			"arguments, '= return value (latency ns)' for kretprobes.\n");
+	fprintf(out, "A summary (hits, lost, filtered, sequence gaps) goes to "
+		"stderr at exit.\n");
 }
+
+enum {
+	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
+};
 
 static const struct option rp_stream_longopts[] = {
 	{ "probe",     required_argument, NULL, 'e' },
 	RP_PROBE_LONGOPTS,
+	RP_FILTER_LONGOPTS,
+	{ "id",        required_argument, NULL, 'i' },
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "count",     required_argument, NULL, 'c' },
 	{ "output",    required_argument, NULL, 'o' },
+	{ "input",     required_argument, NULL, 'r' },
+	{ "format",    required_argument, NULL, 'f' },
 	{ "quiet",     no_argument,       NULL, 'q' },
+	{ "arg",       required_argument, NULL, RP_OPT_ARG },
+	{ "retval",    no_argument,       NULL, RP_OPT_RETVAL },
+	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
+	{ "by",        required_argument, NULL, RP_OPT_BY },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -334,7 +456,7 @@ static int rp_stream_probe_arg(const char *arg, struct rp_probe_req *req)
 	const char *colon = strchr(arg, ':');
 
 	if (!colon || (size_t)(colon - arg) >= sizeof(kind))
-		return rp_usage_error("-e wants KIND:TARGET, e.g. kretprobe:vfs_read, not '%s'",
+		return rp_usage_error("a probe is KIND:TARGET, e.g. kretprobe:vfs_read, not '%s'",
 				      arg);
 	memcpy(kind, arg, colon - arg);
 	kind[colon - arg] = '\0';
@@ -342,129 +464,296 @@ static int rp_stream_probe_arg(const char *arg, struct rp_probe_req *req)
 	return rp_probe_req_init(req, kind, colon + 1);
 }
 
-static int rp_stream_parse(int argc, char **argv, struct rp_stream *s,
-			   struct rp_probe_req *reqs, unsigned int *nreqs,
-			   double *duration, const char **output)
+static int rp_stream_add_probe(struct rp_stream_cfg *c, const char *arg)
+{
+	int rc;
+
+	if (c->nreqs == RP_MAX_STREAM_PROBES)
+		return rp_usage_error("at most %d probes at once",
+				      RP_MAX_STREAM_PROBES);
+	rc = rp_stream_probe_arg(arg, &c->reqs[c->nreqs]);
+	if (!rc)
+		c->nreqs++;
+	return rc;
+}
+
+static int rp_hist_opt(int opt, const char *arg, struct rp_stream_cfg *c)
+{
+	uint64_t v;
+
+	c->hist_opts = true;
+	switch (opt) {
+	case RP_OPT_ARG:
+		if (rp_parse_u64(arg, 0, RAWPROBE_MAX_ARGS - 1, &v))
+			return rp_usage_error("--arg wants 0..%d, not '%s'",
+					      RAWPROBE_MAX_ARGS - 1, arg);
+		c->hist.value = RP_HIST_ARG;
+		c->hist.arg = (unsigned int)v;
+		return 0;
+	case RP_OPT_RETVAL:
+		c->hist.value = RP_HIST_RETVAL;
+		return 0;
+	case RP_OPT_LINEAR:
+		if (rp_parse_u64(arg, 1, UINT64_MAX / 2000, &v))
+			return rp_usage_error("--linear wants a bucket width > 0, not '%s'",
+					      arg);
+		c->hist.step = v;
+		return 0;
+	default:
+		if (strcmp(arg, "comm"))
+			return rp_usage_error("--by takes 'comm', not '%s'", arg);
+		c->hist.by_comm = true;
+		return 0;
+	}
+}
+
+static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 {
 	uint64_t v;
 	char *end;
-	int opt, rc;
 
-	optind = 0;	/* full getopt reset: main() parsed already */
-	while ((opt = getopt_long(argc, argv, "e:a:m:s:d:c:o:qh",
-				  rp_stream_longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			if (*nreqs == RP_MAX_STREAM_PROBES)
-				return rp_usage_error("at most %d probes per stream",
-						      RP_MAX_STREAM_PROBES);
-			rc = rp_stream_probe_arg(optarg, &reqs[*nreqs]);
-			if (rc)
-				return rc;
-			(*nreqs)++;
-			break;
-		case 'a':
-		case 'm':
-		case 's':
-			if (!*nreqs)
-				return rp_usage_error("-%c applies to a probe: give -e first",
-						      opt);
-			rc = rp_probe_opt(opt, optarg, &reqs[*nreqs - 1]);
-			if (rc)
-				return rc;
-			break;
-		case 'd':
-			*duration = strtod(optarg, &end);
-			if (*end || *duration <= 0)
-				return rp_usage_error("--duration wants seconds > 0, not '%s'",
-						      optarg);
-			break;
-		case 'c':
-			if (rp_parse_u64(optarg, 1, UINT64_MAX, &v))
-				return rp_usage_error("--count wants a number > 0, not '%s'",
-						      optarg);
-			s->max_count = v;
-			break;
-		case 'o':
-			*output = optarg;
-			break;
-		case 'q':
-			s->quiet = true;
-			break;
-		case 'h':
-			rp_stream_usage(stdout);
-			return -1;
-		default:
-			rp_stream_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+	switch (opt) {
+	case 'i':
+		if (c->nids == RP_MAX_IDS || rp_parse_u64(arg, 1, UINT32_MAX, &v))
+			return rp_usage_error("--id wants a probe id (at most %d), not '%s'",
+					      RP_MAX_IDS, arg);
+		c->ids[c->nids++] = (uint32_t)v;
+		return 0;
+	case 'd':
+		c->duration = strtod(arg, &end);
+		if (*end || !(c->duration > 0))
+			return rp_usage_error("--duration wants seconds > 0, not '%s'",
+					      arg);
+		return 0;
+	case 'c':
+		if (rp_parse_u64(arg, 1, UINT64_MAX, &v))
+			return rp_usage_error("--count wants a number > 0, not '%s'",
+					      arg);
+		c->max_count = v;
+		return 0;
+	case 'o':
+		c->output = arg;
+		return 0;
+	case 'r':
+		c->input = arg;
+		return 0;
+	case 'f':
+		c->format = rp_format_parse(arg);
+		if (c->format < 0 || c->format == RP_FMT_HIST)
+			return rp_usage_error("--format is text, json, csv, perfetto "
+					      "or raw, not '%s'", arg);
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	default:
+		return rp_hist_opt(opt, arg, c);
 	}
-	if (optind < argc)
-		return rp_usage_error("unexpected '%s' (probes are given with -e)",
-				      argv[optind]);
+}
+
+static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
+{
+	switch (opt) {
+	case 'e':
+		return rp_stream_add_probe(c, arg);
+	case 1:		/* an argument: trace and hist take probes so */
+		if (c->mode == RP_MODE_STREAM)
+			return rp_usage_error("unexpected '%s' (probes are given "
+					      "with -e)", arg);
+		return rp_stream_add_probe(c, arg);
+	case 'a':
+	case 'm':
+	case 's':
+		if (!c->nreqs)
+			return rp_usage_error("-%c applies to a probe: give the probe first",
+					      opt);
+		return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
+	case 'P':
+	case 'T':
+	case 'C':
+	case 'U':
+		return rp_filter_opt(opt, arg, &c->filter);
+	default:
+		return rp_stream_opt(opt, arg, c);
+	}
+}
+
+/* Whole-command checks once every option is known. */
+static int rp_stream_check(struct rp_stream_cfg *c)
+{
+	unsigned int i;
+
+	if (c->mode == RP_MODE_TRACE && !c->nreqs)
+		return rp_usage_error("trace needs a probe, e.g. 'rawprobectl "
+				      "trace kretprobe:vfs_read'");
+	if (c->hist_opts && c->mode != RP_MODE_HIST)
+		return rp_usage_error("--arg, --retval, --linear and --by are "
+				      "options of 'rawprobectl hist'");
+	if (c->input && c->nreqs)
+		return rp_usage_error("--input replays a capture: it cannot add "
+				      "probes");
+	if (c->mode == RP_MODE_HIST)
+		c->format = RP_FMT_HIST;
+	else if (c->format < 0)
+		c->format = rp_opts.json ? RP_FMT_JSON : RP_FMT_TEXT;
+	if (c->format == RP_FMT_RAW && !c->output && isatty(STDOUT_FILENO))
+		return rp_usage_error("--format raw writes a binary capture: give "
+				      "-o FILE (or redirect stdout)");
+	/* the stream's filters go into the kernel with its own probes */
+	for (i = 0; i < c->nreqs; i++)
+		c->reqs[i].filter = c->filter;
 	return 0;
 }
 
-int rp_cmd_stream(int argc, char **argv)
+static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
 {
-	static struct rp_probe_req reqs[RP_MAX_STREAM_PROBES];
-	struct rp_stream s = { .map.fd = -1, .out = stdout };
-	const char *output = NULL;
-	unsigned int nreqs = 0;
-	double duration = 0;
+	int opt, rc;
+
+	optind = 0;	/* full getopt reset: main() parsed already */
+	/* '-': arguments come back in order, as option 1 */
+	while ((opt = getopt_long(argc, argv, "-e:a:m:s:i:d:c:o:r:f:qh",
+				  rp_stream_longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			rp_stream_usage(stdout, c->mode);
+			return -1;
+		}
+		if (opt == '?') {
+			rp_stream_usage(stderr, c->mode);
+			return RP_EXIT_USAGE;
+		}
+		rc = rp_stream_one(opt, optarg, c);
+		if (rc)
+			return rc;
+	}
+	return rp_stream_check(c);
+}
+
+/* --- running --- */
+
+static int rp_stream_sink(struct rp_stream *s)
+{
+	const struct rp_stream_cfg *c = s->cfg;
+	int err;
+
+	if (c->format == RP_FMT_HIST)
+		err = rp_hist_sink_init(&s->sink, &c->hist, s->out,
+					rp_opts.json, rp_opts.pretty);
+	else
+		err = rp_sink_init(&s->sink, c->format, s->out,
+				   rp_opts.pretty && c->format == RP_FMT_JSON);
+	if (err)
+		return RP_EXIT_FAIL;
+	if (s->sink.ops->begin)
+		s->sink.ops->begin(&s->sink);
+	return 0;
+}
+
+static void rp_stream_sink_end(struct rp_stream *s)
+{
+	if (s->sink.ops && s->sink.ops->end)
+		s->sink.ops->end(&s->sink);
+	fflush(s->out);
+	if (s->sink.ops && s->sink.ops->free)
+		s->sink.ops->free(&s->sink);
+}
+
+static int rp_stream_replay(struct rp_stream *s)
+{
+	int err;
+
+	if (rp_stream_sink(s))
+		return RP_EXIT_FAIL;
+	err = rp_capture_read(s->cfg->input, rp_stream_replayed, s);
+	rp_stream_sink_end(s);
+	if (err) {
+		fprintf(stderr, "rawprobectl: %s: %s%s\n", s->cfg->input,
+			strerror(-err), err == -EPROTO || err == -EBADMSG ?
+			" (not a rawprobectl capture: write one with "
+			"--format raw -o FILE)" : "");
+		return RP_EXIT_FAIL;
+	}
+	if (s->cfg->format != RP_FMT_JSON || s->out != stdout)
+		fprintf(stderr, "%" PRIu64 " records read from %s, %" PRIu64
+			" filtered out\n", s->count, s->cfg->input, s->filtered);
+	return RP_EXIT_OK;
+}
+
+static int rp_stream_open_rings(struct rp_stream *s)
+{
+	int err = rp_rings_open(&s->map);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "rawprobectl: /dev/%s: %s%s\n", RAWPROBE_DEVICE_NAME,
+		strerror(-err),
+		err == -EBUSY ? " (another stream is reading: stop it first)" :
+		err == -EPROTO ? " (ABI mismatch: build the CLI and the module "
+				 "from one tree)" :
+		err == -EACCES || err == -EPERM ? " (run as root)" : "");
+	return err == -EACCES || err == -EPERM ? RP_EXIT_PERM : RP_EXIT_FAIL;
+}
+
+static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
+{
+	int rc, err;
+
+	rc = rp_stream_open_rings(s);
+	if (rc)
+		return rc;
+	s->lost0 = rp_stream_ring_lost(s);	/* this command's losses only */
+	err = rp_stream_add(s, c->reqs, c->nreqs);
+	if (err)
+		return rp_exit_from_errno(err);
+	/* trace and hist with probes: those probes' records only */
+	if (c->mode != RP_MODE_STREAM && c->nreqs && !c->nids) {
+		memcpy(c->ids, s->owned, c->nreqs * sizeof(*c->ids));
+		c->nids = c->nreqs;
+	}
+	if (rp_stream_sink(s))
+		return RP_EXIT_FAIL;
+	rp_stream_refresh(s);
+	rp_stream_loop(s, c->duration);
+
+	/* Stop producing, take what is left, then account. */
+	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DISABLE);
+	if (!c->max_count || s->count < c->max_count)
+		rp_reader_drain_all(s->map.reader, rp_stream_record, s);
+	rp_stream_sink_end(s);
+	if (c->format != RP_FMT_JSON || s->out != stdout)
+		rp_stream_summary(s);
+	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
+	return RP_EXIT_OK;
+}
+
+static int rp_stream_main(int mode, int argc, char **argv)
+{
+	static struct rp_stream_cfg c;
+	struct rp_stream s = { .map.fd = -1, .out = stdout, .cfg = &c };
 	struct sigaction sa = { .sa_handler = rp_on_signal };
 	int rc, err;
 
-	rc = rp_stream_parse(argc, argv, &s, reqs, &nreqs, &duration, &output);
+	memset(&c, 0, sizeof(c));
+	c.mode = mode;
+	c.format = -1;
+	rc = rp_stream_parse(argc, argv, &c);
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
-	if (output) {
-		s.out = fopen(output, "w");
-		if (!s.out) {
-			fprintf(stderr, "rawprobectl: %s: %s\n", output,
-				strerror(errno));
-			return RP_EXIT_FAIL;
-		}
-		rp_json.out = s.out;
-	}
-	rc = rp_connect(&s.nl);
-	if (rc)
-		return rc;
-
-	err = rp_rings_open(&s.map);
-	if (err) {
-		fprintf(stderr, "rawprobectl: /dev/%s: %s%s\n",
-			RAWPROBE_DEVICE_NAME, strerror(-err),
-			err == -EBUSY ? " (another stream is reading)" :
-			err == -EPROTO ? " (ABI mismatch)" : "");
-		rc = err == -EACCES || err == -EPERM ? RP_EXIT_PERM :
-		     RP_EXIT_FAIL;
-		goto out;
+	err = rp_probe_check(c.reqs, c.nreqs);
+	if (err)
+		return rp_exit_from_errno(err);
+	if (c.output && !(s.out = fopen(c.output, "w"))) {
+		fprintf(stderr, "rawprobectl: %s: %s\n", c.output,
+			strerror(errno));
+		return RP_EXIT_FAIL;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-
-	err = rp_stream_add(&s, reqs, nreqs);
-	if (err) {
-		rc = rp_exit_from_errno(err);
-		goto out;
-	}
-	s.t0 = rp_now_ns();
-	rp_stream_refresh(&s);
-	rp_stream_loop(&s, duration);
-
-	/* Stop producing, take what is left, then account. */
-	rp_stream_owned_cmd(&s, RAWPROBE_CMD_PROBE_DISABLE);
-	if (!s.max_count || s.count < s.max_count)
-		rp_reader_drain_all(s.map.reader, rp_stream_record, &s);
-	fflush(s.out);
-	if (!rp_opts.json || s.out != stdout)
-		rp_stream_summary(&s);
-	rp_stream_owned_cmd(&s, RAWPROBE_CMD_PROBE_DEL);
-	rc = RP_EXIT_OK;
-out:
+	if (c.input)
+		rc = rp_stream_replay(&s);
+	else if (!(rc = rp_connect(&s.nl)))
+		rc = rp_stream_live(&s, &c);
 	rp_rings_close(&s.map);
 	rp_nl_close(&s.nl);
 	free(s.probes);
@@ -472,4 +761,19 @@ out:
 	if (s.out != stdout)
 		fclose(s.out);
 	return rc;
+}
+
+int rp_cmd_stream(int argc, char **argv)
+{
+	return rp_stream_main(RP_MODE_STREAM, argc, argv);
+}
+
+int rp_cmd_trace(int argc, char **argv)
+{
+	return rp_stream_main(RP_MODE_TRACE, argc, argv);
+}
+
+int rp_cmd_hist(int argc, char **argv)
+{
+	return rp_stream_main(RP_MODE_HIST, argc, argv);
 }

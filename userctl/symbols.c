@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbol help from /proc/kallsyms: refuse ambiguous names (several static
+ * functions share one) listing the candidates, suggest near matches and
+ * compiler variants (.isra, .constprop, ...) for unknown ones, and turn
+ * addresses back into "function+offset [module]".
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +13,7 @@
 #include "symbols.h"
 
 #define RP_MAX_SHOWN 4
+#define RP_MAX_NEAR 5
 
 struct rp_ksym_line {
 	uint64_t addr;
@@ -14,6 +21,13 @@ struct rp_ksym_line {
 	char name[256];
 	char module[80];
 };
+
+const char *rp_kallsyms_path(void)
+{
+	const char *p = getenv("RAWPROBE_KALLSYMS");
+
+	return p && *p ? p : "/proc/kallsyms";
+}
 
 static int rp_ksym_parse(const char *line, struct rp_ksym_line *k)
 {
@@ -32,17 +46,28 @@ static int rp_ksym_parse(const char *line, struct rp_ksym_line *k)
 	return 0;
 }
 
+/* Functions: t/T, and weak ones (W) as some toolchains mark them. */
 static int rp_is_text(char type)
 {
-	return type == 't' || type == 'T';
+	return type == 't' || type == 'T' || type == 'W';
 }
+
+/* --- checks before probe add --- */
+
+struct rp_near {
+	int score;
+	char name[256];
+};
 
 struct rp_sym_query {
 	const char *symbol;
 	const char *module;
 	int nmatch, nvar;
+	int module_seen;	/* any symbol of the module named */
 	struct rp_ksym_line shown[RP_MAX_SHOWN];
 	char variants[RP_MAX_SHOWN][256];
+	struct rp_near near[RP_MAX_NEAR];
+	int nnear;
 };
 
 static int rp_query_cmp(const void *a, const void *b)
@@ -69,6 +94,12 @@ static struct rp_sym_query **rp_find_query(struct rp_sym_query **sorted,
 	return lo < n ? &sorted[lo] : NULL;
 }
 
+static int rp_in_module(const struct rp_sym_query *q,
+			const struct rp_ksym_line *k)
+{
+	return !q->module[0] || !strcmp(k->module, q->module);
+}
+
 static void rp_note_line(struct rp_sym_query **sorted, size_t n,
 			 const struct rp_ksym_line *k)
 {
@@ -78,7 +109,7 @@ static void rp_note_line(struct rp_sym_query **sorted, size_t n,
 
 	for (q = rp_find_query(sorted, n, k->name);
 	     q && q < end && !strcmp((*q)->symbol, k->name); q++) {
-		if ((*q)->module[0] && strcmp(k->module, (*q)->module))
+		if (!rp_in_module(*q, k))
 			continue;
 		if ((*q)->nmatch < RP_MAX_SHOWN)
 			(*q)->shown[(*q)->nmatch] = *k;
@@ -91,43 +122,167 @@ static void rp_note_line(struct rp_sym_query **sorted, size_t n,
 	snprintf(base, sizeof(base), "%.*s", (int)(dot - k->name), k->name);
 	for (q = rp_find_query(sorted, n, base);
 	     q && q < end && !strcmp((*q)->symbol, base); q++)
-		if ((*q)->nvar < RP_MAX_SHOWN &&
-		    (!(*q)->module[0] || !strcmp(k->module, (*q)->module)))
+		if ((*q)->nvar < RP_MAX_SHOWN && rp_in_module(*q, k))
 			snprintf((*q)->variants[(*q)->nvar++],
 				 sizeof((*q)->variants[0]), "%s", k->name);
 }
 
-static int rp_report(const struct rp_sym_query *q)
+/* Levenshtein distance, giving up (returning max + 1) beyond max. */
+static int rp_edit_distance(const char *a, const char *b, int max)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	int row[257], prev_diag, tmp, best;
+
+	if (la > 255 || lb > 255 || abs(la - lb) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev_diag = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev_diag :
+				 1 + (prev_diag < row[j - 1] ?
+				      (prev_diag < row[j] ? prev_diag : row[j]) :
+				      (row[j - 1] < row[j] ? row[j - 1] : row[j]));
+			prev_diag = tmp;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb];
+}
+
+/*
+ * How near name is to the query (lower is nearer), or -1: not near.
+ * A name that extends the query (do_sys_open -> do_sys_openat2) or that
+ * contains it ranks before one that is merely a few edits away.
+ */
+static int rp_near_score(const char *query, const char *name)
+{
+	int lq = (int)strlen(query), ln = (int)strlen(name);
+	int max = lq / 4 > 2 ? lq / 4 : 2, d;
+
+	if (lq >= 3 && !strncmp(name, query, lq))
+		return ln - lq;
+	if (lq >= 4 && strstr(name, query))
+		return 100 + ln - lq;
+	d = rp_edit_distance(query, name, max);
+	return d <= max ? 200 + d : -1;
+}
+
+static void rp_note_near(struct rp_sym_query *q, const struct rp_ksym_line *k)
+{
+	size_t lq = strlen(q->symbol);
+	int score, i;
+
+	/* compiler variants of the very name are listed on their own */
+	if (!strncmp(k->name, q->symbol, lq) && k->name[lq] == '.')
+		return;
+	score = rp_near_score(q->symbol, k->name);
+	if (score < 0)
+		return;
+	for (i = 0; i < q->nnear; i++)
+		if (!strcmp(q->near[i].name, k->name))
+			return;
+	/* insertion into the few best, in score then name order */
+	for (i = q->nnear; i > 0; i--) {
+		const struct rp_near *p = &q->near[i - 1];
+
+		if (p->score < score ||
+		    (p->score == score && strcmp(p->name, k->name) < 0))
+			break;
+		if (i < RP_MAX_NEAR)
+			q->near[i] = *p;
+	}
+	if (i >= RP_MAX_NEAR)
+		return;
+	q->near[i].score = score;
+	snprintf(q->near[i].name, sizeof(q->near[i].name), "%s", k->name);
+	if (q->nnear < RP_MAX_NEAR)
+		q->nnear++;
+}
+
+static void rp_report_ambiguous(const struct rp_sym_query *q)
 {
 	int i;
 
-	if (q->nmatch == 1)
-		return 0;
-	if (q->nmatch > 1) {
-		fprintf(stderr, "rawprobectl: symbol '%s' is ambiguous: %d "
-			"functions have this name; name one by address "
-			"(or MODULE:SYMBOL):\n", q->symbol, q->nmatch);
-		for (i = 0; i < q->nmatch && i < RP_MAX_SHOWN; i++)
-			fprintf(stderr, "  0x%016" PRIx64 " %s%s%s%s\n",
-				q->shown[i].addr, q->shown[i].name,
-				q->shown[i].module[0] ? " [" : "",
-				q->shown[i].module,
-				q->shown[i].module[0] ? "]" : "");
-		if (q->shown[0].addr == 0)
-			fprintf(stderr, "  (addresses are hidden: run as root "
-				"or lower kernel.kptr_restrict)\n");
-		return -EEXIST;
-	}
+	fprintf(stderr, "rawprobectl: symbol '%s' is ambiguous: %d functions "
+		"have this name; name one by address (or MODULE:SYMBOL):\n",
+		q->symbol, q->nmatch);
+	for (i = 0; i < q->nmatch && i < RP_MAX_SHOWN; i++)
+		fprintf(stderr, "  0x%016" PRIx64 " %s%s%s%s\n",
+			q->shown[i].addr, q->shown[i].name,
+			q->shown[i].module[0] ? " [" : "", q->shown[i].module,
+			q->shown[i].module[0] ? "]" : "");
+	if (q->shown[0].addr == 0)
+		fprintf(stderr, "  (addresses are hidden: run as root or "
+			"lower kernel.kptr_restrict)\n");
+}
+
+static void rp_report_unknown(const struct rp_sym_query *q)
+{
+	int i;
+
+	fprintf(stderr, "rawprobectl: %s%s%s: unknown symbol: no such "
+		"function in %s (ENOENT)\n", q->module,
+		q->module[0] ? ":" : "", q->symbol, rp_kallsyms_path());
 	if (q->nvar) {
-		fprintf(stderr, "rawprobectl: no function '%s'%s%s; the "
-			"compiler renamed it, try:", q->symbol,
-			q->module[0] ? " in " : "", q->module);
+		fprintf(stderr, "  the compiler renamed it; try:");
 		for (i = 0; i < q->nvar; i++)
 			fprintf(stderr, " %s", q->variants[i]);
 		fputc('\n', stderr);
+	}
+	if (q->nnear) {
+		fprintf(stderr, "  did you mean:");
+		for (i = 0; i < q->nnear; i++)
+			fprintf(stderr, " %s%s%s", q->module,
+				q->module[0] ? ":" : "", q->near[i].name);
+		fputc('\n', stderr);
+	}
+}
+
+static int rp_report(const struct rp_sym_query *q)
+{
+	if (q->nmatch == 1)
+		return 0;
+	if (q->nmatch > 1) {
+		rp_report_ambiguous(q);
+		return -EEXIST;
+	}
+	if (q->nvar || q->nnear) {
+		rp_report_unknown(q);
 		return -ENOENT;
 	}
-	return 0;	/* not found here: the kernel gives the reason */
+	return 0;	/* nothing near: the kernel gives the reason */
+}
+
+/* Second pass, only for names that were not found: near matches. */
+static void rp_find_near(FILE *f, struct rp_sym_query *q, size_t n)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	size_t i;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (rp_ksym_parse(line, &k) || !rp_is_text(k.type))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (q[i].nmatch || !rp_in_module(&q[i], &k))
+				continue;
+			q[i].module_seen = 1;
+			rp_note_near(&q[i], &k);
+		}
+	}
+	/* symbols of a module that is not loaded: the kernel says so */
+	for (i = 0; i < n; i++)
+		if (q[i].module[0] && !q[i].module_seen)
+			q[i].nnear = q[i].nvar = 0;
 }
 
 int rp_symbols_check(const char *const *symbols, const char *const *modules,
@@ -136,11 +291,11 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 	struct rp_sym_query *q, **sorted;
 	struct rp_ksym_line k;
 	char line[512];
-	int err = 0, e;
+	int err = 0, e, missing = 0;
 	size_t i;
 	FILE *f;
 
-	f = fopen("/proc/kallsyms", "r");
+	f = fopen(rp_kallsyms_path(), "r");
 	if (!f)
 		return 0;	/* the kernel will judge */
 	q = calloc(n, sizeof(*q));
@@ -156,6 +311,10 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 	while (fgets(line, sizeof(line), f))
 		if (!rp_ksym_parse(line, &k) && rp_is_text(k.type))
 			rp_note_line(sorted, n, &k);
+	for (i = 0; i < n; i++)
+		missing += !q[i].nmatch;
+	if (missing)
+		rp_find_near(f, q, n);
 	for (i = 0; i < n; i++) {
 		e = rp_report(&q[i]);
 		if (e && !err)
@@ -171,4 +330,111 @@ out:
 int rp_symbol_check(const char *symbol, const char *module)
 {
 	return rp_symbols_check(&symbol, &module, 1);
+}
+
+/* --- address to symbol --- */
+
+struct rp_ksym {
+	uint64_t addr;
+	char *name;		/* "name" or "name [module]"; NULL: not text */
+};
+
+static struct {
+	struct rp_ksym *v;
+	size_t n;
+	int loaded;
+} rp_ksyms;
+
+static int rp_ksym_cmp(const void *a, const void *b)
+{
+	const struct rp_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int rp_ksym_push(const struct rp_ksym_line *k, size_t *cap)
+{
+	char buf[400];
+
+	if (rp_ksyms.n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		void *v = realloc(rp_ksyms.v, c * sizeof(*rp_ksyms.v));
+
+		if (!v)
+			return -ENOMEM;
+		rp_ksyms.v = v;
+		*cap = c;
+	}
+	snprintf(buf, sizeof(buf), "%s%s%s%s", k->name,
+		 k->module[0] ? " [" : "", k->module, k->module[0] ? "]" : "");
+	rp_ksyms.v[rp_ksyms.n].addr = k->addr;
+	rp_ksyms.v[rp_ksyms.n].name = rp_is_text(k->type) ? strdup(buf) : NULL;
+	rp_ksyms.n++;
+	return 0;
+}
+
+static void rp_ksyms_load(void)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	size_t cap = 0;
+	FILE *f;
+
+	rp_ksyms.loaded = 1;
+	f = fopen(rp_kallsyms_path(), "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!rp_ksym_parse(line, &k) && k.addr &&
+		    rp_ksym_push(&k, &cap))
+			break;
+	fclose(f);
+	qsort(rp_ksyms.v, rp_ksyms.n, sizeof(*rp_ksyms.v), rp_ksym_cmp);
+}
+
+void rp_ksym_format(uint64_t addr, char *buf, size_t len)
+{
+	const struct rp_ksym *s;
+	size_t lo = 0, hi;
+	char *mod;
+
+	buf[0] = '\0';
+	if (!rp_ksyms.loaded)
+		rp_ksyms_load();
+	hi = rp_ksyms.n;
+	/* the last symbol at or below addr */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (rp_ksyms.v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return;
+	s = &rp_ksyms.v[lo - 1];
+	/* past the last symbol there is no telling where text ends */
+	if (!s->name || (lo == rp_ksyms.n && addr - s->addr > 0x10000))
+		return;
+	mod = strchr(s->name, ' ');
+	snprintf(buf, len, "%.*s+0x%" PRIx64 "%s",
+		 (int)(mod ? mod - s->name : (long)strlen(s->name)), s->name,
+		 addr - s->addr, mod ? mod : "");
+}
+
+int rp_ksym_exists(const char *name)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(rp_kallsyms_path(), "r");
+
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
+			!strcmp(k.name, name);
+	fclose(f);
+	return found;
 }

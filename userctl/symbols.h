@@ -2,6 +2,9 @@
 /*
  * /proc/kallsyms: ambiguity checks and hints before a probe is added,
  * address to symbol for printing.
+ *
+ * RAWPROBE_KALLSYMS names another file in the same format (tests, or a
+ * copy taken on another machine).
  */
 #ifndef RAWPROBECTL_SYMBOLS_H
 #define RAWPROBECTL_SYMBOLS_H
@@ -9,14 +12,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* /proc/kallsyms, or $RAWPROBE_KALLSYMS */
+const char *rp_kallsyms_path(void);
+
 /*
- * Check a probe target against /proc/kallsyms. Returns 0 when it is fine
- * or cannot be checked, -ENOENT or -EEXIST (ambiguous) after printing
- * what was found and what to do instead.
+ * Check a probe target against kallsyms. Returns 0 when it is fine or
+ * cannot be checked, -ENOENT (unknown, with near matches or compiler
+ * variants listed) or -EEXIST (ambiguous, the candidates listed) after
+ * printing what was found and what to do instead.
  */
 int rp_symbol_check(const char *symbol, const char *module);
-/* The same for n targets, reading /proc/kallsyms once. */
+/* The same for n targets, reading kallsyms once. */
 int rp_symbols_check(const char *const *symbols, const char *const *modules,
 		     size_t n);
+
+/*
+ * "vfs_read+0x10" or "ext4_sync_file+0x0 [ext4]" for a kernel text
+ * address; "" when it is not in a known function (or addresses are
+ * hidden: kptr_restrict). Loads and sorts kallsyms on first use.
+ */
+void rp_ksym_format(uint64_t addr, char *buf, size_t len);
+/* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
+int rp_ksym_exists(const char *name);
 
 #endif

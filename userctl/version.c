@@ -9,13 +9,6 @@
 #include "cli.h"
 #include "format.h"
 
-struct rp_module_info {
-	uint32_t abi;
-	char version[32];
-	char kernel[65];
-	uint32_t nr_rings, ring_records, ring_mode, nr_probes;
-};
-
 static int rp_info_reply(struct nlattr **a, void *ctx)
 {
 	struct rp_module_info *mi = ctx;
@@ -40,6 +33,14 @@ static int rp_info_reply(struct nlattr **a, void *ctx)
 	return 0;
 }
 
+int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, RAWPROBE_CMD_GET_INFO, 0);
+
+	return msg ? rp_nl_call(nl, msg, rp_info_reply, mi) : -ENOMEM;
+}
+
+/* The module's part is left out when it is not loaded (mi NULL). */
 static void rp_version_json(const struct rp_module_info *mi)
 {
 	struct json *j = &rp_json;
@@ -49,7 +50,13 @@ static void rp_version_json(const struct rp_module_info *mi)
 	json_obj_open(j);
 	json_kv_str(j, "version", RAWPROBECTL_VERSION);
 	json_kv_u64(j, "abi", RAWPROBE_ABI_VERSION);
+	json_kv_u64(j, "json_schema", RAWPROBECTL_JSON_SCHEMA);
 	json_obj_close(j);
+	if (!mi) {
+		json_obj_close(j);
+		json_end_doc(j);
+		return;
+	}
 	json_key(j, "module");
 	json_obj_open(j);
 	json_kv_str(j, "version", mi->version);
@@ -81,7 +88,6 @@ static void rp_version_text(const struct rp_module_info *mi)
 int rp_cmd_version(int argc, char **argv)
 {
 	struct rp_module_info mi = { 0 };
-	struct nl_msg *msg;
 	struct rp_nl nl;
 	int rc, err;
 
@@ -92,13 +98,14 @@ int rp_cmd_version(int argc, char **argv)
 		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc) {
-		if (!rp_opts.json)
+		if (rp_opts.json)
+			rp_version_json(NULL);
+		else
 			printf("rawprobectl %s (ABI %u)\n",
 			       RAWPROBECTL_VERSION, RAWPROBE_ABI_VERSION);
 		return rc;
 	}
-	msg = rp_nl_msg(&nl, RAWPROBE_CMD_GET_INFO, 0);
-	err = msg ? rp_nl_call(&nl, msg, rp_info_reply, &mi) : -ENOMEM;
+	err = rp_module_info_get(&nl, &mi);
 	if (err) {
 		rc = rp_fail(&nl, "version", err);
 		rp_nl_close(&nl);

@@ -2,10 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rawprobectl on the host, where no module is loaded: grammar, help,
-# usage errors and exit codes. Ends with "N passed, N failed".
+# usage errors and exit codes; every output format (from a capture file
+# with known records, tests/cli/mkcapture.py) validated against the JSON
+# schema; symbol help against a fake kallsyms; doctor; man page,
+# completion and install. Ends with "N passed, N failed".
 here=$(cd "$(dirname "$0")" && pwd)
 CTL=${RAWPROBECTL:-$here/../../userctl/rawprobectl}
+repo=$(cd "$here/../.." && pwd)
+VALIDATE=$here/validate_json.py
 pass=0 fail=0
+T=$(mktemp -d /tmp/rp-cli.XXXXXX)
+trap 'rm -rf "$T" /tmp/rp-cli-err.$$' EXIT
 
 # matches TEXT REGEX: "^$" means empty (grep sees no line in "")
 matches() {
@@ -48,7 +55,7 @@ check "args type"        2 "^$"              "bad --args"  -- $CTL probe add kpr
 check "args too many"    2 "^$"              "bad --args"  -- $CTL probe add kprobe f -a u64,u64,u64,u64,u64,u64,u64
 check "missing target"   2 "^$"              "Usage"       -- $CTL probe add kprobe
 check "bad id"           2 "^$"              "not a probe id" -- $CTL probe del 0
-check "stream -a first"  2 "^$"              "give -e first" -- $CTL stream -a 2
+check "stream -a first"  2 "^$"              "give the probe first" -- $CTL stream -a 2
 check "stream -e form"   2 "^$"              "KIND:TARGET" -- $CTL stream -e vfs_read
 check "stream duration"  2 "^$"              "--duration"  -- $CTL stream -d -1
 check "ring set records" 2 "^$"              "power of two" -- $CTL ring set records 100
@@ -57,8 +64,165 @@ check "stray argument"   2 "^$"              "Usage: rawprobectl version" -- $CT
 check "list help"        0 "statistics"      "^$"          -- $CTL probe list --help
 # the host has no module: the CLI says so with exit code 3
 check "no module"        3 "^$"              "not loaded.*insmod" -- $CTL probe list
-check "no module json"   3 "^$"              "not loaded" -- $CTL -j version
+check "no module json"   3 '^\{"cli":\{"version"'    "not loaded" -- $CTL -j version
 
-rm -f /tmp/rp-cli-err.$$
+
+# --- grammar of the new objects ---
+check "trace --help"     0 "one-shot|One-shot" "^$"        -- $CTL trace --help
+check "hist --help"      0 "--linear STEP"   "^$"          -- $CTL hist --help
+check "stats help"       0 "stats reset"     "^$"          -- $CTL stats help
+check "stats show help"  0 "FILTERED"        "^$"          -- $CTL stats show --help
+check "doctor --help"    0 "module signatures" "^$"        -- $CTL doctor --help
+check "stream formats"   0 "perfetto"        "^$"          -- $CTL stream --help
+check "prefix tr"        0 "Usage: rawprobectl trace" "^$" -- $CTL tr --help
+check "prefix ambiguous" 2 "^$"              "ambiguous: stream or stats" -- $CTL st
+check "help lists all"   0 "trace.*hist.*stats.*doctor" "^$" -- bash -c "$CTL help | tr '\n' ' '"
+check "trace no probe"   2 "^$"              "trace needs a probe" -- $CTL trace -d 1
+check "trace bad probe"  2 "^$"              "KIND:TARGET"  -- $CTL trace vfs_read
+check "stream positional" 2 "^$"             "given with -e" -- $CTL stream kprobe:vfs_read
+check "bad format"       2 "^$"              "--format is text, json" -- $CTL stream -f xml
+check "hist opt on stream" 2 "^$"            "options of 'rawprobectl hist'" -- $CTL stream --retval
+check "hist --by"        2 "^$"              "--by takes 'comm'" -- $CTL hist --by pid
+check "hist --arg range" 2 "^$"              "--arg wants 0..5" -- $CTL hist --arg 6
+check "hist --linear 0"  2 "^$"              "--linear wants" -- $CTL hist --linear 0
+check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f
+check "bad --pid"        2 "^$"              "--pid wants a number" -- $CTL stream --pid abc
+check "bad --comm"       2 "^$"              "--comm wants .*1..15" -- $CTL probe add kprobe f --comm abcdefghijklmnopq
+check "bad --cpu"        2 "^$"              "--cpu wants" -- $CTL probe add kprobe f --cpu -1
+check "bad --id"         2 "^$"              "--id wants a probe id" -- $CTL stream -i 0
+check "bad --count"      2 "^$"              "--count wants" -- $CTL trace kprobe:f -c 0
+check "stats bad id"     2 "^$"              "not a probe id" -- $CTL stats 0x
+check "stats bad cmd"    2 "^$"              "unknown command 'stats frob'" -- $CTL stats frob
+check "stats no module"  3 "^$"              "not loaded"  -- $CTL stats
+check "probe add --help filters" 0 "--comm NAME" "^$"      -- $CTL probe add --help
+
+# --- symbol help, against a fake kallsyms (RAWPROBE_KALLSYMS) ---
+cat > "$T/kallsyms" <<'KSYMS'
+ffffffff81000000 T _stext
+ffffffff81100000 T vfs_read
+ffffffff81100200 T vfs_write
+ffffffff81100400 t do_sys_openat2
+ffffffff81100500 t dup_fn
+ffffffff81100600 t dup_fn
+ffffffff81100700 t cleanup_thing.isra.0
+ffffffff81100780 t cleanup_thing.constprop.0
+ffffffff81100800 T __x64_sys_openat
+ffffffff81200000 D some_data
+ffffffffc0001000 t ext4_sync_file	[ext4]
+KSYMS
+export RAWPROBE_KALLSYMS=$T/kallsyms
+check "near match"       1 "^$"  "do_sys_open: unknown symbol.*ENOENT.*did you mean: do_sys_openat2" \
+	-- bash -c "$CTL probe add kprobe do_sys_open 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS:-1}"
+check "near match exit"  1 "^$"  "did you mean"  -- $CTL probe add kprobe do_sys_open
+check "typo"             1 "^$"  "did you mean: vfs_read"  -- $CTL probe add kretprobe vfs_raed
+check "compiler variants" 1 "^$" "renamed it; try: cleanup_thing.isra.0 cleanup_thing.constprop.0" \
+	-- $CTL probe add kprobe cleanup_thing
+check "ambiguous name"   1 "^$"  "'dup_fn' is ambiguous: 2 functions" -- $CTL probe add kprobe dup_fn
+check "ambiguous lists"  1 "^$"  "0xffffffff81100600 dup_fn" -- $CTL probe add kprobe dup_fn
+check "module near"      1 "^$"  "did you mean: ext4:ext4_sync_file" -- $CTL probe add kprobe ext4:ext4_sync
+check "batch names one"  1 "^$"  "vfs_raed: unknown symbol" -- $CTL probe add kprobe vfs_read vfs_raed
+check "trace checks first" 1 "^$" "did you mean: vfs_read" -- $CTL trace kretprobe:vfs_raed
+check "data is no function" 3 "^$" "not loaded" -- $CTL probe add kprobe some_dat
+check "known name needs module" 3 "^$" "not loaded" -- $CTL probe add kprobe do_sys_openat2
+
+# --- every output format, from a capture with known records ---
+python3 "$here/mkcapture.py" "$T/cap.rpc"
+check "text"             0 "kretprobe:vfs_read +\(0x3, 0xffffffff81100200 <vfs_write\+0x0>, 0x64\) = -14 \(1500 ns\)" \
+	"14 records read" -- $CTL stream -r "$T/cap.rpc"
+check "text addr symbolized" 0 "kprobe:0xffffffff81100010 <vfs_read\+0x10>" "^$" \
+	-- bash -c "$CTL stream -r $T/cap.rpc 2>/dev/null"
+check "text string arg"  0 '\(-100, "/etc/hostname"\)' "^$" -- bash -c "$CTL stream -r $T/cap.rpc 2>/dev/null"
+check "json records"     0 "valid: 14 documents" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc | $VALIDATE record"
+check "json sym"         0 '"addr":"0xffffffff81100010","sym":"vfs_read\+0x10"' "^$" -- $CTL -j stream -r "$T/cap.rpc"
+check "-f json = -j"     0 "^$" "^$" -- bash -c "cmp <($CTL -j stream -r $T/cap.rpc 2>/dev/null) <($CTL stream -f json -r $T/cap.rpc 2>/dev/null)"
+check "output file"      0 "^$" "14 records read" -- $CTL stream -r "$T/cap.rpc" -o "$T/out.txt"
+check "output file has records" 0 "^14$" "^$" -- bash -c "wc -l < $T/out.txt"
+check "--count"          0 "^2$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc -c 2 2>/dev/null | wc -l"
+check "--comm"           0 "^4$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --comm dd | wc -l"
+check "filtered summary" 0 "^$" "4 records read from .*, 10 filtered out" -- $CTL stream -r "$T/cap.rpc" --comm dd -o /dev/null
+check "--pid"            0 "^9$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --pid 100 2>/dev/null | wc -l"
+check "--tgid"           0 "^4$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --tgid 199 2>/dev/null | wc -l"
+check "--cpu"            0 "^6$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --cpu 1 2>/dev/null | wc -l"
+check "--id"             0 "^3$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc -i 2 2>/dev/null | wc -l"
+check "filters combine"  0 "^1$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --comm dd --cpu 0 -i 1 -c 1 2>/dev/null | wc -l"
+cat > "$T/check_csv.py" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 14, len(rows)
+assert rows[13]['comm'] == 'with,comma"q', rows[13]['comm']
+assert rows[13]['sym'] == 'vfs_read+0x10'
+assert rows[3]['retval'] == '-14' and rows[3]['latency_ns'] == '1500'
+assert rows[10]['arg0'] == '-100' and rows[10]['str'] == '/etc/hostname'
+assert rows[10]['arg1'] == '', 'the string argument is in str'
+print('csv ok')
+PY
+check "csv"              0 "csv ok" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f csv -o $T/out.csv 2>/dev/null && python3 $T/check_csv.py $T/out.csv"
+check "perfetto schema"  0 "valid: 1 documents" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f perfetto 2>/dev/null | $VALIDATE perfetto-"
+cat > "$T/perfetto.py" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+x = [e for e in ev if e['ph'] == 'X']
+assert len(x) == 10, len(x)
+# a slice spans entry to return: ts = (return time - latency) in us
+assert x[0]['ts'] == 5000009.9 and x[0]['dur'] == 0.1, x[0]
+assert {e['tid'] for e in x} == {100, 200} and {e['pid'] for e in x} == {100, 199}
+names = {e['tid']: e['args']['name'] for e in ev if e['ph'] == 'M'}
+assert names == {100: 'cat', 200: 'dd', 300: 'with,comma"q'}, names
+inst = [e for e in ev if e['ph'] == 'i']
+assert len(inst) == 4 and inst[0]['args']['str'] == '/etc/hostname'
+print('perfetto ok')
+PY
+check "perfetto slices"  0 "perfetto ok" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f perfetto -o $T/p.json 2>/dev/null && python3 $T/perfetto.py $T/p.json"
+check "raw round trip"   0 "^$" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f raw -o $T/cap2.rpc 2>/dev/null && cmp <($CTL -j stream -r $T/cap.rpc 2>/dev/null) <($CTL -j stream -r $T/cap2.rpc 2>/dev/null)"
+check "not a capture"    1 "^$" "not a rawprobectl capture" -- $CTL stream -r "$T/kallsyms"
+check "missing capture"  1 "^$" "No such file" -- $CTL stream -r "$T/nope"
+
+# --- hist ---
+check "hist log2"        0 "@kretprobe:vfs_read, latency_ns: count 10, avg 2995, min 1, max 20000" \
+	"4 records had no latency_ns" -- $CTL hist -r "$T/cap.rpc"
+check "hist bars"        0 '\[512, 1K\) +3 \|@{52}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
+check "hist half bar"    0 '\[2K, 4K\) +2 \|@{34} {18}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
+check "hist by comm"     0 "@kretprobe:vfs_read\[cat\].*count 6.*@kretprobe:vfs_read\[dd\].*count 4" "^$" \
+	-- bash -c "$CTL hist -r $T/cap.rpc --by comm 2>/dev/null | tr '\n' ' '"
+check "hist linear"      0 '\[1000, 2000\) +1 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --linear 1000 2>/dev/null"
+check "hist retval neg"  0 '\(\.\.\., 0\) +1 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --retval 2>/dev/null"
+check "hist signed arg"  0 'do_sys_openat2, arg0: count 3.*\(\.\.\., 0\) +3 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 0 -i 2 2>/dev/null | tr '\n' ' '"
+check "hist json"        0 "valid: 2 documents" "^$" -- bash -c "$CTL -j hist -r $T/cap.rpc --by comm --linear 500 2>/dev/null | $VALIDATE hist"
+check "hist json buckets" 0 '\{"low":512,"high":1024,"count":3\}' "^$" -- bash -c "$CTL -j hist -r $T/cap.rpc 2>/dev/null"
+check "hist empty"       0 "no records with a arg5 value" "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 5 2>/dev/null"
+
+# --- doctor, version: JSON against the schema ---
+check "doctor host"      3 "FAIL +module +the rawprobe module is not loaded" "^$" -- $CTL doctor
+check "doctor fixes"     3 "fix: make && sudo insmod rawprobe.ko" "^$" -- $CTL doctor
+check "doctor json"      0 "valid: 1 documents" "^$" -- bash -c "$CTL -j doctor | $VALIDATE doctor"
+check "doctor pretty"    0 "valid: 1 documents" "^$" -- bash -c "$CTL -p doctor | $VALIDATE doctor-"
+printf 'CONFIG_KPROBES=y\n# CONFIG_KRETPROBES is not set\n' > "$T/config"
+check "doctor kconfig"   3 "ok +kprobes +CONFIG_KPROBES=y.*FAIL +kretprobes +CONFIG_KRETPROBES is not set" "^$" \
+	-- bash -c "RAWPROBE_KCONFIG=$T/config $CTL doctor | tr '\n' ' '; exit \${PIPESTATUS[0]}"
+check "doctor kallsyms"  3 "kprobes +CONFIG_KPROBES is not set \(no register_kprobe in .*kallsyms\)" "^$" \
+	-- bash -c "RAWPROBE_KCONFIG=/nonexistent $CTL doctor | grep -v kretprobes; exit \${PIPESTATUS[0]}"
+check "version json"     3 "valid: 1 documents" "^$" -- bash -c "$CTL -j version 2>/dev/null | $VALIDATE version; exit \${PIPESTATUS[0]}"
+check "version schema"   0 '"json_schema":1' "^$" -- bash -c "$CTL -j version 2>/dev/null; true"
+check "schema valid"     0 "valid: schema" "^$" -- $VALIDATE --check
+unset RAWPROBE_KALLSYMS
+
+# --- man page, completion, install ---
+check "man page"         0 "^$" "^$" -- groff -man -ww -z "$repo/man/rawprobectl.8"
+check "man renders"      0 "EXIT STATUS.*RAWPROBE_KALLSYMS" "^$" -- bash -c "MANWIDTH=80 man -l $repo/man/rawprobectl.8 2>/dev/null | tr '\n' ' '"
+check "man has objects"  0 "^$" "^$" -- bash -c "for o in \$($CTL help | awk '/^Objects:/ { f = 1; next } /^\$/ { f = 0 } f { print \$1 }'); do grep -q \"^\\.B.*\$o\\|^\\.B rawprobectl \$o\" $repo/man/rawprobectl.8 || grep -qw \"\$o\" $repo/man/rawprobectl.8 || { echo missing \$o >&2; exit 1; }; done"
+cat > "$T/comp.sh" <<'SH'
+. "$1/completion/rawprobectl"
+comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _rawprobectl; echo "${COMPREPLY[*]}"; }
+comp rawprobectl ""
+comp rawprobectl probe ""
+comp rawprobectl probe add kprobe do_
+comp rawprobectl stream -f p
+comp rawprobectl hist --b
+SH
+check "completion"       0 "probe stream trace hist stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
+	-- bash -c "RAWPROBE_KALLSYMS=$T/kallsyms bash $T/comp.sh $repo | tr '\n' ' '"
+check "completion objects" 0 "^$" "^$" -- bash -c "for o in \$($CTL help | awk '/^Objects:/ { f = 1; next } /^\$/ { f = 0 } f { print \$1 }'); do grep -q \"objects=.*\$o\" $repo/completion/rawprobectl || exit 1; done"
+check "make install-ctl" 0 "^$" "^$" -- bash -c "make -s -C $repo install-ctl DESTDIR=$T/root PREFIX=/usr >/dev/null && test -x $T/root/usr/sbin/rawprobectl && test -f $T/root/usr/share/man/man8/rawprobectl.8 && test -f $T/root/usr/share/bash-completion/completions/rawprobectl && test -f $T/root/usr/share/rawprobe/rawprobectl-v1.json"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0
+# rawprobectl on real workloads: trace, hist, exports (perfetto, CSV),
+# doctor, stats, filters, and cleanup on SIGINT/SIGTERM. JSON output is
+# validated against docs/schema/rawprobectl-v1.json.
+
+S=$T_SCRATCH
+VALIDATE=tests/cli/validate_json.py
+
+# bg_start OUT ARGS...: rawprobectl ARGS in the background, stdout to
+# OUT, stderr to OUT.err; waits until its probes exist (or it died).
+# Sets BG_PID.
+bg_start() {
+	local out=$1 before
+	shift
+	before=$(probe_count)
+	$CTL "$@" > "$out" 2> "$out.err" &
+	BG_PID=$!
+	wait_for "! kill -0 $BG_PID 2>/dev/null || [ \$(probe_count) -gt $before ]" 100
+	kill -0 "$BG_PID" 2>/dev/null && [ "$(probe_count)" -gt "$before" ] ||
+		fail "no probes added by '$*': $(cat "$out.err")"
+}
+
+# bg_stop SIGNAL: stop it, expect exit 0 and nothing left behind.
+bg_stop() {
+	local rc=0
+	kill "-$1" "$BG_PID"
+	wait "$BG_PID" || rc=$?
+	expect_eq 0 "$rc" "exit status after SIG$1"
+	expect_eq 0 "$(probe_count)" "probes left after SIG$1"
+}
+
+py() { python3 -c "$@"; }
+
+t_doctor_all_good() {
+	local out
+	out=$($CTL doctor)
+	expect_match "0 failed, 0 warnings" "$out" "doctor summary"
+	expect_match "ok +module +rawprobe .* is loaded" "$out" "module check"
+	expect_match "ok +lockdown" "$out" "lockdown check"
+	$CTL -j doctor > $S/doctor.json
+	$VALIDATE doctor $S/doctor.json >/dev/null || fail "schema: $($VALIDATE doctor $S/doctor.json)"
+	expect_eq "[]" "$(json_get "$(cat $S/doctor.json)" '[c["name"] for c in j["checks"] if c["status"] != "ok"]')" "checks not ok"
+}
+
+t_trace_kretprobe() {
+	head -c 1000 /dev/zero > $S/in
+	bg_start $S/trace.txt trace kretprobe:vfs_read -a 3 -d 60
+	dd if=$S/in of=/dev/null bs=100 count=3 2>/dev/null
+	bg_stop INT
+	expect_eq 3 "$(grep -cE ' dd +kretprobe:vfs_read +\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x64\) = 100 \([0-9]+ ns\)' $S/trace.txt)" "dd's reads traced"
+	expect_match "kretprobe:vfs_read +[0-9]+" "$(cat $S/trace.txt.err)" "summary per probe"
+	expect_match "lost \(ring full\), 0 sequence gaps" "$(cat $S/trace.txt.err)" "loss summary"
+}
+
+t_trace_json_count() {
+	bg_start $S/pg.json -j trace kprobe:__x64_sys_getpgid -c 5
+	py 'import os
+for i in range(20): os.getpgid(0)'
+	wait "$BG_PID"
+	expect_eq 5 "$(wc -l < $S/pg.json)" "--count 5 records"
+	$VALIDATE record $S/pg.json >/dev/null || fail "schema: $($VALIDATE record $S/pg.json)"
+	expect_eq 0 "$(probe_count)" "trace removed its probe"
+}
+
+t_hist_latency_by_comm() {
+	local j
+	head -c 2000 /dev/zero > $S/in
+	bg_start $S/hist.json -j hist kretprobe:vfs_read --by comm -d 60
+	dd if=$S/in of=/dev/null bs=100 count=20 2>/dev/null
+	bg_stop TERM
+	$VALIDATE hist $S/hist.json >/dev/null || fail "schema: $($VALIDATE hist $S/hist.json)"
+	j=$(grep '"comm":"dd"' $S/hist.json)
+	expect_ge 20 "$(json_get "$j" 'j["count"]')" "dd's vfs_read returns"
+	expect_eq "$(json_get "$j" 'j["count"]')" "$(json_get "$j" 'sum(b["count"] for b in j["buckets"])')" "buckets add up"
+	expect_eq True "$(json_get "$j" 'j["min"] > 0 and all(b["high"] == 2 * b["low"] for b in j["buckets"])')" "log2 buckets of latency"
+}
+
+t_hist_arg_linear_text() {
+	head -c 2000 /dev/zero > $S/in
+	bg_start $S/hist.txt hist kretprobe:vfs_read -a 3 --arg 2 --linear 100 --by comm -d 60
+	dd if=$S/in of=/dev/null bs=150 count=4 2>/dev/null
+	bg_stop INT
+	expect_match "@kretprobe:vfs_read\[dd\], arg2 \(linear\): count [4-9]" "$(cat $S/hist.txt)" "header"
+	expect_match "\[100, 200\) +4 \|@{52}\|" "$(cat $S/hist.txt)" "one full bar of 4 reads of 150 bytes"
+}
+
+t_export_perfetto() {
+	head -c 1000 /dev/zero > $S/in
+	bg_start $S/out trace kretprobe:vfs_read -d 60 -f perfetto -o $S/trace.json
+	dd if=$S/in of=/dev/null bs=100 count=5 2>/dev/null
+	bg_stop INT
+	$VALIDATE perfetto- $S/trace.json >/dev/null || fail "schema: $($VALIDATE perfetto- $S/trace.json)"
+	py 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M"}
+dd = [e for e in ev if e["ph"] == "X" and names.get(e["tid"]) == "dd"]
+assert len(dd) >= 5, len(dd)
+assert all(e["dur"] > 0 and e["name"] == "kretprobe:vfs_read" for e in dd)
+assert all(a["ts"] + a["dur"] <= b["ts"] + b["dur"] for a, b in zip(dd, dd[1:]))' $S/trace.json ||
+		fail "perfetto slices"
+}
+
+t_export_csv() {
+	local f=$S/csv-target-$$
+	echo x > "$f"
+	bg_start $S/out stream -e jprobe:do_sys_openat2 -a s32,ustr -f csv -o $S/open.csv
+	cat "$f" "$f" >/dev/null
+	bg_stop TERM
+	expect_eq 2 "$(py 'import csv, sys
+print(sum(1 for r in csv.DictReader(open(sys.argv[1]))
+          if r["str"] == sys.argv[2] and r["comm"] == "cat" and r["arg0"] == "-100"))' $S/open.csv "$f")" "CSV rows of cat opening the file"
+}
+
+t_signals_remove_probes() {
+	bg_start $S/out trace -q kprobe:vfs_read kretprobe:vfs_write -d 60
+	expect_eq 2 "$(probe_count)" "two probes while tracing"
+	bg_stop TERM
+	expect_match "records read" "$(cat $S/out.err)" "summary on SIGTERM"
+	bg_start $S/out stream -q -e kprobe:vfs_read
+	bg_stop INT
+}
+
+t_stats_show_schemas() {
+	local id
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	py 'import os
+for i in range(50): os.getpgid(0)'
+	$CTL -j stats > $S/stats.json
+	$VALIDATE stats $S/stats.json >/dev/null || fail "stats schema"
+	expect_ge 50 "$(json_get "$(cat $S/stats.json)" 'j["total"]["hits"]')" "total hits"
+	expect_match "hits +[0-9]+" "$($CTL probe show $id)" "probe show detail"
+	$CTL -j probe show $id | $VALIDATE probe >/dev/null || fail "probe schema"
+	$CTL -j probe list | $VALIDATE probe_list >/dev/null || fail "probe list schema"
+	$CTL -j ring show | $VALIDATE ring >/dev/null || fail "ring schema"
+	$CTL -j version | $VALIDATE version >/dev/null || fail "version schema"
+	$CTL stats reset all
+	expect_eq 0 "$(json_get "$($CTL -j stats $id)" 'j["total"]["hits"]')" "stats reset"
+	$CTL probe del $id
+}
+
+t_symbol_suggestions() {
+	expect_fail 1 "vfs_raed: unknown symbol" $CTL probe add kprobe vfs_raed
+	expect_fail 1 "did you mean: vfs_read" $CTL probe add kprobe vfs_raed
+	expect_fail 1 "did you mean: .*do_sys_openat2" $CTL trace kprobe:do_sys_openat
+}
+
+t_stream_filter_userspace() {
+	local id
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	$CTL -j stream --comm rpfilt -i "$id" -d 60 > $S/f.json 2>$S/f.err &
+	BG_PID=$!
+	sleep 1		# no probe of its own to wait for
+	py 'import os
+for i in range(7): os.getpgid(0)'
+	py 'import os
+open("/proc/self/comm", "w").write("rpfilt")
+for i in range(5): os.getpgid(0)'
+	sleep 0.3
+	kill -INT "$BG_PID"; wait "$BG_PID"
+	expect_eq 5 "$(wc -l < $S/f.json)" "records of comm rpfilt only"
+	expect_eq 5 "$(grep -c '"comm":"rpfilt"' $S/f.json)" "all of comm rpfilt"
+	$CTL probe del "$id"
+}
+
+# Needs the module's in-kernel filters (RAWPROBE_A_FILTER_*).
+t_kernel_filters() {
+	local id j
+	id=$($CTL probe add kprobe __x64_sys_getpgid --comm rpfilt)
+	py 'import os
+for i in range(7): os.getpgid(0)'
+	py 'import os
+open("/proc/self/comm", "w").write("rpfilt")
+for i in range(5): os.getpgid(0)'
+	j=$($CTL -j probe show "$id")
+	expect_eq rpfilt "$(json_get "$j" 'j["filter"]["comm"]')" "filter shown"
+	expect_eq 5 "$(json_get "$j" 'j["stats"]["records"]')" "records of comm rpfilt"
+	expect_ge 7 "$(json_get "$j" 'j["stats"]["filtered"]')" "filtered in the kernel"
+	expect_eq "$(json_get "$j" 'j["stats"]["hits"]')" \
+		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"]')" "hits = records + lost"
+	expect_match "filter +comm=rpfilt" "$($CTL probe show $id)" "probe show filter"
+	$CTL probe del "$id"
+	bg_start $S/k.out -j trace kprobe:__x64_sys_getpgid --pid $$ -d 60 -o $S/k.json
+	py 'import os
+for i in range(4): os.getpgid(0)'
+	bg_stop INT
+	expect_eq 0 "$(wc -l < $S/k.json)" "--pid of this shell: python's calls filtered"
+	expect_match "kprobe:__x64_sys_getpgid +[0-9]+ +0 +0 +[1-9]" "$(cat $S/k.out.err)" "FILTERED in the summary"
+}
+
+tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
+	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
+	t_export_csv t_signals_remove_probes t_stats_show_schemas \
+	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Histograms of record values, the bpftrace way: hist() (log2 buckets)
+ * and lhist() (linear), one per probe, or per probe and command.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist.h"
+
+#define RP_LOG2_BUCKETS	65	/* [0], [1, 2), ... [2^63, 2^64) */
+#define RP_LINEAR_MAX	1000	/* linear buckets before the overflow one */
+#define RP_BAR_WIDTH	52
+
+struct rp_hist {
+	char probe[224];
+	char comm[RAWPROBE_COMM_LEN + 1];
+	uint64_t count, neg, over;	/* neg: below 0; over: linear, past the last */
+	uint64_t b[RP_LINEAR_MAX];	/* log2 uses the first 65 */
+	int64_t min, max;
+	double sum;
+};
+
+struct rp_hists {
+	struct rp_hist_opts o;
+	bool json;
+	struct rp_hist **v;
+	size_t n;
+	uint64_t skipped;	/* records without the value */
+};
+
+static const char *rp_hist_value_name(const struct rp_hist_opts *o,
+				      char *buf, size_t len)
+{
+	if (o->value == RP_HIST_ARG)
+		snprintf(buf, len, "arg%u", o->arg);
+	else
+		snprintf(buf, len, "%s", o->value == RP_HIST_RETVAL ?
+			 "retval" : "latency_ns");
+	return buf;
+}
+
+/* The record's value; false when it has none. */
+static bool rp_hist_value(const struct rp_hist_opts *o,
+			  const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d, int64_t *v,
+			  bool *is_signed)
+{
+	unsigned int t;
+
+	*is_signed = true;
+	switch (o->value) {
+	case RP_HIST_LATENCY:
+		*v = (int64_t)r->latency_ns;
+		*is_signed = false;
+		return r->flags & RAWPROBE_REC_RETVAL;
+	case RP_HIST_RETVAL:
+		*v = r->retval;
+		return r->flags & RAWPROBE_REC_RETVAL;
+	default:
+		if (!(r->flags & RAWPROBE_REC_ARGS) || o->arg >= r->nargs ||
+		    rp_arg_is_str(r, o->arg))
+			return false;
+		t = rp_argtype_of(d, o->arg);
+		*is_signed = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
+		*v = (int64_t)r->args[o->arg];
+		return true;
+	}
+}
+
+static struct rp_hist *rp_hist_find(struct rp_hists *h, const char *probe,
+				    const char *comm)
+{
+	struct rp_hist *x;
+	void *v;
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->v[i]->probe, probe) &&
+		    !strcmp(h->v[i]->comm, comm))
+			return h->v[i];
+	v = realloc(h->v, (h->n + 1) * sizeof(*h->v));
+	x = calloc(1, sizeof(*x));
+	if (!v || !x) {
+		free(x);
+		h->v = v ? v : h->v;
+		return NULL;
+	}
+	h->v = v;
+	snprintf(x->probe, sizeof(x->probe), "%s", probe);
+	snprintf(x->comm, sizeof(x->comm), "%s", comm);
+	h->v[h->n++] = x;
+	return x;
+}
+
+static unsigned int rp_log2_index(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+static void rp_hist_add(struct rp_hist *x, const struct rp_hist_opts *o,
+			int64_t v, bool is_signed)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (!x->count || v < x->min)
+		x->min = v;
+	if (!x->count || v > x->max)
+		x->max = v;
+	x->count++;
+	x->sum += is_signed ? (double)v : (double)u;
+	if (is_signed && v < 0)
+		x->neg++;
+	else if (!o->step)
+		x->b[rp_log2_index(u)]++;
+	else if (u / o->step < RP_LINEAR_MAX)
+		x->b[u / o->step]++;
+	else
+		x->over++;
+}
+
+static void rp_hist_record(struct rp_sink *s, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d)
+{
+	struct rp_hists *h = s->priv;
+	char probe[224], comm[RAWPROBE_COMM_LEN + 1] = "";
+	struct rp_hist *x;
+	bool is_signed;
+	int64_t v;
+
+	if (!rp_hist_value(&h->o, r, d, &v, &is_signed)) {
+		h->skipped++;
+		return;
+	}
+	if (d)
+		snprintf(probe, sizeof(probe), "%s", d->name);
+	else
+		snprintf(probe, sizeof(probe), "probe#%u", r->probe_id);
+	if (h->o.by_comm)
+		snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, r->comm);
+	x = rp_hist_find(h, probe, comm);
+	if (x)
+		rp_hist_add(x, &h->o, v, is_signed);
+}
+
+/* --- printing --- */
+
+/* 1536 -> "1536", 2048 -> "2K": powers of 1024 as bpftrace shows them */
+static void rp_hist_num(char *buf, size_t len, uint64_t v, bool log2)
+{
+	static const char *const suffix[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+
+	while (log2 && v >= 1024 && !(v % 1024) && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%s", v, suffix[i]);
+}
+
+/* Bucket i's bounds: [*lo, *hi); has_hi false for the open last one. */
+static void rp_hist_bounds(const struct rp_hists *h, size_t i, uint64_t *lo,
+			   uint64_t *hi, bool *has_hi)
+{
+	*has_hi = true;
+	if (h->o.step) {
+		*lo = i * h->o.step;
+		*hi = *lo + h->o.step;
+		return;
+	}
+	*lo = i ? 1ULL << (i - 1) : 0;
+	*hi = i < 64 ? 1ULL << i : 0;
+	*has_hi = i < 64;
+}
+
+static size_t rp_hist_nb(const struct rp_hists *h)
+{
+	return h->o.step ? RP_LINEAR_MAX : RP_LOG2_BUCKETS;
+}
+
+static void rp_hist_bar(FILE *out, const char *label, uint64_t n,
+			uint64_t peak)
+{
+	int w = peak ? (int)(n * RP_BAR_WIDTH / peak) : 0;
+	char bar[RP_BAR_WIDTH + 1];
+
+	memset(bar, '@', (size_t)w);
+	bar[w] = '\0';
+	fprintf(out, "%-20s %8" PRIu64 " |%-*s|\n", label, n, RP_BAR_WIDTH, bar);
+}
+
+static void rp_hist_label(const struct rp_hists *h, size_t i, char *buf,
+			  size_t len)
+{
+	char a[32], b[32];
+	uint64_t lo, hi;
+	bool has_hi;
+
+	rp_hist_bounds(h, i, &lo, &hi, &has_hi);
+	if (!h->o.step && i == 0) {
+		snprintf(buf, len, "[0]");
+		return;
+	}
+	rp_hist_num(a, sizeof(a), lo, !h->o.step);
+	rp_hist_num(b, sizeof(b), hi, !h->o.step);
+	snprintf(buf, len, "[%s, %s)", a, has_hi ? b : "...");
+}
+
+static void rp_hist_text(FILE *out, const struct rp_hists *h,
+			 const struct rp_hist *x)
+{
+	size_t i, first = SIZE_MAX, last = 0, nb = rp_hist_nb(h);
+	uint64_t peak = x->neg > x->over ? x->neg : x->over;
+	char label[80], vname[16];
+
+	for (i = 0; i < nb; i++) {
+		if (!x->b[i])
+			continue;
+		first = first == SIZE_MAX ? i : first;
+		last = i;
+		peak = x->b[i] > peak ? x->b[i] : peak;
+	}
+	fprintf(out, "@%s%s%s%s, %s%s: count %" PRIu64 ", avg %.0f, min %"
+		PRId64 ", max %" PRId64 "\n", x->probe, x->comm[0] ? "[" : "",
+		x->comm, x->comm[0] ? "]" : "",
+		rp_hist_value_name(&h->o, vname, sizeof(vname)),
+		h->o.step ? " (linear)" : "", x->count,
+		x->count ? x->sum / (double)x->count : 0.0, x->min, x->max);
+	if (x->neg)
+		rp_hist_bar(out, "(..., 0)", x->neg, peak);
+	for (i = first; first != SIZE_MAX && i <= last; i++) {
+		rp_hist_label(h, i, label, sizeof(label));
+		rp_hist_bar(out, label, x->b[i], peak);
+	}
+	if (x->over) {
+		snprintf(label, sizeof(label), "[%" PRIu64 ", ...)",
+			 RP_LINEAR_MAX * h->o.step);
+		rp_hist_bar(out, label, x->over, peak);
+	}
+	fputc('\n', out);
+}
+
+static void rp_hist_bucket_json(struct json *j, const uint64_t *lo,
+				const uint64_t *hi, uint64_t n)
+{
+	json_obj_open(j);
+	if (lo)
+		json_kv_u64(j, "low", *lo);
+	if (hi)
+		json_kv_u64(j, "high", *hi);
+	json_kv_u64(j, "count", n);
+	json_obj_close(j);
+}
+
+static void rp_hist_json(struct json *j, const struct rp_hists *h,
+			 const struct rp_hist *x)
+{
+	char vname[16], sum[40];
+	uint64_t lo, hi, zero = 0, top = RP_LINEAR_MAX * h->o.step;
+	bool has_hi;
+	size_t i;
+
+	json_obj_open(j);
+	json_kv_str(j, "probe", x->probe);
+	if (h->o.by_comm)
+		json_kv_str(j, "comm", x->comm);
+	json_kv_str(j, "value", rp_hist_value_name(&h->o, vname, sizeof(vname)));
+	json_kv_str(j, "scale", h->o.step ? "linear" : "log2");
+	if (h->o.step)
+		json_kv_u64(j, "step", h->o.step);
+	json_kv_u64(j, "count", x->count);
+	snprintf(sum, sizeof(sum), "%.0f", x->sum);
+	json_kv_raw(j, "sum", sum);
+	json_kv_s64(j, "min", x->min);
+	json_kv_s64(j, "max", x->max);
+	json_key(j, "buckets");
+	json_arr_open(j);
+	if (x->neg)
+		rp_hist_bucket_json(j, NULL, &zero, x->neg);
+	for (i = 0; i < rp_hist_nb(h); i++) {
+		if (!x->b[i])
+			continue;
+		rp_hist_bounds(h, i, &lo, &hi, &has_hi);
+		rp_hist_bucket_json(j, &lo, has_hi ? &hi : NULL, x->b[i]);
+	}
+	if (x->over)
+		rp_hist_bucket_json(j, &top, NULL, x->over);
+	json_arr_close(j);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+static int rp_hist_cmp(const void *a, const void *b)
+{
+	const struct rp_hist *const *x = a, *const *y = b;
+	int c = strcmp((*x)->probe, (*y)->probe);
+
+	return c ? c : strcmp((*x)->comm, (*y)->comm);
+}
+
+static void rp_hist_end(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	char vname[16];
+	size_t i;
+
+	qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
+	for (i = 0; i < h->n; i++) {
+		if (h->json)
+			rp_hist_json(&s->json, h, h->v[i]);
+		else
+			rp_hist_text(s->out, h, h->v[i]);
+	}
+	if (!h->json && !h->n)
+		fprintf(s->out, "no records with a %s value\n",
+			rp_hist_value_name(&h->o, vname, sizeof(vname)));
+	if (h->skipped)
+		fprintf(stderr, "rawprobectl: hist: %" PRIu64 " records had no "
+			"%s (%s)\n", h->skipped,
+			rp_hist_value_name(&h->o, vname, sizeof(vname)),
+			h->o.value == RP_HIST_ARG ?
+			"fewer arguments, or a string" :
+			"not kretprobe returns");
+	fflush(s->out);
+}
+
+static void rp_hist_free(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i]);
+	free(h->v);
+	free(h);
+}
+
+static const struct rp_sink_ops rp_hist_ops = {
+	.record = rp_hist_record, .end = rp_hist_end, .free = rp_hist_free,
+};
+
+int rp_hist_sink_init(struct rp_sink *s, const struct rp_hist_opts *o,
+		      FILE *out, bool json, bool pretty)
+{
+	struct rp_hists *h = calloc(1, sizeof(*h));
+
+	memset(s, 0, sizeof(*s));
+	if (!h)
+		return -ENOMEM;
+	h->o = *o;
+	h->json = json;
+	s->ops = &rp_hist_ops;
+	s->out = out;
+	s->priv = h;
+	json_init(&s->json, out, pretty);
+	return 0;
+}

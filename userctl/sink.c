@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Output formats of stream and trace: text, JSON lines, CSV, Chrome
+ * trace-event JSON for Perfetto, and raw capture files.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sink.h"
+#include "symbols.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const rp_formats[] = {
+	[RP_FMT_TEXT]		= "text",
+	[RP_FMT_JSON]		= "json",
+	[RP_FMT_CSV]		= "csv",
+	[RP_FMT_PERFETTO]	= "perfetto",
+	[RP_FMT_RAW]		= "raw",
+	[RP_FMT_HIST]		= "hist",
+};
+
+int rp_format_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rp_formats); i++)
+		if (!strcmp(rp_formats[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *rp_format_name(int fmt)
+{
+	return fmt >= 0 && (size_t)fmt < ARRAY_SIZE(rp_formats) ?
+	       rp_formats[fmt] : "?";
+}
+
+/* --- a set of u32 (thread ids, probe ids seen), open addressing --- */
+
+struct rp_idset {
+	uint32_t *v;		/* id + 1; 0 is an empty slot */
+	size_t cap, n;
+};
+
+/* Adds id; returns 1 if it was new, 0 if known, -1 without memory. */
+static int rp_idset_add(struct rp_idset *s, uint32_t id)
+{
+	size_t i;
+
+	if (2 * (s->n + 1) > s->cap) {
+		struct rp_idset big = { .cap = s->cap ? s->cap * 2 : 256 };
+
+		big.v = calloc(big.cap, sizeof(*big.v));
+		if (!big.v)
+			return -1;
+		for (i = 0; i < s->cap; i++)
+			if (s->v[i])
+				rp_idset_add(&big, s->v[i] - 1);
+		free(s->v);
+		*s = big;
+	}
+	for (i = (id * 2654435761u) & (s->cap - 1); s->v[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == id + 1)
+			return 0;
+	s->v[i] = id + 1;
+	s->n++;
+	return 1;
+}
+
+/* --- text and JSON lines --- */
+
+static void rp_text_record(struct rp_sink *s, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d)
+{
+	rp_record_print(s->out, r, d);
+}
+
+static void rp_json_record(struct rp_sink *s, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d)
+{
+	rp_record_json(&s->json, r, d);
+}
+
+static const struct rp_sink_ops rp_text_ops = { .record = rp_text_record };
+static const struct rp_sink_ops rp_json_ops = { .record = rp_json_record };
+
+/* --- CSV (RFC 4180) --- */
+
+static void rp_csv_str(FILE *out, const char *s, size_t max)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < max && s[i]; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+static void rp_csv_begin(struct rp_sink *s)
+{
+	fputs("ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,addr,sym,"
+	      "arg0,arg1,arg2,arg3,arg4,arg5,str,retval,latency_ns\n", s->out);
+}
+
+static void rp_csv_args(FILE *out, const struct rawprobe_record *r,
+			const struct rp_probe_desc *d)
+{
+	unsigned int i, t;
+
+	for (i = 0; i < RAWPROBE_MAX_ARGS; i++) {
+		fputc(',', out);
+		if (!(r->flags & RAWPROBE_REC_ARGS) || i >= r->nargs ||
+		    rp_arg_is_str(r, i))
+			continue;
+		t = rp_argtype_of(d, i);
+		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+			fprintf(out, "%" PRId64, (int64_t)r->args[i]);
+		else
+			fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
+	}
+}
+
+static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	char sym[200];
+	FILE *out = s->out;
+
+	rp_ksym_format(r->addr, sym, sizeof(sym));
+	fprintf(out, "%" PRIu64 ",%" PRIu64 ",%u,%u,%u,", (uint64_t)r->ts_ns,
+		(uint64_t)r->seq, r->cpu, r->pid, r->tgid);
+	rp_csv_str(out, r->comm, RAWPROBE_COMM_LEN);
+	fprintf(out, ",%u,", r->probe_id);
+	rp_csv_str(out, d ? d->name : "", sizeof(d->name));
+	fprintf(out, ",%s,0x%" PRIx64 ",", rp_kind_name(r->kind),
+		(uint64_t)r->addr);
+	rp_csv_str(out, sym, sizeof(sym));
+	rp_csv_args(out, r, d);
+	fputc(',', out);
+	if (r->flags & RAWPROBE_REC_STR)
+		rp_csv_str(out, r->str, RAWPROBE_STR_LEN);
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		fprintf(out, ",%" PRId64 ",%" PRIu64 "\n", (int64_t)r->retval,
+			(uint64_t)r->latency_ns);
+	else
+		fputs(",,\n", out);
+}
+
+static const struct rp_sink_ops rp_csv_ops = {
+	.begin = rp_csv_begin, .record = rp_csv_record,
+};
+
+/*
+ * --- Chrome trace-event JSON, as ui.perfetto.dev opens it ---
+ * pid = process (tgid), tid = thread (pid), ts and dur in microseconds.
+ * A return record carries its entry time (ts - latency): it becomes a
+ * complete slice ("X") on its thread; entry records are instants ("i").
+ * Thread names come from metadata events ("M"), one per thread.
+ */
+struct rp_perfetto {
+	struct rp_idset threads;
+};
+
+static void rp_usecs(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+static void rp_perfetto_event_start(struct rp_sink *s, const char *ph,
+				    const struct rawprobe_record *r)
+{
+	if (s->n++)
+		fputs(",\n", s->out);
+	json_obj_open(&s->json);
+	json_kv_str(&s->json, "ph", ph);
+	json_kv_u64(&s->json, "pid", r->tgid);
+	json_kv_u64(&s->json, "tid", r->pid);
+}
+
+static void rp_perfetto_event_end(struct rp_sink *s)
+{
+	json_obj_close(&s->json);
+	s->json.first = true;	/* events are separated by hand */
+}
+
+static void rp_perfetto_thread(struct rp_sink *s,
+			       const struct rawprobe_record *r)
+{
+	struct rp_perfetto *p = s->priv;
+	char comm[RAWPROBE_COMM_LEN + 1];
+
+	if (rp_idset_add(&p->threads, r->pid) != 1)
+		return;
+	snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, r->comm);
+	rp_perfetto_event_start(s, "M", r);
+	json_kv_str(&s->json, "name", "thread_name");
+	json_key(&s->json, "args");
+	json_obj_open(&s->json);
+	json_kv_str(&s->json, "name", comm);
+	json_obj_close(&s->json);
+	rp_perfetto_event_end(s);
+}
+
+static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d)
+{
+	struct json *j = &s->json;
+	unsigned int i;
+	char key[8];
+
+	json_key(j, "args");
+	json_obj_open(j);
+	json_kv_u64(j, "cpu", r->cpu);
+	for (i = 0; (r->flags & RAWPROBE_REC_ARGS) && i < r->nargs &&
+		    i < RAWPROBE_MAX_ARGS; i++) {
+		unsigned int t = rp_argtype_of(d, i);
+
+		if (rp_arg_is_str(r, i))
+			continue;
+		snprintf(key, sizeof(key), "arg%u", i);
+		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+			json_kv_s64(j, key, (int64_t)r->args[i]);
+		else
+			json_kv_u64(j, key, r->args[i]);
+	}
+	if (r->flags & RAWPROBE_REC_STR)
+		json_kv_str(j, "str", r->str);
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		json_kv_s64(j, "retval", r->retval);
+	json_obj_close(j);
+}
+
+static void rp_perfetto_begin(struct rp_sink *s)
+{
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", s->out);
+}
+
+static void rp_perfetto_record(struct rp_sink *s,
+			       const struct rawprobe_record *r,
+			       const struct rp_probe_desc *d)
+{
+	bool ret = r->flags & RAWPROBE_REC_RETVAL;
+	uint64_t start = r->ts_ns;
+	char ts[32];
+
+	rp_perfetto_thread(s, r);
+	if (ret)
+		start = r->latency_ns < start ? start - r->latency_ns : 0;
+	rp_perfetto_event_start(s, ret ? "X" : "i", r);
+	json_kv_str(&s->json, "name", d ? d->name : "?");
+	json_kv_str(&s->json, "cat", rp_kind_name(r->kind));
+	rp_usecs(ts, sizeof(ts), start);
+	json_kv_raw(&s->json, "ts", ts);
+	if (ret) {
+		rp_usecs(ts, sizeof(ts), r->latency_ns);
+		json_kv_raw(&s->json, "dur", ts);
+	} else {
+		json_kv_str(&s->json, "s", "t");
+	}
+	rp_perfetto_args(s, r, d);
+	rp_perfetto_event_end(s);
+	s->n--;		/* rp_sink counts records, not events */
+}
+
+static void rp_perfetto_end(struct rp_sink *s)
+{
+	fputs("\n]}\n", s->out);
+}
+
+static void rp_perfetto_free(struct rp_sink *s)
+{
+	struct rp_perfetto *p = s->priv;
+
+	free(p->threads.v);
+	free(p);
+}
+
+static const struct rp_sink_ops rp_perfetto_ops = {
+	.begin = rp_perfetto_begin, .record = rp_perfetto_record,
+	.end = rp_perfetto_end, .free = rp_perfetto_free,
+};
+
+/*
+ * --- capture files ---
+ * RP_CAPTURE_MAGIC, then items: a u32 tag, a u32 length, the payload.
+ * A probe's description (struct rp_probe_desc) comes before its first
+ * record (struct rawprobe_record).
+ */
+enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2 };
+
+struct rp_cap_item {
+	uint32_t tag, len;
+};
+
+static void rp_cap_put(FILE *out, uint32_t tag, const void *p, uint32_t len)
+{
+	struct rp_cap_item it = { .tag = tag, .len = len };
+
+	fwrite(&it, sizeof(it), 1, out);
+	fwrite(p, len, 1, out);
+}
+
+static void rp_raw_begin(struct rp_sink *s)
+{
+	fwrite(RP_CAPTURE_MAGIC, 8, 1, s->out);
+}
+
+static void rp_raw_record(struct rp_sink *s, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	struct rp_idset *known = s->priv;
+
+	if (d && rp_idset_add(known, d->id) == 1)
+		rp_cap_put(s->out, RP_CAP_PROBE, d, sizeof(*d));
+	rp_cap_put(s->out, RP_CAP_RECORD, r, sizeof(*r));
+}
+
+static void rp_raw_free(struct rp_sink *s)
+{
+	struct rp_idset *known = s->priv;
+
+	free(known->v);
+	free(known);
+}
+
+static const struct rp_sink_ops rp_raw_ops = {
+	.begin = rp_raw_begin, .record = rp_raw_record, .free = rp_raw_free,
+};
+
+int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
+{
+	static const struct rp_sink_ops *const ops[] = {
+		[RP_FMT_TEXT] = &rp_text_ops, [RP_FMT_JSON] = &rp_json_ops,
+		[RP_FMT_CSV] = &rp_csv_ops, [RP_FMT_PERFETTO] = &rp_perfetto_ops,
+		[RP_FMT_RAW] = &rp_raw_ops,
+	};
+
+	memset(s, 0, sizeof(*s));
+	if (fmt < 0 || (size_t)fmt >= ARRAY_SIZE(ops) || !ops[fmt])
+		return -EINVAL;
+	s->ops = ops[fmt];
+	s->out = out;
+	json_init(&s->json, out, pretty);
+	if (fmt == RP_FMT_PERFETTO)
+		s->priv = calloc(1, sizeof(struct rp_perfetto));
+	else if (fmt == RP_FMT_RAW)
+		s->priv = calloc(1, sizeof(struct rp_idset));
+	if ((fmt == RP_FMT_PERFETTO || fmt == RP_FMT_RAW) && !s->priv)
+		return -ENOMEM;
+	return 0;
+}
+
+/* --- reading a capture file --- */
+
+struct rp_cap_probes {
+	struct rp_probe_desc *v;
+	size_t n;
+};
+
+static const struct rp_probe_desc *rp_cap_find(const struct rp_cap_probes *p,
+					       uint32_t id)
+{
+	size_t i;
+
+	for (i = p->n; i > 0; i--)	/* the latest wins */
+		if (p->v[i - 1].id == id)
+			return &p->v[i - 1];
+	return NULL;
+}
+
+static int rp_cap_add(struct rp_cap_probes *p, const struct rp_probe_desc *d)
+{
+	void *v = realloc(p->v, (p->n + 1) * sizeof(*p->v));
+
+	if (!v)
+		return -ENOMEM;
+	p->v = v;
+	p->v[p->n] = *d;
+	p->v[p->n].name[sizeof(d->name) - 1] = '\0';
+	p->n++;
+	return 0;
+}
+
+static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
+			struct rp_cap_probes *probes)
+{
+	union {
+		struct rawprobe_record r;
+		struct rp_probe_desc d;
+	} u;
+	struct rp_cap_item it;
+	int err = 0;
+
+	while (!err && fread(&it, sizeof(it), 1, f) == 1) {
+		if ((it.tag == RP_CAP_PROBE && it.len != sizeof(u.d)) ||
+		    (it.tag == RP_CAP_RECORD && it.len != sizeof(u.r)) ||
+		    it.len > sizeof(u))
+			return -EBADMSG;
+		if (fread(&u, it.len, 1, f) != 1)
+			return -EBADMSG;
+		if (it.tag == RP_CAP_PROBE)
+			err = rp_cap_add(probes, &u.d);
+		else if (it.tag == RP_CAP_RECORD)
+			err = fn(&u.r, rp_cap_find(probes, u.r.probe_id), ctx);
+	}
+	return err > 0 ? 0 : err;
+}
+
+int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
+{
+	struct rp_cap_probes probes = { 0 };
+	char magic[8];
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	int err;
+
+	if (!f)
+		return -errno;
+	if (fread(magic, sizeof(magic), 1, f) != 1 ||
+	    memcmp(magic, RP_CAPTURE_MAGIC, sizeof(magic)))
+		err = -EPROTO;
+	else
+		err = rp_cap_items(f, fn, ctx, &probes);
+	if (f != stdin)
+		fclose(f);
+	free(probes.v);
+	return err;
+}
