@@ -5,35 +5,6 @@
 TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
 S=$T_SCRATCH
 
-# stream_bg OUT ARGS...: start a JSON stream in the background and wait
-# until its probes exist. Sets STREAM_PID.
-stream_bg() {
-	local out=$1 before
-	shift
-	before=$(probe_count)
-	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
-	STREAM_PID=$!
-	wait_for "[ \$(probe_count) -gt $before ]" 100 ||
-		fail "stream did not add its probes: $(cat "$out.err")"
-}
-
-stream_stop() {
-	kill -INT "$STREAM_PID"
-	wait "$STREAM_PID"
-}
-
-# count_records FILE PYEXPR: records r in a JSON-lines file matching PYEXPR.
-count_records() {
-	python3 -c '
-import json, sys
-n = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if eval(sys.argv[2]):
-        n += 1
-print(n)' "$1" "$2"
-}
-
 t_jprobe_filename() {
 	local f=$S/opened-by-test-$$ n
 	echo data > "$f"
@@ -213,15 +184,7 @@ t_module_gone_and_rearm() {
 
 t_many_probes() {
 	local start ms
-	# ftrace-able functions are kprobe-able; skip compiler variants and
-	# names that several functions share (the CLI refuses ambiguity)
-	awk '$2 ~ /^[tT]$/ { n[$3]++ } END { for (s in n) if (n[s] == 1) print s }' \
-		/proc/kallsyms | sort > $S/unique
-	awk '{ print $1 }' /sys/kernel/tracing/available_filter_functions |
-		grep -v '\.' | grep -v '^__ftrace_invalid' | sort -u |
-		comm -12 - $S/unique > $S/all
-	grep -vxF -f <(awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist) \
-		$S/all | head -1000 > $S/funcs
+	probeable_functions 1000 > $S/funcs
 	start=$(date +%s%N)
 	$CTL probe add kprobe - < $S/funcs > $S/ids
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
