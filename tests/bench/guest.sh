@@ -46,6 +46,33 @@ workload() {
 	taskset -c 0 $LOOP -b 5 "$CALLS"
 }
 
+# alive PID: running, not a zombie waiting for us to reap it
+alive() {
+	local st
+	read -r _ _ st _ 2>/dev/null < /proc/"$1"/stat && [ "$st" != Z ]
+}
+
+# stop PID SIGNAL: signal a reader and wait for it, 30 s at most; one that
+# does not end is shown (state, kernel stack) and killed. Fails then.
+stop() {
+	local n=300
+	kill -"$2" "$1" 2>/dev/null
+	while alive "$1" && [ $n -gt 0 ]; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	if alive "$1"; then
+		echo "bench: pid $1 ignored SIG$2 for 30 s:" >&2
+		ps -o pid,stat,wchan:32,args -p "$1" >&2
+		cat /proc/"$1"/stack >&2 2>/dev/null
+		kill -9 "$1"
+		wait "$1" 2>/dev/null
+		return 1
+	fi
+	wait "$1" 2>/dev/null
+	return 0
+}
+
 probe_armed() {	# is any kprobe on the symbol registered?
 	grep -q " $SYM+0x" $KPLIST
 }
@@ -78,10 +105,9 @@ run_rawprobe() {	# kprobe | kretprobe
 	local pid res
 	taskset -c 1 $CTL stream -e "$1:$SYM" >/dev/null 2>"$OUT/stream.err" &
 	pid=$!
-	wait_for probe_armed 200 || { kill $pid; return 1; }
+	wait_for probe_armed 200 || { stop $pid INT; return 1; }
 	res=$(workload)
-	kill -INT $pid
-	wait $pid
+	stop $pid INT || return 1
 	result "rawprobe_$1" "$res" $(awk -v p="$1:$SYM" \
 		'$1 == p { print $2, $5, $4 }' "$OUT/stream.err")
 }
@@ -128,8 +154,7 @@ run_ftrace() {	# p | r
 	echo 0 > $TR/events/$ev/enable
 	wait_for ftrace_drained 100
 	sleep 0.2
-	kill $pid
-	wait $pid 2>/dev/null
+	stop $pid TERM
 	hits=$(awk -v e="getpgid_$1" '$1 == e { print $2 }' $TR/kprobe_profile)
 	lost=$(awk '/^(overrun|dropped events):/ { s += $NF } END { print s + 0 }' \
 		$TR/per_cpu/cpu*/stats)
@@ -148,10 +173,9 @@ run_bpftrace_kprobe() {
 		-e "kprobe:$SYM { printf(\"%d\\n\", pid); }" \
 		>/dev/null 2>"$OUT/bt.err" &
 	pid=$!
-	if ! wait_for "probe_armed || ! kill -0 $pid 2>/dev/null" 600 ||
+	if ! wait_for "probe_armed || ! alive $pid" 600 ||
 	   ! probe_armed; then
-		kill $pid 2>/dev/null
-		wait $pid
+		stop $pid TERM
 		unavailable bpftrace_kprobe \
 			"$(grep -m1 . "$OUT/bt.err" || echo 'did not attach in 60 s')"
 		return 0
@@ -159,8 +183,7 @@ run_bpftrace_kprobe() {
 	sleep 0.5	# attached, now polling its buffers
 	res=$(workload)
 	sleep 0.5
-	kill -INT $pid
-	wait $pid
+	stop $pid INT || return 1
 	n=$(grep -c '^[0-9]' "$OUT/bt.out")
 	lost=$(cat "$OUT/bt.out" "$OUT/bt.err" |
 		awk '/^Lost [0-9]+ events/ { s += $2 } END { print s + 0 }')
