@@ -9,6 +9,7 @@ between the bench:results markers with it (the rest of FILE, the
 hand-written reading of the numbers, is left alone).
 """
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -81,11 +82,13 @@ def count(v):
     return f"{int(v):,}" if v is not None else "–"
 
 
-def section(runs, unavailable, probes, kernel, cpus, command, conditions):
+def section(runs, unavailable, probes, kernel, cpus, command, conditions,
+            when):
     out = []
     nrounds = max((len(r) for r in runs.values()), default=0)
     calls = {int(r[1]) for c in runs.values() for r in c.values()}
-    out.append(f"Measured {time.strftime('%Y-%m-%d')} on Linux {kernel} "
+    out.append(f"Measured {time.strftime('%Y-%m-%d', time.localtime(when))} "
+               f"on Linux {kernel} "
                f"({cpus} vCPUs) with:\n\n    {command}\n")
     out.append(f"{nrounds} rounds, each running every configuration once "
                f"(order rotated every round) around "
@@ -165,7 +168,7 @@ def main():
         print("report: no results in " + a.raw, file=sys.stderr)
         return 1
     text = section(runs, unavailable, probes, kernel, cpus, a.command,
-                   a.conditions)
+                   a.conditions, os.path.getmtime(a.raw))
     print(text)
     if a.doc:
         doc = open(a.doc).read()
