@@ -114,8 +114,8 @@ run_rawprobe() {	# kprobe | kretprobe
 run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
 
-# stat JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
-stat() {
+# json_num JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
+json_num() {
 	printf '%s' "$1" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2
 }
 
@@ -130,8 +130,8 @@ run_rawprobe_ring() {	# kprobe | kretprobe
 	j=$($CTL -j probe show "$id")
 	$CTL probe del "$id"
 	$CTL ring set records 4096
-	result "rawprobe_$1_ring" "$res" "$(stat "$j" hits)" \
-		"$(stat "$j" records)" "$(stat "$j" lost_ring)"
+	result "rawprobe_$1_ring" "$res" "$(json_num "$j" hits)" \
+		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
 }
 run_rawprobe_kprobe_ring() { run_rawprobe_ring kprobe; }
 run_rawprobe_kretprobe_ring() { run_rawprobe_ring kretprobe; }

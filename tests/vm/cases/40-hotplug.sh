@@ -129,5 +129,11 @@ t_offline_cpu_counters() {
 	expect_eq 0 "$(probe_count)" "probe deleted"
 }
 
+# Last, whatever failed before: later cases want both CPUs.
+t_cpu1_back_online() {
+	cpu1 1
+	expect_eq 0-1 "$(cat /sys/devices/system/cpu/online)" "online CPUs"
+}
+
 tests t_cpu1_can_go_offline t_offline_online_while_streaming \
-	t_added_while_offline t_offline_cpu_counters
+	t_added_while_offline t_offline_cpu_counters t_cpu1_back_online
