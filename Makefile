@@ -29,8 +29,8 @@ USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
-.PHONY: all module test-modules ctl modules-all examples check unit vmtest demo vm bench deps \
-	clean install install-ctl install-module install-dev checkpatch
+.PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
+	demo vm bench deps clean install install-ctl install-module install-dev checkpatch
 
 all: module ctl
 
@@ -48,16 +48,26 @@ $(BUILD)/rawprobe.ko: $(KSRC)
 	@ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules
 
-# Test-only modules (tests/vm/modules), per kernel like the core.
-test-modules:
+# Out-of-tree helper modules, per kernel like the core:
+# $(call build-mods,FILES,DIR) links FILES into build/<release>/DIR, builds there.
+define build-mods
 	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR" >&2; exit 1; }
-	@mkdir -p $(BUILD)/test-modules
-	@for f in tests/vm/modules/*; do \
-		ln -sf $(CURDIR)/$$f $(BUILD)/test-modules/; done
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/test-modules \
+	@mkdir -p $(BUILD)/$(2)
+	@for f in $(1); do ln -sf $(CURDIR)/$$f $(BUILD)/$(2)/; done
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/$(2) \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/$(BUILD)/Module.symvers modules
+endef
 
-ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/ring_mmap
+# Test-only modules (tests/vm/modules).
+test-modules:
+	$(call build-mods,$(wildcard tests/vm/modules/*),test-modules)
+
+# The benchmark's empty-handler module (tests/bench), for make bench only.
+bench-module:
+	$(call build-mods,tests/bench/Kbuild tests/bench/rp_bench_empty.c,bench)
+
+ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/ring_mmap \
+	build/tools/getpgid_loop
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c userctl/nl.c $(CTL_HDRS)
@@ -67,6 +77,11 @@ build/tools/nl_malformed: tests/tools/nl_malformed.c userctl/nl.c $(CTL_HDRS)
 build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/ring_mmap.c
+
+# The getpgid workload of the benchmark and of the hotplug test.
+build/tools/getpgid_loop: tests/bench/getpgid_loop.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $<
 
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)

@@ -184,15 +184,7 @@ t_module_gone_and_rearm() {
 
 t_many_probes() {
 	local start ms
-	# ftrace-able functions are kprobe-able; skip compiler variants and
-	# names that several functions share (the CLI refuses ambiguity)
-	awk '$2 ~ /^[tT]$/ { n[$3]++ } END { for (s in n) if (n[s] == 1) print s }' \
-		/proc/kallsyms | sort > $S/unique
-	awk '{ print $1 }' /sys/kernel/tracing/available_filter_functions |
-		grep -v '\.' | grep -v '^__ftrace_invalid' | sort -u |
-		comm -12 - $S/unique > $S/all
-	grep -vxF -f <(awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist) \
-		$S/all | head -1000 > $S/funcs
+	probeable_functions 1000 > $S/funcs
 	start=$(date +%s%N)
 	$CTL probe add kprobe - < $S/funcs > $S/ids
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -1,0 +1,224 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-guest half of the benchmark (tests/bench/run.sh boots the guest
+# with tests/vm/run -n and runs this). A getpgid loop on cpu0 with each
+# probe configuration in turn, the readers on cpu1; configurations are
+# interleaved, rotated every round. Prints raw result lines for
+# tests/bench/report.py:
+#   K <uname -r> <cpus>                       the guest
+#   R <round> <config> <ns/call> <calls> <produced> <delivered> <lost>
+#   U <config> <reason>                       configuration unavailable
+#   P <add ms> <remove ms>                    1,000 kprobes, one batch
+# Beside the configurations the issue names, rawprobe_*_ring are a
+# diagnosis: the same probes writing into a ring large enough for the
+# whole run, with no reader competing for the host's CPUs.
+#
+#   guest.sh [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/vm/lib.sh
+
+ROUNDS=11
+CALLS=100000
+CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe rawprobe_kretprobe
+	rawprobe_kprobe_ring rawprobe_kretprobe_ring ftrace_kprobe
+	ftrace_kretprobe bpftrace_kprobe"
+while getopts "r:n:c:" opt; do
+	case $opt in
+	r)	ROUNDS=$OPTARG ;;
+	n)	CALLS=$OPTARG ;;
+	c)	CONFIGS=$OPTARG ;;
+	*)	exit 2 ;;
+	esac
+done
+
+SYM=__x64_sys_getpgid
+LOOP=build/tools/getpgid_loop
+EMPTY=$(dirname "$KO")/bench/rp_bench_empty.ko
+TR=/sys/kernel/tracing
+KPLIST=/sys/kernel/debug/kprobes/list
+OUT=$T_SCRATCH
+declare -A UNAVAILABLE=()
+
+# The workload, on cpu0: median ns/call of 5 batches, and the calls made.
+workload() {
+	taskset -c 0 $LOOP -b 5 "$CALLS"
+}
+
+# alive PID: running, not a zombie waiting for us to reap it
+alive() {
+	local st
+	read -r _ _ st _ 2>/dev/null < /proc/"$1"/stat && [ "$st" != Z ]
+}
+
+# stop PID SIGNAL: signal a reader and wait for it, 30 s at most; one that
+# does not end is shown (state, kernel stack) and killed. Fails then.
+stop() {
+	local n=300
+	kill -"$2" "$1" 2>/dev/null
+	while alive "$1" && [ $n -gt 0 ]; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	if alive "$1"; then
+		echo "bench: pid $1 ignored SIG$2 for 30 s:" >&2
+		ps -o pid,stat,wchan:32,args -p "$1" >&2
+		cat /proc/"$1"/stack >&2 2>/dev/null
+		kill -9 "$1"
+		wait "$1" 2>/dev/null
+		return 1
+	fi
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+probe_armed() {	# is any kprobe on the symbol registered?
+	grep -q " $SYM+0x" $KPLIST
+}
+
+# result CONFIG "NS CALLS" PRODUCED DELIVERED LOST
+result() {
+	echo "R $ROUND $1 $2 $3 $4 $5"
+}
+
+unavailable() {	# CONFIG REASON
+	UNAVAILABLE[$1]=1
+	echo "U $1 $2"
+}
+
+run_none() {
+	result none "$(workload)" - - -
+}
+
+run_empty() {	# kprobe | kretprobe
+	insmod "$EMPTY" kind="$1" symbol=$SYM || return 1
+	result "$1_empty" "$(workload)" - - -
+	rmmod rp_bench_empty
+}
+run_kprobe_empty() { run_empty kprobe; }
+run_kretprobe_empty() { run_empty kretprobe; }
+
+# rawprobectl stream owns the probe and prints every record to /dev/null;
+# its summary has HITS RECORDS LOST DELIVERED for the probe.
+run_rawprobe() {	# kprobe | kretprobe
+	local pid res
+	taskset -c 1 $CTL stream -e "$1:$SYM" >/dev/null 2>"$OUT/stream.err" &
+	pid=$!
+	wait_for probe_armed 200 || { stop $pid INT; return 1; }
+	res=$(workload)
+	stop $pid INT || return 1
+	result "rawprobe_$1" "$res" $(awk -v p="$1:$SYM" \
+		'$1 == p { print $2, $5, $4 }' "$OUT/stream.err")
+}
+run_rawprobe_kprobe() { run_rawprobe kprobe; }
+run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
+
+# json_num JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
+json_num() {
+	printf '%s' "$1" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2
+}
+
+# Diagnosis: a ring that holds the whole run, read by no one.
+# "Delivered" is the records committed to the ring.
+run_rawprobe_ring() {	# kprobe | kretprobe
+	local id res j ring=1024
+	while [ $ring -le $((CALLS + 1000)) ]; do ring=$((ring * 2)); done
+	$CTL ring set records $ring || return 1
+	id=$($CTL probe add "$1" $SYM) || return 1
+	res=$(workload)
+	j=$($CTL -j probe show "$id")
+	$CTL probe del "$id"
+	$CTL ring set records 4096
+	result "rawprobe_$1_ring" "$res" "$(json_num "$j" hits)" \
+		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
+}
+run_rawprobe_kprobe_ring() { run_rawprobe_ring kprobe; }
+run_rawprobe_kretprobe_ring() { run_rawprobe_ring kretprobe; }
+
+ftrace_drained() {
+	! grep -q '^entries: [1-9]' $TR/per_cpu/cpu*/stats
+}
+
+# kprobe_events: a p: or r: event, a trace_pipe reader to a tmpfs file.
+# Produced: the event's hits (kprobe_profile); lost: the ring buffer's
+# overruns and drops.
+run_ftrace() {	# p | r
+	local ev=rpbench/getpgid_$1 pid res hits lost
+	echo "$1:$ev $SYM" >> $TR/kprobe_events
+	echo > $TR/trace
+	taskset -c 1 cat $TR/trace_pipe > "$OUT/ftrace.out" &
+	pid=$!
+	echo 1 > $TR/events/$ev/enable
+	res=$(workload)
+	echo 0 > $TR/events/$ev/enable
+	wait_for ftrace_drained 100
+	sleep 0.2
+	stop $pid TERM
+	hits=$(awk -v e="getpgid_$1" '$1 == e { print $2 }' $TR/kprobe_profile)
+	lost=$(awk '/^(overrun|dropped events):/ { s += $NF } END { print s + 0 }' \
+		$TR/per_cpu/cpu*/stats)
+	echo "-:$ev" >> $TR/kprobe_events
+	result "ftrace_$2" "$res" "$hits" \
+		"$(grep -vc 'LOST.*EVENTS' "$OUT/ftrace.out")" "$lost"
+}
+run_ftrace_kprobe() { run_ftrace p kprobe; }
+run_ftrace_kretprobe() { run_ftrace r kretprobe; }
+
+# bpftrace printing one line per hit to a tmpfs file. It has no hit
+# counter of its own: produced is the calls made; lost is what it reports.
+run_bpftrace_kprobe() {
+	local pid res n lost
+	taskset -c 1 bpftrace -o "$OUT/bt.out" \
+		-e "kprobe:$SYM { printf(\"%d\\n\", pid); }" \
+		>/dev/null 2>"$OUT/bt.err" &
+	pid=$!
+	if ! wait_for "probe_armed || ! alive $pid" 600 ||
+	   ! probe_armed; then
+		stop $pid TERM
+		unavailable bpftrace_kprobe \
+			"$(grep -m1 . "$OUT/bt.err" || echo 'did not attach in 60 s')"
+		return 0
+	fi
+	sleep 0.5	# attached, now polling its buffers
+	res=$(workload)
+	sleep 0.5
+	stop $pid INT || return 1
+	n=$(grep -c '^[0-9]' "$OUT/bt.out")
+	lost=$(cat "$OUT/bt.out" "$OUT/bt.err" |
+		awk '/^Lost [0-9]+ events/ { s += $2 } END { print s + 0 }')
+	result bpftrace_kprobe "$res" "${res#* }" "$n" "$lost"
+}
+
+check_clean() {	# nothing may be left on the symbol between configurations
+	! probe_armed || { echo "bench: a probe was left on $SYM" >&2; exit 1; }
+}
+
+command -v bpftrace >/dev/null ||
+	unavailable bpftrace_kprobe "bpftrace is not installed"
+echo "K $(uname -r) $(nproc)"
+module_load
+check_clean
+set -- $CONFIGS
+nconf=$#
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+	echo "round $ROUND/$ROUNDS" >&2
+	for ((i = 0; i < nconf; i++)); do
+		idx=$(( (i + ROUND - 1) % nconf + 1 ))
+		c=${!idx}
+		[ -n "${UNAVAILABLE[$c]:-}" ] && continue
+		"run_$c" || echo "bench: $c failed in round $ROUND" >&2
+		check_clean
+	done
+done
+
+# Adding and removing 1,000 kprobes: one batch, one removal.
+probeable_functions 1000 > "$OUT/funcs"
+t0=$(date +%s%N)
+$CTL probe add kprobe - < "$OUT/funcs" >/dev/null || exit 1
+t1=$(date +%s%N)
+$CTL probe del all
+t2=$(date +%s%N)
+echo "P $(( (t1 - t0) / 1000000 )) $(( (t2 - t1) / 1000000 ))"
+module_unload
+rm -rf "$T_SCRATCH"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: boot one guest and measure what a probe on getpgid's entry
+# costs per call with no probe, empty kprobe/kretprobe handlers (the floor,
+# tests/bench/rp_bench_empty.c), rawprobe kprobe/kretprobe with a stream
+# draining, ftrace kprobe_events with a trace_pipe reader and bpftrace
+# printing one line per hit; configurations interleaved over many rounds,
+# medians reported. Then the time to add and remove 1,000 kprobes. Prints
+# a Markdown table and puts it in docs/performance.md.
+#
+#   tests/bench/run.sh [options]
+#     -k, --kernel K    6.1 (default) or 6.12
+#     -r, --rounds N    rounds (default 11, about 6 minutes under TCG)
+#     -n, --calls N     getpgid calls per run (default 100000)
+#     -c, --configs L   only these configurations (see tests/bench/guest.sh)
+#     -t, --timeout S   limit for the guest (default 1800)
+#     -o, --out DIR     keep the raw results there (default build/bench)
+#         --no-doc      do not rewrite docs/performance.md
+#
+# Expects `make ctl modules-all` done (make bench does it); builds the
+# empty-handler module itself and installs bpftrace if it is missing.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 2
+
+kernel=6.1 rounds=11 calls=100000 configs="" timeout=1800 out=build/bench doc=1
+args=("$@")
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k|--kernel)	kernel=$2; shift 2 ;;
+	-r|--rounds)	rounds=$2; shift 2 ;;
+	-n|--calls)	calls=$2; shift 2 ;;
+	-c|--configs)	configs=$2; shift 2 ;;
+	-t|--timeout)	timeout=$2; shift 2 ;;
+	-o|--out)	out=$2; shift 2 ;;
+	--no-doc)	doc=0; shift ;;
+	-h|--help)	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+# bpftrace runs in the guest from the host's root: install it once.
+if ! command -v bpftrace >/dev/null; then
+	echo "bench: installing bpftrace" >&2
+	sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
+	$sudo_ apt-get install -y -qq --no-install-recommends bpftrace >/dev/null ||
+		echo "bench: bpftrace not installed; its row will say so" >&2
+fi
+
+for rel in $(tools/deps.sh --print); do
+	make --no-print-directory -s bench-module \
+		KDIR=/usr/src/linux-headers-$rel >/dev/null || exit 1
+done
+make --no-print-directory -s ctl || exit 1
+
+mkdir -p "$out/vm"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "bench: kernel $kernel, $rounds rounds of ${calls} calls; the guest prints nothing until it is done" >&2
+start=$(date +%s)
+tests/vm/run -k "$kernel" -n -t "$timeout" -o "$out/vm" -- \
+	tests/bench/guest.sh -r "$rounds" -n "$calls" ${configs:+-c "$configs"} \
+	> "$out/guest.log" 2>&1
+rc=$?
+secs=$(( $(date +%s) - start ))
+grep -v '^[KRUP] ' "$out/guest.log" | grep -v '^round ' >&2
+if [ $rc != 0 ]; then
+	echo "bench: the guest failed (exit $rc); see $out/guest.log;" \
+		"the partial results follow, docs/performance.md is left alone" >&2
+	doc=0
+fi
+
+cond="QEMU TCG (no KVM), 2 vCPUs, workload pinned to cpu0 and readers to"
+cond+=" cpu1, on a 2-core host shared with other jobs (load average $load"
+cond+=" at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end); the"
+cond+=" whole run took $((secs / 60)) min $((secs % 60)) s."
+cmd="tests/bench/run.sh${args[*]:+ ${args[*]}}"
+[ "${MAKELEVEL:-}" ] && [ ${#args[@]} = 0 ] && cmd="make bench"
+# The guest's output as it wrote it (complete even if the guest hung).
+report=(python3 tests/bench/report.py "$out/vm/output" --command "$cmd"
+	--conditions "$cond")
+[ $doc = 1 ] && report+=(--doc docs/performance.md)
+"${report[@]}" || exit 1
+[ $rc = 0 ]
