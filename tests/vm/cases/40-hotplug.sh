@@ -41,7 +41,9 @@ count() {
 # summary FILE: "hits records lost delivered" of the getpgid kprobe line
 # of a stream's summary (stream_stop must have run).
 summary() {
-	awk -v p=$GETPGID '$1 == p { print $2, $3, $4, $5 }' "$1"
+	awk -v p=$GETPGID '
+		$1 == "PROBE" { for (i = 1; i <= NF; i++) col[$i] = i }
+		$1 == p { print $col["HITS"], $col["RECORDS"], $col["LOST"], $col["DELIVERED"] }' "$1"
 }
 
 t_cpu1_can_go_offline() {
@@ -53,10 +55,14 @@ t_cpu1_can_go_offline() {
 t_offline_online_while_streaming() {
 	local before after bg i s0 s1 t hits rec lost dlv gaps
 	cpu1 1
+	# Hotplug, not reader speed, is under test (make bench measures that):
+	# with cpu1 offline the reader shares cpu0 with the workloads, so a
+	# ring that holds the whole run keeps the counts below exact.
+	$CTL ring set records 65536
 	stream_bg $S/hp.json -e $GETPGID
 	before=$(on_cpu 1 500)
-	# unpinned and throttled, so that the reader keeps up: no loss
-	$LOOP -d 60 -s 20000 >/dev/null &
+	# unpinned and throttled: a steady trickle besides the bursts
+	$LOOP -d 60 -s 50000 >/dev/null &
 	bg=$!
 	s0="" s1=""
 	for i in 1 2 3; do
@@ -73,7 +79,7 @@ t_offline_online_while_streaming() {
 	expect_ge 2200 "$hits" "hits"
 	expect_eq "$hits" "$((rec + lost))" "hits = records + lost"
 	expect_eq "$rec" "$dlv" "records delivered"
-	expect_eq 0 "$lost" "records lost with a throttled workload"
+	expect_eq 0 "$lost" "records lost with a ring that holds the run"
 	gaps=$(sed -n 's/.* \([0-9]*\) sequence gaps$/\1/p' $S/hp.json.err)
 	expect_eq 0 "$gaps" "sequence gaps"
 	expect_eq "$rec" "$(wc -l < $S/hp.json)" "records in the output"
