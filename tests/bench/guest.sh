@@ -54,12 +54,15 @@ alive() {
 
 # stop PID SIGNAL: signal a reader and wait for it, 30 s at most; one that
 # does not end is shown (state, kernel stack) and killed. Fails then.
+# The signal is sent again every second: bpftrace 0.17 can miss a SIGINT
+# that arrives just before it blocks in epoll_wait() with no timeout.
 stop() {
 	local n=300
 	kill -"$2" "$1" 2>/dev/null
 	while alive "$1" && [ $n -gt 0 ]; do
 		sleep 0.1
 		n=$((n - 1))
+		[ $((n % 10)) = 0 ] && kill -"$2" "$1" 2>/dev/null
 	done
 	if alive "$1"; then
 		echo "bench: pid $1 ignored SIG$2 for 30 s:" >&2
