@@ -222,6 +222,10 @@ static unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
 static int rp_check_filter(const struct rp_filter *f,
 			   struct netlink_ext_ack *extack)
 {
+	if ((f->mask & RP_FILTER_COMM) && !f->comm[0]) {
+		NL_SET_ERR_MSG(extack, "the comm filter is empty");
+		return -EINVAL;
+	}
 	if ((f->mask & RP_FILTER_CPU) &&
 	    (f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu))) {
 		NL_SET_ERR_MSG(extack, "no such CPU for the cpu filter");

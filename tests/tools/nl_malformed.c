@@ -120,6 +120,22 @@ int main(void)
 	nla_put_u64(msg, RAWPROBE_A_ADDR, 0xffffffff81000000ULL);
 	expect(&nl, "symbol and address", msg, -EINVAL, true);
 
+	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "");
+	expect(&nl, "empty comm filter", msg, -EINVAL, true);
+
+	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "sixteen-chars-xx");
+	expect(&nl, "comm filter longer than a comm", msg, -EINVAL, true);
+
+	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_u32(msg, RAWPROBE_A_FILTER_CPU, 1U << 20);
+	expect(&nl, "cpu filter beyond nr_cpu_ids", msg, -EINVAL, true);
+
+	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_u32(msg, RAWPROBE_A_FILTER_PID, 0);
+	expect(&nl, "pid filter 0", msg, -ERANGE, true);
+
 	msg = rp_nl_msg(&nl, RAWPROBE_CMD_RING_SET, 0);
 	nla_put_u32(msg, RAWPROBE_A_RING_RECORDS, 100);
 	expect(&nl, "ring size not a power of two", msg, -EINVAL, true);
