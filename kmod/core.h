@@ -43,10 +43,6 @@ bool rp_ring_has_data(void);
 wait_queue_head_t *rp_ring_waitq(void);
 void rp_ring_arm_flush(void);
 
-struct rawprobe_record *rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id,
-					  u8 kind);
-void rp_record_commit(struct rawprobe_slot *slot);
-
 /* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
 struct rp_probe_stats {
 	u64 hits;		/* handler entries that tried to emit */

@@ -6,8 +6,9 @@
  * 256-byte records. The pages are allocated one by one on the CPU's node,
  * vmapped for the writer and inserted page by page into the reader's
  * mapping by chardev.c. The lock-free writer algorithm lives in
- * ring_core.h, shared with the host unit tests; this file owns memory,
- * record headers and reader wakeups.
+ * ring_core.h, shared with the host unit tests, and the record writer
+ * that every handler inlines in record.h; this file owns memory, geometry
+ * and reader wakeups.
  *
  * Writers find the rings through an RCU pointer: probe handlers run with
  * preemption disabled, so synchronize_rcu() after swapping the pointer
@@ -25,30 +26,16 @@
 #include <linux/timekeeping.h>
 #include <linux/log2.h>
 #include "core.h"
-#include "ring_core_kernel.h"
+#include "record.h"
 
-struct rp_ring {
-	struct rp_ring_core core;
-	struct page *ctrl_page;
-	struct page **data_pages;
-	unsigned int nr_data_pages;
-};
-
-struct rp_rings {
-	u32 nr_rings;
-	u32 nr_records;
-	u32 mode;
-	struct rp_ring ring[];
-};
-
-static struct rp_rings __rcu *rp_rings;
+struct rp_rings __rcu *rp_rings;
 static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
-static u32 rp_watermark;		/* the same, clamped to the ring */
+u32 rp_watermark;			/* the same, clamped to the ring */
 
 static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
-static DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
+DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
 
 static void rp_ring_free_one(struct rp_ring *ring)
 {
@@ -329,53 +316,4 @@ bool rp_ring_has_data(void)
 wait_queue_head_t *rp_ring_waitq(void)
 {
 	return &rp_waitq;
-}
-
-/*
- * Hot path. Any context, preemption disabled (probe handlers).
- * Returns a record with its common header filled, or NULL when the ring
- * is full (the loss is already counted in the control page).
- */
-struct rawprobe_record *rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id,
-					  u8 kind)
-{
-	struct rp_rings *rings = rcu_dereference_sched(rp_rings);
-	struct task_struct *task = current;
-	struct rawprobe_record *rec;
-	unsigned int cpu = smp_processor_id();
-	u64 seq;
-
-	if (unlikely(!rings))
-		return NULL;
-	slot->ring = &rings->ring[cpu].core;
-	rec = rp_ring_reserve(slot->ring, &slot->pos, &seq);
-	if (unlikely(!rec))
-		return NULL;
-
-	rec->ts_ns = ktime_get_mono_fast_ns();
-	rec->seq = seq;
-	rec->probe_id = probe_id;
-	rec->kind = kind;
-	rec->flags = 0;
-	rec->cpu = cpu;
-	rec->pid = task->pid;
-	rec->tgid = task->tgid;
-	memcpy(rec->comm, task->comm, sizeof(rec->comm));
-	rec->nargs = 0;
-	rec->str_len = 0;
-	rec->str_arg = RAWPROBE_STR_ARG_NONE;
-	rec->str[0] = '\0';
-	slot->rec = rec;
-	return rec;
-}
-
-void rp_record_commit(struct rawprobe_slot *slot)
-{
-	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
-
-	rp_ring_commit(slot->ring, slot->rec, slot->pos);
-	/* One wakeup when the unread backlog reaches the watermark. */
-	if (unlikely(slot->pos + 1 - READ_ONCE(ctrl->consumer) ==
-		     READ_ONCE(rp_watermark)))
-		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
 }

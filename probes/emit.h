@@ -8,6 +8,7 @@
 
 #include <linux/sched.h>
 #include "core.h"
+#include "record.h"
 
 static __always_inline bool rp_filter_match(const struct rp_filter *f)
 {
@@ -52,8 +53,6 @@ rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
 		return NULL;
 	}
 	rec->addr = addr;
-	rec->retval = 0;
-	rec->latency_ns = 0;
 	return rec;
 }
 

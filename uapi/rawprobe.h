@@ -66,6 +66,12 @@ enum rawprobe_kind {
  * exactly (hi - lo + 1) - seen of them. Nested writers (an NMI hitting a
  * probe inside a probe handler) may commit out of sequence order.
  *
+ * retval and latency_ns are valid with RAWPROBE_REC_RETVAL (0 otherwise),
+ * args[0..nargs) with RAWPROBE_REC_ARGS. str[] holds str_len bytes and a
+ * NUL only with RAWPROBE_REC_STR (or a fault's empty string with
+ * RAWPROBE_REC_STR_FAULT); otherwise str_len is 0 and str[] is left as an
+ * older record had it: writers skip that cache line when they can.
+ *
  * commit is the ring's publication word; see the ring contract below.
  */
 struct rawprobe_record {

@@ -11,8 +11,8 @@
 #   U <config> <reason>                       configuration unavailable
 #   P <add ms> <remove ms>                    1,000 kprobes, one batch
 # Beside the configurations the issue names, rawprobe_*_ring are a
-# diagnosis: the same probes writing into a ring large enough for the
-# whole run, with no reader competing for the host's CPUs.
+# diagnosis: the same probes writing every record into the default ring
+# in overwrite mode, with no reader competing for the host's CPUs.
 #
 #   guest.sh [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
 set -u
@@ -122,17 +122,18 @@ json_num() {
 	printf '%s' "$1" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2
 }
 
-# Diagnosis: a ring that holds the whole run, read by no one.
+# Diagnosis: the record path alone. The default ring in overwrite mode
+# (a flight recorder) with no reader: every hit writes a record into the
+# same 1 MiB a stream would use, and no reader competes for the host.
 # "Delivered" is the records committed to the ring.
 run_rawprobe_ring() {	# kprobe | kretprobe
-	local id res j ring=1024
-	while [ $ring -le $((CALLS + 1000)) ]; do ring=$((ring * 2)); done
-	$CTL ring set records $ring || return 1
+	local id res j
+	$CTL ring set mode overwrite || return 1
 	id=$($CTL probe add "$1" $SYM) || return 1
 	res=$(workload)
 	j=$($CTL -j probe show "$id")
 	$CTL probe del "$id"
-	$CTL ring set records 4096
+	$CTL ring set mode discard
 	result "rawprobe_$1_ring" "$res" "$(json_num "$j" hits)" \
 		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
 }

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record writer: reserve a record on this CPU's ring with its common
+ * header filled, then commit it. Every built-in handler inlines these
+ * (probes/emit.h): a hit then costs no call besides the clock read, which
+ * under TCG, where each return is a lookup, measurably matters. Modules
+ * reach the same code through the exported wrappers in kmod/api.c.
+ *
+ * Any context, preemption disabled (probe handlers always are).
+ */
+#ifndef _RAWPROBE_RECORD_H
+#define _RAWPROBE_RECORD_H
+
+#include <linux/irq_work.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include "ring_core_kernel.h"
+#include <rawprobe/api.h>
+
+struct rp_ring {
+	struct rp_ring_core core;
+	struct page *ctrl_page;
+	struct page **data_pages;
+	unsigned int nr_data_pages;
+};
+
+struct rp_rings {
+	u32 nr_rings;
+	u32 nr_records;
+	u32 mode;
+	struct rp_ring ring[];
+};
+
+/* Owned by ring.c; read here without its lock. */
+extern struct rp_rings __rcu *rp_rings;
+extern u32 rp_watermark;
+DECLARE_PER_CPU(struct irq_work, rp_wakeup_work);
+
+/*
+ * Returns a record with its common header filled, or NULL when the ring
+ * is full (the loss is already counted in the control page).
+ *
+ * Only what every reader needs is written: fields that flags marks valid
+ * (args, retval and latency, the string) are left to the kinds that fill
+ * them, except the small ones in the commit word's cache line, which cost
+ * nothing to clear. str[] is another cache line: it is written only when a
+ * string is captured (RAWPROBE_REC_STR).
+ */
+static __always_inline struct rawprobe_record *
+rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
+{
+	struct rp_rings *rings = rcu_dereference_sched(rp_rings);
+	struct task_struct *task = current;
+	unsigned int cpu = smp_processor_id();
+	struct rawprobe_record *rec;
+	u64 seq;
+
+	if (unlikely(!rings))
+		return NULL;
+	slot->ring = &rings->ring[cpu].core;
+	rec = rp_ring_reserve(slot->ring, &slot->pos, &seq);
+	if (unlikely(!rec))
+		return NULL;
+
+	rec->ts_ns = ktime_get_mono_fast_ns();
+	rec->seq = seq;
+	rec->probe_id = probe_id;
+	rec->kind = kind;
+	rec->flags = 0;
+	rec->cpu = cpu;
+	rec->pid = task->pid;
+	rec->tgid = task->tgid;
+	memcpy(rec->comm, task->comm, sizeof(rec->comm));
+	rec->retval = 0;
+	rec->latency_ns = 0;
+	rec->nargs = 0;
+	rec->str_len = 0;
+	rec->str_arg = RAWPROBE_STR_ARG_NONE;
+	slot->rec = rec;
+	return rec;
+}
+
+static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
+{
+	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
+
+	rp_ring_commit(slot->ring, slot->rec, slot->pos);
+	/* One wakeup when the unread backlog reaches the watermark. */
+	if (unlikely(slot->pos + 1 - READ_ONCE(ctrl->consumer) ==
+		     READ_ONCE(rp_watermark)))
+		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
+}
+
+#endif /* _RAWPROBE_RECORD_H */
