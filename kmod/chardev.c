@@ -143,15 +143,6 @@ static int rp_mmap(struct file *file, struct vm_area_struct *vma)
 	return rp_map_pages(vma, first, count, &info);
 }
 
-static __poll_t rp_poll(struct file *file, poll_table *wait)
-{
-	poll_wait(file, rp_ring_waitq(), wait);
-	if (rp_ring_has_data())
-		return EPOLLIN | EPOLLRDNORM;
-	rp_ring_arm_flush();
-	return 0;
-}
-
 static const struct file_operations rp_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rp_open,
@@ -159,7 +150,7 @@ static const struct file_operations rp_fops = {
 	.unlocked_ioctl	= rp_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= rp_mmap,
-	.poll		= rp_poll,
+	.poll		= rp_ring_poll,
 };
 
 static struct miscdevice rp_miscdev = {

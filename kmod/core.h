@@ -18,6 +18,7 @@
 #include <linux/percpu.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
+#include <linux/poll.h>
 #include "rawprobe.h"
 #include <rawprobe/api.h>
 
@@ -40,8 +41,7 @@ void rp_ring_reader_put(void);
 struct page *rp_ring_ctrl_page(u32 ring);
 struct page *rp_ring_data_page(u32 ring, unsigned long pgoff);
 bool rp_ring_has_data(void);
-wait_queue_head_t *rp_ring_waitq(void);
-void rp_ring_arm_flush(void);
+__poll_t rp_ring_poll(struct file *file, poll_table *wait);
 
 /* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
 struct rp_probe_stats {

@@ -19,9 +19,10 @@ static unsigned int ring_mode = RAWPROBE_RING_DISCARD;
 module_param(ring_mode, uint, 0444);
 MODULE_PARM_DESC(ring_mode, "0: drop new records when full, 1: overwrite");
 
-static unsigned int wakeup_records = 64;
+static unsigned int wakeup_records;
 module_param(wakeup_records, uint, 0444);
-MODULE_PARM_DESC(wakeup_records, "unread records per CPU that wake poll()");
+MODULE_PARM_DESC(wakeup_records,
+		 "unread records per CPU that wake poll() (default 0: an eighth of the ring)");
 
 static int __init rawprobe_init(void)
 {

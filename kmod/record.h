@@ -37,6 +37,7 @@ struct rp_rings {
 /* Owned by ring.c; read here without its lock. */
 extern struct rp_rings __rcu *rp_rings;
 extern u32 rp_watermark;
+extern bool rp_reader_sleeping;
 DECLARE_PER_CPU(struct irq_work, rp_wakeup_work);
 
 /*
@@ -88,10 +89,16 @@ static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
 
 	rp_ring_commit(slot->ring, slot->rec, slot->pos);
-	/* One wakeup when the unread backlog reaches the watermark. */
-	if (unlikely(slot->pos + 1 - READ_ONCE(ctrl->consumer) ==
-		     READ_ONCE(rp_watermark)))
+	/*
+	 * Wake a sleeping reader once the unread backlog reaches the
+	 * watermark; a reader that is awake needs no interrupt from us.
+	 */
+	if (unlikely(READ_ONCE(rp_reader_sleeping)) &&
+	    slot->pos + 1 - READ_ONCE(ctrl->consumer) >=
+	    READ_ONCE(rp_watermark)) {
+		WRITE_ONCE(rp_reader_sleeping, false);
 		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
+	}
 }
 
 #endif /* _RAWPROBE_RECORD_H */

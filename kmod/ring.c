@@ -25,6 +25,7 @@
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <linux/log2.h>
+#include <linux/poll.h>
 #include "core.h"
 #include "record.h"
 
@@ -32,7 +33,8 @@ struct rp_rings __rcu *rp_rings;
 static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
-u32 rp_watermark;			/* the same, clamped to the ring */
+u32 rp_watermark;			/* the same, fitted to the ring */
+bool rp_reader_sleeping;		/* see rp_ring_poll() */
 
 static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
 DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
@@ -130,6 +132,18 @@ static int rp_ring_check_size(u32 nr_records)
 	return 0;
 }
 
+/*
+ * The backlog that wakes a sleeping reader: wakeup_records, or by default
+ * an eighth of the ring (at most 8 wakeups per lap, 7/8 of the ring left
+ * to absorb the reader's wakeup latency), never more than half of it.
+ */
+static u32 rp_watermark_fit(u32 nr_records)
+{
+	u32 wm = rp_watermark_cfg ?: nr_records / 8;
+
+	return clamp(wm, 1U, nr_records / 2);
+}
+
 static void rp_wakeup_fn(struct irq_work *work)
 {
 	wake_up_all(&rp_waitq);
@@ -146,15 +160,16 @@ static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
 
 static void rp_flush_fn(struct timer_list *t)
 {
-	if (rp_ring_has_data())
+	if (rp_ring_has_data()) {
+		WRITE_ONCE(rp_reader_sleeping, false);
 		wake_up_all(&rp_waitq);
-	else if (wq_has_sleeper(&rp_waitq))
+	} else if (wq_has_sleeper(&rp_waitq))
 		/* still nothing: look again while someone waits */
 		mod_timer(&rp_flush_timer,
 			  jiffies + msecs_to_jiffies(rp_flush_ms));
 }
 
-void rp_ring_arm_flush(void)
+static void rp_ring_arm_flush(void)
 {
 	mod_timer(&rp_flush_timer, jiffies + msecs_to_jiffies(rp_flush_ms));
 }
@@ -175,8 +190,8 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
 	}
 	if (mode > RAWPROBE_RING_OVERWRITE)
 		return -EINVAL;
-	rp_watermark_cfg = max(watermark, 1U);
-	rp_watermark = min(rp_watermark_cfg, nr_records);
+	rp_watermark_cfg = watermark;
+	rp_watermark = rp_watermark_fit(nr_records);
 
 	for_each_possible_cpu(cpu)
 		init_irq_work(per_cpu_ptr(&rp_wakeup_work, cpu), rp_wakeup_fn);
@@ -225,7 +240,7 @@ int rp_ring_resize(u32 nr_records, u32 mode)
 	}
 	old = rcu_replace_pointer(rp_rings, new,
 				  lockdep_is_held(&rp_rings_lock));
-	WRITE_ONCE(rp_watermark, min(rp_watermark_cfg, nr_records));
+	WRITE_ONCE(rp_watermark, rp_watermark_fit(nr_records));
 	mutex_unlock(&rp_rings_lock);
 
 	synchronize_rcu();
@@ -313,7 +328,23 @@ bool rp_ring_has_data(void)
 	return ret;
 }
 
-wait_queue_head_t *rp_ring_waitq(void)
+/*
+ * poll() for the reader. Writers queue a wakeup only while the reader is
+ * marked asleep, so a reader busy draining costs the traced CPUs no
+ * interrupt at all. The flag is set before the last look at the rings
+ * (the barrier orders the two); a writer that misses the flag anyway, its
+ * store still in flight, leaves the wakeup to the next writer or, if
+ * there is none, to the flush timer.
+ */
+__poll_t rp_ring_poll(struct file *file, poll_table *wait)
 {
-	return &rp_waitq;
+	poll_wait(file, &rp_waitq, wait);
+	WRITE_ONCE(rp_reader_sleeping, true);
+	smp_mb();	/* flag before the data check, as writers commit then test it */
+	if (rp_ring_has_data()) {
+		WRITE_ONCE(rp_reader_sleeping, false);
+		return EPOLLIN | EPOLLRDNORM;
+	}
+	rp_ring_arm_flush();
+	return 0;
 }
