@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 #include "format.h"
 #include "symbols.h"
@@ -134,28 +133,6 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 	return n ? n : -EINVAL;
 }
 
-static void rp_print_arg(FILE *out, unsigned int type, uint64_t v)
-{
-	char sym[200];
-
-	switch (type) {
-	case RAWPROBE_ARG_S64:
-	case RAWPROBE_ARG_S32:
-		fprintf(out, "%" PRId64, (int64_t)v);
-		break;
-	case RAWPROBE_ARG_U32:
-		fprintf(out, "%" PRIu64, v);
-		break;
-	case RAWPROBE_ARG_PTR:
-		rp_ksym_format(v, sym, sizeof(sym));
-		fprintf(out, "0x%" PRIx64 "%s%s%s", v, sym[0] ? " <" : "", sym,
-			sym[0] ? ">" : "");
-		break;
-	default:
-		fprintf(out, "0x%" PRIx64, v);
-	}
-}
-
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
 {
 	return d && i < d->nargs ? d->argtypes[i] : RAWPROBE_ARG_U64;
@@ -167,53 +144,128 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 	       i == r->str_arg;
 }
 
-void rp_record_print(FILE *out, const struct rawprobe_record *r,
-		     const struct rp_probe_desc *d)
+/* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
+static void rp_text_sym(struct rp_outbuf *ob, uint64_t addr)
 {
-	unsigned long long t = r->ts_ns;
-	char sym[200] = "";
+	size_t len;
+	const char *sym = rp_ksym_cached(addr, &len);
+
+	if (!len)
+		return;
+	rp_ob_put(ob, " <", 2);
+	rp_ob_put(ob, sym, len);
+	rp_ob_putc(ob, '>');
+}
+
+/* The captured string, quoted as is (text output does not escape). */
+static void rp_text_str(struct rp_outbuf *ob, const struct rawprobe_record *r)
+{
+	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
+		     RAWPROBE_STR_LEN;
+
+	rp_ob_putc(ob, '"');
+	rp_ob_put(ob, r->str, strnlen(r->str, max));
+	rp_ob_putc(ob, '"');
+	if (r->flags & RAWPROBE_REC_STR_TRUNC)
+		rp_ob_put(ob, "...", 3);
+}
+
+static void rp_text_arg(struct rp_outbuf *ob, unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case RAWPROBE_ARG_S64:
+	case RAWPROBE_ARG_S32:
+		rp_ob_s64(ob, (int64_t)v);
+		break;
+	case RAWPROBE_ARG_U32:
+		rp_ob_u64(ob, v);
+		break;
+	case RAWPROBE_ARG_PTR:
+		rp_ob_hex(ob, v);
+		rp_text_sym(ob, v);
+		break;
+	default:
+		rp_ob_hex(ob, v);
+	}
+}
+
+static void rp_text_args(struct rp_outbuf *ob, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
+{
 	unsigned int i;
 
-	if (!d || d->is_addr)
-		rp_ksym_format(r->addr, sym, sizeof(sym));
-	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s%s%s%s",
-		t / 1000000000ULL, (t / 1000) % 1000000ULL, r->cpu, r->pid,
-		r->comm, d ? d->name : "?", sym[0] ? " <" : "", sym,
-		sym[0] ? ">" : "");
-	if (r->flags & RAWPROBE_REC_ARGS) {
-		fputs(" (", out);
-		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
-			if (i)
-				fputs(", ", out);
-			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-				fprintf(out, "\"%.*s\"%s", (int)r->str_len,
-					r->str, r->flags & RAWPROBE_REC_STR_TRUNC ?
-					"..." : "");
-			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
-				 i == r->str_arg)
-				fputs("<fault>", out);
-			else
-				rp_print_arg(out, rp_argtype_of(d, i),
-					     r->args[i]);
-		}
-		fputc(')', out);
+	rp_ob_put(ob, " (", 2);
+	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+		if (i)
+			rp_ob_put(ob, ", ", 2);
+		if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+			rp_text_str(ob, r);
+		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
+			rp_ob_put(ob, "<fault>", 7);
+		else
+			rp_text_arg(ob, rp_argtype_of(d, i), r->args[i]);
 	}
+	rp_ob_putc(ob, ')');
+}
+
+/* "%6llu.%06llu": CLOCK_MONOTONIC seconds to the microsecond. */
+static void rp_text_time(struct rp_outbuf *ob, uint64_t ns)
+{
+	rp_ob_u64_width(ob, ns / 1000000000U, 6, ' ');
+	rp_ob_putc(ob, '.');
+	rp_ob_u64_width(ob, ns / 1000U % 1000000U, 6, '0');
+}
+
+void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	rp_text_time(ob, r->ts_ns);
+	rp_ob_putc(ob, ' ');
+	rp_ob_u64_width(ob, r->cpu, 3, ' ');
+	rp_ob_putc(ob, ' ');
+	rp_ob_u64_width(ob, r->pid, 7, ' ');
+	rp_ob_putc(ob, ' ');
+	rp_ob_str_left(ob, r->comm, RAWPROBE_COMM_LEN, 16);
+	rp_ob_putc(ob, ' ');
+	rp_ob_str_left(ob, d ? d->name : "?", sizeof(d->name), 24);
+	if (!d || d->is_addr)
+		rp_text_sym(ob, r->addr);
+	if (r->flags & RAWPROBE_REC_ARGS)
+		rp_text_args(ob, r, d);
 	/* a string of its own, not one of the arguments */
 	if ((r->flags & RAWPROBE_REC_STR) &&
-	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs))
-		fprintf(out, " \"%.*s\"%s", (int)r->str_len, r->str,
-			r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
-	if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
-			(int64_t)r->retval, (uint64_t)r->latency_ns);
-	fputc('\n', out);
+	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
+		rp_ob_putc(ob, ' ');
+		rp_text_str(ob, r);
+	}
+	if (r->flags & RAWPROBE_REC_RETVAL) {
+		rp_ob_put(ob, " = ", 3);
+		rp_ob_s64(ob, r->retval);
+		rp_ob_put(ob, " (", 2);
+		rp_ob_u64(ob, r->latency_ns);
+		rp_ob_put(ob, " ns)", 4);
+	}
+	rp_ob_putc(ob, '\n');
+}
+
+/* "addr": a hex string, as JSON numbers lose precision beyond 2^53 */
+static void rp_json_addr(struct json *j, uint64_t addr)
+{
+	char tmp[2 + 16 + 1], *p;
+
+	tmp[sizeof(tmp) - 1] = '\0';
+	p = rp_u64_hexdigits(addr, tmp + sizeof(tmp) - 1);
+	*--p = 'x';
+	*--p = '0';
+	json_kv_str(j, "addr", p);
 }
 
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
-	char addr[24], sym[200];
+	const char *sym;
 	unsigned int i;
+	size_t len;
 
 	json_obj_open(j);
 	json_kv_u64(j, "ts_ns", r->ts_ns);
@@ -221,15 +273,14 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 	json_kv_u64(j, "cpu", r->cpu);
 	json_kv_u64(j, "pid", r->pid);
 	json_kv_u64(j, "tgid", r->tgid);
-	json_kv_str(j, "comm", r->comm);
+	json_kv_strn(j, "comm", r->comm, RAWPROBE_COMM_LEN);
 	json_kv_u64(j, "probe_id", r->probe_id);
 	if (d)
 		json_kv_str(j, "probe", d->name);
 	json_kv_str(j, "kind", rp_kind_name(r->kind));
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, (uint64_t)r->addr);
-	json_kv_str(j, "addr", addr);	/* hex string: beyond 2^53 */
-	rp_ksym_format(r->addr, sym, sizeof(sym));
-	if (sym[0])
+	rp_json_addr(j, r->addr);
+	sym = rp_ksym_cached(r->addr, &len);
+	if (len)
 		json_kv_str(j, "sym", sym);
 	if (r->flags & RAWPROBE_REC_ARGS) {
 		json_key(j, "args");
@@ -245,7 +296,7 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		json_arr_close(j);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
-		json_kv_str(j, "str", r->str);
+		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);
 		json_kv_bool(j, "str_truncated",
 			     r->flags & RAWPROBE_REC_STR_TRUNC);
 	}

@@ -1,14 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <string.h>
 #include "json.h"
+#include "outbuf.h"
 
 void json_init(struct json *j, FILE *out, bool pretty)
 {
 	j->out = out;
+	j->ob = NULL;
 	j->pretty = pretty;
 	j->depth = 0;
 	j->first = true;
 	j->after_key = false;
+}
+
+void json_set_outbuf(struct json *j, struct rp_outbuf *ob)
+{
+	j->ob = ob;
+}
+
+static void json_put(struct json *j, const char *s, size_t n)
+{
+	if (j->ob)
+		rp_ob_put(j->ob, s, n);
+	else
+		fwrite(s, 1, n, j->out);
+}
+
+static void json_putc(struct json *j, char c)
+{
+	if (j->ob)
+		rp_ob_putc(j->ob, c);
+	else
+		fputc(c, j->out);
 }
 
 static void json_indent(struct json *j)
@@ -17,9 +41,9 @@ static void json_indent(struct json *j)
 
 	if (!j->pretty)
 		return;
-	fputc('\n', j->out);
+	json_putc(j, '\n');
 	for (i = 0; i < j->depth; i++)
-		fputs("  ", j->out);
+		json_put(j, "  ", 2);
 }
 
 /* Separator and indentation before a value or a key. */
@@ -30,7 +54,7 @@ static void json_sep(struct json *j)
 		return;
 	}
 	if (!j->first)
-		fputc(',', j->out);
+		json_putc(j, ',');
 	if (j->depth)
 		json_indent(j);
 	j->first = false;
@@ -39,7 +63,7 @@ static void json_sep(struct json *j)
 static void json_open(struct json *j, char c)
 {
 	json_sep(j);
-	fputc(c, j->out);
+	json_putc(j, c);
 	j->depth++;
 	j->first = true;
 }
@@ -49,7 +73,7 @@ static void json_close(struct json *j, char c)
 	j->depth--;
 	if (!j->first)
 		json_indent(j);
-	fputc(c, j->out);
+	json_putc(j, c);
 	j->first = false;
 }
 
@@ -73,76 +97,118 @@ void json_arr_close(struct json *j)
 	json_close(j, ']');
 }
 
-static void json_escaped(FILE *out, const char *s)
-{
-	const unsigned char *p;
+/*
+ * How each byte goes into a JSON string: 0, as it is; else the letter
+ * after the backslash ('u': \u00XX). Every byte outside printable ASCII
+ * is escaped on its own, so strings that are not UTF-8 stay valid JSON.
+ */
+static const char json_escape_of[256] = {
+	[0x00 ... 0x08] = 'u', ['\t'] = 't', ['\n'] = 'n',
+	[0x0b ... 0x0c] = 'u', ['\r'] = 'r', [0x0e ... 0x1f] = 'u',
+	['"'] = '"', ['\\'] = '\\', [0x7f ... 0xff] = 'u',
+};
 
-	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':  fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
+static void json_escape_byte(struct json *j, unsigned char c)
+{
+	static const char hex[16] = "0123456789abcdef";
+	char esc[6] = { '\\', json_escape_of[c] };
+
+	if (esc[1] != 'u') {
+		json_put(j, esc, 2);
+		return;
 	}
-	fputc('"', out);
+	esc[2] = '0';
+	esc[3] = '0';
+	esc[4] = hex[c >> 4];
+	esc[5] = hex[c & 15];
+	json_put(j, esc, 6);
+}
+
+/* At most max bytes of s, up to a NUL, quoted; plain runs in one piece. */
+static void json_escaped(struct json *j, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strnlen(s, max);
+	const unsigned char *run;
+
+	json_putc(j, '"');
+	while (p < end) {
+		for (run = p; p < end && !json_escape_of[*p]; p++)
+			;
+		json_put(j, (const char *)run, (size_t)(p - run));
+		if (p < end)
+			json_escape_byte(j, *p++);
+	}
+	json_putc(j, '"');
 }
 
 void json_key(struct json *j, const char *key)
 {
 	json_sep(j);
-	json_escaped(j->out, key);
-	fputs(j->pretty ? ": " : ":", j->out);
+	json_escaped(j, key, SIZE_MAX);
+	if (j->pretty)
+		json_put(j, ": ", 2);
+	else
+		json_putc(j, ':');
 	j->after_key = true;
 }
 
 void json_str(struct json *j, const char *s)
 {
+	json_strn(j, s, SIZE_MAX);
+}
+
+void json_strn(struct json *j, const char *s, size_t max)
+{
 	json_sep(j);
-	json_escaped(j->out, s);
+	json_escaped(j, s, max);
+}
+
+/* The digits of v, a '-' before them if negative. */
+static void json_number(struct json *j, uint64_t v, bool negative)
+{
+	char tmp[1 + RP_U64_DIGITS_MAX];
+	char *p = rp_u64_digits(v, tmp + sizeof(tmp));
+
+	if (negative)
+		*--p = '-';
+	json_sep(j);
+	json_put(j, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void json_u64(struct json *j, uint64_t v)
 {
-	json_sep(j);
-	fprintf(j->out, "%" PRIu64, v);
+	json_number(j, v, false);
 }
 
 void json_s64(struct json *j, int64_t v)
 {
-	json_sep(j);
-	fprintf(j->out, "%" PRId64, v);
+	/* -(uint64_t)v: INT64_MIN has no positive int64_t */
+	json_number(j, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void json_bool(struct json *j, bool v)
 {
-	json_sep(j);
-	fputs(v ? "true" : "false", j->out);
+	json_raw(j, v ? "true" : "false");
 }
 
 void json_null(struct json *j)
 {
-	json_sep(j);
-	fputs("null", j->out);
+	json_raw(j, "null");
 }
 
 void json_raw(struct json *j, const char *literal)
 {
 	json_sep(j);
-	fputs(literal, j->out);
+	json_put(j, literal, strlen(literal));
 }
 
 void json_end_doc(struct json *j)
 {
-	fputc('\n', j->out);
-	fflush(j->out);
+	json_putc(j, '\n');
+	/* A buffer is written by its owner, after a whole batch. */
+	if (!j->ob)
+		fflush(j->out);
 	j->first = true;
 	j->after_key = false;
 }

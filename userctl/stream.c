@@ -359,6 +359,7 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		rp_reader_drain_all(s->map.reader, rp_stream_record, s);
+		rp_sink_flush(&s->sink);
 		fflush(s->out);
 	}
 }
@@ -650,6 +651,8 @@ static int rp_stream_sink(struct rp_stream *s)
 
 static void rp_stream_sink_end(struct rp_stream *s)
 {
+	if (s->sink.ops)
+		rp_sink_flush(&s->sink);
 	if (s->sink.ops && s->sink.ops->end)
 		s->sink.ops->end(&s->sink);
 	fflush(s->out);

@@ -438,3 +438,35 @@ int rp_ksym_exists(const char *name)
 	fclose(f);
 	return found;
 }
+
+/*
+ * The records of one probe repeat a handful of addresses (the probed
+ * function, the same pointers): a direct-mapped cache spares each of them
+ * a binary search of kallsyms and a snprintf. kallsyms is read once, so
+ * an entry never goes stale.
+ */
+#define RP_KSYM_CACHE	256		/* a power of two */
+
+struct rp_ksym_cached {
+	uint64_t addr;
+	int valid;
+	size_t len;
+	char sym[RP_KSYM_MAX];
+};
+
+const char *rp_ksym_cached(uint64_t addr, size_t *len)
+{
+	static struct rp_ksym_cached cache[RP_KSYM_CACHE];
+	/* Functions are 16-byte aligned: hash what varies above that. */
+	struct rp_ksym_cached *c = &cache[((addr >> 4) ^ (addr >> 12)) &
+					  (RP_KSYM_CACHE - 1)];
+
+	if (!c->valid || c->addr != addr) {
+		rp_ksym_format(addr, c->sym, sizeof(c->sym));
+		c->len = strlen(c->sym);
+		c->addr = addr;
+		c->valid = 1;
+	}
+	*len = c->len;
+	return c->sym;
+}
