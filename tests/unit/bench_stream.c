@@ -8,9 +8,12 @@
  *
  *   make -C tests/unit bench
  *   build/bench/bench_stream [text|json|csv|quiet] [RECORDS] [RINGS] [RING_SIZE]
+ *                            [OUTPUT]
  *
  * Only the drains are timed, not the writers that refill the rings
- * between them. The record mix is that of tests/cli/mkcapture.py --bench:
+ * between them. OUTPUT (default /dev/null) keeps the formatted records,
+ * which are the same from run to run: a change to the reader or the
+ * formatters can be checked against the output of the code before it. The record mix is that of tests/cli/mkcapture.py --bench:
  * mostly argument-less kprobe hits, kretprobe returns with typed
  * arguments, string captures, comms that JSON must escape, and now and
  * then a nested writer's record committed out of timestamp order.
@@ -218,12 +221,13 @@ int main(int argc, char **argv)
 	struct bench_ctx b = { .quiet = !strcmp(fmt, "quiet") };
 	struct rp_reader *reader;
 	__u64 ts = 12345000000000ull, spent = 0, t0;
-	FILE *out = fopen("/dev/null", "w");
+	FILE *out = fopen(argc > 5 ? argv[5] : "/dev/null", "w");
 	unsigned int i;
 
 	if (nr < 1 || nr > 64 || size < 64 || (size & (size - 1)) || !out) {
 		fprintf(stderr, "usage: %s [text|json|csv|quiet] [RECORDS] "
-			"[RINGS <= 64] [RING_SIZE, a power of two]\n", argv[0]);
+			"[RINGS <= 64] [RING_SIZE, a power of two] [OUTPUT]\n",
+			argv[0]);
 		return 2;
 	}
 	if (rp_sink_init(&b.sink, b.quiet ? RP_FMT_TEXT : rp_format_parse(fmt),
@@ -262,5 +266,6 @@ int main(int argc, char **argv)
 	printf("%s: %llu records in %.3f s: %.0f records/s\n", fmt,
 	       (unsigned long long)b.n, spent / 1e9, b.n / (spent / 1e9));
 	rp_reader_free(reader);
+	fclose(out);
 	return 0;
 }
