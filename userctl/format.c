@@ -144,120 +144,137 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 	       i == r->str_arg;
 }
 
+/*
+ * The longest line rp_record_text() writes is about 2,000 bytes (a name
+ * of 223, six ptr arguments with symbols of 199 bytes each, a string):
+ * it reserves this much once and writes without further checks.
+ */
+#define RP_TEXT_LINE_MAX 4096
+
 /* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
-static void rp_text_sym(struct rp_outbuf *ob, uint64_t addr)
+static char *rp_text_sym(char *p, uint64_t addr)
 {
 	size_t len;
 	const char *sym = rp_ksym_cached(addr, &len);
 
 	if (!len)
-		return;
-	rp_ob_put(ob, " <", 2);
-	rp_ob_put(ob, sym, len);
-	rp_ob_putc(ob, '>');
+		return p;
+	*p++ = ' ';
+	*p++ = '<';
+	p = rp_put(p, sym, len);
+	*p++ = '>';
+	return p;
 }
 
 /* The captured string, quoted as is (text output does not escape). */
-static void rp_text_str(struct rp_outbuf *ob, const struct rawprobe_record *r)
+static char *rp_text_str(char *p, const struct rawprobe_record *r)
 {
 	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
 		     RAWPROBE_STR_LEN;
 
-	rp_ob_putc(ob, '"');
-	rp_ob_put(ob, r->str, strnlen(r->str, max));
-	rp_ob_putc(ob, '"');
+	*p++ = '"';
+	p = rp_put(p, r->str, strnlen(r->str, max));
+	*p++ = '"';
 	if (r->flags & RAWPROBE_REC_STR_TRUNC)
-		rp_ob_put(ob, "...", 3);
+		p = rp_put(p, "...", 3);
+	return p;
 }
 
-static void rp_text_arg(struct rp_outbuf *ob, unsigned int type, uint64_t v)
+static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
 {
 	switch (type) {
 	case RAWPROBE_ARG_S64:
 	case RAWPROBE_ARG_S32:
-		rp_ob_s64(ob, (int64_t)v);
-		break;
+		return rp_put_s64(p, (int64_t)v);
 	case RAWPROBE_ARG_U32:
-		rp_ob_u64(ob, v);
-		break;
+		return rp_put_u64(p, v);
 	case RAWPROBE_ARG_PTR:
-		rp_ob_hex(ob, v);
-		rp_text_sym(ob, v);
-		break;
+		return rp_text_sym(rp_put_hex(p, v), v);
 	default:
-		rp_ob_hex(ob, v);
+		return rp_put_hex(p, v);
 	}
 }
 
-static void rp_text_args(struct rp_outbuf *ob, const struct rawprobe_record *r,
-			 const struct rp_probe_desc *d)
+static char *rp_text_args(char *p, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
 {
 	unsigned int i;
 
-	rp_ob_put(ob, " (", 2);
+	*p++ = ' ';
+	*p++ = '(';
 	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
-		if (i)
-			rp_ob_put(ob, ", ", 2);
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
 		if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-			rp_text_str(ob, r);
+			p = rp_text_str(p, r);
 		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
-			rp_ob_put(ob, "<fault>", 7);
+			p = rp_put(p, "<fault>", 7);
 		else
-			rp_text_arg(ob, rp_argtype_of(d, i), r->args[i]);
+			p = rp_text_arg(p, rp_argtype_of(d, i), r->args[i]);
 	}
-	rp_ob_putc(ob, ')');
+	*p++ = ')';
+	return p;
 }
 
-/* "%6llu.%06llu": CLOCK_MONOTONIC seconds to the microsecond. */
-static void rp_text_time(struct rp_outbuf *ob, uint64_t ns)
+/* "%6llu.%06llu %3u %7u %-16.16s ": time to the microsecond, cpu, pid, comm */
+static char *rp_text_head(char *p, const struct rawprobe_record *r)
 {
-	rp_ob_u64_width(ob, ns / 1000000000U, 6, ' ');
-	rp_ob_putc(ob, '.');
-	rp_ob_u64_width(ob, ns / 1000U % 1000000U, 6, '0');
+	p = rp_put_u64_width(p, r->ts_ns / 1000000000U, 6, ' ');
+	*p++ = '.';
+	p = rp_put_u64_width(p, r->ts_ns / 1000U % 1000000U, 6, '0');
+	*p++ = ' ';
+	p = rp_put_u64_width(p, r->cpu, 3, ' ');
+	*p++ = ' ';
+	p = rp_put_u64_width(p, r->pid, 7, ' ');
+	*p++ = ' ';
+	p = rp_put_str_left(p, r->comm, RAWPROBE_COMM_LEN, 16);
+	*p++ = ' ';
+	return p;
+}
+
+/* " = %lld (%llu ns)" */
+static char *rp_text_retval(char *p, const struct rawprobe_record *r)
+{
+	p = rp_put(p, " = ", 3);
+	p = rp_put_s64(p, r->retval);
+	*p++ = ' ';
+	*p++ = '(';
+	p = rp_put_u64(p, r->latency_ns);
+	return rp_put(p, " ns)", 4);
 }
 
 void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
-	rp_text_time(ob, r->ts_ns);
-	rp_ob_putc(ob, ' ');
-	rp_ob_u64_width(ob, r->cpu, 3, ' ');
-	rp_ob_putc(ob, ' ');
-	rp_ob_u64_width(ob, r->pid, 7, ' ');
-	rp_ob_putc(ob, ' ');
-	rp_ob_str_left(ob, r->comm, RAWPROBE_COMM_LEN, 16);
-	rp_ob_putc(ob, ' ');
-	rp_ob_str_left(ob, d ? d->name : "?", sizeof(d->name), 24);
+	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
+
+	p = rp_text_head(p, r);
+	p = rp_put_str_left(p, d ? d->name : "?", sizeof(d->name), 24);
 	if (!d || d->is_addr)
-		rp_text_sym(ob, r->addr);
+		p = rp_text_sym(p, r->addr);
 	if (r->flags & RAWPROBE_REC_ARGS)
-		rp_text_args(ob, r, d);
+		p = rp_text_args(p, r, d);
 	/* a string of its own, not one of the arguments */
 	if ((r->flags & RAWPROBE_REC_STR) &&
 	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
-		rp_ob_putc(ob, ' ');
-		rp_text_str(ob, r);
+		*p++ = ' ';
+		p = rp_text_str(p, r);
 	}
-	if (r->flags & RAWPROBE_REC_RETVAL) {
-		rp_ob_put(ob, " = ", 3);
-		rp_ob_s64(ob, r->retval);
-		rp_ob_put(ob, " (", 2);
-		rp_ob_u64(ob, r->latency_ns);
-		rp_ob_put(ob, " ns)", 4);
-	}
-	rp_ob_putc(ob, '\n');
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		p = rp_text_retval(p, r);
+	*p++ = '\n';
+	rp_ob_end(ob, p);
 }
 
 /* "addr": a hex string, as JSON numbers lose precision beyond 2^53 */
 static void rp_json_addr(struct json *j, uint64_t addr)
 {
-	char tmp[2 + 16 + 1], *p;
+	char tmp[2 + 16 + 1];
 
-	tmp[sizeof(tmp) - 1] = '\0';
-	p = rp_u64_hexdigits(addr, tmp + sizeof(tmp) - 1);
-	*--p = 'x';
-	*--p = '0';
-	json_kv_str(j, "addr", p);
+	*rp_put_hex(tmp, addr) = '\0';
+	json_kv_str(j, "addr", tmp);
 }
 
 void rp_record_json(struct json *j, const struct rawprobe_record *r,

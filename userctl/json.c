@@ -164,27 +164,20 @@ void json_strn(struct json *j, const char *s, size_t max)
 	json_escaped(j, s, max);
 }
 
-/* The digits of v, a '-' before them if negative. */
-static void json_number(struct json *j, uint64_t v, bool negative)
-{
-	char tmp[1 + RP_U64_DIGITS_MAX];
-	char *p = rp_u64_digits(v, tmp + sizeof(tmp));
-
-	if (negative)
-		*--p = '-';
-	json_sep(j);
-	json_put(j, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
 void json_u64(struct json *j, uint64_t v)
 {
-	json_number(j, v, false);
+	char tmp[RP_U64_DIGITS_MAX];
+
+	json_sep(j);
+	json_put(j, tmp, (size_t)(rp_put_u64(tmp, v) - tmp));
 }
 
 void json_s64(struct json *j, int64_t v)
 {
-	/* -(uint64_t)v: INT64_MIN has no positive int64_t */
-	json_number(j, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+	char tmp[RP_S64_CHARS_MAX];
+
+	json_sep(j);
+	json_put(j, tmp, (size_t)(rp_put_s64(tmp, v) - tmp));
 }
 
 void json_bool(struct json *j, bool v)

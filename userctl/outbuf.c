@@ -53,7 +53,7 @@ static const char rp_digit_pairs[200] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-char *rp_u64_digits(uint64_t v, char *end)
+void rp_u64_digits_at(uint64_t v, char *end)
 {
 	char *p = end;
 
@@ -70,40 +70,6 @@ char *rp_u64_digits(uint64_t v, char *end)
 		p[0] = rp_digit_pairs[v * 2];
 		p[1] = rp_digit_pairs[v * 2 + 1];
 	} else {
-		*--p = (char)('0' + v);
+		p[-1] = (char)('0' + v);
 	}
-	return p;
-}
-
-char *rp_u64_hexdigits(uint64_t v, char *end)
-{
-	static const char hex[16] = "0123456789abcdef";
-	char *p = end;
-
-	do {
-		*--p = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	return p;
-}
-
-void rp_ob_u64_width(struct rp_outbuf *ob, uint64_t v, unsigned int width,
-		     char pad)
-{
-	char tmp[RP_U64_DIGITS_MAX], *p = rp_u64_digits(v, tmp + sizeof(tmp));
-	size_t n = (size_t)(tmp + sizeof(tmp) - p);
-
-	if (n < width)
-		rp_ob_fill(ob, pad, width - n);
-	rp_ob_put(ob, p, n);
-}
-
-void rp_ob_str_left(struct rp_outbuf *ob, const char *s, size_t max,
-		    size_t width)
-{
-	size_t n = strnlen(s, max);
-
-	rp_ob_put(ob, s, n);
-	if (n < width)
-		rp_ob_fill(ob, ' ', width - n);
 }

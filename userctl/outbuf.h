@@ -67,51 +67,115 @@ static inline void rp_ob_fill(struct rp_outbuf *ob, char c, size_t n)
 }
 
 /*
- * Digits of v, right-aligned at end (which they precede); returns where
- * they start. Two digits at a time from a table: half the divisions of
- * the digit-by-digit loop, and those by a constant (multiplications).
+ * Formatting at a cursor: reserve the most a piece can take, write with
+ * the rp_put_* functions below (each returns the cursor past what it
+ * wrote), then end there. No bounds check per byte and no store of len
+ * per piece, which is what made many small appends slow.
  */
-char *rp_u64_digits(uint64_t v, char *end);
-/* Lower-case hex digits of v, no prefix, as %llx. */
-char *rp_u64_hexdigits(uint64_t v, char *end);
-
-/* Longest output of the above: 20 decimal digits. */
-#define RP_U64_DIGITS_MAX 20
-
-/* %llu, right-aligned in width (space-padded) or zero-padded (zeros). */
-void rp_ob_u64_width(struct rp_outbuf *ob, uint64_t v, unsigned int width,
-		     char pad);
-
-static inline void rp_ob_u64(struct rp_outbuf *ob, uint64_t v)
+static inline char *rp_ob_begin(struct rp_outbuf *ob, size_t max)
 {
-	char tmp[RP_U64_DIGITS_MAX], *p = rp_u64_digits(v, tmp + sizeof(tmp));
+	rp_ob_room(ob, max);
+	return ob->buf + ob->len;
+}
 
-	rp_ob_put(ob, p, (size_t)(tmp + sizeof(tmp) - p));
+static inline void rp_ob_end(struct rp_outbuf *ob, char *p)
+{
+	ob->len = (size_t)(p - ob->buf);
+}
+
+/* Longest decimal of a u64, and of an s64 with its sign. */
+#define RP_U64_DIGITS_MAX 20
+#define RP_S64_CHARS_MAX 20
+
+static inline char *rp_put(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Number of decimal digits of v (1 for 0), without dividing. */
+static inline unsigned int rp_u64_ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	/* log10(2) ~ 1233 / 4096: n is the digit count or one less */
+	unsigned int n = ((64 - (unsigned int)__builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return n + ((v | 1) >= pow10[n]);
+}
+
+/*
+ * Write the n digits of v ending at end, two at a time from a table:
+ * half the divisions of the digit-by-digit loop, and those by a constant
+ * (multiplications).
+ */
+void rp_u64_digits_at(uint64_t v, char *end);
+
+/* %llu */
+static inline char *rp_put_u64(char *p, uint64_t v)
+{
+	p += rp_u64_ndigits(v);
+	rp_u64_digits_at(v, p);
+	return p;
 }
 
 /* %lld */
-static inline void rp_ob_s64(struct rp_outbuf *ob, int64_t v)
+static inline char *rp_put_s64(char *p, int64_t v)
 {
-	if (v < 0) {
-		rp_ob_putc(ob, '-');
-		rp_ob_u64(ob, -(uint64_t)v);	/* INT64_MIN too */
-		return;
+	if (v >= 0)
+		return rp_put_u64(p, (uint64_t)v);
+	*p++ = '-';
+	return rp_put_u64(p, -(uint64_t)v);	/* INT64_MIN too */
+}
+
+/* %*llu, space-padded, or %0*llu with pad '0'. */
+static inline char *rp_put_u64_width(char *p, uint64_t v, unsigned int width,
+				     char pad)
+{
+	unsigned int n = rp_u64_ndigits(v);
+
+	if (n < width) {
+		memset(p, pad, width - n);
+		p += width - n;
 	}
-	rp_ob_u64(ob, (uint64_t)v);
+	p += n;
+	rp_u64_digits_at(v, p);
+	return p;
 }
 
 /* 0x%llx */
-static inline void rp_ob_hex(struct rp_outbuf *ob, uint64_t v)
+static inline char *rp_put_hex(char *p, uint64_t v)
 {
-	char tmp[2 + 16], *p = rp_u64_hexdigits(v, tmp + sizeof(tmp));
+	static const char hex[16] = "0123456789abcdef";
+	unsigned int n = (67 - (unsigned int)__builtin_clzll(v | 1)) / 4;
+	char *end;
 
-	*--p = 'x';
-	*--p = '0';
-	rp_ob_put(ob, p, (size_t)(tmp + sizeof(tmp) - p));
+	*p++ = '0';
+	*p++ = 'x';
+	end = p + n;
+	for (p = end; n--; v >>= 4)
+		*--p = hex[v & 15];
+	return end;
 }
 
 /* %-W.Ms: at most max bytes of s (up to a NUL), padded to width. */
-void rp_ob_str_left(struct rp_outbuf *ob, const char *s, size_t max,
-		    size_t width);
+static inline char *rp_put_str_left(char *p, const char *s, size_t max,
+				    size_t width)
+{
+	size_t n = strnlen(s, max);
+
+	p = rp_put(p, s, n);
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	return p;
+}
 
 #endif

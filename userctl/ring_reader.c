@@ -55,6 +55,13 @@ struct rp_run {
 	size_t start, len, cap;
 };
 
+/* A run in the merge heap, with the sort key of its first record. */
+struct rp_heap_ent {
+	__u64 ts_ns;
+	__u64 seq;
+	unsigned int cpu;
+};
+
 struct rp_reader {
 	unsigned int nr_rings;
 	unsigned int flags;
@@ -62,7 +69,7 @@ struct rp_reader {
 	struct rp_ring_state *rings;
 	/* Merging readers: one run per ring, a heap of the non-empty runs. */
 	struct rp_run *runs;
-	unsigned int *heap;
+	struct rp_heap_ent *heap;
 };
 
 /*
@@ -313,30 +320,37 @@ static void run_sort(struct rp_run *run)
 	}
 }
 
-static const struct rawprobe_record *run_head(const struct rp_reader *reader,
-					      unsigned int cpu)
+/* The heap's order: rec_before() of the runs' first records. */
+static int heap_before(const struct rp_heap_ent *a, const struct rp_heap_ent *b)
 {
-	const struct rp_run *run = &reader->runs[cpu];
-
-	return &run->recs[run->start];
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->seq < b->seq;
 }
 
-static int heap_before(const struct rp_reader *reader, unsigned int a,
-		       unsigned int b)
+/* Key e by the first record of its run (the keys live in the heap, not
+ * in the records: comparing them touches one small array). */
+static void heap_key(const struct rp_reader *reader, struct rp_heap_ent *e)
 {
-	return rec_before(run_head(reader, a), a, run_head(reader, b), b);
+	const struct rp_run *run = &reader->runs[e->cpu];
+	const struct rawprobe_record *rec = &run->recs[run->start];
+
+	e->ts_ns = rec->ts_ns;
+	e->seq = rec->seq;
 }
 
 /* Restore the heap below slot i (a min-heap of runs by their head). */
-static void heap_down(struct rp_reader *reader, unsigned int n, unsigned int i)
+static void heap_down(struct rp_heap_ent *h, unsigned int n, unsigned int i)
 {
-	unsigned int *h = reader->heap;
-	unsigned int top = h[i], child;
+	struct rp_heap_ent top = h[i];
+	unsigned int child;
 
 	while ((child = 2 * i + 1) < n) {
-		if (child + 1 < n && heap_before(reader, h[child + 1], h[child]))
+		if (child + 1 < n && heap_before(&h[child + 1], &h[child]))
 			child++;
-		if (!heap_before(reader, h[child], top))
+		if (!heap_before(&h[child], &top))
 			break;
 		h[i] = h[child];
 		i = child;
@@ -355,10 +369,11 @@ static unsigned int heap_runs(struct rp_reader *reader)
 		if (run->start == run->len)
 			continue;
 		run_sort(run);
-		reader->heap[n++] = cpu;
+		reader->heap[n].cpu = cpu;
+		heap_key(reader, &reader->heap[n++]);
 	}
 	for (i = n / 2; i-- > 0;)
-		heap_down(reader, n, i);
+		heap_down(reader->heap, n, i);
 	return n;
 }
 
@@ -373,7 +388,7 @@ static size_t merge_runs(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 	int stop = 0;
 
 	while (n && !stop) {
-		unsigned int cpu = reader->heap[0];
+		unsigned int cpu = reader->heap[0].cpu;
 		struct rp_run *run = &reader->runs[cpu];
 
 		stop = fn(cpu, &run->recs[run->start++], ctx);
@@ -381,9 +396,11 @@ static size_t merge_runs(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 		if (run->start == run->len) {
 			run->start = run->len = 0;
 			reader->heap[0] = reader->heap[--n];
+		} else {
+			heap_key(reader, &reader->heap[0]);
 		}
 		if (n > 1)
-			heap_down(reader, n, 0);
+			heap_down(reader->heap, n, 0);
 	}
 	return done;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "outbuf.h"
 #include "symbols.h"
 
 #define RP_MAX_SHOWN 4
@@ -337,6 +338,7 @@ int rp_symbol_check(const char *symbol, const char *module)
 struct rp_ksym {
 	uint64_t addr;
 	char *name;		/* "name" or "name [module]"; NULL: not text */
+	size_t name_len;	/* of "name" */
 };
 
 static struct {
@@ -369,6 +371,7 @@ static int rp_ksym_push(const struct rp_ksym_line *k, size_t *cap)
 		 k->module[0] ? " [" : "", k->module, k->module[0] ? "]" : "");
 	rp_ksyms.v[rp_ksyms.n].addr = k->addr;
 	rp_ksyms.v[rp_ksyms.n].name = rp_is_text(k->type) ? strdup(buf) : NULL;
+	rp_ksyms.v[rp_ksyms.n].name_len = strlen(k->name);
 	rp_ksyms.n++;
 	return 0;
 }
@@ -394,9 +397,11 @@ static void rp_ksyms_load(void)
 
 void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 {
+	/* a kallsyms line is < 512 bytes; the offset adds 19 */
+	char tmp[512 + 32], *p;
 	const struct rp_ksym *s;
-	size_t lo = 0, hi;
-	char *mod;
+	size_t lo = 0, hi, n;
+	const char *mod;
 
 	buf[0] = '\0';
 	if (!rp_ksyms.loaded)
@@ -417,10 +422,15 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 	/* past the last symbol there is no telling where text ends */
 	if (!s->name || (lo == rp_ksyms.n && addr - s->addr > 0x10000))
 		return;
-	mod = strchr(s->name, ' ');
-	snprintf(buf, len, "%.*s+0x%" PRIx64 "%s",
-		 (int)(mod ? mod - s->name : (long)strlen(s->name)), s->name,
-		 addr - s->addr, mod ? mod : "");
+	/* "name+0x10 [module]", cut to len like snprintf */
+	p = rp_put(tmp, s->name, s->name_len);
+	*p++ = '+';
+	p = rp_put_hex(p, addr - s->addr);
+	mod = s->name + s->name_len;
+	p = rp_put(p, mod, strlen(mod));
+	n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
 }
 
 int rp_ksym_exists(const char *name)
