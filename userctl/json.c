@@ -60,10 +60,63 @@ static void json_sep(struct json *j)
 	j->first = false;
 }
 
+/*
+ * How each byte goes into a JSON string: 0, as it is; else the letter
+ * after the backslash ('u': \u00XX). Every byte outside printable ASCII
+ * is escaped on its own, so strings that are not UTF-8 stay valid JSON.
+ */
+static const char json_escape_of[256] = {
+	[0x00 ... 0x08] = 'u', ['\t'] = 't', ['\n'] = 'n',
+	[0x0b ... 0x0c] = 'u', ['\r'] = 'r', [0x0e ... 0x1f] = 'u',
+	['"'] = '"', ['\\'] = '\\', [0x7f ... 0xff] = 'u',
+};
+
+static bool json_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (json_escape_of[(unsigned char)s[i]])
+			return false;
+	return true;
+}
+
+/*
+ * The fast path of compact output into a buffer: the separator due, s
+ * (n bytes that need no escaping), quoted or not, and tail, reserved and
+ * written at once. Returns false, having written nothing, when the
+ * output is a FILE or pretty: the caller then takes the piecewise path.
+ */
+static bool json_piece(struct json *j, const char *s, size_t n, bool quote,
+		       const char *tail, size_t tail_n)
+{
+	char *p;
+
+	if (!j->ob || j->pretty)
+		return false;
+	p = rp_ob_begin(j->ob, 1 + 2 + n + tail_n);
+	if (j->after_key)
+		j->after_key = false;
+	else if (j->first)
+		j->first = false;
+	else
+		*p++ = ',';
+	if (quote)
+		*p++ = '"';
+	p = rp_put(p, s, n);
+	if (quote)
+		*p++ = '"';
+	p = rp_put(p, tail, tail_n);
+	rp_ob_end(j->ob, p);
+	return true;
+}
+
 static void json_open(struct json *j, char c)
 {
-	json_sep(j);
-	json_putc(j, c);
+	if (!json_piece(j, &c, 1, false, NULL, 0)) {
+		json_sep(j);
+		json_putc(j, c);
+	}
 	j->depth++;
 	j->first = true;
 }
@@ -97,17 +150,6 @@ void json_arr_close(struct json *j)
 	json_close(j, ']');
 }
 
-/*
- * How each byte goes into a JSON string: 0, as it is; else the letter
- * after the backslash ('u': \u00XX). Every byte outside printable ASCII
- * is escaped on its own, so strings that are not UTF-8 stay valid JSON.
- */
-static const char json_escape_of[256] = {
-	[0x00 ... 0x08] = 'u', ['\t'] = 't', ['\n'] = 'n',
-	[0x0b ... 0x0c] = 'u', ['\r'] = 'r', [0x0e ... 0x1f] = 'u',
-	['"'] = '"', ['\\'] = '\\', [0x7f ... 0xff] = 'u',
-};
-
 static void json_escape_byte(struct json *j, unsigned char c)
 {
 	static const char hex[16] = "0123456789abcdef";
@@ -124,11 +166,11 @@ static void json_escape_byte(struct json *j, unsigned char c)
 	json_put(j, esc, 6);
 }
 
-/* At most max bytes of s, up to a NUL, quoted; plain runs in one piece. */
-static void json_escaped(struct json *j, const char *s, size_t max)
+/* s[0..n), quoted and escaped; plain runs in one piece. */
+static void json_escaped(struct json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *end = p + strnlen(s, max);
+	const unsigned char *end = p + n;
 	const unsigned char *run;
 
 	json_putc(j, '"');
@@ -144,8 +186,14 @@ static void json_escaped(struct json *j, const char *s, size_t max)
 
 void json_key(struct json *j, const char *key)
 {
+	size_t n = strlen(key);
+
+	if (json_plain(key, n) && json_piece(j, key, n, true, ":", 1)) {
+		j->after_key = true;
+		return;
+	}
 	json_sep(j);
-	json_escaped(j, key, SIZE_MAX);
+	json_escaped(j, key, n);
 	if (j->pretty)
 		json_put(j, ": ", 2);
 	else
@@ -160,24 +208,35 @@ void json_str(struct json *j, const char *s)
 
 void json_strn(struct json *j, const char *s, size_t max)
 {
+	size_t n = strnlen(s, max);
+
+	if (json_plain(s, n) && json_piece(j, s, n, true, NULL, 0))
+		return;
 	json_sep(j);
-	json_escaped(j, s, max);
+	json_escaped(j, s, n);
+}
+
+/* A number, true, false, null: never escaped. */
+static void json_literal(struct json *j, const char *s, size_t n)
+{
+	if (json_piece(j, s, n, false, NULL, 0))
+		return;
+	json_sep(j);
+	json_put(j, s, n);
 }
 
 void json_u64(struct json *j, uint64_t v)
 {
 	char tmp[RP_U64_DIGITS_MAX];
 
-	json_sep(j);
-	json_put(j, tmp, (size_t)(rp_put_u64(tmp, v) - tmp));
+	json_literal(j, tmp, (size_t)(rp_put_u64(tmp, v) - tmp));
 }
 
 void json_s64(struct json *j, int64_t v)
 {
 	char tmp[RP_S64_CHARS_MAX];
 
-	json_sep(j);
-	json_put(j, tmp, (size_t)(rp_put_s64(tmp, v) - tmp));
+	json_literal(j, tmp, (size_t)(rp_put_s64(tmp, v) - tmp));
 }
 
 void json_bool(struct json *j, bool v)
@@ -192,8 +251,7 @@ void json_null(struct json *j)
 
 void json_raw(struct json *j, const char *literal)
 {
-	json_sep(j);
-	json_put(j, literal, strlen(literal));
+	json_literal(j, literal, strlen(literal));
 }
 
 void json_end_doc(struct json *j)
