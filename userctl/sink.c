@@ -431,15 +431,21 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
 	return err > 0 ? 0 : err;
 }
 
+#define RP_CAPTURE_BUF	(1 << 20)
+
 int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
 {
 	struct rp_cap_probes probes = { 0 };
 	char magic[8];
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	/* Replays are read as fast as they format: few, large reads. */
+	char *buf = f && f != stdin ? malloc(RP_CAPTURE_BUF) : NULL;
 	int err;
 
 	if (!f)
 		return -errno;
+	if (buf)
+		setvbuf(f, buf, _IOFBF, RP_CAPTURE_BUF);
 	if (fread(magic, sizeof(magic), 1, f) != 1 ||
 	    memcmp(magic, RP_CAPTURE_MAGIC, sizeof(magic)))
 		err = -EPROTO;
@@ -447,6 +453,7 @@ int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
 		err = rp_cap_items(f, fn, ctx, &probes);
 	if (f != stdin)
 		fclose(f);
+	free(buf);
 	free(probes.v);
 	return err;
 }
