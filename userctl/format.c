@@ -251,7 +251,10 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
 
 	p = rp_text_head(p, r);
-	p = rp_put_str_left(p, d ? d->name : "?", sizeof(d->name), 24);
+	if (d)
+		p = rp_put_str_left(p, d->name, sizeof(d->name), 24);
+	else	/* a probe that is gone */
+		p = rp_put_str_left(p, "?", 1, 24);
 	if (!d || d->is_addr)
 		p = rp_text_sym(p, r->addr);
 	if (r->flags & RAWPROBE_REC_ARGS)

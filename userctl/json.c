@@ -113,7 +113,7 @@ static bool json_piece(struct json *j, const char *s, size_t n, bool quote,
 
 static void json_open(struct json *j, char c)
 {
-	if (!json_piece(j, &c, 1, false, NULL, 0)) {
+	if (!json_piece(j, &c, 1, false, "", 0)) {
 		json_sep(j);
 		json_putc(j, c);
 	}
@@ -210,7 +210,7 @@ void json_strn(struct json *j, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
 
-	if (json_plain(s, n) && json_piece(j, s, n, true, NULL, 0))
+	if (json_plain(s, n) && json_piece(j, s, n, true, "", 0))
 		return;
 	json_sep(j);
 	json_escaped(j, s, n);
@@ -219,7 +219,7 @@ void json_strn(struct json *j, const char *s, size_t max)
 /* A number, true, false, null: never escaped. */
 static void json_literal(struct json *j, const char *s, size_t n)
 {
-	if (json_piece(j, s, n, false, NULL, 0))
+	if (json_piece(j, s, n, false, "", 0))
 		return;
 	json_sep(j);
 	json_put(j, s, n);
