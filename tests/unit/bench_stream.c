@@ -18,7 +18,7 @@
  * arguments, string captures, comms that JSON must escape, and now and
  * then a nested writer's record committed out of timestamp order.
  * Set RAWPROBE_KALLSYMS to the fake kallsyms that mkcapture.py writes for
- * a realistic symbol table (tools/bench-reader.sh does both).
+ * a realistic symbol table (tests/cli/bench-reader.sh does both).
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -32,6 +32,7 @@
 #include "ring_reader.h"
 #include "sink.h"
 #include "symbols.h"
+#include "test_rand.h"
 
 #define BENCH_TEXT	0xffffffff81000000ull
 #define BENCH_SYSCALL	(BENCH_TEXT + 120000 * 0x100)
@@ -65,15 +66,11 @@ static const char *const bench_paths[] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static __u64 rng_state = 1;
+static uint64_t rng_state = 1;
 
 static __u64 rng(void)
 {
-	__u64 x = rng_state += 0x9e3779b97f4a7c15ull;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return splitmix64(&rng_state);
 }
 
 static void set_str(struct rawprobe_record *r, const char *s, __u8 arg)

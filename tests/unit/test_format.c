@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include "format.h"
 #include "outbuf.h"
 #include "symbols.h"
+#include "test_rand.h"
 
 #define TEXT_BASE 0xffffffff81000000ull
 
@@ -158,103 +160,74 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 /* ------------------------------------------------------------------ */
 /* Running both                                                        */
 
-struct capture {
-	char *buf;
-	size_t len;
-	FILE *f;
-};
-
-static void capture_open(struct capture *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	assert_non_null(c->f);
-}
-
-static void capture_close(struct capture *c)
-{
-	fclose(c->f);
-}
-
 /* A small buffer, so that long runs also exercise the flushes. */
 #define SMALL_OUTBUF 4096
 
-static void check_text(const struct rawprobe_record *r,
+/* Which formatter, into what. */
+enum how {
+	REF_TEXT, TEXT,			/* the oracle; rp_record_text() */
+	REF_JSON,			/* the oracle, compact */
+	JSON_BUF, JSON_FILE,		/* rp_record_json(), compact */
+	PRETTY_BUF, PRETTY_FILE,	/* rp_record_json(), pretty */
+};
+
+/* What one formatter writes for r, as a malloc'd string. */
+static char *format_as(enum how how, const struct rawprobe_record *r,
 		       const struct rp_probe_desc *d)
 {
-	struct capture want, got;
-	struct rp_outbuf ob;
-
-	capture_open(&want);
-	ref_text(want.f, r, d);
-	capture_close(&want);
-
-	capture_open(&got);
-	assert_int_equal(rp_outbuf_init(&ob, got.f, SMALL_OUTBUF), 0);
-	rp_record_text(&ob, r, d);
-	rp_outbuf_flush(&ob);
-	rp_outbuf_free(&ob);
-	capture_close(&got);
-
-	assert_string_equal(got.buf, want.buf);
-	free(want.buf);
-	free(got.buf);
-}
-
-/* Compact JSON into a buffer and into a FILE; pretty, both ways alike. */
-static void check_json(const struct rawprobe_record *r,
-		       const struct rp_probe_desc *d)
-{
-	struct capture want, got, file, pretty_ob, pretty_file;
+	bool buffered = how == TEXT || how == JSON_BUF || how == PRETTY_BUF;
 	struct rp_outbuf ob;
 	struct json j;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	capture_open(&want);
-	ref_json(want.f, r, d);
-	capture_close(&want);
-
-	capture_open(&got);
-	assert_int_equal(rp_outbuf_init(&ob, got.f, SMALL_OUTBUF), 0);
-	json_init(&j, got.f, false);
-	json_set_outbuf(&j, &ob);
-	rp_record_json(&j, r, d);
-	rp_outbuf_flush(&ob);
-	capture_close(&got);
-	assert_string_equal(got.buf, want.buf);
-
-	capture_open(&file);
-	json_init(&j, file.f, false);
-	rp_record_json(&j, r, d);
-	capture_close(&file);
-	assert_string_equal(file.buf, want.buf);
-
-	capture_open(&pretty_ob);
-	ob.out = pretty_ob.f;
-	json_init(&j, pretty_ob.f, true);
-	json_set_outbuf(&j, &ob);
-	rp_record_json(&j, r, d);
-	rp_outbuf_flush(&ob);
-	capture_close(&pretty_ob);
-	capture_open(&pretty_file);
-	json_init(&j, pretty_file.f, true);
-	rp_record_json(&j, r, d);
-	capture_close(&pretty_file);
-	assert_string_equal(pretty_ob.buf, pretty_file.buf);
-
-	rp_outbuf_free(&ob);
-	free(want.buf);
-	free(got.buf);
-	free(file.buf);
-	free(pretty_ob.buf);
-	free(pretty_file.buf);
+	assert_non_null(f);
+	if (buffered)
+		assert_int_equal(rp_outbuf_init(&ob, f, SMALL_OUTBUF), 0);
+	json_init(&j, f, how == PRETTY_BUF || how == PRETTY_FILE);
+	if (buffered)
+		json_set_outbuf(&j, &ob);
+	switch (how) {
+	case REF_TEXT:
+		ref_text(f, r, d);
+		break;
+	case TEXT:
+		rp_record_text(&ob, r, d);
+		break;
+	case REF_JSON:
+		ref_json(f, r, d);
+		break;
+	default:
+		rp_record_json(&j, r, d);
+	}
+	if (buffered) {
+		rp_outbuf_flush(&ob);
+		rp_outbuf_free(&ob);
+	}
+	fclose(f);
+	return text;
 }
 
+/* Formatters a and b write the same bytes for r. */
+static void check_same(enum how a, enum how b, const struct rawprobe_record *r,
+		       const struct rp_probe_desc *d)
+{
+	char *want = format_as(a, r, d), *got = format_as(b, r, d);
+
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+}
+
+/* Text and compact JSON as the oracle has them; pretty JSON alike both ways. */
 static void check_both(const struct rawprobe_record *r,
 		       const struct rp_probe_desc *d)
 {
-	check_text(r, d);
-	check_json(r, d);
+	check_same(REF_TEXT, TEXT, r, d);
+	check_same(REF_JSON, JSON_BUF, r, d);
+	check_same(REF_JSON, JSON_FILE, r, d);
+	check_same(PRETTY_FILE, PRETTY_BUF, r, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -376,11 +349,7 @@ static uint64_t rng_state = 7;
 
 static uint64_t rnd(void)
 {
-	uint64_t x = rng_state += 0x9e3779b97f4a7c15ull;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return splitmix64(&rng_state);
 }
 
 /* Mostly small numbers, some of every length, some at the edges. */
@@ -478,26 +447,26 @@ static void test_numbers(void **state)
 /* A piece larger than the buffer, and many that fill it up. */
 static void test_outbuf_flushes(void **state)
 {
-	struct capture c;
 	struct rp_outbuf ob;
-	char big[10000];
-	size_t i;
+	char big[10000], *text = NULL;
+	size_t i, len = 0;
+	FILE *f = open_memstream(&text, &len);
 
 	(void)state;
+	assert_non_null(f);
 	memset(big, 'b', sizeof(big));
-	capture_open(&c);
-	assert_int_equal(rp_outbuf_init(&ob, c.f, 64), 0);
+	assert_int_equal(rp_outbuf_init(&ob, f, 64), 0);
 	for (i = 0; i < 1000; i++)
 		rp_ob_put(&ob, "0123456789", 10);
 	rp_ob_put(&ob, big, sizeof(big));
 	rp_ob_putc(&ob, '!');
 	rp_outbuf_flush(&ob);
 	rp_outbuf_free(&ob);
-	capture_close(&c);
-	assert_int_equal(c.len, 10000 + sizeof(big) + 1);
-	assert_memory_equal(c.buf + 9990, "0123456789bbb", 13);
-	assert_int_equal(c.buf[c.len - 1], '!');
-	free(c.buf);
+	fclose(f);
+	assert_int_equal(len, 10000 + sizeof(big) + 1);
+	assert_memory_equal(text + 9990, "0123456789bbb", 13);
+	assert_int_equal(text[len - 1], '!');
+	free(text);
 }
 
 /* A kallsyms of its own, so that addresses near TEXT_BASE symbolize. */
