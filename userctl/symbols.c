@@ -407,6 +407,16 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 	if (!rp_ksyms.loaded)
 		rp_ksyms_load();
 	hi = rp_ksyms.n;
+	/*
+	 * Below the first symbol, or past the last one by more than a
+	 * function's size (there is no telling where text ends): most
+	 * pointers (heap, stack, user) are one or the other, and need no
+	 * search.
+	 */
+	if (!hi || addr < rp_ksyms.v[0].addr ||
+	    (addr > rp_ksyms.v[hi - 1].addr &&
+	     addr - rp_ksyms.v[hi - 1].addr > 0x10000))
+		return;
 	/* the last symbol at or below addr */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -416,11 +426,8 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return;
-	s = &rp_ksyms.v[lo - 1];
-	/* past the last symbol there is no telling where text ends */
-	if (!s->name || (lo == rp_ksyms.n && addr - s->addr > 0x10000))
+	s = &rp_ksyms.v[lo - 1];	/* lo > 0: addr >= v[0].addr */
+	if (!s->name)
 		return;
 	/* "name+0x10 [module]", cut to len like snprintf */
 	p = rp_put(tmp, s->name, s->name_len);

@@ -469,6 +469,39 @@ static void test_outbuf_flushes(void **state)
 	free(text);
 }
 
+/* Address to symbol, against the kallsyms of setup_kallsyms(). */
+static void test_ksym(void **state)
+{
+	static const struct {
+		uint64_t addr;
+		const char *sym;
+	} cases[] = {
+		{ TEXT_BASE, "fn_0+0x0 [ext4]" },
+		{ TEXT_BASE + 0x110, "fn_1+0x10" },
+		{ TEXT_BASE + 0x7ff, "fn_7+0xff [ext4]" },
+		{ TEXT_BASE + 0xffff, "fn_255+0xff" },
+		{ TEXT_BASE - 1, "" },			/* below the first */
+		{ TEXT_BASE + 0x10000, "" },		/* data */
+		{ TEXT_BASE + 0x30000, "" },		/* far past the last */
+		{ 0xffff888012345678ull, "" },		/* the heap */
+		{ 0, "" },
+		{ UINT64_MAX, "" },
+	};
+	char buf[RP_KSYM_MAX];
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rp_ksym_format(cases[i].addr, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].sym);
+		assert_string_equal(rp_ksym_cached(cases[i].addr, &len),
+				    cases[i].sym);
+		assert_int_equal(len, strlen(cases[i].sym));
+	}
+	rp_ksym_format(TEXT_BASE + 0x110, buf, 8);	/* cut as snprintf */
+	assert_string_equal(buf, "fn_1+0x");
+}
+
 /* A kallsyms of its own, so that addresses near TEXT_BASE symbolize. */
 static int setup_kallsyms(void **state)
 {
@@ -501,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_outbuf_flushes),
+		cmocka_unit_test(test_ksym),
 		cmocka_unit_test(test_edge_numbers),
 		cmocka_unit_test(test_edge_strings),
 		cmocka_unit_test(test_random_records),
