@@ -272,22 +272,16 @@ static long drain_to_run(struct rp_reader *reader, unsigned int cpu)
 	return n;
 }
 
-/* Merge order; records of one ring differ in seq. */
-static int rec_before(const struct rawprobe_record *a, unsigned int cpu_a,
-		      const struct rawprobe_record *b, unsigned int cpu_b)
+/* Order within a run (one ring: seq tells records of equal ts apart). */
+static int run_before(const struct rawprobe_record *a,
+		      const struct rawprobe_record *b)
 {
-	if (a->ts_ns != b->ts_ns)
-		return a->ts_ns < b->ts_ns;
-	if (cpu_a != cpu_b)
-		return cpu_a < cpu_b;
-	return a->seq < b->seq;
+	return a->ts_ns != b->ts_ns ? a->ts_ns < b->ts_ns : a->seq < b->seq;
 }
 
 static int run_cmp(const void *a, const void *b)
 {
-	const struct rawprobe_record *x = a, *y = b;
-
-	return rec_before(x, 0, y, 0) ? -1 : rec_before(y, 0, x, 0);
+	return run_before(a, b) ? -1 : run_before(b, a);
 }
 
 /*
@@ -305,10 +299,10 @@ static void run_sort(struct rp_run *run)
 	size_t budget = 4 * n + 64;
 
 	for (i = 1; i < n; i++) {
-		if (!rec_before(&v[i], 0, &v[i - 1], 0))
+		if (!run_before(&v[i], &v[i - 1]))
 			continue;
 		tmp = v[i];
-		for (j = i; j > 0 && rec_before(&tmp, 0, &v[j - 1], 0); j--) {
+		for (j = i; j > 0 && run_before(&tmp, &v[j - 1]); j--) {
 			if (!budget--) {
 				v[j] = tmp;
 				qsort(v, n, sizeof(*v), run_cmp);
@@ -320,7 +314,7 @@ static void run_sort(struct rp_run *run)
 	}
 }
 
-/* The heap's order: rec_before() of the runs' first records. */
+/* The merge order of the runs' first records: (ts_ns, cpu, seq). */
 static int heap_before(const struct rp_heap_ent *a, const struct rp_heap_ent *b)
 {
 	if (a->ts_ns != b->ts_ns)
@@ -330,8 +324,10 @@ static int heap_before(const struct rp_heap_ent *a, const struct rp_heap_ent *b)
 	return a->seq < b->seq;
 }
 
-/* Key e by the first record of its run (the keys live in the heap, not
- * in the records: comparing them touches one small array). */
+/*
+ * Key e by the first record of its run: the keys live in the heap, not in
+ * the records, so that sifting compares one small array.
+ */
 static void heap_key(const struct rp_reader *reader, struct rp_heap_ent *e)
 {
 	const struct rp_run *run = &reader->runs[e->cpu];
