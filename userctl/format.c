@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 #include "format.h"
 #include "symbols.h"
@@ -134,28 +133,6 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 	return n ? n : -EINVAL;
 }
 
-static void rp_print_arg(FILE *out, unsigned int type, uint64_t v)
-{
-	char sym[200];
-
-	switch (type) {
-	case RAWPROBE_ARG_S64:
-	case RAWPROBE_ARG_S32:
-		fprintf(out, "%" PRId64, (int64_t)v);
-		break;
-	case RAWPROBE_ARG_U32:
-		fprintf(out, "%" PRIu64, v);
-		break;
-	case RAWPROBE_ARG_PTR:
-		rp_ksym_format(v, sym, sizeof(sym));
-		fprintf(out, "0x%" PRIx64 "%s%s%s", v, sym[0] ? " <" : "", sym,
-			sym[0] ? ">" : "");
-		break;
-	default:
-		fprintf(out, "0x%" PRIx64, v);
-	}
-}
-
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
 {
 	return d && i < d->nargs ? d->argtypes[i] : RAWPROBE_ARG_U64;
@@ -167,53 +144,148 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 	       i == r->str_arg;
 }
 
-void rp_record_print(FILE *out, const struct rawprobe_record *r,
-		     const struct rp_probe_desc *d)
+/*
+ * The longest line rp_record_text() writes is about 2,000 bytes (a name
+ * of 223, six ptr arguments with symbols of 199 bytes each, a string):
+ * it reserves this much once and writes without further checks.
+ */
+#define RP_TEXT_LINE_MAX 4096
+
+/* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
+static char *rp_text_sym(char *p, uint64_t addr)
 {
-	unsigned long long t = r->ts_ns;
-	char sym[200] = "";
+	size_t len;
+	const char *sym = rp_ksym_cached(addr, &len);
+
+	if (!len)
+		return p;
+	*p++ = ' ';
+	*p++ = '<';
+	p = rp_put(p, sym, len);
+	*p++ = '>';
+	return p;
+}
+
+/* The captured string, quoted as is (text output does not escape). */
+static char *rp_text_str(char *p, const struct rawprobe_record *r)
+{
+	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
+		     RAWPROBE_STR_LEN;
+
+	*p++ = '"';
+	p = rp_put(p, r->str, strnlen(r->str, max));
+	*p++ = '"';
+	if (r->flags & RAWPROBE_REC_STR_TRUNC)
+		p = rp_put(p, "...", 3);
+	return p;
+}
+
+static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case RAWPROBE_ARG_S64:
+	case RAWPROBE_ARG_S32:
+		return rp_put_s64(p, (int64_t)v);
+	case RAWPROBE_ARG_U32:
+		return rp_put_u64(p, v);
+	case RAWPROBE_ARG_PTR:
+		return rp_text_sym(rp_put_hex(p, v), v);
+	default:
+		return rp_put_hex(p, v);
+	}
+}
+
+static char *rp_text_args(char *p, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
 	unsigned int i;
 
-	if (!d || d->is_addr)
-		rp_ksym_format(r->addr, sym, sizeof(sym));
-	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s%s%s%s",
-		t / 1000000000ULL, (t / 1000) % 1000000ULL, r->cpu, r->pid,
-		r->comm, d ? d->name : "?", sym[0] ? " <" : "", sym,
-		sym[0] ? ">" : "");
-	if (r->flags & RAWPROBE_REC_ARGS) {
-		fputs(" (", out);
-		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
-			if (i)
-				fputs(", ", out);
-			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-				fprintf(out, "\"%.*s\"%s", (int)r->str_len,
-					r->str, r->flags & RAWPROBE_REC_STR_TRUNC ?
-					"..." : "");
-			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
-				 i == r->str_arg)
-				fputs("<fault>", out);
-			else
-				rp_print_arg(out, rp_argtype_of(d, i),
-					     r->args[i]);
+	*p++ = ' ';
+	*p++ = '(';
+	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
 		}
-		fputc(')', out);
+		if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+			p = rp_text_str(p, r);
+		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
+			p = rp_put(p, "<fault>", 7);
+		else
+			p = rp_text_arg(p, rp_argtype_of(d, i), r->args[i]);
 	}
+	*p++ = ')';
+	return p;
+}
+
+/* "%6llu.%06llu %3u %7u %-16.16s ": time to the microsecond, cpu, pid, comm */
+static char *rp_text_head(char *p, const struct rawprobe_record *r)
+{
+	p = rp_put_u64_width(p, r->ts_ns / 1000000000U, 6, ' ');
+	*p++ = '.';
+	p = rp_put_u64_width(p, r->ts_ns / 1000U % 1000000U, 6, '0');
+	*p++ = ' ';
+	p = rp_put_u64_width(p, r->cpu, 3, ' ');
+	*p++ = ' ';
+	p = rp_put_u64_width(p, r->pid, 7, ' ');
+	*p++ = ' ';
+	p = rp_put_str_left(p, r->comm, RAWPROBE_COMM_LEN, 16);
+	*p++ = ' ';
+	return p;
+}
+
+/* " = %lld (%llu ns)" */
+static char *rp_text_retval(char *p, const struct rawprobe_record *r)
+{
+	p = rp_put(p, " = ", 3);
+	p = rp_put_s64(p, r->retval);
+	*p++ = ' ';
+	*p++ = '(';
+	p = rp_put_u64(p, r->latency_ns);
+	return rp_put(p, " ns)", 4);
+}
+
+void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
+
+	p = rp_text_head(p, r);
+	if (d)
+		p = rp_put_str_left(p, d->name, sizeof(d->name), 24);
+	else	/* a probe that is gone */
+		p = rp_put_str_left(p, "?", 1, 24);
+	if (!d || d->is_addr)
+		p = rp_text_sym(p, r->addr);
+	if (r->flags & RAWPROBE_REC_ARGS)
+		p = rp_text_args(p, r, d);
 	/* a string of its own, not one of the arguments */
 	if ((r->flags & RAWPROBE_REC_STR) &&
-	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs))
-		fprintf(out, " \"%.*s\"%s", (int)r->str_len, r->str,
-			r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
+	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
+		*p++ = ' ';
+		p = rp_text_str(p, r);
+	}
 	if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
-			(int64_t)r->retval, (uint64_t)r->latency_ns);
-	fputc('\n', out);
+		p = rp_text_retval(p, r);
+	*p++ = '\n';
+	rp_ob_end(ob, p);
+}
+
+/* "addr": a hex string, as JSON numbers lose precision beyond 2^53 */
+static void rp_json_addr(struct json *j, uint64_t addr)
+{
+	char tmp[2 + 16 + 1];
+
+	*rp_put_hex(tmp, addr) = '\0';
+	json_kv_str(j, "addr", tmp);
 }
 
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
-	char addr[24], sym[200];
+	const char *sym;
 	unsigned int i;
+	size_t len;
 
 	json_obj_open(j);
 	json_kv_u64(j, "ts_ns", r->ts_ns);
@@ -221,15 +293,14 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 	json_kv_u64(j, "cpu", r->cpu);
 	json_kv_u64(j, "pid", r->pid);
 	json_kv_u64(j, "tgid", r->tgid);
-	json_kv_str(j, "comm", r->comm);
+	json_kv_strn(j, "comm", r->comm, RAWPROBE_COMM_LEN);
 	json_kv_u64(j, "probe_id", r->probe_id);
 	if (d)
 		json_kv_str(j, "probe", d->name);
 	json_kv_str(j, "kind", rp_kind_name(r->kind));
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, (uint64_t)r->addr);
-	json_kv_str(j, "addr", addr);	/* hex string: beyond 2^53 */
-	rp_ksym_format(r->addr, sym, sizeof(sym));
-	if (sym[0])
+	rp_json_addr(j, r->addr);
+	sym = rp_ksym_cached(r->addr, &len);
+	if (len)
 		json_kv_str(j, "sym", sym);
 	if (r->flags & RAWPROBE_REC_ARGS) {
 		json_key(j, "args");
@@ -245,7 +316,7 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		json_arr_close(j);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
-		json_kv_str(j, "str", r->str);
+		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);
 		json_kv_bool(j, "str_truncated",
 			     r->flags & RAWPROBE_REC_STR_TRUNC);
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "rawprobe.h"
 #include "json.h"
+#include "outbuf.h"
 
 const char *rp_kind_name(unsigned int kind);
 int rp_kind_parse(const char *s);		/* -1 if unknown */
@@ -38,10 +39,11 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
 
 /*
  * One line of human output for a record: addresses of raw-address probes
- * and ptr arguments that point into kernel text are symbolized.
+ * and ptr arguments that point into kernel text are symbolized. Strings
+ * are printed as they are (JSON output escapes them).
  */
-void rp_record_print(FILE *out, const struct rawprobe_record *r,
-		     const struct rp_probe_desc *d);
+void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d);
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d);
 

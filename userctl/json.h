@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct rp_outbuf;
+
 struct json {
 	FILE *out;
+	struct rp_outbuf *ob;	/* if set, output goes there, not to out */
 	bool pretty;
 	int depth;
 	bool first;		/* no member written yet at this depth */
@@ -19,12 +22,19 @@ struct json {
 };
 
 void json_init(struct json *j, FILE *out, bool pretty);
+/*
+ * Write into ob instead of the FILE (the stream's record sinks: one
+ * write per batch). json_end_doc() then neither flushes nor writes.
+ */
+void json_set_outbuf(struct json *j, struct rp_outbuf *ob);
 void json_obj_open(struct json *j);
 void json_obj_close(struct json *j);
 void json_arr_open(struct json *j);
 void json_arr_close(struct json *j);
 void json_key(struct json *j, const char *key);
 void json_str(struct json *j, const char *s);
+/* At most max bytes of s (a fixed-size field that may fill up). */
+void json_strn(struct json *j, const char *s, size_t max);
 void json_u64(struct json *j, uint64_t v);
 void json_s64(struct json *j, int64_t v);
 void json_bool(struct json *j, bool v);
@@ -38,6 +48,13 @@ static inline void json_kv_str(struct json *j, const char *k, const char *v)
 {
 	json_key(j, k);
 	json_str(j, v);
+}
+
+static inline void json_kv_strn(struct json *j, const char *k, const char *v,
+				size_t max)
+{
+	json_key(j, k);
+	json_strn(j, v, max);
 }
 
 static inline void json_kv_u64(struct json *j, const char *k, uint64_t v)

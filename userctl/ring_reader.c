@@ -44,8 +44,21 @@ struct rp_ring_state {
 	__u32 mode;
 };
 
-struct rp_merge_ent {
-	struct rawprobe_record rec;
+/*
+ * The records of one ring that a merging drain read and has not delivered
+ * yet, recs[start..len): in ring order as read, in (ts_ns, seq) order once
+ * sorted. The array is kept from drain to drain and only grows, to what
+ * one drain took from the ring: refilling it touches no fresh page.
+ */
+struct rp_run {
+	struct rawprobe_record *recs;
+	size_t start, len, cap;
+};
+
+/* A run in the merge heap, with the sort key of its first record. */
+struct rp_heap_ent {
+	__u64 ts_ns;
+	__u64 seq;
 	unsigned int cpu;
 };
 
@@ -54,17 +67,14 @@ struct rp_reader {
 	unsigned int flags;
 	unsigned int batch;		/* 0: ring size */
 	struct rp_ring_state *rings;
-	/* Merge buffer: records read but not delivered yet. */
-	struct rp_merge_ent *ents;
-	struct rp_merge_ent *spare;	/* same capacity, for compaction */
-	struct rp_merge_ent **order;
-	size_t nr_ents;
-	size_t cap_ents;
+	/* Merging readers: one run per ring, a heap of the non-empty runs. */
+	struct rp_run *runs;
+	struct rp_heap_ent *heap;
 };
 
 /*
- * Where a drain puts each copy. Returns 0 to go on, > 0 to stop after this
- * record, < 0 (an errno) to stop without consuming it.
+ * Where a drain hands each copy: returns 0 to go on, > 0 to stop after
+ * this record, < 0 (an errno) to stop without consuming it.
  */
 typedef int (*rp_sink_fn)(struct rp_reader *reader, unsigned int cpu,
 			  const struct rawprobe_record *rec, void *ctx);
@@ -105,16 +115,19 @@ static void account_seq(struct rp_ring_state *st, __u64 seq)
 }
 
 /*
- * Copy out up to max committed records of one ring into sink, then publish
- * the consumer position. Returns the number of records taken, or an errno
- * from the sink (records taken before it are still consumed).
+ * Copy out up to max committed records of one ring, then publish the
+ * consumer position. The copies go to buf[0..max) when buf is given (a
+ * merging drain sorts them later), else one at a time to sink. Returns the
+ * number of records taken, or an errno from the sink (records taken
+ * before it are still consumed).
  */
 static long drain_ring(struct rp_reader *reader, unsigned int cpu,
-		       unsigned long max, rp_sink_fn sink, void *ctx)
+		       unsigned long max, struct rawprobe_record *buf,
+		       rp_sink_fn sink, void *ctx)
 {
 	struct rp_ring_state *st = &reader->rings[cpu];
 	struct rawprobe_ring_ctrl *ctrl = st->ctrl;
-	struct rawprobe_record copy;
+	struct rawprobe_record scratch, *copy;
 	__u64 p = st->pos;
 	__u64 head = __atomic_load_n(&ctrl->head, __ATOMIC_ACQUIRE);
 	/* Bounds the work against a writer that keeps lapping us. */
@@ -154,21 +167,22 @@ static long drain_ring(struct rp_reader *reader, unsigned int cpu,
 			break;
 		}
 
-		copy_record(&copy, rec);
+		copy = buf ? &buf[taken] : &scratch;
+		copy_record(copy, rec);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&rec->commit, __ATOMIC_RELAXED) != c) {
 			st->torn++;
 			p++;
 			continue;
 		}
-		copy.commit = c;	/* the copied word may be newer */
+		copy->commit = c;	/* the copied word may be newer */
 
-		r = sink(reader, cpu, &copy, ctx);
+		r = buf ? 0 : sink(reader, cpu, copy, ctx);
 		if (r < 0) {
 			ret = r;
 			break;
 		}
-		account_seq(st, copy.seq);
+		account_seq(st, copy->seq);
 		taken++;
 		p++;
 		if (r > 0)
@@ -205,56 +219,6 @@ static int sink_callback(struct rp_reader *reader, unsigned int cpu,
 	return 0;
 }
 
-static int merge_grow(struct rp_reader *reader)
-{
-	size_t cap = reader->cap_ents ? reader->cap_ents * 2 : 1024;
-	struct rp_merge_ent *ents, *spare;
-	struct rp_merge_ent **order;
-
-	ents = realloc(reader->ents, cap * sizeof(*ents));
-	if (!ents)
-		return -ENOMEM;
-	reader->ents = ents;
-	spare = realloc(reader->spare, cap * sizeof(*spare));
-	if (!spare)
-		return -ENOMEM;
-	reader->spare = spare;
-	order = realloc(reader->order, cap * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	reader->order = order;
-	reader->cap_ents = cap;
-	return 0;
-}
-
-static int sink_merge(struct rp_reader *reader, unsigned int cpu,
-		      const struct rawprobe_record *rec, void *ctx)
-{
-	struct rp_merge_ent *e;
-
-	(void)ctx;
-	if (reader->nr_ents == reader->cap_ents && merge_grow(reader))
-		return -ENOMEM;
-	e = &reader->ents[reader->nr_ents++];
-	e->rec = *rec;
-	e->cpu = cpu;
-	return 0;
-}
-
-static int merge_cmp(const void *a, const void *b)
-{
-	const struct rp_merge_ent *x = *(const struct rp_merge_ent * const *)a;
-	const struct rp_merge_ent *y = *(const struct rp_merge_ent * const *)b;
-
-	if (x->rec.ts_ns != y->rec.ts_ns)
-		return x->rec.ts_ns < y->rec.ts_ns ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->rec.seq != y->rec.seq)
-		return x->rec.seq < y->rec.seq ? -1 : 1;
-	return 0;
-}
-
 static unsigned long batch_of(const struct rp_reader *reader,
 			      const struct rp_ring_state *st)
 {
@@ -263,42 +227,193 @@ static unsigned long batch_of(const struct rp_reader *reader,
 	return (unsigned long)st->nr;
 }
 
+/* Room for n more records at the end of run; keeps what is pending. */
+static int run_reserve(struct rp_run *run, size_t n)
+{
+	struct rawprobe_record *recs;
+	size_t cap;
+
+	if (run->start) {	/* the callback stopped a drain half way */
+		memmove(run->recs, run->recs + run->start,
+			(run->len - run->start) * sizeof(*run->recs));
+		run->len -= run->start;
+		run->start = 0;
+	}
+	if (run->cap - run->len >= n)
+		return 0;
+	cap = run->cap * 2 > run->len + n ? run->cap * 2 : run->len + n;
+	recs = realloc(run->recs, cap * sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	run->recs = recs;
+	run->cap = cap;
+	return 0;
+}
+
+/* Copy the committed records of ring cpu to the end of its run. */
+static long drain_to_run(struct rp_reader *reader, unsigned int cpu)
+{
+	struct rp_ring_state *st = &reader->rings[cpu];
+	struct rp_run *run = &reader->runs[cpu];
+	__u64 head = __atomic_load_n(&st->ctrl->head, __ATOMIC_ACQUIRE);
+	unsigned long max = batch_of(reader, st);
+	long n;
+
+	/* What the ring holds now, not its size: the run grows no further. */
+	if (head - st->pos < max)
+		max = (unsigned long)(head - st->pos);
+	if (!max)
+		return 0;
+	if (run_reserve(run, max))
+		return -ENOMEM;
+	n = drain_ring(reader, cpu, max, run->recs + run->len, NULL, NULL);
+	if (n > 0)
+		run->len += (size_t)n;
+	return n;
+}
+
+/* Order within a run (one ring: seq tells records of equal ts apart). */
+static int run_before(const struct rawprobe_record *a,
+		      const struct rawprobe_record *b)
+{
+	return a->ts_ns != b->ts_ns ? a->ts_ns < b->ts_ns : a->seq < b->seq;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	return run_before(a, b) ? -1 : run_before(b, a);
+}
+
+/*
+ * Sort a run by (ts_ns, seq). A ring is in timestamp order but for
+ * nested writers (an interrupt between a writer's reservation and its
+ * timestamp puts the interrupting records before it), so an insertion
+ * sort moves a few records a short way: near-linear. Should the
+ * timestamps be far out of order (a clock stepping back), it gives up
+ * after a few moves per record and leaves the run to qsort.
+ */
+static void run_sort(struct rp_run *run)
+{
+	struct rawprobe_record *v = run->recs + run->start, tmp;
+	size_t n = run->len - run->start, i, j;
+	size_t budget = 4 * n + 64;
+
+	for (i = 1; i < n; i++) {
+		if (!run_before(&v[i], &v[i - 1]))
+			continue;
+		tmp = v[i];
+		for (j = i; j > 0 && run_before(&tmp, &v[j - 1]); j--) {
+			if (!budget--) {
+				v[j] = tmp;
+				qsort(v, n, sizeof(*v), run_cmp);
+				return;
+			}
+			v[j] = v[j - 1];
+		}
+		v[j] = tmp;
+	}
+}
+
+/* The merge order of the runs' first records: (ts_ns, cpu, seq). */
+static int heap_before(const struct rp_heap_ent *a, const struct rp_heap_ent *b)
+{
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->seq < b->seq;
+}
+
+/*
+ * Key e by the first record of its run: the keys live in the heap, not in
+ * the records, so that sifting compares one small array.
+ */
+static void heap_key(const struct rp_reader *reader, struct rp_heap_ent *e)
+{
+	const struct rp_run *run = &reader->runs[e->cpu];
+	const struct rawprobe_record *rec = &run->recs[run->start];
+
+	e->ts_ns = rec->ts_ns;
+	e->seq = rec->seq;
+}
+
+/* Restore the heap below slot i (a min-heap of runs by their head). */
+static void heap_down(struct rp_heap_ent *h, unsigned int n, unsigned int i)
+{
+	struct rp_heap_ent top = h[i];
+	unsigned int child;
+
+	while ((child = 2 * i + 1) < n) {
+		if (child + 1 < n && heap_before(&h[child + 1], &h[child]))
+			child++;
+		if (!heap_before(&h[child], &top))
+			break;
+		h[i] = h[child];
+		i = child;
+	}
+	h[i] = top;
+}
+
+/* Sort every run with something pending and heap them; returns how many. */
+static unsigned int heap_runs(struct rp_reader *reader)
+{
+	unsigned int cpu, n = 0, i;
+
+	for (cpu = 0; cpu < reader->nr_rings; cpu++) {
+		struct rp_run *run = &reader->runs[cpu];
+
+		if (run->start == run->len)
+			continue;
+		run_sort(run);
+		reader->heap[n].cpu = cpu;
+		heap_key(reader, &reader->heap[n++]);
+	}
+	for (i = n / 2; i-- > 0;)
+		heap_down(reader->heap, n, i);
+	return n;
+}
+
+/*
+ * k-way merge of the runs: each record is compared with the heads of
+ * about log2(rings) others, and delivered from where it was copied to.
+ */
+static size_t merge_runs(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
+{
+	unsigned int n = heap_runs(reader);
+	size_t done = 0;
+	int stop = 0;
+
+	while (n && !stop) {
+		unsigned int cpu = reader->heap[0].cpu;
+		struct rp_run *run = &reader->runs[cpu];
+
+		stop = fn(cpu, &run->recs[run->start++], ctx);
+		done++;
+		if (run->start == run->len) {
+			run->start = run->len = 0;
+			reader->heap[0] = reader->heap[--n];
+		} else {
+			heap_key(reader, &reader->heap[0]);
+		}
+		if (n > 1)
+			heap_down(reader->heap, n, 0);
+	}
+	return done;
+}
+
 static long drain_merged(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 {
-	struct rp_merge_ent *tmp;
-	size_t i, n, done = 0;
 	unsigned int cpu;
+	size_t done;
 	long err = 0;
 
 	for (cpu = 0; cpu < reader->nr_rings; cpu++) {
-		err = drain_ring(reader, cpu,
-				 batch_of(reader, &reader->rings[cpu]),
-				 sink_merge, NULL);
+		err = drain_to_run(reader, cpu);
 		if (err < 0)
 			break;
 	}
 	/* On -ENOMEM, still deliver what was read. */
-
-	n = reader->nr_ents;
-	for (i = 0; i < n; i++)
-		reader->order[i] = &reader->ents[i];
-	qsort(reader->order, n, sizeof(*reader->order), merge_cmp);
-
-	while (done < n) {
-		const struct rp_merge_ent *e = reader->order[done++];
-
-		if (fn(e->cpu, &e->rec, ctx))
-			break;
-	}
-
-	/* Keep what the callback did not take, in sorted order. */
-	for (i = done; i < n; i++)
-		reader->spare[i - done] = *reader->order[i];
-	tmp = reader->ents;
-	reader->ents = reader->spare;
-	reader->spare = tmp;
-	reader->nr_ents = n - done;
-
+	done = merge_runs(reader, fn, ctx);
 	return err < 0 && !done ? err : (long)done;
 }
 
@@ -311,7 +426,7 @@ long rp_reader_drain_cpu(struct rp_reader *reader, unsigned int cpu,
 	    (reader->flags & RP_READER_MERGE))
 		return -EINVAL;
 	return drain_ring(reader, cpu, batch_of(reader, &reader->rings[cpu]),
-			  sink_callback, &cb);
+			  NULL, sink_callback, &cb);
 }
 
 long rp_reader_drain_all(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
@@ -327,7 +442,7 @@ long rp_reader_drain_all(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 
 	for (cpu = 0; cpu < reader->nr_rings && !cb.stopped; cpu++) {
 		n = drain_ring(reader, cpu,
-			       batch_of(reader, &reader->rings[cpu]),
+			       batch_of(reader, &reader->rings[cpu]), NULL,
 			       sink_callback, &cb);
 		if (n < 0)
 			return n;
@@ -406,6 +521,15 @@ struct rp_reader *rp_reader_new(const struct rp_reader_ring *rings,
 	}
 	reader->nr_rings = nr_rings;
 	reader->flags = flags;
+	if (flags & RP_READER_MERGE) {
+		reader->runs = calloc(nr_rings, sizeof(*reader->runs));
+		reader->heap = calloc(nr_rings, sizeof(*reader->heap));
+		if (!reader->runs || !reader->heap) {
+			rp_reader_free(reader);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
 
 	for (i = 0; i < nr_rings; i++) {
 		struct rp_ring_state *st = &reader->rings[i];
@@ -435,11 +559,14 @@ struct rp_reader *rp_reader_new(const struct rp_reader_ring *rings,
 
 void rp_reader_free(struct rp_reader *reader)
 {
+	unsigned int cpu;
+
 	if (!reader)
 		return;
-	free(reader->ents);
-	free(reader->spare);
-	free(reader->order);
+	for (cpu = 0; reader->runs && cpu < reader->nr_rings; cpu++)
+		free(reader->runs[cpu].recs);
+	free(reader->runs);
+	free(reader->heap);
 	free(reader->rings);
 	free(reader);
 }

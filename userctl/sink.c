@@ -70,12 +70,12 @@ static int rp_idset_add(struct rp_idset *s, uint32_t id)
 	return 1;
 }
 
-/* --- text and JSON lines --- */
+/* --- text and JSON lines, formatted into s->ob --- */
 
 static void rp_text_record(struct rp_sink *s, const struct rawprobe_record *r,
 			   const struct rp_probe_desc *d)
 {
-	rp_record_print(s->out, r, d);
+	rp_record_text(&s->ob, r, d);
 }
 
 static void rp_json_record(struct rp_sink *s, const struct rawprobe_record *r,
@@ -84,8 +84,22 @@ static void rp_json_record(struct rp_sink *s, const struct rawprobe_record *r,
 	rp_record_json(&s->json, r, d);
 }
 
-static const struct rp_sink_ops rp_text_ops = { .record = rp_text_record };
-static const struct rp_sink_ops rp_json_ops = { .record = rp_json_record };
+static void rp_outbuf_sink_free(struct rp_sink *s)
+{
+	rp_outbuf_free(&s->ob);
+}
+
+static const struct rp_sink_ops rp_text_ops = {
+	.record = rp_text_record, .free = rp_outbuf_sink_free,
+};
+static const struct rp_sink_ops rp_json_ops = {
+	.record = rp_json_record, .free = rp_outbuf_sink_free,
+};
+
+void rp_sink_flush(struct rp_sink *s)
+{
+	rp_outbuf_flush(&s->ob);
+}
 
 /* --- CSV (RFC 4180) --- */
 
@@ -353,6 +367,11 @@ int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
 		s->priv = calloc(1, sizeof(struct rp_idset));
 	if ((fmt == RP_FMT_PERFETTO || fmt == RP_FMT_RAW) && !s->priv)
 		return -ENOMEM;
+	if (fmt == RP_FMT_TEXT || fmt == RP_FMT_JSON) {
+		if (rp_outbuf_init(&s->ob, out, RP_OUTBUF_SIZE))
+			return -ENOMEM;
+		json_set_outbuf(&s->json, &s->ob);
+	}
 	return 0;
 }
 
@@ -412,15 +431,21 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
 	return err > 0 ? 0 : err;
 }
 
+#define RP_CAPTURE_BUF	(1 << 20)
+
 int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
 {
 	struct rp_cap_probes probes = { 0 };
 	char magic[8];
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	/* Replays are read as fast as they format: few, large reads. */
+	char *buf = f && f != stdin ? malloc(RP_CAPTURE_BUF) : NULL;
 	int err;
 
 	if (!f)
 		return -errno;
+	if (buf)
+		setvbuf(f, buf, _IOFBF, RP_CAPTURE_BUF);
 	if (fread(magic, sizeof(magic), 1, f) != 1 ||
 	    memcmp(magic, RP_CAPTURE_MAGIC, sizeof(magic)))
 		err = -EPROTO;
@@ -428,6 +453,7 @@ int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
 		err = rp_cap_items(f, fn, ctx, &probes);
 	if (f != stdin)
 		fclose(f);
+	free(buf);
 	free(probes.v);
 	return err;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "format.h"
 #include "json.h"
+#include "outbuf.h"
 
 enum rp_format {
 	RP_FMT_TEXT,		/* one human line per record */
@@ -22,6 +23,7 @@ enum rp_format {
 
 struct rp_sink;
 
+/* end writes to out directly: rp_sink_flush() comes first. */
 struct rp_sink_ops {
 	void (*begin)(struct rp_sink *s);
 	void (*record)(struct rp_sink *s, const struct rawprobe_record *r,
@@ -34,6 +36,7 @@ struct rp_sink {
 	const struct rp_sink_ops *ops;
 	FILE *out;
 	struct json json;
+	struct rp_outbuf ob;	/* text and JSON lines: what is not written yet */
 	void *priv;
 	uint64_t n;		/* records written */
 };
@@ -43,6 +46,11 @@ int rp_format_parse(const char *s);
 const char *rp_format_name(int fmt);
 /* Set up a sink of format fmt (not hist) writing to out. 0 or -errno. */
 int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty);
+/*
+ * Hand what the sink buffered to its FILE (then fflush that): after each
+ * drain of the rings, and before ops->end.
+ */
+void rp_sink_flush(struct rp_sink *s);
 
 /* Capture files (--format raw / --input) */
 #define RP_CAPTURE_MAGIC "RPCAP001"

@@ -69,7 +69,9 @@ struct rp_stream {
 	uint64_t lost0;		/* rings' lost counters when we started */
 	/* what stream prints per probe id; refreshed on unknown ids */
 	struct rp_probe_info *probes;
+	struct rp_probe_desc *descs;	/* of probes[i], made at refresh */
 	size_t nr_probes;
+	size_t last;		/* descs[] index of the last lookup */
 	uint32_t max_known_id;	/* highest id at the last refresh */
 	uint32_t owned[RP_MAX_STREAM_PROBES];
 	unsigned int nr_owned;
@@ -155,22 +157,36 @@ static void rp_stream_refresh(struct rp_stream *s)
 	size_t i;
 
 	free(s->probes);
+	free(s->descs);
 	s->probes = NULL;
 	s->nr_probes = 0;
 	rp_probe_dump(&s->nl, &s->probes, &s->nr_probes);
-	for (i = 0; i < s->nr_probes; i++)
+	/* Names are made here once, not for every record. */
+	s->descs = calloc(s->nr_probes ? s->nr_probes : 1, sizeof(*s->descs));
+	if (!s->descs)
+		s->nr_probes = 0;
+	for (i = 0; i < s->nr_probes; i++) {
+		rp_probe_desc(&s->probes[i], &s->descs[i]);
 		if (s->probes[i].id > s->max_known_id)
 			s->max_known_id = s->probes[i].id;
+	}
+	s->last = 0;
 }
 
-static const struct rp_probe_info *rp_stream_lookup(struct rp_stream *s,
+static const struct rp_probe_desc *rp_stream_lookup(struct rp_stream *s,
 						   uint32_t id, bool refresh)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr_probes; i++)
-		if (s->probes[i].id == id)
-			return &s->probes[i];
+	/* Records come in runs of one probe. */
+	if (s->last < s->nr_probes && s->descs[s->last].id == id)
+		return &s->descs[s->last];
+	for (i = 0; i < s->nr_probes; i++) {
+		if (s->descs[i].id == id) {
+			s->last = i;
+			return &s->descs[i];
+		}
+	}
 	/*
 	 * Ids are handed out in increasing order: one not above the highest
 	 * known belongs to a deleted probe (its records outlive it), and
@@ -236,14 +252,9 @@ static int rp_stream_record(unsigned int cpu, const struct rawprobe_record *r,
 			    void *ctx)
 {
 	struct rp_stream *s = ctx;
-	const struct rp_probe_info *pi;
-	struct rp_probe_desc d;
 
 	(void)cpu;
-	pi = rp_stream_lookup(s, r->probe_id, true);
-	if (pi)
-		rp_probe_desc(pi, &d);
-	return rp_stream_emit(s, r, pi ? &d : NULL);
+	return rp_stream_emit(s, r, rp_stream_lookup(s, r->probe_id, true));
 }
 
 static int rp_stream_replayed(const struct rawprobe_record *r,
@@ -281,13 +292,11 @@ static void rp_stream_summary(struct rp_stream *s)
 		"RECORDS", "LOST", "FILTERED", "DELIVERED");
 	for (i = 0; i < s->nr_probes; i++) {
 		const struct rp_probe_info *pi = &s->probes[i];
-		struct rp_probe_desc d;
 		uint64_t seen = pi->id < s->seen_len ? s->seen[pi->id] : 0;
 
-		rp_probe_desc(pi, &d);
 		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 " %10" PRIu64 "\n", d.name, pi->hits,
-			pi->records, pi->lost_ring, pi->filtered, seen);
+			" %10" PRIu64 " %10" PRIu64 "\n", s->descs[i].name,
+			pi->hits, pi->records, pi->lost_ring, pi->filtered, seen);
 	}
 	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++) {
 		if (rp_reader_stats(s->map.reader, cpu, &st))
@@ -359,6 +368,7 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		rp_reader_drain_all(s->map.reader, rp_stream_record, s);
+		rp_sink_flush(&s->sink);
 		fflush(s->out);
 	}
 }
@@ -650,6 +660,8 @@ static int rp_stream_sink(struct rp_stream *s)
 
 static void rp_stream_sink_end(struct rp_stream *s)
 {
+	if (s->sink.ops)
+		rp_sink_flush(&s->sink);
 	if (s->sink.ops && s->sink.ops->end)
 		s->sink.ops->end(&s->sink);
 	fflush(s->out);
@@ -757,6 +769,7 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	rp_rings_close(&s.map);
 	rp_nl_close(&s.nl);
 	free(s.probes);
+	free(s.descs);
 	free(s.seen);
 	if (s.out != stdout)
 		fclose(s.out);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "outbuf.h"
 #include "symbols.h"
 
 #define RP_MAX_SHOWN 4
@@ -337,6 +338,7 @@ int rp_symbol_check(const char *symbol, const char *module)
 struct rp_ksym {
 	uint64_t addr;
 	char *name;		/* "name" or "name [module]"; NULL: not text */
+	size_t name_len;	/* of "name" */
 };
 
 static struct {
@@ -369,6 +371,7 @@ static int rp_ksym_push(const struct rp_ksym_line *k, size_t *cap)
 		 k->module[0] ? " [" : "", k->module, k->module[0] ? "]" : "");
 	rp_ksyms.v[rp_ksyms.n].addr = k->addr;
 	rp_ksyms.v[rp_ksyms.n].name = rp_is_text(k->type) ? strdup(buf) : NULL;
+	rp_ksyms.v[rp_ksyms.n].name_len = strlen(k->name);
 	rp_ksyms.n++;
 	return 0;
 }
@@ -394,14 +397,26 @@ static void rp_ksyms_load(void)
 
 void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 {
+	/* a kallsyms line is < 512 bytes; the offset adds 19 */
+	char tmp[512 + 32], *p;
 	const struct rp_ksym *s;
-	size_t lo = 0, hi;
-	char *mod;
+	size_t lo = 0, hi, n;
+	const char *mod;
 
 	buf[0] = '\0';
 	if (!rp_ksyms.loaded)
 		rp_ksyms_load();
 	hi = rp_ksyms.n;
+	/*
+	 * Below the first symbol, or past the last one by more than a
+	 * function's size (there is no telling where text ends): most
+	 * pointers (heap, stack, user) are one or the other, and need no
+	 * search.
+	 */
+	if (!hi || addr < rp_ksyms.v[0].addr ||
+	    (addr > rp_ksyms.v[hi - 1].addr &&
+	     addr - rp_ksyms.v[hi - 1].addr > 0x10000))
+		return;
 	/* the last symbol at or below addr */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -411,16 +426,18 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 		else
 			hi = mid;
 	}
-	if (!lo)
+	s = &rp_ksyms.v[lo - 1];	/* lo > 0: addr >= v[0].addr */
+	if (!s->name)
 		return;
-	s = &rp_ksyms.v[lo - 1];
-	/* past the last symbol there is no telling where text ends */
-	if (!s->name || (lo == rp_ksyms.n && addr - s->addr > 0x10000))
-		return;
-	mod = strchr(s->name, ' ');
-	snprintf(buf, len, "%.*s+0x%" PRIx64 "%s",
-		 (int)(mod ? mod - s->name : (long)strlen(s->name)), s->name,
-		 addr - s->addr, mod ? mod : "");
+	/* "name+0x10 [module]", cut to len like snprintf */
+	p = rp_put(tmp, s->name, s->name_len);
+	*p++ = '+';
+	p = rp_put_hex(p, addr - s->addr);
+	mod = s->name + s->name_len;
+	p = rp_put(p, mod, strlen(mod));
+	n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
 }
 
 int rp_ksym_exists(const char *name)
@@ -437,4 +454,36 @@ int rp_ksym_exists(const char *name)
 			!strcmp(k.name, name);
 	fclose(f);
 	return found;
+}
+
+/*
+ * The records of one probe repeat a handful of addresses (the probed
+ * function, the same pointers): a direct-mapped cache spares each of them
+ * a binary search of kallsyms and a snprintf. kallsyms is read once, so
+ * an entry never goes stale.
+ */
+#define RP_KSYM_CACHE	256		/* a power of two */
+
+struct rp_ksym_cached {
+	uint64_t addr;
+	int valid;
+	size_t len;
+	char sym[RP_KSYM_MAX];
+};
+
+const char *rp_ksym_cached(uint64_t addr, size_t *len)
+{
+	static struct rp_ksym_cached cache[RP_KSYM_CACHE];
+	/* Functions are 16-byte aligned: hash what varies above that. */
+	struct rp_ksym_cached *c = &cache[((addr >> 4) ^ (addr >> 12)) &
+					  (RP_KSYM_CACHE - 1)];
+
+	if (!c->valid || c->addr != addr) {
+		rp_ksym_format(addr, c->sym, sizeof(c->sym));
+		c->len = strlen(c->sym);
+		c->addr = addr;
+		c->valid = 1;
+	}
+	*len = c->len;
+	return c->sym;
 }

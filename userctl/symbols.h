@@ -32,6 +32,13 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
  * hidden: kptr_restrict). Loads and sorts kallsyms on first use.
  */
 void rp_ksym_format(uint64_t addr, char *buf, size_t len);
+/* The buffer the formatters give rp_ksym_format(). */
+#define RP_KSYM_MAX 200
+/*
+ * rp_ksym_format(addr) into a buffer of RP_KSYM_MAX, from a cache: the
+ * string (length in *len) is valid until the next call.
+ */
+const char *rp_ksym_cached(uint64_t addr, size_t *len);
 /* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
 int rp_ksym_exists(const char *name);
 

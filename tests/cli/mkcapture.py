@@ -4,15 +4,22 @@
 # Write a rawprobectl capture file (--format raw) with known records, for
 # the host tests of every output format: tests/cli/mkcapture.py FILE
 #
+# tests/cli/mkcapture.py --bench N FILE [KALLSYMS] writes instead N
+# pseudo-random records of a busy machine (4 CPUs merged by time; kprobe,
+# kretprobe and jprobe records, with and without arguments and strings,
+# comms that need escaping in JSON) for timing the stream's reader and
+# formatters, and a matching fake kallsyms for RAWPROBE_KALLSYMS.
+#
 # Layout (userctl/sink.c): "RPCAP001", then items (u32 tag, u32 length,
 # payload): 1 = a probe description (struct rp_probe_desc, 240 bytes),
 # 2 = a record (struct rawprobe_record, 256 bytes).
+import random
 import struct
 import sys
 
 KPROBE, KRETPROBE, JPROBE = 1, 2, 3
 U64, S64, S32, U32, PTR, KSTR, USTR = range(7)
-F_ARGS, F_RETVAL, F_STR = 1, 2, 4
+F_ARGS, F_RETVAL, F_STR, F_TRUNC, F_FAULT = 1, 2, 4, 8, 16
 
 
 def desc(pid, kind, name, types, is_addr=0):
@@ -23,9 +30,9 @@ def desc(pid, kind, name, types, is_addr=0):
 
 
 def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
-           retval=None, latency=0, s=None, str_arg=0):
+           retval=None, latency=0, s=None, str_arg=0, extra=0):
     flags = (F_ARGS if args else 0) | (F_RETVAL if retval is not None else 0)
-    flags |= F_STR if s is not None else 0
+    flags |= (F_STR if s is not None else 0) | extra
     a = [x & (2**64 - 1) for x in args] + [0] * (6 - len(args))
     sb = (s or '').encode()
     body = struct.pack('<QQIBBHII16sQ6QqQHBBI128s', ts, seq, probe, kind,
@@ -65,5 +72,73 @@ def main(path):
         f.write(b''.join(out))
 
 
+BENCH_TEXT = 0xffffffff81000000
+BENCH_SYMS = 120000             # about a distribution kernel's kallsyms
+BENCH_COMMS = [('getpgid_loop', 500), ('', 1), ('kworker/1:2H-kb', 77),
+               ('sh "quoted"\\', 901), ('tab\tand\x01ctl', 902),
+               ('caf\xe9', 903)]
+
+
+def bench_kallsyms(path):
+    with open(path, 'w') as f:
+        for i in range(BENCH_SYMS):
+            f.write('%x t bench_fn_%d\n' % (BENCH_TEXT + i * 0x100, i))
+        f.write('%x T __x64_sys_getpgid\n' % (BENCH_TEXT + BENCH_SYMS * 0x100))
+
+
+def bench_record(rng, ts, seq, cpu):
+    comm, pid = rng.choice(BENCH_COMMS) if rng.random() < 0.1 \
+        else BENCH_COMMS[0]
+    sysaddr = BENCH_TEXT + BENCH_SYMS * 0x100
+    r = rng.random()
+    if r < 0.55:                # the getpgid loop: no arguments
+        return record(ts, seq, 1, KPROBE, cpu, pid, pid, comm, sysaddr)
+    if r < 0.85:                # vfs_read returns, typed arguments
+        ret = rng.choice([0, 4096, -14, -(2**63), 2**63 - 1])
+        return record(ts, seq, 2, KRETPROBE, cpu, pid, pid, comm,
+                      BENCH_TEXT + 0x1230,
+                      [rng.randrange(2**64), BENCH_TEXT + rng.randrange(2**20),
+                       rng.randrange(1 << 17)],
+                      retval=ret, latency=rng.randrange(10**7))
+    if r < 0.97:                # openat with a path
+        path = rng.choice(['/etc/hostname', '', 'a"b\\c\n', 'x' * 127])
+        return record(ts, seq, 3, JPROBE, cpu, pid, pid, comm,
+                      BENCH_TEXT + 0x4560, [-100, 0x7ffd0000 + seq], s=path,
+                      str_arg=1, extra=F_TRUNC if len(path) == 127 else 0)
+    own, fault = r < 0.98, r >= 0.99    # a string of its own, a fault
+    return record(ts, seq, 4, KPROBE, cpu, pid, pid, comm,      # raw address
+                  BENCH_TEXT + 0x7890, [2**64 - 1, 0, 1, 2, 3, 4],
+                  s='own' if own else None, str_arg=2 if fault else 0xff,
+                  extra=F_FAULT if fault else 0)
+
+
+def bench(n, path, ksyms=None):
+    rng = random.Random(1)
+    out = [b'RPCAP001',
+           desc(1, KPROBE, 'kprobe:__x64_sys_getpgid', []),
+           desc(2, KRETPROBE, 'kretprobe:bench_fn_18', [U64, PTR, U32]),
+           desc(3, JPROBE, 'jprobe:bench_fn_69', [S32, USTR]),
+           desc(4, KPROBE, 'kprobe:0xffffffff81007890', [S64] * 6,
+                is_addr=1)]
+    ts, seqs = 12_345_000_000_000, [0, 0, 0, 0]
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+        out = []
+        for i in range(n):
+            ts += rng.randrange(1, 2000)
+            cpu = rng.randrange(4)
+            seqs[cpu] += 1 + (rng.random() < 0.001)     # a gap now and then
+            out.append(bench_record(rng, ts, seqs[cpu], cpu))
+            if len(out) == 65536:
+                f.write(b''.join(out))
+                out = []
+        f.write(b''.join(out))
+    if ksyms:
+        bench_kallsyms(ksyms)
+
+
 if __name__ == '__main__':
-    main(sys.argv[1])
+    if sys.argv[1] == '--bench':
+        bench(int(sys.argv[2]), *sys.argv[3:5])
+    else:
+        main(sys.argv[1])

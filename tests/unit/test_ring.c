@@ -953,6 +953,28 @@ static void test_drain_all_stop(void **state)
 	free(c);
 }
 
+/* c->recs[from..to) are in merge order, (ts_ns, cpu, seq), each from its ring. */
+static void assert_merged(const struct collect *c, size_t from, size_t to)
+{
+	size_t i;
+
+	assert_true(to <= COLLECT_MAX);
+	for (i = from; i < to; i++) {
+		const struct rawprobe_record *b = &c->recs[i];
+		const struct rawprobe_record *a = b - 1;
+
+		assert_int_equal(c->cpu[i], b->cpu);
+		if (i == from)
+			continue;
+		assert_true(a->ts_ns <= b->ts_ns);
+		if (a->ts_ns == b->ts_ns) {
+			assert_true(c->cpu[i - 1] <= c->cpu[i]);
+			if (c->cpu[i - 1] == c->cpu[i])
+				assert_true(a->seq < b->seq);
+		}
+	}
+}
+
 /*
  * Merged drain: records of all rings in (ts_ns, cpu, seq) order, ties on
  * ts broken by cpu, ties on both by seq (nested writers on one CPU), also
@@ -963,7 +985,7 @@ static void test_merge_order(void **state)
 	struct collect *c = collect_new();
 	struct test_ring t[3];
 	struct rp_reader *r;
-	size_t i, total = 0;
+	size_t total = 0;
 	unsigned int cpu;
 
 	(void)state;
@@ -992,24 +1014,143 @@ static void test_merge_order(void **state)
 	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 0);
 	assert_int_equal(c->n, total);
 	assert_int_equal(c->bad, 0);
-
-	for (i = 1; i < total; i++) {
-		const struct rawprobe_record *a = &c->recs[i - 1];
-		const struct rawprobe_record *b = &c->recs[i];
-
-		assert_true(a->ts_ns <= b->ts_ns);
-		if (a->ts_ns == b->ts_ns) {
-			assert_true(c->cpu[i - 1] <= c->cpu[i]);
-			if (c->cpu[i - 1] == c->cpu[i])
-				assert_true(a->seq < b->seq);
-		}
-		assert_int_equal(c->cpu[i], b->cpu);
-	}
+	assert_merged(c, 0, total);
 	for (cpu = 0; cpu < 3; cpu++)
 		assert_int_equal(stats_of(r, cpu).records, 100 + cpu * 30);
 	rp_reader_free(r);
 	for (cpu = 0; cpu < 3; cpu++)
 		ring_free(&t[cpu]);
+	free(c);
+}
+
+/*
+ * A writer interrupted between its reservation and its timestamp: the
+ * nested writer's record (ts) is committed first, one position later than
+ * the interrupted one's, which gets the later time ts + 1.
+ */
+static void write_nested(struct test_ring *t, __u32 writer, __u64 n, __u64 ts)
+{
+	struct rawprobe_record tmp, *outer, *inner;
+	__u64 po, so, pi, si;
+
+	outer = rp_ring_reserve(&t->core, &po, &so);
+	inner = rp_ring_reserve(&t->core, &pi, &si);
+	assert_non_null(outer);
+	assert_non_null(inner);
+	make_record(&tmp, writer, n + 1, si, t->cpu, ts);
+	store_record(inner, &tmp, false);
+	rp_ring_commit(&t->core, inner, pi);
+	make_record(&tmp, writer, n, so, t->cpu, ts + 1);
+	store_record(outer, &tmp, false);
+	rp_ring_commit(&t->core, outer, po);
+}
+
+/* Runs with the local inversions of nested writers merge in order. */
+static void test_merge_nested(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t[4];
+	struct rp_reader *r;
+	unsigned int cpu;
+	__u64 k;
+
+	(void)state;
+	for (cpu = 0; cpu < 4; cpu++) {
+		ring_init(&t[cpu], 1024, RAWPROBE_RING_DISCARD, cpu, 0);
+		for (k = 0; k < 600; k++) {
+			__u64 ts = 1000 + k * 8 + cpu * 2;
+
+			if (k % 10 == 3)
+				write_nested(&t[cpu], cpu, k++, ts);
+			else
+				assert_true(write_one(&t[cpu], cpu, k, ts, false));
+		}
+	}
+	r = reader_for(t, 4, RP_READER_MERGE);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 2400);
+	assert_int_equal(c->bad, 0);
+	assert_merged(c, 0, 2400);
+	for (cpu = 0; cpu < 4; cpu++) {
+		assert_int_equal(stats_of(r, cpu).records, 600);
+		assert_int_equal(stats_of(r, cpu).seq_lost, 0);
+	}
+	rp_reader_free(r);
+	for (cpu = 0; cpu < 4; cpu++)
+		ring_free(&t[cpu]);
+	free(c);
+}
+
+/*
+ * A ring far out of timestamp order (a clock stepping back) is more than
+ * the insertion sort will do: the merge must still come out in order.
+ */
+static void test_merge_out_of_order(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t[2];
+	struct rp_reader *r;
+	__u64 k;
+
+	(void)state;
+	ring_init(&t[0], 512, RAWPROBE_RING_DISCARD, 0, 0);
+	ring_init(&t[1], 512, RAWPROBE_RING_DISCARD, 1, 0);
+	for (k = 0; k < 500; k++) {
+		assert_true(write_one(&t[0], 0, k, 10000 - k * 3, false));
+		assert_true(write_one(&t[1], 1, k, 8000 + (k * 7919) % 500,
+				      false));
+	}
+	r = reader_for(t, 2, RP_READER_MERGE);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 1000);
+	assert_int_equal(c->bad, 0);
+	assert_merged(c, 0, 1000);
+	rp_reader_free(r);
+	ring_free(&t[0]);
+	ring_free(&t[1]);
+	free(c);
+}
+
+/*
+ * Sequence gaps are counted through a merging reader, and records the
+ * callback did not take are merged with those of the next drain.
+ */
+static void test_merge_gaps_refill(void **state)
+{
+	struct collect *c = collect_new();
+	struct test_ring t[2];
+	struct rp_reader *r;
+	__u64 k, n0 = 0;
+
+	(void)state;
+	ring_init(&t[0], 64, RAWPROBE_RING_DISCARD, 0, 0);
+	ring_init(&t[1], 64, RAWPROBE_RING_DISCARD, 1, 0);
+	r = reader_for(t, 2, RP_READER_MERGE);
+	for (k = 0; k < 100; k++)	/* 64 fit, 36 lost: a gap to come */
+		n0 += write_one(&t[0], 0, n0, 10 * k, false);
+	for (k = 0; k < 10; k++)
+		assert_true(write_one(&t[1], 1, k, 10 * k + 5, false));
+	assert_int_equal(n0, 64);
+
+	c->stop_after = 20;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 20);
+	c->stop_after = 0;
+	assert_merged(c, 0, 20);
+	/* the gap shows once a record after it is read */
+	assert_int_equal(stats_of(r, 0).seq_lost, 0);
+
+	for (k = 100; k < 110; k++)
+		assert_true(write_one(&t[0], 0, n0++, 10 * k, false));
+	for (k = 0; k < 5; k++)	/* earlier than ring 0's pending ones */
+		assert_true(write_one(&t[1], 1, 10 + k, 100 + k, false));
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 64 + 10 + 15 - 20);
+	assert_int_equal(c->bad, 0);
+	assert_merged(c, 20, c->n);
+	assert_int_equal(stats_of(r, 0).records, 74);
+	assert_int_equal(stats_of(r, 0).seq_lost, 36);
+	assert_int_equal(stats_of(r, 1).seq_lost, 0);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 0);
+	rp_reader_free(r);
+	ring_free(&t[0]);
+	ring_free(&t[1]);
 	free(c);
 }
 
@@ -1678,6 +1819,9 @@ int main(void)
 		cmocka_unit_test(test_reader_api),
 		cmocka_unit_test(test_drain_all_stop),
 		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_merge_nested),
+		cmocka_unit_test(test_merge_out_of_order),
+		cmocka_unit_test(test_merge_gaps_refill),
 		cmocka_unit_test(test_signal_nesting_discard),
 		cmocka_unit_test(test_signal_nesting_overwrite),
 		cmocka_unit_test(test_threads_discard),
