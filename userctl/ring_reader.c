@@ -15,6 +15,7 @@
  * touch a slot before we publish a consumer past it, so the re-check
  * never fires there; it costs one load and keeps the code mode-blind.
  */
+#include <stddef.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 typedef __u64 __attribute__((may_alias)) rp_word_t;
 
 #define RP_RECORD_WORDS (sizeof(struct rawprobe_record) / sizeof(rp_word_t))
+#define RP_HEAD_WORDS (offsetof(struct rawprobe_record, str) / sizeof(rp_word_t))
 
 _Static_assert(sizeof(struct rawprobe_record) == RAWPROBE_RECORD_SIZE,
 	       "record size");
@@ -91,9 +93,15 @@ static void copy_record(struct rawprobe_record *dst,
 	 * defined behaviour (and not a report under ThreadSanitizer); relaxed,
 	 * because the fence after the loop orders them all before the
 	 * commit re-check at once.
+	 * str[] only when flags says it holds something (uapi: otherwise it
+	 * is an older record's): half the copy for most records. A torn
+	 * flags byte is caught by the same commit re-check.
 	 */
-	for (i = 0; i < RP_RECORD_WORDS; i++)
+	for (i = 0; i < RP_HEAD_WORDS; i++)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+	if (dst->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT))
+		for (; i < RP_RECORD_WORDS; i++)
+			d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 }
 
 static void account_seq(struct rp_ring_state *st, __u64 seq)

@@ -28,6 +28,7 @@
 #include "probe.h"
 #include "ring_reader.h"
 #include "sink.h"
+#include "symbols.h"
 
 #define RP_MAX_STREAM_PROBES 64
 #define RP_MAX_IDS RP_MAX_STREAM_PROBES
@@ -713,6 +714,8 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (rc)
 		return rc;
 	s->lost0 = rp_stream_ring_lost(s);	/* this command's losses only */
+	if (!c->quiet && c->format != RP_FMT_RAW && c->format != RP_FMT_HIST)
+		rp_ksyms_preload();	/* before the probes fire */
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);

@@ -32,6 +32,11 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
  * hidden: kptr_restrict). Loads and sorts kallsyms on first use.
  */
 void rp_ksym_format(uint64_t addr, char *buf, size_t len);
+/*
+ * Read kallsyms now rather than at the first record: a stream calls it
+ * before its probes fire, so that the ring does not fill while it reads.
+ */
+void rp_ksyms_preload(void);
 /* The buffer the formatters give rp_ksym_format(). */
 #define RP_KSYM_MAX 200
 /*

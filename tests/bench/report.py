@@ -57,6 +57,8 @@ def parse(path):
         if f[0] == "K" and len(f) >= 3:
             kernel, cpus = f[1], f[2]
         elif f[0] == "R" and len(f) == 8:
+            if int(f[1]) == 0:
+                continue    # the warm-up round
             num = [None if x == "-" else float(x) for x in f[3:]]
             runs.setdefault(f[2], {})[int(f[1])] = num
         elif f[0] == "U" and len(f) >= 2:
@@ -95,7 +97,8 @@ def section(runs, unavailable, probes, kernel, cpus, command, conditions,
     out.append(f"{nrounds} rounds, each running every configuration once "
                f"(order rotated every round) around "
                f"{'/'.join(f'{c:,}' for c in sorted(calls))} getpgid calls "
-               f"(median of 5 batches per run). {conditions}\n")
+               f"(median of 5 batches per run), after a warm-up round that "
+               f"is not counted. {conditions}\n")
     out.append("| configuration | ns/call (median) | p25–p75 | overhead vs "
                "no probe | × empty probe | produced | delivered | lost |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|")

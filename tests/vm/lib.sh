@@ -8,6 +8,7 @@
 
 CTL=${RAWPROBECTL:?}
 KO=${RAWPROBE_KO:?}
+RING_DEFAULT=16384	# ring_records's default (kmod/main.c): tests restore it
 T_PASS=0
 T_FAIL=0
 T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)

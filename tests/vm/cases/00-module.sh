@@ -75,13 +75,13 @@ t_prefixes() {
 t_ring_show_set() {
 	local j
 	j=$($CTL -j ring show)
-	expect_eq 4096 "$(json_get "$j" 'j["records"]')" "default ring size"
+	expect_eq $RING_DEFAULT "$(json_get "$j" 'j["records"]')" "default ring size"
 	$CTL ring set records 256 mode overwrite
 	j=$($CTL -j ring show)
 	expect_eq 256 "$(json_get "$j" 'j["records"]')" "resized"
 	expect_eq overwrite "$(json_get "$j" 'j["mode"]')" "mode"
 	expect_fail 2 "power of two" $CTL ring set records 100
-	$CTL ring set records 4096 mode discard
+	$CTL ring set records $RING_DEFAULT mode discard
 }
 
 t_module_params() {

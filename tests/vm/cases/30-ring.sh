@@ -16,7 +16,7 @@ t_resize_refused_while_mapped() {
 	expect_fail 1 "a reader has the rings mapped.*EBUSY" $CTL ring set records 128
 	kill -INT $pid; wait $pid
 	$CTL ring set records 128
-	$CTL ring set records 4096
+	$CTL ring set records $RING_DEFAULT
 }
 
 # A small overwrite ring, filled past capacity with no reader: the
@@ -33,7 +33,7 @@ t_overwrite_mode() {
 	j=$($CTL -j probe show $id)
 	expect_eq 1000 "$(json_get "$j" 'j["stats"]["hits"]')" "hits"
 	$CTL probe del "$id"
-	$CTL ring set records 4096 mode discard
+	$CTL ring set records $RING_DEFAULT mode discard
 }
 
 # Discard mode, tiny ring, no reader: the ring fills, the rest is lost,
@@ -49,7 +49,7 @@ t_discard_accounting() {
 	expect_eq 500 "$((rec + lost))" "records + lost = hits"
 	expect_ge 436 "$lost" "lost once the 64-record ring is full"
 	$CTL probe del "$id"
-	$CTL ring set records 4096
+	$CTL ring set records $RING_DEFAULT
 }
 
 t_poll_wakes_reader() {
