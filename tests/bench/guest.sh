@@ -104,7 +104,7 @@ run_kprobe_empty() { run_empty kprobe; }
 run_kretprobe_empty() { run_empty kretprobe; }
 
 # rawprobectl stream owns the probe and prints every record to /dev/null;
-# its summary has HITS RECORDS LOST DELIVERED for the probe.
+# its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
 run_rawprobe() {	# kprobe | kretprobe
 	local pid res
 	taskset -c 1 $CTL stream -e "$1:$SYM" >/dev/null 2>"$OUT/stream.err" &
@@ -112,8 +112,11 @@ run_rawprobe() {	# kprobe | kretprobe
 	wait_for probe_armed 200 || { stop $pid INT; return 1; }
 	res=$(workload)
 	stop $pid INT || return 1
-	result "rawprobe_$1" "$res" $(awk -v p="$1:$SYM" \
-		'$1 == p { print $2, $5, $4 }' "$OUT/stream.err")
+	# columns by their header's names, which have grown before
+	result "rawprobe_$1" "$res" $(awk -v p="$1:$SYM" '
+		$1 == "PROBE" { for (i = 2; i <= NF; i++) col[$i] = i }
+		$1 == p { print $col["HITS"], $col["DELIVERED"], $col["LOST"] }
+		' "$OUT/stream.err")
 }
 run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
