@@ -29,12 +29,17 @@
 #include "core.h"
 #include "record.h"
 
-struct rp_rings __rcu *rp_rings;
+struct rp_rings __rcu *rp_rings __read_mostly;
 static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
-u32 rp_watermark;			/* the same, fitted to the ring */
-bool rp_reader_sleeping;		/* see rp_ring_poll() */
+u32 rp_watermark __read_mostly;	/* the same, fitted to the ring */
+/*
+ * See rp_ring_poll(). Written by the reader at every poll(): a cache line
+ * of its own, so that the read-mostly words every writer loads stay
+ * shared.
+ */
+bool rp_reader_sleeping ____cacheline_aligned_in_smp;
 
 static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
 DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
