@@ -32,7 +32,7 @@ struct rp_ring_geometry {
 	u32 watermark;
 };
 
-int rp_ring_init(u32 nr_records, u32 mode, u32 watermark);
+int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms);
 void rp_ring_exit(void);
 void rp_ring_geometry(struct rp_ring_geometry *geo);
 int rp_ring_resize(u32 nr_records, u32 mode);

@@ -30,11 +30,17 @@ module_param(wakeup_records, uint, 0444);
 MODULE_PARM_DESC(wakeup_records,
 		 "unread records per CPU that wake poll() (default 0: an eighth of the ring)");
 
+/* LTTng's read timer: what wakes a reader for a trickle of records. */
+static unsigned int flush_ms = 50;
+module_param(flush_ms, uint, 0444);
+MODULE_PARM_DESC(flush_ms,
+		 "ms after which records below the watermark wake poll() (1..60000, default 50)");
+
 static int __init rawprobe_init(void)
 {
 	int err;
 
-	err = rp_ring_init(ring_records, ring_mode, wakeup_records);
+	err = rp_ring_init(ring_records, ring_mode, wakeup_records, flush_ms);
 	if (err)
 		return err;
 	err = rp_registry_init();

@@ -159,7 +159,7 @@ static void rp_wakeup_fn(struct irq_work *work)
  * armed only while a reader sleeps in poll(), delivers whatever is below
  * the watermark within rp_flush_ms.
  */
-static unsigned int rp_flush_ms = 50;
+static unsigned int rp_flush_ms;		/* flush_ms, as loaded */
 static void rp_flush_fn(struct timer_list *t);
 static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
 
@@ -179,7 +179,7 @@ static void rp_ring_arm_flush(void)
 	mod_timer(&rp_flush_timer, jiffies + msecs_to_jiffies(rp_flush_ms));
 }
 
-int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
+int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 {
 	struct rp_rings *rings;
 	unsigned int cpu;
@@ -195,6 +195,11 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark)
 	}
 	if (mode > RAWPROBE_RING_OVERWRITE)
 		return -EINVAL;
+	if (!flush_ms || flush_ms > 60000) {
+		pr_err("flush_ms must be in [1, 60000]\n");
+		return -EINVAL;
+	}
+	rp_flush_ms = flush_ms;
 	rp_watermark_cfg = watermark;
 	rp_watermark = rp_watermark_fit(nr_records);
 

@@ -71,5 +71,21 @@ t_poll_flush_rearms() {
 	$CTL probe del all
 }
 
-tests t_device_contract t_poll_flush_rearms t_resize_refused_while_mapped t_overwrite_mode \
+# The writers' wakeup, not the flush timer: with a 60 s flush period a
+# burst of a watermark's records must wake a sleeping reader within 10 s.
+t_watermark_wakes_reader() {
+	local out
+	module_unload
+	module_load flush_ms=60000 || fail "insmod flush_ms=60000"
+	$CTL probe add kprobe __x64_sys_getpgid >/dev/null
+	out=$(build/tools/ring_mmap --burst) || { echo "$out" >&2; fail "see above"; }
+	expect_match "^ok - ring: a watermark of records wakes" "$out" "woken"
+	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "ring_mmap --burst"
+	$CTL probe del all
+	module_unload
+	expect_fail 1 "Invalid parameters" insmod "$KO" flush_ms=0
+	module_load
+}
+
+tests t_device_contract t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
 	t_discard_accounting t_poll_wakes_reader
