@@ -11,7 +11,7 @@
 #
 #   tests/bench/run.sh [options]
 #     -k, --kernel K    6.1 (default) or 6.12
-#     -r, --rounds N    rounds after the warm-up (default 11: 4 to 8 minutes)
+#     -r, --rounds N    rounds after the warm-up (default 11: 3 to 5 minutes)
 #     -n, --calls N     getpgid calls per run (default 100000)
 #     -c, --configs L   only these configurations (see tests/bench/guest.sh)
 #     -t, --timeout S   limit for the guest (default 1800)
