@@ -6,7 +6,10 @@
  *   ring.c      per-CPU rings: allocation, record emission, wakeups
  *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
  *   genl.c      generic netlink family: policies, operations, events
- *   registry.c  the probe table: ids, ownership, module notifier
+ *   registry.c  the probe table: ids, checks, registration, events
+ *   owner.c     probes owned by a netlink socket go when it closes
+ *   modules.c   probes on module code: gone on unload, re-armed on load
+ *   api.c       the API exported to probe modules
  *   probes/     the probe kinds (kprobe, kretprobe, jprobe-style)
  */
 #ifndef _RAWPROBE_CORE_H
@@ -18,11 +21,15 @@
 #include <linux/percpu.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
+#include <linux/notifier.h>
 #include <linux/poll.h>
+#include <linux/security.h>
 #include "rawprobe.h"
 #include <rawprobe/api.h>
 
 #define RAWPROBE_VERSION "0.1.0"
+
+struct rp_owner;	/* owner.c: the netlink socket a probe belongs to */
 
 /* ring.c */
 struct rp_ring_geometry {
@@ -94,9 +101,8 @@ struct rawprobe_probe {
 	s8 str_arg;			/* first string argument, or -1 */
 	struct rp_probe_spec spec;
 	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
-	u32 owner_portid;		/* 0: persistent */
-	struct net *owner_net;
-	u64 owner_gen;			/* add order, for portid reuse */
+	struct rp_owner *owner;		/* owning socket; NULL: persistent */
+	char gone_with[MODULE_NAME_LEN];	/* GONE: the module unloaded */
 	struct rp_probe_stats __percpu *stats;
 	/* Probes registered by other modules through include/rawprobe/api.h */
 	const struct rawprobe_desc *desc;	/* NULL: added over netlink */
@@ -113,18 +119,29 @@ static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
 
-/* registry.c */
-struct rp_owner {
-	u32 portid;			/* 0: persistent */
-	struct net *net;
-};
+/* Kernel lockdown forbids what rawprobe does: reading kernel memory. */
+static inline bool rp_locked_down(void)
+{
+	return security_locked_down(LOCKDOWN_KPROBES) != 0;
+}
 
-int rp_registry_init(void);
+/* owner.c */
+struct rp_owner *rp_owner_get(struct net *net, u32 portid);
+int rp_owner_init(void);
+void rp_owner_exit(void);
+
+/* modules.c */
+int rp_modules_init(void);
+void rp_modules_exit(void);
+
+/* registry.c */
 void rp_registry_exit(void);
-int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
+int rp_probe_events_register(struct notifier_block *nb);
+void rp_probe_events_unregister(struct notifier_block *nb);
+int rp_probe_add(const struct rp_probe_spec *spec, struct rp_owner *own,
 		 struct netlink_ext_ack *extack, u32 *id);
 int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
-		       const struct rp_owner *own,
+		       struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed);
 int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
 struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
@@ -157,9 +174,6 @@ void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 bool rp_is_syscall_wrapper(const char *sym);
-
-/* genl.c */
-void rp_genl_notify(struct rawprobe_probe *p, u8 event);
 
 /* chardev.c */
 int rp_chardev_init(void);

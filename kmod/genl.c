@@ -5,9 +5,19 @@
  * Every operation has its own policy, so an attribute that does not
  * belong to it is rejected by the netlink core (strict validation) with
  * an extended-ack message naming it. Bounds (symbol length, maxactive,
- * nargs, ring size) live in the policies, not in ad hoc checks. Mutating
- * operations need CAP_PERFMON or CAP_SYS_ADMIN, judged on the netlink
- * socket's opener as well as the sender.
+ * nargs, ring size) live in the policies, not in ad hoc checks.
+ *
+ * Privileges, judged on the netlink socket's opener as well as the
+ * sender: probes (add, delete, enable, and reading them back, since a
+ * probe list shows others' targets, filters and counters) need
+ * CAP_PERFMON or CAP_SYS_ADMIN; the rings, memory on every CPU, need
+ * CAP_SYS_ADMIN to change; the events group needs CAP_SYS_ADMIN to join
+ * (the only capability a multicast group can ask for). GET_INFO (versions
+ * and geometry) is open to all, for `rawprobectl version` and `doctor`.
+ *
+ * Operations run in parallel (no genl_mutex): a ring resize or a
+ * thousand probes' registration must not stall every other generic
+ * netlink family; the registry and the rings have locks of their own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,7 +27,6 @@
 #include "core.h"
 
 static struct genl_family rp_family;
-static bool rp_family_registered;
 
 /* Not const: 6.1's nla_policy.range is a plain pointer. */
 static struct netlink_range_validation rp_ring_range = {
@@ -77,11 +86,12 @@ static bool rp_admin(const struct sk_buff *skb)
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
-static int rp_require_admin(struct sk_buff *skb, struct genl_info *info)
+static int rp_require_admin(const struct sk_buff *skb,
+			    struct netlink_ext_ack *extack)
 {
 	if (rp_admin(skb))
 		return 0;
-	NL_SET_ERR_MSG(info->extack,
+	NL_SET_ERR_MSG(extack,
 			   "needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
 	return -EPERM;
 }
@@ -147,8 +157,7 @@ static int rp_put_owner(struct sk_buff *skb, const struct rawprobe_probe *p)
 	return 0;
 }
 
-static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p,
-			      bool show_addr)
+static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	struct kprobe *kp = rp_probe_kprobe(p);
@@ -157,7 +166,7 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p,
 	    nla_put_u8(skb, RAWPROBE_A_KIND, s->kind) ||
 	    nla_put_u8(skb, RAWPROBE_A_STATE, p->state) ||
 	    nla_put_u32(skb, RAWPROBE_A_FLAGS, s->flags |
-			(p->owner_portid ? 0 : RAWPROBE_F_PERSISTENT) |
+			(p->owner ? 0 : RAWPROBE_F_PERSISTENT) |
 			(p->syscall_regs ? RAWPROBE_F_SYSCALL : 0)) ||
 	    nla_put_u32(skb, RAWPROBE_A_OFFSET, s->offset) ||
 	    nla_put_u8(skb, RAWPROBE_A_NARGS, s->nargs))
@@ -172,11 +181,11 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p,
 	if (s->kind == RAWPROBE_KIND_KRETPROBE &&
 	    nla_put_u32(skb, RAWPROBE_A_MAXACTIVE, p->krp.maxactive))
 		return -EMSGSIZE;
-	if (show_addr && p->registered &&
+	if (p->registered &&
 	    nla_put_u64_64bit(skb, RAWPROBE_A_PROBED_ADDR,
 			      (unsigned long)kp->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
-	if (show_addr && s->addr &&
+	if (s->addr &&
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
 	if (rp_put_filter(skb, &s->filter) || rp_put_owner(skb, p))
@@ -185,13 +194,13 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p,
 }
 
 static int rp_fill_probe(struct sk_buff *skb, struct rawprobe_probe *p, u32 portid,
-			 u32 seq, int flags, u8 cmd, bool show_addr)
+			 u32 seq, int flags, u8 cmd)
 {
 	void *hdr = genlmsg_put(skb, portid, seq, &rp_family, flags, cmd);
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rp_put_probe_attrs(skb, p, show_addr)) {
+	if (rp_put_probe_attrs(skb, p)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -199,26 +208,33 @@ static int rp_fill_probe(struct sk_buff *skb, struct rawprobe_probe *p, u32 port
 	return 0;
 }
 
-void rp_genl_notify(struct rawprobe_probe *p, u8 event)
+/* The registry's events (rp_probe_events_register()), to the group. */
+static int rp_genl_notify(struct notifier_block *nb, unsigned long event,
+			  void *data)
 {
+	struct rawprobe_probe *p = data;
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!READ_ONCE(rp_family_registered) ||
-	    !genl_has_listeners(&rp_family, &init_net, 0))
-		return;
+	if (!genl_has_listeners(&rp_family, &init_net, 0))
+		return NOTIFY_DONE;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
-		return;
+		return NOTIFY_DONE;
 	hdr = genlmsg_put(skb, 0, 0, &rp_family, 0, RAWPROBE_CMD_EVENT);
 	if (!hdr || nla_put_u8(skb, RAWPROBE_A_EVENT, event) ||
-	    rp_put_probe_attrs(skb, p, false)) {
+	    rp_put_probe_attrs(skb, p)) {
 		nlmsg_free(skb);
-		return;
+		return NOTIFY_DONE;
 	}
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast(&rp_family, skb, 0, 0, GFP_KERNEL);
+	return NOTIFY_DONE;
 }
+
+static struct notifier_block rp_genl_events_nb = {
+	.notifier_call = rp_genl_notify,
+};
 
 /* --- info and ring --- */
 
@@ -279,9 +295,11 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	int err;
 
-	err = rp_require_admin(skb, info);
-	if (err)
-		return err;
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "changing the rings needs CAP_SYS_ADMIN: they take memory on every CPU");
+		return -EPERM;
+	}
 	rp_ring_geometry(&geo);
 	if (a[RAWPROBE_A_RING_RECORDS])
 		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
@@ -294,8 +312,14 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 	else if (err == -EINVAL)
 		NL_SET_ERR_MSG(info->extack,
 				   "ring size must be a power of two");
+	else if (err == -E2BIG)
+		NL_SET_ERR_MSG(info->extack,
+			       "the rings of all CPUs would take more than a quarter of RAM: ask for fewer records");
 	else if (err == -ENOMEM)
-		NL_SET_ERR_MSG(info->extack, "not enough memory for rings");
+		NL_SET_ERR_MSG(info->extack,
+			       "not enough memory for the rings (or over the caller's memory cgroup limit); the old rings are kept");
+	else if (err == -EINTR)
+		NL_SET_ERR_MSG(info->extack, "interrupted; the old rings are kept");
 	return err;
 }
 
@@ -363,51 +387,61 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	return 0;
 }
 
-struct rp_reply_ctx {
-	struct genl_info *info;
-	bool show_addr;
-};
-
 static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
 {
-	struct rp_reply_ctx *r = ctx;
-	struct genl_info *info = r->info;
+	struct genl_info *info = ctx;
 	struct sk_buff *skb;
 
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	if (rp_fill_probe(skb, p, info->snd_portid, info->snd_seq, 0,
-			  info->genlhdr->cmd, r->show_addr)) {
+			  info->genlhdr->cmd)) {
 		nlmsg_free(skb);
 		return -EMSGSIZE;
 	}
 	return genlmsg_reply(skb, info);
 }
 
+/* The sender's owner record, if any of the specs is not persistent. */
+static int rp_sender_owner(struct genl_info *info,
+			   const struct rp_probe_spec *specs, unsigned int n,
+			   struct rp_owner **owner)
+{
+	unsigned int i;
+
+	*owner = NULL;
+	for (i = 0; i < n; i++)
+		if (!(specs[i].flags & RAWPROBE_F_PERSISTENT))
+			break;
+	if (i == n)
+		return 0;
+	*owner = rp_owner_get(genl_info_net(info), info->snd_portid);
+	if (*owner)
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "out of memory");
+	return -ENOMEM;
+}
+
 static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rp_owner owner = {
-		.portid = info->snd_portid,
-		.net = genl_info_net(info),
-	};
 	struct rp_probe_spec spec;
+	struct rp_owner *owner;
 	u32 id;
 	int err;
 
-	err = rp_require_admin(skb, info);
+	err = rp_require_admin(skb, info->extack);
 	if (err)
 		return err;
-	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec);
+	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec) ?:
+	      rp_sender_owner(info, &spec, 1, &owner);
 	if (err)
 		return err;
-	err = rp_probe_add(&spec, spec.flags & RAWPROBE_F_PERSISTENT ?
-			   NULL : &owner, info->extack, &id);
+	err = rp_probe_add(&spec, owner, info->extack, &id);
 	if (err)
 		return err;
 	/* The probe exists whatever happens to the reply. */
-	rp_probe_with(id, rp_reply_probe,
-		      &(struct rp_reply_ctx){ .info = info, .show_addr = true });
+	rp_probe_with(id, rp_reply_probe, info);
 	return 0;
 }
 
@@ -478,17 +512,14 @@ err:
 
 static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rp_owner owner = {
-		.portid = info->snd_portid,
-		.net = genl_info_net(info),
-	};
 	struct rp_probe_spec *specs;
+	struct rp_owner *owner;
 	struct nlattr *entry;
 	unsigned int n;
 	int err, failed, count, rem;
 	u32 *ids;
 
-	err = rp_require_admin(skb, info);
+	err = rp_require_admin(skb, info->extack);
 	if (err)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, RAWPROBE_A_BATCH)) {
@@ -508,11 +539,12 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	err = -ENOMEM;
 	if (!specs || !ids)
 		goto out;
-	err = rp_parse_batch(info, specs, &n);
+	err = rp_parse_batch(info, specs, &n) ?:
+	      rp_sender_owner(info, specs, n, &owner);
 	if (err)
 		goto out;
-	err = rp_probe_add_batch(specs, n, specs[0].flags & RAWPROBE_F_PERSISTENT ?
-				 NULL : &owner, info->extack, ids, &failed);
+	/* Ownership is each spec's own: a batch may mix (item 7). */
+	err = rp_probe_add_batch(specs, n, owner, info->extack, ids, &failed);
 	if (err) {
 		rp_batch_blame(info->extack, failed);
 		goto out;
@@ -546,7 +578,7 @@ static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int err;
 
-	err = rp_require_admin(skb, info);
+	err = rp_require_admin(skb, info->extack);
 	if (err)
 		return err;
 	if (rp_flag_all(info)) {
@@ -562,12 +594,10 @@ static int rp_cmd_probe_get(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int err;
 
-	err = rp_get_id(info, &id);
+	err = rp_require_admin(skb, info->extack) ?: rp_get_id(info, &id);
 	if (err)
 		return err;
-	err = rp_probe_with(id, rp_reply_probe,
-			    &(struct rp_reply_ctx){ .info = info,
-						    .show_addr = rp_admin(skb) });
+	err = rp_probe_with(id, rp_reply_probe, info);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG(info->extack, "no probe with this id");
 	return err;
@@ -576,7 +606,6 @@ static int rp_cmd_probe_get(struct sk_buff *skb, struct genl_info *info)
 struct rp_dump_ctx {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
-	bool show_addr;
 };
 
 static int rp_dump_one(struct rawprobe_probe *p, void *ctx)
@@ -585,16 +614,18 @@ static int rp_dump_one(struct rawprobe_probe *p, void *ctx)
 
 	return rp_fill_probe(d->skb, p, NETLINK_CB(d->cb->skb).portid,
 			     d->cb->nlh->nlmsg_seq, NLM_F_MULTI,
-			     RAWPROBE_CMD_PROBE_GET, d->show_addr);
+			     RAWPROBE_CMD_PROBE_GET);
+}
+
+/* The dump's privilege check, once, before its first round. */
+static int rp_probe_dump_start(struct netlink_callback *cb)
+{
+	return rp_require_admin(cb->skb, cb->extack);
 }
 
 static int rp_cmd_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct rp_dump_ctx d = {
-		.skb = skb,
-		.cb = cb,
-		.show_addr = rp_admin(cb->skb),
-	};
+	struct rp_dump_ctx d = { .skb = skb, .cb = cb };
 	u32 pos = cb->args[0] ?: 1;
 	int err;
 
@@ -612,7 +643,7 @@ static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int err;
 
-	err = rp_require_admin(skb, info);
+	err = rp_require_admin(skb, info->extack);
 	if (err)
 		return err;
 	err = rp_get_id(info, &id);
@@ -624,7 +655,7 @@ static int rp_cmd_stats_reset(struct sk_buff *skb, struct genl_info *info)
 	u32 id = 0;
 	int err;
 
-	err = rp_require_admin(skb, info);
+	err = rp_require_admin(skb, info->extack);
 	if (err)
 		return err;
 	if (!rp_flag_all(info)) {
@@ -666,6 +697,7 @@ static const struct genl_ops rp_ops[] = {
 	{
 		.cmd	= RAWPROBE_CMD_PROBE_GET,
 		.doit	= rp_cmd_probe_get,
+		.start	= rp_probe_dump_start,
 		.dumpit	= rp_cmd_probe_dump,
 		.policy	= rp_id_policy,
 		.maxattr = RAWPROBE_A_MAX,
@@ -703,7 +735,7 @@ static const struct genl_ops rp_ops[] = {
 };
 
 static const struct genl_multicast_group rp_mcgrps[] = {
-	{ .name = RAWPROBE_GENL_MCGRP },
+	{ .name = RAWPROBE_GENL_MCGRP, .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
 static struct genl_family rp_family __ro_after_init = {
@@ -711,6 +743,7 @@ static struct genl_family rp_family __ro_after_init = {
 	.version	= RAWPROBE_GENL_VERSION,
 	.maxattr	= RAWPROBE_A_MAX,
 	.module		= THIS_MODULE,
+	.parallel_ops	= true,
 	.ops		= rp_ops,
 	.n_ops		= ARRAY_SIZE(rp_ops),
 	.mcgrps		= rp_mcgrps,
@@ -721,13 +754,16 @@ int rp_genl_init(void)
 {
 	int err = genl_register_family(&rp_family);
 
-	if (!err)
-		WRITE_ONCE(rp_family_registered, true);
+	if (err)
+		return err;
+	err = rp_probe_events_register(&rp_genl_events_nb);
+	if (err)
+		genl_unregister_family(&rp_family);
 	return err;
 }
 
 void rp_genl_exit(void)
 {
-	WRITE_ONCE(rp_family_registered, false);
+	rp_probe_events_unregister(&rp_genl_events_nb);
 	genl_unregister_family(&rp_family);
 }

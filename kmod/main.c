@@ -43,12 +43,15 @@ static int __init rawprobe_init(void)
 	err = rp_ring_init(ring_records, ring_mode, wakeup_records, flush_ms);
 	if (err)
 		return err;
-	err = rp_registry_init();
+	err = rp_owner_init();
 	if (err)
 		goto err_ring;
+	err = rp_modules_init();
+	if (err)
+		goto err_owner;
 	err = rp_chardev_init();
 	if (err)
-		goto err_registry;
+		goto err_modules;
 	err = rp_genl_init();
 	if (err)
 		goto err_chardev;
@@ -59,8 +62,10 @@ static int __init rawprobe_init(void)
 
 err_chardev:
 	rp_chardev_exit();
-err_registry:
-	rp_registry_exit();
+err_modules:
+	rp_modules_exit();
+err_owner:
+	rp_owner_exit();
 err_ring:
 	rp_ring_exit();
 	return err;
@@ -70,7 +75,9 @@ static void __exit rawprobe_exit(void)
 {
 	/* Control plane first: no new probes while the rest goes away. */
 	rp_genl_exit();
-	rp_registry_exit();
+	rp_modules_exit();
+	rp_registry_exit();	/* every probe, before their owners go */
+	rp_owner_exit();
 	rp_chardev_exit();
 	rp_ring_exit();
 }

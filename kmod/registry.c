@@ -1,51 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probe table: ids, registration, ownership and module tracking.
+ * The probe table: ids, checks, registration, enable/disable, statistics
+ * and state-change events.
  *
  * All changes happen under rp_registry_lock (a mutex: registering and
  * unregistering kprobes sleeps). Probe handlers never take it; they only
  * touch their own probe, which stays valid until unregister_*probe()
  * has waited for every running handler.
  *
- * Ownership: a probe added without RAWPROBE_F_PERSISTENT belongs to the
- * netlink socket that added it. When that socket is released (the CLI
- * exits or is killed) the netlink notifier queues its probes for removal.
- * Sockets' port ids are reused, so a death only reaps probes added before
- * it (owner_gen).
- *
- * Module symbols: a probe on "mod:sym" is unregistered and reported gone
- * when mod unloads, and registered again (re-armed) when it loads.
+ * Who else changes the table: owner.c (a socket's probes go with it) and
+ * modules.c (probes on module code go and come back with the module).
+ * Events go to a notifier chain, so that genl.c, which announces them,
+ * stays a layer above the table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/idr.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
-#include <linux/security.h>
-#include <linux/workqueue.h>
-#include <linux/spinlock.h>
-#include <linux/atomic.h>
-#include <net/net_namespace.h>
-#include "core.h"
+#include "registry.h"
 
-static DEFINE_MUTEX(rp_registry_lock);
+DEFINE_MUTEX(rp_registry_lock);
+LIST_HEAD(rp_probes);
 static DEFINE_IDR(rp_probe_ids);
-static LIST_HEAD(rp_probes);
 static u32 rp_nr_probes;
-static atomic64_t rp_gen = ATOMIC64_INIT(0);
+static BLOCKING_NOTIFIER_HEAD(rp_probe_events);
 
-/* Released netlink sockets waiting for their probes to be reaped. */
-struct rp_death {
-	struct list_head node;
-	struct net *net;
-	u32 portid;
-	u64 gen;
-};
+/* Listeners get (enum rawprobe_event, probe) under the registry lock. */
+int rp_probe_events_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&rp_probe_events, nb);
+}
 
-static LIST_HEAD(rp_deaths);
-static DEFINE_SPINLOCK(rp_deaths_lock);
-static void rp_reap_fn(struct work_struct *work);
-static DECLARE_WORK(rp_reap_work, rp_reap_fn);
+void rp_probe_events_unregister(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&rp_probe_events, nb);
+}
+
+void rp_probe_event(struct rawprobe_probe *p, u8 event)
+{
+	blocking_notifier_call_chain(&rp_probe_events, event, p);
+}
 
 static bool rp_spec_same(const struct rp_probe_spec *a,
 			 const struct rp_probe_spec *b)
@@ -110,7 +106,7 @@ static void rp_explain_register_error(const struct rawprobe_probe *p, int err,
 	}
 }
 
-static int rp_register(struct rawprobe_probe *p)
+int rp_register(struct rawprobe_probe *p)
 {
 	int err;
 
@@ -123,7 +119,7 @@ static int rp_register(struct rawprobe_probe *p)
 	return err;
 }
 
-static void rp_unregister(struct rawprobe_probe *p)
+void rp_unregister(struct rawprobe_probe *p)
 {
 	if (!p->registered)
 		return;
@@ -185,15 +181,14 @@ static void rp_remove_locked(struct rawprobe_probe **v, unsigned int n)
 		list_del(&v[i]->node);
 		idr_remove(&rp_probe_ids, v[i]->id);
 		rp_nr_probes--;
-		rp_genl_notify(v[i], RAWPROBE_EVENT_REMOVED);
+		rp_probe_event(v[i], RAWPROBE_EVENT_REMOVED);
 		rp_probe_free(v[i]);
 	}
 }
 
-/* Remove every probe matching pred(p, arg), batched. */
-static unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
-						    const void *arg),
-				       const void *arg)
+unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
+					     const void *arg),
+				const void *arg)
 {
 	struct rawprobe_probe *p, **v;
 	unsigned int n = 0;
@@ -234,6 +229,19 @@ static int rp_check_filter(const struct rp_filter *f,
 	return 0;
 }
 
+/*
+ * Lockdown (confidentiality) forbids kprobes that read kernel memory. It
+ * can be raised at any time, so every path that arms a probe asks: add,
+ * enable, re-arm on module load; and /dev/rawprobe's open.
+ */
+static int rp_check_lockdown(struct netlink_ext_ack *extack)
+{
+	if (!rp_locked_down())
+		return 0;
+	NL_SET_ERR_MSG(extack, "refused by kernel lockdown");
+	return -EPERM;
+}
+
 static int rp_check_spec(const struct rp_probe_spec *spec,
 			 struct netlink_ext_ack *extack)
 {
@@ -261,6 +269,17 @@ static int rp_check_spec(const struct rp_probe_spec *spec,
 				   "arguments are only defined at function entry (offset 0)");
 		return -EINVAL;
 	}
+	/*
+	 * Nothing says a raw address is a function's entry, where argument
+	 * registers mean what the prototype says (kretprobes are checked
+	 * for it by kprobes itself).
+	 */
+	if (!spec->symbol[0] && spec->kind != RAWPROBE_KIND_KRETPROBE &&
+	    (spec->nargs || spec->kind == RAWPROBE_KIND_JPROBE)) {
+		NL_SET_ERR_MSG(extack,
+				   "arguments need a function entry: give the function's name, not an address");
+		return -EINVAL;
+	}
 	if (spec->kind == RAWPROBE_KIND_JPROBE && !entry) {
 		NL_SET_ERR_MSG(extack,
 				   "jprobe-style probes attach at a function entry: offset must be 0");
@@ -272,15 +291,12 @@ static int rp_check_spec(const struct rp_probe_spec *spec,
 	}
 	if (rp_check_filter(&spec->filter, extack))
 		return -EINVAL;
-	if (security_locked_down(LOCKDOWN_KPROBES)) {
-		NL_SET_ERR_MSG(extack, "refused by kernel lockdown");
-		return -EPERM;
-	}
-	return 0;
+	return rp_check_lockdown(extack);
 }
 
+/* A spec marked persistent has no owner, whoever sent it (item 7). */
 static struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
-				       const struct rp_owner *own)
+					     struct rp_owner *own)
 {
 	struct rawprobe_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
@@ -292,9 +308,7 @@ static struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 		return NULL;
 	}
 	p->spec = *spec;
-	p->owner_portid = own ? own->portid : 0;
-	p->owner_net = own ? own->net : NULL;
-	p->owner_gen = atomic64_inc_return(&rp_gen);
+	p->owner = spec->flags & RAWPROBE_F_PERSISTENT ? NULL : own;
 	return p;
 }
 
@@ -368,7 +382,7 @@ static int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 			      RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
 		list_add_tail(&v[i]->node, &rp_probes);
 		rp_nr_probes++;
-		rp_genl_notify(v[i], RAWPROBE_EVENT_ADDED);
+		rp_probe_event(v[i], RAWPROBE_EVENT_ADDED);
 	}
 	return 0;
 
@@ -383,7 +397,7 @@ err_ids:
  * that failed (or -1 when the batch as a whole did).
  */
 int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
-		       const struct rp_owner *own,
+		       struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed)
 {
 	struct rawprobe_probe **v;
@@ -423,7 +437,7 @@ out:
 	return err;
 }
 
-int rp_probe_add(const struct rp_probe_spec *spec, const struct rp_owner *own,
+int rp_probe_add(const struct rp_probe_spec *spec, struct rp_owner *own,
 		 struct netlink_ext_ack *extack, u32 *id)
 {
 	int failed;
@@ -495,18 +509,19 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 				   "the probe's module is not loaded; it re-arms on load");
 		err = -ENXIO;
 	} else if (enable && p->state != RAWPROBE_STATE_ARMED) {
-		err = enable_kprobe(rp_probe_kprobe(p));
+		err = rp_check_lockdown(extack) ?:
+		      enable_kprobe(rp_probe_kprobe(p));
 		if (!err) {
 			p->state = RAWPROBE_STATE_ARMED;
 			p->spec.flags &= ~RAWPROBE_F_DISABLED;
-			rp_genl_notify(p, RAWPROBE_EVENT_ENABLED);
+			rp_probe_event(p, RAWPROBE_EVENT_ENABLED);
 		}
 	} else if (!enable && p->state != RAWPROBE_STATE_DISABLED) {
 		err = disable_kprobe(rp_probe_kprobe(p));
 		if (!err) {
 			p->state = RAWPROBE_STATE_DISABLED;
 			p->spec.flags |= RAWPROBE_F_DISABLED;
-			rp_genl_notify(p, RAWPROBE_EVENT_DISABLED);
+			rp_probe_event(p, RAWPROBE_EVENT_DISABLED);
 		}
 	}
 	mutex_unlock(&rp_registry_lock);
@@ -653,7 +668,7 @@ static int rp_custom_arm(struct rawprobe_probe *p)
 	if (!err && !(p->desc->flags & RAWPROBE_DESC_DISABLED)) {
 		p->state = RAWPROBE_STATE_ARMED;
 		p->spec.flags &= ~RAWPROBE_F_DISABLED;
-		rp_genl_notify(p, RAWPROBE_EVENT_ENABLED);
+		rp_probe_event(p, RAWPROBE_EVENT_ENABLED);
 	}
 	mutex_unlock(&rp_registry_lock);
 	return err;
@@ -740,163 +755,20 @@ void rp_probe_del_custom(struct rawprobe_probe *p)
 	mutex_unlock(&rp_registry_lock);
 }
 
-/* A module that forgot rawprobe_unregister(): its handlers go away now. */
-static bool rp_match_owner_mod(struct rawprobe_probe *p, const void *arg)
+static bool rp_match_owner(struct rawprobe_probe *p, const void *arg)
 {
-	if (p->owner_mod != arg)
-		return false;
-	pr_warn("%s left probe %u (%s) registered; removing it\n",
-		p->owner_mod->name, p->id, p->name);
-	return true;
+	return p->owner == arg;
 }
 
-/* --- ownership: probes die with the netlink socket that added them --- */
-
-static bool rp_match_dead_owner(struct rawprobe_probe *p, const void *arg)
+void rp_probe_del_owned(const struct rp_owner *owner)
 {
-	const struct rp_death *d = arg;
-
-	return p->owner_portid == d->portid && net_eq(p->owner_net, d->net) &&
-	       p->owner_gen <= d->gen;
-}
-
-static void rp_reap_fn(struct work_struct *work)
-{
-	struct rp_death *d;
-
-	for (;;) {
-		spin_lock_bh(&rp_deaths_lock);
-		d = list_first_entry_or_null(&rp_deaths, struct rp_death, node);
-		if (d)
-			list_del(&d->node);
-		spin_unlock_bh(&rp_deaths_lock);
-		if (!d)
-			return;
-		mutex_lock(&rp_registry_lock);
-		rp_remove_matching(rp_match_dead_owner, d);
-		mutex_unlock(&rp_registry_lock);
-		kfree(d);
-	}
-}
-
-static int rp_netlink_event(struct notifier_block *nb, unsigned long event,
-			    void *ptr)
-{
-	struct netlink_notify *n = ptr;
-	struct rp_death *d;
-
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !n->portid)
-		return NOTIFY_DONE;
-	d = kmalloc(sizeof(*d), GFP_ATOMIC);
-	if (!d) {
-		pr_warn("cannot reap probes of port %u: out of memory\n",
-			n->portid);
-		return NOTIFY_DONE;
-	}
-	d->net = n->net;
-	d->portid = n->portid;
-	d->gen = atomic64_read(&rp_gen);
-	spin_lock_bh(&rp_deaths_lock);
-	list_add_tail(&d->node, &rp_deaths);
-	spin_unlock_bh(&rp_deaths_lock);
-	schedule_work(&rp_reap_work);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block rp_netlink_nb = {
-	.notifier_call = rp_netlink_event,
-};
-
-/* --- module symbols: gone on unload, re-armed on load --- */
-
-static void rp_module_going(struct module *mod)
-{
-	struct rawprobe_probe *p;
-
-	list_for_each_entry(p, &rp_probes, node) {
-		if (!p->registered || strcmp(p->spec.module, mod->name))
-			continue;
-		rp_unregister(p);
-		p->state = RAWPROBE_STATE_GONE;
-		rp_genl_notify(p, RAWPROBE_EVENT_GONE);
-	}
-}
-
-static void rp_module_coming(struct module *mod)
-{
-	struct rawprobe_probe *p;
-	int err;
-
-	list_for_each_entry(p, &rp_probes, node) {
-		if (p->state != RAWPROBE_STATE_GONE ||
-		    strcmp(p->spec.module, mod->name))
-			continue;
-		/* A registered kprobe keeps internal state: start afresh. */
-		err = rp_kind_prepare(p, NULL);
-		if (!err) {
-			if (p->spec.flags & RAWPROBE_F_DISABLED)
-				rp_probe_kprobe(p)->flags |=
-					KPROBE_FLAG_DISABLED;
-			err = rp_register(p);
-		}
-		if (err) {
-			pr_warn("probe %u: cannot re-arm %s:%s: %d\n", p->id,
-				p->spec.module, p->spec.symbol, err);
-			continue;
-		}
-		p->state = p->spec.flags & RAWPROBE_F_DISABLED ?
-			   RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
-		rp_genl_notify(p, RAWPROBE_EVENT_REARMED);
-	}
-}
-
-static int rp_module_event(struct notifier_block *nb, unsigned long state,
-			   void *data)
-{
-	struct module *mod = data;
-
 	mutex_lock(&rp_registry_lock);
-	if (state == MODULE_STATE_GOING) {
-		rp_remove_matching(rp_match_owner_mod, mod);
-		rp_module_going(mod);
-	} else if (state == MODULE_STATE_LIVE) {
-		rp_module_coming(mod);
-	}
+	rp_remove_matching(rp_match_owner, owner);
 	mutex_unlock(&rp_registry_lock);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block rp_module_nb = {
-	.notifier_call = rp_module_event,
-};
-
-int rp_registry_init(void)
-{
-	int err;
-
-	err = netlink_register_notifier(&rp_netlink_nb);
-	if (err)
-		return err;
-	err = register_module_notifier(&rp_module_nb);
-	if (err)
-		goto err_netlink;
-	return 0;
-
-err_netlink:
-	netlink_unregister_notifier(&rp_netlink_nb);
-	return err;
 }
 
 void rp_registry_exit(void)
 {
-	struct rp_death *d, *tmp;
-
-	unregister_module_notifier(&rp_module_nb);
-	netlink_unregister_notifier(&rp_netlink_nb);
-	cancel_work_sync(&rp_reap_work);
-	list_for_each_entry_safe(d, tmp, &rp_deaths, node)
-		kfree(d);
 	mutex_lock(&rp_registry_lock);
 	rp_remove_matching(rp_match_all, NULL);
 	mutex_unlock(&rp_registry_lock);

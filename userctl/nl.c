@@ -209,10 +209,19 @@ int rp_nl_subscribe(struct rp_nl *nl)
 	int grp = genl_ctrl_resolve_grp(nl->sk, RAWPROBE_GENL_NAME,
 					RAWPROBE_GENL_MCGRP);
 
+	int err;
+
 	if (grp < 0)
 		return -ENOENT;
 	nl_socket_disable_seq_check(nl->sk);
-	return nl_socket_add_membership(nl->sk, grp) < 0 ? -EIO : 0;
+	err = nl_socket_add_membership(nl->sk, grp);
+	if (err == -NLE_PERM) {
+		/* The kernel gives no reason for a refused join: we do. */
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "joining the events group needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	return err < 0 ? -EIO : 0;
 }
 
 void rp_nl_perror(const struct rp_nl *nl, const char *what, int err)

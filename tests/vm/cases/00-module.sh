@@ -26,15 +26,62 @@ t_pretty_json() {
 	json_get "$out" 'j["cli"]["version"]' >/dev/null
 }
 
-t_unprivileged_can_read() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		$CTL version >/dev/null
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		$CTL probe list >/dev/null
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+# uid 65534 with CAP_PERFMON and nothing else
+PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
+
+# Versions are for everyone; probes, their filters and counters, and the
+# events are not (issue 18, item 6).
+t_unprivileged_reads_versions_only() {
+	local id
+	$NOBODY $CTL version >/dev/null
+	$NOBODY $CTL doctor >/dev/null || [ $? = 1 ]
+	id=$($CTL probe add kprobe vfs_read --comm sshd --pid 1)
+	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN.*EPERM" $NOBODY $CTL probe list
+	expect_fail 4 "EPERM" $NOBODY $CTL -j probe list
+	expect_fail 4 "EPERM" $NOBODY $CTL probe show "$id"
+	expect_fail 4 "EPERM" $NOBODY $CTL stats
+	expect_fail 4 "EPERM" $NOBODY $CTL monitor
+	$PERFMON $CTL probe list | grep -q vfs_read ||
+		fail "CAP_PERFMON cannot list probes"
+	$CTL probe del "$id"
+}
+
+# CAP_PERFMON is enough for probes, not for the rings: they are memory
+# on every CPU (item 1).
+t_ring_changes_need_sys_admin() {
+	local id
+	id=$($PERFMON $CTL probe add kprobe vfs_read)
+	$PERFMON $CTL probe del "$id"
+	expect_fail 4 "needs CAP_SYS_ADMIN.*EPERM" $PERFMON $CTL ring set records 1048576
+	expect_fail 4 "needs CAP_SYS_ADMIN.*EPERM" $PERFMON $CTL ring set mode overwrite
+	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" "rings unchanged"
+}
+
+# Even root cannot take more than a quarter of RAM for rings, and what a
+# resize takes is charged to the caller's memory cgroup and fails there,
+# cleanly, without the OOM killer; the old rings stay (item 1).
+t_ring_memory_bounded() {
+	local cg=/sys/fs/cgroup
+	# 2 CPUs x 1M records x 256 bytes = 512 MiB of a 2 GiB guest
+	expect_fail 1 "more than a quarter of RAM.*E2BIG" $CTL ring set records 1048576
+	mountpoint -q $cg || mount -t cgroup2 none $cg
+	echo +memory > $cg/cgroup.subtree_control
+	mkdir -p $cg/rp-small
+	echo 48M > $cg/rp-small/memory.max
+	# 2 CPUs x 128K records x 256 bytes = 64 MiB > 48 MiB
+	expect_fail 1 "not enough memory.*cgroup.*ENOMEM" \
+		sh -c "echo \$\$ > $cg/rp-small/cgroup.procs && exec $CTL ring set records 131072"
+	rmdir $cg/rp-small
+	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" "old rings kept"
+	! dmesg | grep -Eq "invoked oom-killer|Out of memory" ||
+		fail "the OOM killer ran: $(dmesg | grep -E 'oom' | head -3)"
+	$CTL ring set records 4096
+	$CTL ring set records $RING_DEFAULT
 }
 
 t_unprivileged_cannot_mutate() {
-	local nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+	local nobody=$NOBODY
 	local id
 	id=$($CTL probe add kprobe vfs_read)
 	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN.*EPERM" $nobody $CTL probe add kprobe vfs_write
@@ -101,6 +148,7 @@ t_no_module() {
 	insmod "$KO"
 }
 
-tests t_device t_version t_pretty_json t_unprivileged_can_read \
+tests t_device t_version t_pretty_json t_unprivileged_reads_versions_only \
+	t_ring_changes_need_sys_admin t_ring_memory_bounded \
 	t_unprivileged_cannot_mutate t_device_needs_root t_cli_usage_errors \
 	t_prefixes t_ring_show_set t_module_params t_no_module

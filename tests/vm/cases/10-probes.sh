@@ -18,6 +18,26 @@ t_jprobe_filename() {
 	expect_eq 0 "$(probe_count)" "stream probes removed at exit"
 }
 
+# The string slot holds str_len bytes and a NUL, nothing of what follows
+# the NUL in the traced process's memory (issue 18, item 3). The raw
+# capture holds the record's whole string slot as the kernel wrote it.
+t_string_tail_not_leaked() {
+	local n
+	$CTL stream -f raw -o $S/tail.cap -e jprobe:do_sys_openat2 -a s32,ustr \
+		2>$S/tail.err &
+	STREAM_PID=$!
+	wait_for '[ $(probe_count) -gt 0 ]' 100 || fail "no probe: $(cat $S/tail.err)"
+	python3 -c 'import ctypes
+libc = ctypes.CDLL(None)
+for _ in range(3): libc.open(b"ab\0SECRET-SECRET!", 0)'
+	stream_stop
+	$CTL -j stream -r $S/tail.cap > $S/tail.json
+	n=$(count_records $S/tail.json "r.get('str') == 'ab' and r['comm'] == 'python3'")
+	expect_eq 3 "$n" "records of the short name"
+	! grep -q SECRET $S/tail.cap ||
+		fail "bytes after the NUL reached the ring: $(grep -ao 'ab.SECRET[-A-Z]*' $S/tail.cap | head -1)"
+}
+
 t_jprobe_syscall_regs() {
 	local f=$S/syscall-open-$$ n j
 	echo data > "$f"
@@ -182,6 +202,60 @@ t_module_gone_and_rearm() {
 	rmmod rp_target
 }
 
+# A probe in a module's code goes gone with the module however it was
+# named; a symbol re-arms on reload, a raw address cannot (item 8).
+t_module_target_by_name_and_address() {
+	local byname byaddr addr
+	probe_state() { json_get "$($CTL -j probe show $1)" 'j["state"]'; }
+	probe_hits() { json_get "$($CTL -j probe show $1)" 'j["stats"]["hits"]'; }
+	insmod "$TARGET_KO"
+	addr=$(awk '$3 == "rp_target_hit" { print "0x" $1; exit }' /proc/kallsyms)
+	byname=$($CTL probe add kprobe rp_target_hit)
+	byaddr=$($CTL probe add kprobe "$addr")
+	cat /proc/rp_target >/dev/null
+	expect_eq 1 "$(probe_hits $byname)" "hit by name"
+	expect_eq 1 "$(probe_hits $byaddr)" "hit by address"
+	rmmod rp_target
+	expect_eq gone "$(probe_state $byname)" "by name: gone after rmmod"
+	expect_eq gone "$(probe_state $byaddr)" "by address: gone after rmmod"
+	insmod "$TARGET_KO"
+	expect_eq armed "$(probe_state $byname)" "by name: re-armed on insmod"
+	expect_eq gone "$(probe_state $byaddr)" "by address: stays gone"
+	dmesg | grep -q "probe $byaddr: not re-armed in rp_target: raw address" ||
+		fail "the raw address's fate is not logged"
+	cat /proc/rp_target >/dev/null
+	expect_eq 2 "$(probe_hits $byname)" "by name: hit after re-arm"
+	$CTL probe del "$byname"
+	$CTL probe del "$byaddr"
+	rmmod rp_target
+}
+
+# Argument registers mean what the prototype says only at a function's
+# entry, which a raw address does not promise (item 11).
+t_raw_address_refuses_args() {
+	local addr
+	addr=$(awk '$3 == "__x64_sys_getpgid" && $2 ~ /^[tT]$/ { print "0x" $1; exit }' /proc/kallsyms)
+	expect_fail 1 "arguments need a function entry.*EINVAL" \
+		$CTL probe add kprobe "$addr" --args 2
+	expect_fail 1 "arguments need a function entry.*EINVAL" \
+		$CTL probe add jprobe "$addr" --args ustr
+	expect_eq 0 "$(probe_count)" "nothing added"
+}
+
+# The core's own handlers are NOKPROBE_SYMBOL: a probe on one would
+# recurse into it on every hit (item 11).
+t_handlers_not_probeable() {
+	local f
+	for f in rp_kprobe_pre rp_kret_entry rp_kret_return rp_custom_pre \
+		rp_custom_kret_entry rp_custom_kret_return rp_args_fetch \
+		rp_args_decode rp_record_str rawprobe_reserve; do
+		grep -qw "$f" /sys/kernel/debug/kprobes/blacklist ||
+			fail "$f is not in the kprobe blacklist"
+	done
+	expect_fail 1 "blacklisted.*EINVAL" $CTL probe add kprobe rawprobe:rp_kprobe_pre
+	expect_fail 1 "blacklisted.*EINVAL" $CTL probe add kprobe rawprobe:rp_args_decode
+}
+
 t_many_probes() {
 	local start ms
 	probeable_functions 1000 > $S/funcs
@@ -210,6 +284,8 @@ t_batch_all_or_nothing() {
 tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
 	t_exact_accounting t_stream_delivers_all t_maxactive \
 	t_enable_disable_reset t_bad_input t_killed_stream_leaves_nothing \
-	t_raw_address t_string_fault_counted \
+	t_raw_address t_string_fault_counted t_string_tail_not_leaked \
+	t_module_target_by_name_and_address t_raw_address_refuses_args \
+	t_handlers_not_probeable \
 	t_persistent_survives_cli t_module_gone_and_rearm t_many_probes \
 	t_batch_all_or_nothing

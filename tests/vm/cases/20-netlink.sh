@@ -7,6 +7,13 @@ t_malformed_requests() {
 	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "nl_malformed"
 }
 
+# Ownership per spec in a batch (issue 18, item 7) and across port reuse.
+t_ownership() {
+	local out
+	out=$(build/tools/nl_ownership) || { echo "$out" >&2; fail "see above"; }
+	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "nl_ownership"
+}
+
 t_events() {
 	local id
 	$CTL -j monitor > $T_SCRATCH/events 2>&1 &
@@ -24,4 +31,4 @@ t_events() {
 	done
 }
 
-tests t_malformed_requests t_events
+tests t_malformed_requests t_ownership t_events

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe ownership: a probe added without RAWPROBE_F_PERSISTENT belongs
+ * to the netlink socket that added it and goes when that socket is
+ * released (the CLI exits, is killed, crashes).
+ *
+ * Each socket that owns probes has one struct rp_owner, made when it
+ * first adds a probe (GFP_KERNEL, in its own request, where failing is
+ * a clean ENOMEM). The NETLINK_URELEASE notifier runs in a context that
+ * must not sleep and must not fail: it only moves the socket's
+ * rp_owner, already allocated, to the reaper's list. The reaper (a
+ * work item) removes the probes that point to it and frees it.
+ *
+ * Port ids are reused: a released socket's rp_owner leaves the table at
+ * once, so a new socket with the same port id gets an rp_owner of its
+ * own and its probes are not reaped with the old one's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include "registry.h"
+
+struct rp_owner {
+	struct list_head node;	/* rp_owners, then rp_released */
+	struct net *net;	/* not a reference: compared, never used */
+	u32 portid;
+};
+
+/* Notifier context: a spinlock, with bottom halves off (it may be BH). */
+static DEFINE_SPINLOCK(rp_owners_lock);
+static LIST_HEAD(rp_owners);		/* sockets alive */
+static LIST_HEAD(rp_released);		/* sockets waiting for the reaper */
+
+static void rp_reap_fn(struct work_struct *work);
+static DECLARE_WORK(rp_reap_work, rp_reap_fn);
+
+static struct rp_owner *rp_owner_lookup(struct net *net, u32 portid)
+{
+	struct rp_owner *o;
+
+	lockdep_assert_held(&rp_owners_lock);
+	list_for_each_entry(o, &rp_owners, node)
+		if (o->portid == portid && net_eq(o->net, net))
+			return o;
+	return NULL;
+}
+
+/* The owner record of a live socket, made on its first add. */
+struct rp_owner *rp_owner_get(struct net *net, u32 portid)
+{
+	struct rp_owner *o, *fresh;
+
+	spin_lock_bh(&rp_owners_lock);
+	o = rp_owner_lookup(net, portid);
+	spin_unlock_bh(&rp_owners_lock);
+	if (o)
+		return o;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return NULL;
+	fresh->net = net;
+	fresh->portid = portid;
+	/* Two requests of one socket may race here; one record wins. */
+	spin_lock_bh(&rp_owners_lock);
+	o = rp_owner_lookup(net, portid);
+	if (!o) {
+		list_add(&fresh->node, &rp_owners);
+		o = fresh;
+		fresh = NULL;
+	}
+	spin_unlock_bh(&rp_owners_lock);
+	kfree(fresh);
+	return o;
+}
+
+static void rp_reap_fn(struct work_struct *work)
+{
+	struct rp_owner *o;
+
+	for (;;) {
+		spin_lock_bh(&rp_owners_lock);
+		o = list_first_entry_or_null(&rp_released, struct rp_owner,
+					     node);
+		if (o)
+			list_del(&o->node);
+		spin_unlock_bh(&rp_owners_lock);
+		if (!o)
+			return;
+		rp_probe_del_owned(o);
+		kfree(o);
+	}
+}
+
+/* May be called in atomic context: no allocation, nothing that fails. */
+static int rp_netlink_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct rp_owner *o;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	spin_lock_bh(&rp_owners_lock);
+	o = rp_owner_lookup(n->net, n->portid);
+	if (o)
+		list_move_tail(&o->node, &rp_released);
+	spin_unlock_bh(&rp_owners_lock);
+	if (o)
+		schedule_work(&rp_reap_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rp_netlink_nb = {
+	.notifier_call = rp_netlink_event,
+};
+
+int rp_owner_init(void)
+{
+	return netlink_register_notifier(&rp_netlink_nb);
+}
+
+/* After rp_registry_exit(): no probe points to an owner any more. */
+void rp_owner_exit(void)
+{
+	struct rp_owner *o, *tmp;
+
+	netlink_unregister_notifier(&rp_netlink_nb);
+	cancel_work_sync(&rp_reap_work);
+	list_splice_init(&rp_released, &rp_owners);
+	list_for_each_entry_safe(o, tmp, &rp_owners, node)
+		kfree(o);
+}
