@@ -13,6 +13,11 @@
  * Writers find the rings through an RCU pointer: probe handlers run with
  * preemption disabled, so synchronize_rcu() after swapping the pointer
  * (ring resize) guarantees no handler still writes into the old rings.
+ *
+ * Ring memory is charged to the memory cgroup of whoever asks for it
+ * (insmod, or `ring set`), fails rather than calling the OOM killer, stops
+ * when the caller is killed, and is bounded: the rings of all CPUs may
+ * take at most a quarter of RAM.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,7 +35,8 @@
 #include "record.h"
 
 struct rp_rings __rcu *rp_rings __read_mostly;
-static DEFINE_MUTEX(rp_rings_lock);	/* serialises resize and readers */
+static DEFINE_MUTEX(rp_resize_lock);	/* one resize at a time */
+static DEFINE_MUTEX(rp_rings_lock);	/* the swap, readers, geometry */
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
 u32 rp_watermark __read_mostly;	/* the same, fitted to the ring */
@@ -44,16 +50,22 @@ bool rp_reader_sleeping ____cacheline_aligned_in_smp;
 static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
 DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
 
+/*
+ * Charged to the caller's memory cgroup; a failure is an error for the
+ * caller, never the OOM killer's business, nor a warning in the log.
+ */
+#define RP_RING_GFP (GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
 static void rp_ring_free_one(struct rp_ring *ring)
 {
 	unsigned int i;
 
 	if (ring->core.recs)
 		vunmap(ring->core.recs);
-	for (i = 0; i < ring->nr_data_pages; i++)
+	for (i = 0; ring->data_pages && i < ring->nr_data_pages; i++)
 		if (ring->data_pages[i])
 			__free_page(ring->data_pages[i]);
-	kfree(ring->data_pages);
+	kvfree(ring->data_pages);
 	if (ring->ctrl_page)
 		__free_page(ring->ctrl_page);
 }
@@ -66,20 +78,24 @@ static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
 	unsigned int i, n;
 
 	n = DIV_ROUND_UP(nr_records * RAWPROBE_RECORD_SIZE, PAGE_SIZE);
-	ring->data_pages = kcalloc_node(n, sizeof(*ring->data_pages),
-					GFP_KERNEL, node);
+	ring->data_pages = kvmalloc_node(array_size(n, sizeof(struct page *)),
+					 RP_RING_GFP | __GFP_ZERO, node);
 	if (!ring->data_pages)
 		return -ENOMEM;
 	ring->nr_data_pages = n;	/* rp_ring_free_one() walks these */
 
-	ring->ctrl_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+	ring->ctrl_page = alloc_pages_node(node, RP_RING_GFP | __GFP_ZERO, 0);
 	if (!ring->ctrl_page)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
+		/* A big ring is seconds of work: the caller may give up. */
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		ring->data_pages[i] = alloc_pages_node(node,
-						GFP_KERNEL | __GFP_ZERO, 0);
+						RP_RING_GFP | __GFP_ZERO, 0);
 		if (!ring->data_pages[i])
 			return -ENOMEM;
+		cond_resched();
 	}
 	recs = vmap(ring->data_pages, n, VM_MAP, PAGE_KERNEL);
 	if (!recs)
@@ -108,7 +124,7 @@ static struct rp_rings *rp_rings_alloc(u32 nr_records, u32 mode)
 	unsigned int cpu;
 	int err;
 
-	rings = kzalloc(struct_size(rings, ring, nr_cpu_ids), GFP_KERNEL);
+	rings = kzalloc(struct_size(rings, ring, nr_cpu_ids), RP_RING_GFP);
 	if (!rings)
 		return ERR_PTR(-ENOMEM);
 	rings->nr_rings = nr_cpu_ids;
@@ -129,11 +145,21 @@ static struct rp_rings *rp_rings_alloc(u32 nr_records, u32 mode)
 	return rings;
 }
 
+/*
+ * A power of two, at least a page (the mapping hands out whole pages),
+ * and all CPUs' rings together within a quarter of RAM: a typo must not
+ * take the machine's memory (`ring set` needs CAP_SYS_ADMIN besides).
+ */
 static int rp_ring_check_size(u32 nr_records)
 {
+	u64 per_ring = (u64)nr_records * RAWPROBE_RECORD_SIZE + PAGE_SIZE;
+
 	if (nr_records < RAWPROBE_RING_MIN || nr_records > RAWPROBE_RING_MAX ||
-	    !is_power_of_2(nr_records))
+	    !is_power_of_2(nr_records) ||
+	    nr_records * RAWPROBE_RECORD_SIZE < PAGE_SIZE)
 		return -EINVAL;
+	if (per_ring * nr_cpu_ids > ((u64)totalram_pages() << PAGE_SHIFT) / 4)
+		return -E2BIG;
 	return 0;
 }
 
@@ -188,6 +214,11 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 	RAWPROBE_LAYOUT_ASSERTS();
 
 	err = rp_ring_check_size(nr_records);
+	if (err == -E2BIG) {
+		pr_err("ring_records=%u: the rings of %u CPUs would take more than a quarter of RAM\n",
+		       nr_records, nr_cpu_ids);
+		return err;
+	}
 	if (err) {
 		pr_err("ring_records must be a power of two in [%u, %u]\n",
 		       RAWPROBE_RING_MIN, RAWPROBE_RING_MAX);
@@ -226,7 +257,37 @@ void rp_ring_exit(void)
 	rp_rings_free(rings);
 }
 
-/* Replace the rings; only while nobody has them mapped. */
+static bool rp_ring_has_reader(void)
+{
+	bool busy;
+
+	mutex_lock(&rp_rings_lock);
+	busy = rp_readers;
+	mutex_unlock(&rp_rings_lock);
+	return busy;
+}
+
+/* Swap in new rings unless a reader came meanwhile; returns the old. */
+static struct rp_rings *rp_ring_swap(struct rp_rings *new)
+{
+	struct rp_rings *old = ERR_PTR(-EBUSY);
+
+	mutex_lock(&rp_rings_lock);
+	if (!rp_readers) {
+		old = rcu_replace_pointer(rp_rings, new,
+					  lockdep_is_held(&rp_rings_lock));
+		WRITE_ONCE(rp_watermark, rp_watermark_fit(new->nr_records));
+	}
+	mutex_unlock(&rp_rings_lock);
+	return old;
+}
+
+/*
+ * Replace the rings; only while nobody has them mapped. The allocation,
+ * which can take seconds, holds only rp_resize_lock: readers and the
+ * geometry queries are not kept waiting, and two resizes never have
+ * three sets of rings allocated at once.
+ */
 int rp_ring_resize(u32 nr_records, u32 mode)
 {
 	struct rp_rings *old, *new;
@@ -238,24 +299,25 @@ int rp_ring_resize(u32 nr_records, u32 mode)
 	if (mode > RAWPROBE_RING_OVERWRITE)
 		return -EINVAL;
 
-	mutex_lock(&rp_rings_lock);
-	if (rp_readers) {
-		mutex_unlock(&rp_rings_lock);
-		return -EBUSY;
-	}
+	mutex_lock(&rp_resize_lock);
+	err = -EBUSY;
+	if (rp_ring_has_reader())
+		goto out;
 	new = rp_rings_alloc(nr_records, mode);
-	if (IS_ERR(new)) {
-		mutex_unlock(&rp_rings_lock);
-		return PTR_ERR(new);
+	err = PTR_ERR_OR_ZERO(new);
+	if (err)
+		goto out;
+	old = rp_ring_swap(new);
+	if (IS_ERR(old)) {
+		err = PTR_ERR(old);
+		rp_rings_free(new);
+		goto out;
 	}
-	old = rcu_replace_pointer(rp_rings, new,
-				  lockdep_is_held(&rp_rings_lock));
-	WRITE_ONCE(rp_watermark, rp_watermark_fit(nr_records));
-	mutex_unlock(&rp_rings_lock);
-
 	synchronize_rcu();
 	rp_rings_free(old);
-	return 0;
+out:
+	mutex_unlock(&rp_resize_lock);
+	return err;
 }
 
 /* Only one process maps the rings: the consumer positions are its own. */
