@@ -9,28 +9,40 @@
  *                             batched by a watermark and a flush timer
  *
  * One open file at a time may map the rings, since the consumer positions
- * in the control pages belong to a single reader.
+ * in the control pages belong to a single reader. The file holds that
+ * reader reference from its first successful mmap until it is released
+ * (every mapping holds the file); a failed mmap leaves things as they
+ * were.
+ *
+ * Under kernel lockdown (confidentiality) the device does not open: the
+ * records are kernel memory.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/uaccess.h>
 #include "core.h"
 #include "compat.h"
 
 struct rp_file {
+	struct mutex lock;	/* mmaps of one file may race */
 	bool reader;		/* holds the ring reader reference */
 };
 
 static int rp_open(struct inode *inode, struct file *file)
 {
-	struct rp_file *rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	struct rp_file *rf;
 
+	if (rp_locked_down())
+		return -EPERM;
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
 	if (!rf)
 		return -ENOMEM;
+	mutex_init(&rf->lock);
 	file->private_data = rf;
 	return nonseekable_open(inode, file);
 }
@@ -41,6 +53,7 @@ static int rp_release(struct inode *inode, struct file *file)
 
 	if (rf->reader)
 		rp_ring_reader_put();
+	mutex_destroy(&rf->lock);
 	kfree(rf);
 	return 0;
 }
@@ -104,25 +117,13 @@ static int rp_map_pages(struct vm_area_struct *vma, unsigned long first,
 	return 0;
 }
 
-static int rp_mmap(struct file *file, struct vm_area_struct *vma)
+/* With the reader reference held: the geometry cannot change. */
+static int rp_mmap_rings(struct vm_area_struct *vma)
 {
-	struct rp_file *rf = file->private_data;
 	unsigned long count = vma_pages(vma), first = vma->vm_pgoff;
 	unsigned long ctrl_pages, total;
 	struct rawprobe_info info;
 	bool in_ctrl;
-	int err;
-
-	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;		/* a private copy would see nothing */
-	if (vma->vm_flags & VM_EXEC)
-		return -EPERM;
-	if (!rf->reader) {
-		err = rp_ring_reader_get();
-		if (err)
-			return err;	/* -EBUSY: another reader */
-		rf->reader = true;
-	}
 
 	rp_fill_info(&info);
 	ctrl_pages = info.nr_rings;
@@ -141,6 +142,35 @@ static int rp_mmap(struct file *file, struct vm_area_struct *vma)
 	rp_vm_flags_clear(vma, VM_MAYEXEC);
 	rp_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
 	return rp_map_pages(vma, first, count, &info);
+}
+
+static int rp_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct rp_file *rf = file->private_data;
+	bool took = false;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;		/* a private copy would see nothing */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+
+	mutex_lock(&rf->lock);
+	if (!rf->reader) {
+		err = rp_ring_reader_get();
+		if (err)
+			goto out;	/* -EBUSY: another reader */
+		rf->reader = took = true;
+	}
+	err = rp_mmap_rings(vma);
+	/* A first mmap that failed must not keep the rings from resizing. */
+	if (err && took) {
+		rp_ring_reader_put();
+		rf->reader = false;
+	}
+out:
+	mutex_unlock(&rf->lock);
+	return err;
 }
 
 static const struct file_operations rp_fops = {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <sys/mman.h>
@@ -95,6 +96,34 @@ static int wake_test(int fd, const struct rawprobe_info *info, void *ctrl,
 	return 0;
 }
 
+/*
+ * The refused mmaps above must have left no reader reference behind:
+ * another file maps the rings, and they can be resized (issue 18, item
+ * 10), to half their size and back, with our file still open.
+ */
+static void failed_mmaps_hold_nothing(const struct rawprobe_info *info,
+				      size_t ctrl_len)
+{
+	const char *ctl = getenv("RAWPROBECTL");
+	char cmd[512];
+	void *p;
+	int fd2;
+
+	fd2 = open("/dev/rawprobe", O_RDWR);
+	p = mmap(NULL, ctrl_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd2, 0);
+	check("after failed mmaps, another file maps the rings",
+	      p != MAP_FAILED, errno);
+	if (p != MAP_FAILED)
+		munmap(p, ctrl_len);
+	close(fd2);
+	if (!ctl)
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "%s ring set records %u >/dev/null && %s ring set records %u",
+		 ctl, info->nr_records / 2, ctl, info->nr_records);
+	check("after failed mmaps, the rings resize", system(cmd) == 0, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct rawprobe_info info;
@@ -130,6 +159,7 @@ int main(int argc, char **argv)
 	       MAP_SHARED, info.data_offset + data_len, EINVAL);
 	refuse("executable: EPERM", fd, ctrl_len, PROT_READ | PROT_EXEC,
 	       MAP_SHARED, 0, EPERM);
+	failed_mmaps_hold_nothing(&info, ctrl_len);
 
 	ctrl = mmap(NULL, ctrl_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	check("control pages read-write", ctrl != MAP_FAILED, errno);
