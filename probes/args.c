@@ -2,7 +2,8 @@
 /*
  * Argument capture, shared by every probe kind. Runs in probe handlers:
  * no locks, no sleeping; memory the probed code handed us is read with
- * the *_nofault helpers only.
+ * the *_nofault helpers only. Everything here is NOKPROBE_SYMBOL: a
+ * probe on a handler would recurse into it.
  */
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
@@ -39,6 +40,7 @@ static void rp_args_from_syscall(const struct rawprobe_probe *p,
 		args[i] = v;
 	}
 }
+NOKPROBE_SYMBOL(rp_args_from_syscall);
 #else
 static void rp_args_from_syscall(const struct rawprobe_probe *p,
 				 struct pt_regs *regs, u64 *args)
@@ -62,11 +64,19 @@ void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs, u64 *ar
 	for (i = 0; i < p->spec.nargs; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
 }
+NOKPROBE_SYMBOL(rp_args_fetch);
 
 /*
  * Copy a NUL-terminated string without faulting, never reading across a
  * page boundary past the terminator. Returns the length copied (without
  * the NUL) or -EFAULT; *trunc tells whether the string went on.
+ *
+ * It copies 16 bytes at a time, so a chunk may hold bytes that follow
+ * the terminator in the source (another object, the traced process's
+ * memory): those are zeroed before the record is published, which
+ * promises str_len bytes and a NUL, nothing of what came after.
+ * (strncpy_from_{user,kernel}_nofault() would do, but modules cannot
+ * call them.)
  */
 static long rp_copy_string(char *dst, unsigned long src, size_t max,
 			   bool user, bool *trunc)
@@ -89,19 +99,22 @@ static long rp_copy_string(char *dst, unsigned long src, size_t max,
 					(const void *)(src + len), chunk);
 		if (err) {
 			/* Unreadable past len: keep what we have, say so. */
-			dst[len] = '\0';
+			memset(dst + len, 0, chunk);
 			*trunc = true;
 			return len ? (long)len : -EFAULT;
 		}
 		end = memchr(dst + len, '\0', chunk);
-		if (end)
+		if (end) {
+			memset(end, 0, dst + len + chunk - end);
 			return end - dst;
+		}
 		len += chunk;
 	}
 	dst[max] = '\0';
 	*trunc = true;
 	return max;
 }
+NOKPROBE_SYMBOL(rp_copy_string);
 
 /* Apply the declared types: sign extension, truncation, strings. */
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
@@ -127,6 +140,7 @@ void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
 	rp_record_str(p, rec, rec->args[p->str_arg], max,
 		      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR);
 }
+NOKPROBE_SYMBOL(rp_args_decode);
 
 /* Capture a string into rec->str and say in the record how it went. */
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
@@ -149,3 +163,4 @@ long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 	rec->flags |= RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
 	return len;
 }
+NOKPROBE_SYMBOL(rp_record_str);

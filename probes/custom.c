@@ -18,6 +18,7 @@ static int rp_custom_pre(struct kprobe *kp, struct pt_regs *regs)
 
 	return p->desc->entry(p, regs, NULL);
 }
+NOKPROBE_SYMBOL(rp_custom_pre);
 
 static inline struct rawprobe_probe *
 rp_custom_from_instance(struct kretprobe_instance *ri)
@@ -32,6 +33,7 @@ static int rp_custom_kret_entry(struct kretprobe_instance *ri,
 
 	return p->desc->entry(p, regs, ri->data);
 }
+NOKPROBE_SYMBOL(rp_custom_kret_entry);
 
 static int rp_custom_kret_return(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
@@ -40,6 +42,7 @@ static int rp_custom_kret_return(struct kretprobe_instance *ri,
 
 	return p->desc->ret(p, regs, ri->data);
 }
+NOKPROBE_SYMBOL(rp_custom_kret_return);
 
 void rp_custom_prepare(struct rawprobe_probe *p)
 {
@@ -79,6 +82,7 @@ static void rp_override(struct pt_regs *regs, unsigned long rc)
 	regs_set_return_value(regs, rc);
 	instruction_pointer_set(regs, (unsigned long)&rp_just_return);
 }
+NOKPROBE_SYMBOL(rp_override);
 #define RP_HAVE_OVERRIDE 1
 #else
 static void rp_override(struct pt_regs *regs, unsigned long rc)

@@ -25,6 +25,7 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	rp_emit_end(p, &slot);
 	return 0;
 }
+NOKPROBE_SYMBOL(rp_kprobe_pre);
 
 void rp_kprobe_prepare(struct rawprobe_probe *p)
 {

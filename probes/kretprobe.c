@@ -33,6 +33,7 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		rp_args_fetch(p, regs, d->args);
 	return 0;
 }
+NOKPROBE_SYMBOL(rp_kret_entry);
 
 static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -55,6 +56,7 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	rp_emit_end(p, &slot);
 	return 0;
 }
+NOKPROBE_SYMBOL(rp_kret_return);
 
 void rp_kretprobe_prepare(struct rawprobe_probe *p)
 {
