@@ -8,6 +8,7 @@
 
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/preempt.h>
 #include "emit.h"
 
 struct rawprobe_probe *__rawprobe_register(const struct rawprobe_desc *desc,
@@ -49,11 +50,25 @@ void rawprobe_get_stats(const struct rawprobe_probe *probe,
 }
 EXPORT_SYMBOL_GPL(rawprobe_get_stats);
 
+/*
+ * Modules may write records from any context, process context included
+ * (init, a work item). A ring is only safe for writers that stay on its
+ * CPU, are nested rather than preempted by its other writers, and that a
+ * resize's synchronize_rcu() waits for: preemption stays off from reserve
+ * to commit or discard. In a probe handler it is off already, and this
+ * costs two increments of the preempt count.
+ */
 struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 					 struct rawprobe_slot *slot)
 {
-	return rp_emit_begin(probe, slot, probe->spec.kind,
-			     (unsigned long)rp_probe_kprobe(probe)->addr);
+	struct rawprobe_record *rec;
+
+	preempt_disable_notrace();
+	rec = rp_emit_begin(probe, slot, probe->spec.kind,
+			    (unsigned long)rp_probe_kprobe(probe)->addr);
+	if (!rec)
+		preempt_enable_notrace();
+	return rec;
 }
 EXPORT_SYMBOL_GPL(rawprobe_reserve);
 NOKPROBE_SYMBOL(rawprobe_reserve);
@@ -61,9 +76,18 @@ NOKPROBE_SYMBOL(rawprobe_reserve);
 void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot)
 {
 	rp_emit_end(probe, slot);
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(rawprobe_commit);
 NOKPROBE_SYMBOL(rawprobe_commit);
+
+void rawprobe_discard(struct rawprobe_probe *probe, struct rawprobe_slot *slot)
+{
+	rp_emit_discard(probe, slot);
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(rawprobe_discard);
+NOKPROBE_SYMBOL(rawprobe_discard);
 
 int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,
 		    unsigned int nargs)

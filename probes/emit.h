@@ -72,4 +72,19 @@ static __always_inline void rp_emit_end(struct rawprobe_probe *p,
 	this_cpu_inc(p->stats->records);
 }
 
+/*
+ * A reserved record its writer decided against: published as a hole the
+ * reader skips (it keeps its sequence number, so no gap shows), and the
+ * hit becomes a filtered one, so hits == records + lost_ring still holds.
+ * Left uncommitted, the slot would stop the reader at it for good.
+ */
+static __always_inline void rp_emit_discard(struct rawprobe_probe *p,
+					    struct rawprobe_slot *slot)
+{
+	slot->rec->flags = RAWPROBE_REC_DISCARD;
+	rp_record_commit(slot);
+	this_cpu_dec(p->stats->hits);
+	this_cpu_inc(p->stats->filtered);
+}
+
 #endif /* _RAWPROBE_EMIT_H */

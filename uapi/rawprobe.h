@@ -48,6 +48,12 @@ enum rawprobe_kind {
 #define RAWPROBE_REC_STR	(1U << 2)	/* str[] holds a captured string */
 #define RAWPROBE_REC_STR_TRUNC	(1U << 3)	/* ...and it was truncated */
 #define RAWPROBE_REC_STR_FAULT	(1U << 4)	/* the string fetch faulted */
+/*
+ * Abandoned by its writer (rawprobe_discard()): readers skip it. It took
+ * its per-CPU sequence number, so it is no gap; nothing else in it is
+ * meaningful.
+ */
+#define RAWPROBE_REC_DISCARD	(1U << 5)
 
 /* rawprobe_record.str_arg when str[] is not one of the arguments */
 #define RAWPROBE_STR_ARG_NONE	0xff

@@ -39,6 +39,7 @@ struct rp_ring_state {
 	__u64 nr;		/* nr_records */
 	__u64 pos;		/* next position to read */
 	__u64 records;
+	__u64 discarded;	/* RAWPROBE_REC_DISCARD: skipped */
 	__u64 torn;
 	__u64 overwritten;
 	__u64 seq_min;
@@ -111,7 +112,7 @@ static void account_seq(struct rp_ring_state *st, __u64 seq)
 	 * sequence order, and a record below the last one seen fills a gap
 	 * rather than opening one.
 	 */
-	if (!st->records) {
+	if (!st->records && !st->discarded) {
 		st->seq_min = seq;
 		st->seq_max = seq;
 	} else if (seq < st->seq_min) {
@@ -119,7 +120,6 @@ static void account_seq(struct rp_ring_state *st, __u64 seq)
 	} else if (seq > st->seq_max) {
 		st->seq_max = seq;
 	}
-	st->records++;
 }
 
 /*
@@ -184,13 +184,20 @@ static long drain_ring(struct rp_reader *reader, unsigned int cpu,
 			continue;
 		}
 		copy->commit = c;	/* the copied word may be newer */
+		account_seq(st, copy->seq);
+		if (copy->flags & RAWPROBE_REC_DISCARD) {
+			/* Abandoned by its writer: its seq is used, no more. */
+			st->discarded++;
+			p++;
+			continue;
+		}
 
 		r = buf ? 0 : sink(reader, cpu, copy, ctx);
 		if (r < 0) {
 			ret = r;
 			break;
 		}
-		account_seq(st, copy->seq);
+		st->records++;
 		taken++;
 		p++;
 		if (r > 0)
@@ -476,7 +483,7 @@ int rp_reader_stats(const struct rp_reader *reader, unsigned int cpu,
 		    struct rp_reader_cpu_stats *stats)
 {
 	const struct rp_ring_state *st;
-	__u64 span;
+	__u64 span, seen;
 
 	if (!reader || cpu >= reader->nr_rings || !stats)
 		return -EINVAL;
@@ -484,14 +491,16 @@ int rp_reader_stats(const struct rp_reader *reader, unsigned int cpu,
 
 	memset(stats, 0, sizeof(*stats));
 	stats->records = st->records;
+	stats->discarded = st->discarded;
 	stats->torn = st->torn;
 	stats->overwritten = st->overwritten;
-	if (st->records) {
+	seen = st->records + st->discarded;
+	if (seen) {
 		stats->seq_min = st->seq_min;
 		stats->seq_max = st->seq_max;
 		span = st->seq_max - st->seq_min + 1;
 		/* Only a writer that reuses sequence numbers breaks this. */
-		stats->seq_lost = span > st->records ? span - st->records : 0;
+		stats->seq_lost = span > seen ? span - seen : 0;
 	}
 	stats->ring_lost = __atomic_load_n(&st->ctrl->lost, __ATOMIC_RELAXED);
 	stats->position = st->pos;

@@ -51,11 +51,13 @@ typedef int (*rp_reader_fn)(unsigned int cpu,
 /*
  * Per-ring counters, cumulative since rp_reader_new().
  *
- * Every position the reader passed is exactly one of: records, torn,
- * overwritten. Every write attempt on the ring is a position or counted
- * in ring_lost (discard: ring full; overwrite: the slot's previous record
- * was still being written by an interrupted writer). The sequence numbers give the same answer from the
- * records alone: seq_lost = (seq_max - seq_min + 1) - records, which
+ * Every position the reader passed is exactly one of: records, discarded
+ * (RAWPROBE_REC_DISCARD: never delivered), torn, overwritten. Every write
+ * attempt on the ring is a position or counted in ring_lost (discard:
+ * ring full; overwrite: the slot's previous record was still being
+ * written by an interrupted writer). The sequence numbers give the same
+ * answer from the records alone:
+ * seq_lost = (seq_max - seq_min + 1) - records - discarded, which
  * counts attempts lost between the first and the last record seen,
  * whatever the cause (ring full, overwritten, torn). Nested writers may
  * commit out of sequence order, so seq_lost can be briefly too high while
@@ -64,6 +66,7 @@ typedef int (*rp_reader_fn)(unsigned int cpu,
  */
 struct rp_reader_cpu_stats {
 	__u64 records;		/* records copied out intact */
+	__u64 discarded;	/* abandoned by their writer, skipped */
 	__u64 torn;		/* copies dropped: overwritten while copying */
 	__u64 overwritten;	/* positions skipped: the writer lapped us */
 	__u64 seq_min;		/* lowest seq seen (0: no record yet) */

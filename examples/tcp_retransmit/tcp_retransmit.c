@@ -25,7 +25,7 @@
 static struct rawprobe_probe *retrans_probe;
 
 /* sock_common keeps both families' addresses; pick by family. */
-static void format_addrs(struct rawprobe_record *rec,
+static bool format_addrs(struct rawprobe_record *rec,
 			 const struct sock_common *skc, u16 sport, u16 dport)
 {
 	int len;
@@ -42,9 +42,10 @@ static void format_addrs(struct rawprobe_record *rec,
 				&skc->skc_v6_daddr, dport);
 #endif
 	else
-		return;
+		return false;
 	rec->str_len = len;
 	rec->flags |= RAWPROBE_REC_STR;
+	return true;
 }
 
 /* int tcp_retransmit_skb(struct sock *sk, struct sk_buff *skb, int segs); */
@@ -68,7 +69,15 @@ RAWPROBE_JPROBE(retransmit_entry, struct sock *, sk, struct sk_buff *, skb,
 	rec->args[4] = segs;
 	rec->nargs = 5;
 	rec->flags |= RAWPROBE_REC_ARGS;
-	format_addrs(rec, skc, sport, dport);
+	if (!format_addrs(rec, skc, sport, dport)) {
+		/*
+		 * Not an IP socket after all. A reserved record is always
+		 * committed or discarded, never just left: an abandoned one
+		 * would stop the reader at it.
+		 */
+		rawprobe_discard(probe, &slot);
+		return 0;
+	}
 	rawprobe_commit(probe, &slot);
 	return 0;
 }

@@ -27,6 +27,8 @@
  * interrupts) disabled, possibly in NMI. They must not sleep, take
  * sleeping locks or allocate; read memory the probed code did not hand
  * over with the *_nofault helpers (rawprobe_record_str() does).
+ * Records may also be written from process context (init, a work item):
+ * rawprobe_reserve() turns preemption off until the commit or discard.
  *
  * Every record costs one hit in the probe's statistics; a record that
  * does not fit (ring full) is counted as lost, so for every probe
@@ -110,10 +112,20 @@ struct rawprobe_slot {
  * cpu, pid, comm, probe id, kind, address) filled. Fill what you need,
  * set the matching RAWPROBE_REC_* flags, then rawprobe_commit(). Returns
  * NULL when the ring is full (counted as lost): just return.
+ *
+ * Every record reserved must be committed or discarded, at once and on
+ * every path (no sleeping in between: preemption is off). A record
+ * neither committed nor discarded stops the reader at it for good.
  */
 struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 					 struct rawprobe_slot *slot);
 void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
+
+/*
+ * Give a reserved record up (an early return: nothing worth recording
+ * after all). Readers skip it; the hit counts as filtered, not as a hit.
+ */
+void rawprobe_discard(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
 
 /* One call: a record with up to RAWPROBE_MAX_ARGS values. */
 int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,

@@ -6,6 +6,7 @@
 
 EX=$(dirname "$KO")/examples
 LEAKY_KO=$(dirname "$KO")/test-modules/rp_leaky.ko
+WRITER_KO=$(dirname "$KO")/test-modules/rp_writer.ko
 S=$T_SCRATCH
 
 # example_load NAME SYMBOL [PARAM=VALUE...]: load an example (unloaded
@@ -155,5 +156,33 @@ t_api_guard_rails() {
 		fail "leak not reported"
 }
 
-tests t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
+# A handler that reserves and then gives up discards the record: the
+# reader skips it and carries on, with no sequence gap (issue 18, item 4).
+# Records written from a work item, in process context, are written with
+# preemption off from reserve to commit (item 5).
+t_discard_and_process_context() {
+	local id j n p=/sys/module/rp_writer/parameters
+	insmod "$WRITER_KO"
+	trap "rmmod rp_writer 2>/dev/null || true" EXIT
+	wait_for "[ \"\$(cat $p/process_written)\" = 100 ]" 100 ||
+		fail "the work item wrote $(cat $p/process_written) records"
+	expect_eq 0 "$(cat $p/preemptible_writes)" "records written preemptible"
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p.get('name') == 'writer'][0]")
+	stream_all $S/w.json
+	python3 -c 'import os; [os.getpgid(0) for _ in range(1000)]'
+	stream_stop
+	n=$(count_records $S/w.json "r['probe_id'] == $id and r['comm'] == 'python3'")
+	expect_eq 500 "$n" "every other hit committed, the others discarded"
+	n=$(count_records $S/w.json "r['probe_id'] == $id and r['args'][0] >= 1000000")
+	expect_eq 100 "$n" "records from process context"
+	grep -q " 0 sequence gaps" $S/w.json.err || fail "summary: $(cat $S/w.json.err)"
+	j=$($CTL -j probe show $id)
+	expect_eq "$(json_get "$j" 'j["stats"]["hits"]')" \
+		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"]')" \
+		"hits = records + lost"
+	expect_ge 500 "$(json_get "$j" 'j["stats"]["filtered"]')" "discards counted as filtered"
+	rmmod rp_writer
+}
+
+tests t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
 	t_skb_drop t_error_inject t_api_guard_rails
