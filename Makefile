@@ -70,13 +70,13 @@ ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/ring_mmap build/tools/getpgid_loop
 
 # Test tools that talk to the module directly (run in the VM).
-build/tools/nl_malformed: tests/tools/nl_malformed.c userctl/nl.c $(CTL_HDRS)
+build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/nl_malformed.c userctl/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_malformed.c userctl/nl.c $(NL_LIBS)
 
-build/tools/nl_ownership: tests/tools/nl_ownership.c userctl/nl.c $(CTL_HDRS)
+build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/nl_ownership.c userctl/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_ownership.c userctl/nl.c $(NL_LIBS)
 
 build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
 	@mkdir -p $(@D)

@@ -12,18 +12,11 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include "nl.h"
-
-static int passed, failed;
+#include "tap.h"
 
 static void verdict(const char *name, bool ok, const char *detail)
 {
-	if (ok) {
-		passed++;
-		printf("ok - netlink: %s\n", name);
-	} else {
-		failed++;
-		printf("not ok - netlink: %s (%s)\n", name, detail);
-	}
+	tap_verdict("netlink", name, ok, detail);
 }
 
 /* Send msg; expect errno want (negative) and a reason when need_msg. */
@@ -170,6 +163,5 @@ int main(void)
 	verdict("nothing was added", n == 0, "probes exist");
 
 	rp_nl_close(&nl);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_summary();
 }

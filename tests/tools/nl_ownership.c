@@ -15,18 +15,11 @@
 #include <netlink/msg.h>
 #include <netlink/socket.h>
 #include "nl.h"
-
-static int passed, failed;
+#include "tap.h"
 
 static void verdict(const char *name, bool ok, const char *detail)
 {
-	if (ok) {
-		passed++;
-		printf("ok - ownership: %s\n", name);
-	} else {
-		failed++;
-		printf("not ok - ownership: %s (%s)\n", name, detail);
-	}
+	tap_verdict("ownership", name, ok, detail);
 }
 
 /* The probes that exist: "sym[p] sym ..." (p: persistent), in id order. */
@@ -158,13 +151,18 @@ static void port_reuse(struct rp_nl *nl)
 	struct listing l;
 	uint32_t pa, pb;
 
-	if (rp_nl_open(&a))
-		return verdict("port reuse", false, "open");
+	if (rp_nl_open(&a)) {
+		verdict("port reuse", false, "cannot open a socket");
+		return;
+	}
 	pa = nl_socket_get_local_port(a.sk);
 	add_one(&a, "vfs_read");
 	rp_nl_close(&a);
-	if (rp_nl_open(&b))
-		return verdict("port reuse", false, "open");
+	/* libnl hands the released port id to the next socket it opens */
+	if (rp_nl_open(&b)) {
+		verdict("port reuse", false, "cannot open a socket");
+		return;
+	}
 	pb = nl_socket_get_local_port(b.sk);
 	add_one(&b, "vfs_write");
 	printf("# port ids: released %u, new %u\n", pa, pb);
@@ -195,6 +193,5 @@ int main(void)
 	port_reuse(&nl);
 	del_all(&nl);
 	rp_nl_close(&nl);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_summary();
 }
