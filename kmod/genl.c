@@ -404,7 +404,7 @@ static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
 }
 
 /* The sender's owner record, if any of the specs is not persistent. */
-static int rp_sender_owner(struct genl_info *info,
+static int rp_sender_owner(const struct sk_buff *skb, struct genl_info *info,
 			   const struct rp_probe_spec *specs, unsigned int n,
 			   struct rp_owner **owner)
 {
@@ -416,7 +416,7 @@ static int rp_sender_owner(struct genl_info *info,
 			break;
 	if (i == n)
 		return 0;
-	*owner = rp_owner_get(genl_info_net(info), info->snd_portid);
+	*owner = rp_owner_get(NETLINK_CB(skb).sk, info->snd_portid);
 	if (*owner)
 		return 0;
 	NL_SET_ERR_MSG(info->extack, "out of memory");
@@ -434,7 +434,7 @@ static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec) ?:
-	      rp_sender_owner(info, &spec, 1, &owner);
+	      rp_sender_owner(skb, info, &spec, 1, &owner);
 	if (err)
 		return err;
 	err = rp_probe_add(&spec, owner, info->extack, &id);
@@ -540,7 +540,7 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	if (!specs || !ids)
 		goto out;
 	err = rp_parse_batch(info, specs, &n) ?:
-	      rp_sender_owner(info, specs, n, &owner);
+	      rp_sender_owner(skb, info, specs, n, &owner);
 	if (err)
 		goto out;
 	/* Ownership is each spec's own: a batch may mix (item 7). */

@@ -11,9 +11,14 @@
  * rp_owner, already allocated, to the reaper's list. The reaper (a
  * work item) removes the probes that point to it and frees it.
  *
- * Port ids are reused: a released socket's rp_owner leaves the table at
- * once, so a new socket with the same port id gets an rp_owner of its
- * own and its probes are not reaped with the old one's.
+ * An rp_owner is its socket's, found by the socket's address in the add
+ * path. The notifier only has (net, port id), and netlink_release() frees
+ * the port id before it calls the notifier: a new socket may already have
+ * taken the port id and added probes of its own. Of the records with that
+ * (net, port id), the released one is the one whose socket is orphaned
+ * (SOCK_DEAD, set before the notifier runs). Every record's socket is
+ * alive until that socket's own notifier, which takes the record out, so
+ * looking at o->sk is safe.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,10 +26,12 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 #include "registry.h"
 
 struct rp_owner {
 	struct list_head node;	/* rp_owners, then rp_released */
+	const struct sock *sk;	/* the socket: identity, and SOCK_DEAD */
 	struct net *net;	/* not a reference: compared, never used */
 	u32 portid;
 };
@@ -37,24 +44,37 @@ static LIST_HEAD(rp_released);		/* sockets waiting for the reaper */
 static void rp_reap_fn(struct work_struct *work);
 static DECLARE_WORK(rp_reap_work, rp_reap_fn);
 
-static struct rp_owner *rp_owner_lookup(struct net *net, u32 portid)
+static struct rp_owner *rp_owner_of_sock(const struct sock *sk)
 {
 	struct rp_owner *o;
 
 	lockdep_assert_held(&rp_owners_lock);
 	list_for_each_entry(o, &rp_owners, node)
-		if (o->portid == portid && net_eq(o->net, net))
+		if (o->sk == sk)
 			return o;
 	return NULL;
 }
 
-/* The owner record of a live socket, made on its first add. */
-struct rp_owner *rp_owner_get(struct net *net, u32 portid)
+/* The record of a socket being released (see the top of the file). */
+static struct rp_owner *rp_owner_released(struct net *net, u32 portid)
+{
+	struct rp_owner *o;
+
+	lockdep_assert_held(&rp_owners_lock);
+	list_for_each_entry(o, &rp_owners, node)
+		if (o->portid == portid && net_eq(o->net, net) &&
+		    sock_flag(o->sk, SOCK_DEAD))
+			return o;
+	return NULL;
+}
+
+/* The owner record of the socket sending a request, made on its first. */
+struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid)
 {
 	struct rp_owner *o, *fresh;
 
 	spin_lock_bh(&rp_owners_lock);
-	o = rp_owner_lookup(net, portid);
+	o = rp_owner_of_sock(sk);
 	spin_unlock_bh(&rp_owners_lock);
 	if (o)
 		return o;
@@ -62,11 +82,12 @@ struct rp_owner *rp_owner_get(struct net *net, u32 portid)
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
 	if (!fresh)
 		return NULL;
-	fresh->net = net;
+	fresh->sk = sk;
+	fresh->net = sock_net(sk);
 	fresh->portid = portid;
 	/* Two requests of one socket may race here; one record wins. */
 	spin_lock_bh(&rp_owners_lock);
-	o = rp_owner_lookup(net, portid);
+	o = rp_owner_of_sock(sk);
 	if (!o) {
 		list_add(&fresh->node, &rp_owners);
 		o = fresh;
@@ -106,7 +127,7 @@ static int rp_netlink_event(struct notifier_block *nb, unsigned long event,
 	    !n->portid)
 		return NOTIFY_DONE;
 	spin_lock_bh(&rp_owners_lock);
-	o = rp_owner_lookup(n->net, n->portid);
+	o = rp_owner_released(n->net, n->portid);
 	if (o)
 		list_move_tail(&o->node, &rp_released);
 	spin_unlock_bh(&rp_owners_lock);
