@@ -26,6 +26,7 @@ bool rp_filter_match(const struct rp_filter *f,
 
 void rp_filter_str(const struct rp_filter *f, char *buf, size_t len)
 {
+	char comm[RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1];
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -34,7 +35,9 @@ void rp_filter_str(const struct rp_filter *f, char *buf, size_t len)
 	if ((f->set & RP_FILTER_TGID) && n < len)
 		n += snprintf(buf + n, len - n, "tgid=%u ", f->tgid);
 	if ((f->set & RP_FILTER_COMM) && n < len)
-		n += snprintf(buf + n, len - n, "comm=%s ", f->comm);
+		n += snprintf(buf + n, len - n, "comm=%s ",
+			      rp_escape_str(comm, sizeof(comm), f->comm,
+					    sizeof(f->comm)));
 	if ((f->set & RP_FILTER_CPU) && n < len)
 		n += snprintf(buf + n, len - n, "cpu=%u ", f->cpu);
 	if (n && n <= len)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <string.h>
+#include "escape.h"
 #include "format.h"
 #include "symbols.h"
 
@@ -145,11 +146,22 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 }
 
 /*
- * The longest line rp_record_text() writes is about 2,000 bytes (a name
- * of 223, six ptr arguments with symbols of 199 bytes each, a string):
- * it reserves this much once and writes without further checks.
+ * The longest line rp_record_text() writes, which it reserves once and
+ * then writes without further checks: names, symbols and the string
+ * escaped, each byte at worst "\xHH".
  */
-#define RP_TEXT_LINE_MAX 4096
+#define RP_TEXT_SYM_MAX		(3 + RP_ESCAPED_MAX(RP_KSYM_MAX - 1))
+#define RP_TEXT_STR_MAX		(2 + RP_ESCAPED_MAX(RAWPROBE_STR_LEN) + 3)
+/* A ptr argument, "0x" and 16 digits, and its symbol; the string is shorter. */
+#define RP_TEXT_ARG_MAX		(2 + 16 + RP_TEXT_SYM_MAX)
+_Static_assert(RP_TEXT_STR_MAX <= RP_TEXT_ARG_MAX, "an argument's room");
+/* Time, CPU and thread; and the return value and latency. */
+#define RP_TEXT_NUMBERS_MAX	128
+#define RP_TEXT_LINE_MAX						\
+	(RP_TEXT_NUMBERS_MAX + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1 +	\
+	 RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) +				\
+	 RP_TEXT_SYM_MAX + 3 + RAWPROBE_MAX_ARGS * (2 + RP_TEXT_ARG_MAX) + \
+	 1 + RP_TEXT_STR_MAX + 1)
 
 /* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
 static char *rp_text_sym(char *p, uint64_t addr)
@@ -161,19 +173,19 @@ static char *rp_text_sym(char *p, uint64_t addr)
 		return p;
 	*p++ = ' ';
 	*p++ = '<';
-	p = rp_put(p, sym, len);
+	p = rp_put_escaped(p, sym, len);
 	*p++ = '>';
 	return p;
 }
 
-/* The captured string, quoted as is (text output does not escape). */
+/* The captured string, quoted and escaped. */
 static char *rp_text_str(char *p, const struct rawprobe_record *r)
 {
 	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
 		     RAWPROBE_STR_LEN;
 
 	*p++ = '"';
-	p = rp_put(p, r->str, strnlen(r->str, max));
+	p = rp_put_escaped(p, r->str, strnlen(r->str, max));
 	*p++ = '"';
 	if (r->flags & RAWPROBE_REC_STR_TRUNC)
 		p = rp_put(p, "...", 3);
@@ -232,7 +244,8 @@ static struct rp_text_head_cache {
 	uint32_t pid;
 	uint16_t cpu;
 	char comm[RAWPROBE_COMM_LEN];
-	char who_txt[5 + 1 + 10 + 1 + 16 + 1];	/* "%3u %7u %-16.16s " */
+	/* "%3u %7u %-16.16s ", the command escaped */
+	char who_txt[5 + 1 + 10 + 1 + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1];
 	size_t who_len;
 	int valid;
 } rp_head_cache;
@@ -266,7 +279,7 @@ static char *rp_text_head(char *p, const struct rawprobe_record *r)
 		*q++ = ' ';
 		q = rp_put_u64_width(q, r->pid, 7, ' ');
 		*q++ = ' ';
-		q = rp_put_str_left(q, r->comm, RAWPROBE_COMM_LEN, 16);
+		q = rp_put_escaped_left(q, r->comm, RAWPROBE_COMM_LEN, 16);
 		*q++ = ' ';
 		c->who_len = (size_t)(q - c->who_txt);
 		c->pid = r->pid;
@@ -298,9 +311,9 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 
 	p = rp_text_head(p, r);
 	if (d)
-		p = rp_put_str_left(p, d->name, sizeof(d->name), 24);
+		p = rp_put_escaped_left(p, d->name, sizeof(d->name), 24);
 	else	/* a probe that is gone */
-		p = rp_put_str_left(p, "?", 1, 24);
+		p = rp_put_pad(p, rp_put(p, "?", 1), 24);
 	if (!d || d->is_addr)
 		p = rp_text_sym(p, r->addr);
 	if (r->flags & RAWPROBE_REC_ARGS)

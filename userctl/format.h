@@ -23,13 +23,14 @@ int rp_argtype_parse(const char *s);		/* -1 if unknown */
 int rp_argspec_parse(const char *spec, unsigned char *types);
 
 /* What stream prints per probe: its name and argument types. */
+#define RP_PROBE_NAME_MAX 224
 struct rp_probe_desc {
 	uint32_t id;
 	unsigned char kind;		/* enum rawprobe_kind */
 	unsigned char is_addr;		/* the target is a raw address */
 	unsigned char nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
-	char name[224];			/* "kretprobe:vfs_read" */
+	char name[RP_PROBE_NAME_MAX];	/* "kretprobe:vfs_read" */
 };
 
 /* The type of argument i of a record (u64 when d does not say). */
@@ -39,8 +40,9 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
 
 /*
  * One line of human output for a record: addresses of raw-address probes
- * and ptr arguments that point into kernel text are symbolized. Strings
- * are printed as they are (JSON output escapes them).
+ * and ptr arguments that point into kernel text are symbolized. The
+ * command, names, symbols and strings are escaped (escape.h), as JSON
+ * output escapes them its own way.
  */
 void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d);

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "escape.h"
 #include "hist.h"
 
 #define RP_LOG2_BUCKETS	65	/* [0], [1, 2), ... [2^63, 2^64) */
@@ -213,6 +214,8 @@ static void rp_hist_text(FILE *out, const struct rp_hists *h,
 	size_t i, first = SIZE_MAX, last = 0, nb = rp_hist_nb(h);
 	uint64_t peak = x->neg > x->over ? x->neg : x->over;
 	char label[80], vname[16];
+	char probe[RP_ESCAPED_MAX(sizeof(x->probe)) + 1];
+	char comm[RP_ESCAPED_MAX(sizeof(x->comm)) + 1];
 
 	for (i = 0; i < nb; i++) {
 		if (!x->b[i])
@@ -221,9 +224,11 @@ static void rp_hist_text(FILE *out, const struct rp_hists *h,
 		last = i;
 		peak = x->b[i] > peak ? x->b[i] : peak;
 	}
+	rp_escape_str(probe, sizeof(probe), x->probe, sizeof(x->probe));
+	rp_escape_str(comm, sizeof(comm), x->comm, sizeof(x->comm));
 	fprintf(out, "@%s%s%s%s, %s%s: count %" PRIu64 ", avg %.0f, min %"
-		PRId64 ", max %" PRId64 "\n", x->probe, x->comm[0] ? "[" : "",
-		x->comm, x->comm[0] ? "]" : "",
+		PRId64 ", max %" PRId64 "\n", probe, comm[0] ? "[" : "",
+		comm, comm[0] ? "]" : "",
 		rp_hist_value_name(&h->o, vname, sizeof(vname)),
 		h->o.step ? " (linear)" : "", x->count,
 		x->count ? x->sum / (double)x->count : 0.0, x->min, x->max);

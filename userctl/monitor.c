@@ -25,8 +25,9 @@ static void rp_monitor_signal(int sig)
 static int rp_monitor_event(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *a[RAWPROBE_A_MAX + 1];
+	struct rp_probe_shown shown;
 	struct rp_probe_info pi;
-	char target[200];
+	char target[RP_TARGET_MAX];
 	unsigned int event;
 
 	(void)arg;
@@ -45,8 +46,9 @@ static int rp_monitor_event(struct nl_msg *msg, void *arg)
 		json_obj_close(&rp_json);
 		json_end_doc(&rp_json);
 	} else {
+		rp_probe_shown(&pi, &shown);
 		printf("%-9s %4u %s:%s\n", rp_event_name(event), pi.id,
-		       rp_kind_name(pi.kind), target);
+		       rp_kind_name(pi.kind), shown.target);
 		fflush(stdout);
 	}
 	return NL_OK;

@@ -149,6 +149,17 @@ static inline char *rp_put_u64_width(char *p, uint64_t v, unsigned int width,
 	return p;
 }
 
+/* Spaces after what was written from start to p, up to width bytes. */
+static inline char *rp_put_pad(char *start, char *p, size_t width)
+{
+	size_t n = (size_t)(p - start);
+
+	if (n >= width)
+		return p;
+	memset(p, ' ', width - n);
+	return start + width;
+}
+
 /* 0x%llx */
 static inline char *rp_put_hex(char *p, uint64_t v)
 {
@@ -162,20 +173,6 @@ static inline char *rp_put_hex(char *p, uint64_t v)
 	for (p = end; n--; v >>= 4)
 		*--p = hex[v & 15];
 	return end;
-}
-
-/* %-W.Ms: at most max bytes of s (up to a NUL), padded to width. */
-static inline char *rp_put_str_left(char *p, const char *s, size_t max,
-				    size_t width)
-{
-	size_t n = strnlen(s, max);
-
-	p = rp_put(p, s, n);
-	if (n < width) {
-		memset(p, ' ', width - n);
-		p += width - n;
-	}
-	return p;
 }
 
 #endif

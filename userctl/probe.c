@@ -127,9 +127,19 @@ void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
 		snprintf(buf + n, len - n, "+0x%x", pi->offset);
 }
 
+void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s)
+{
+	char target[RP_TARGET_MAX];
+
+	rp_probe_target(pi, target, sizeof(target));
+	rp_escape_str(s->target, sizeof(s->target), target, sizeof(target));
+	rp_escape_str(s->owner, sizeof(s->owner), pi->owner, sizeof(pi->owner));
+	rp_filter_str(&pi->filter, s->filter, sizeof(s->filter));
+}
+
 void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 {
-	char target[200];
+	char target[RP_TARGET_MAX];
 
 	rp_probe_target(pi, target, sizeof(target));
 	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
@@ -656,7 +666,7 @@ static void rp_filter_json(struct json *j, const struct rp_filter *f)
 
 static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 {
-	char target[200];
+	char target[RP_TARGET_MAX];
 	unsigned int i;
 
 	rp_probe_target(pi, target, sizeof(target));
@@ -712,7 +722,8 @@ static void rp_probe_print(const struct rp_probe_info *pi)
 
 static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 {
-	char target[200], maxact[16], filter[96];
+	struct rp_probe_shown shown;
+	char maxact[16];
 	size_t i;
 
 	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s\n", "ID",
@@ -721,42 +732,45 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct rp_probe_info *pi = &v[i];
 
-		rp_probe_target(pi, target, sizeof(target));
+		rp_probe_shown(pi, &shown);
 		if (pi->kind == RAWPROBE_KIND_KRETPROBE)
 			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
 		else
 			snprintf(maxact, sizeof(maxact), "-");
-		rp_filter_str(&pi->filter, filter, sizeof(filter));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
 		       "%s%s%s%s%s%s\n",
-		       pi->id, rp_kind_name(pi->kind), target,
+		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
 		       pi->filtered,
 		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
-		       filter[0] ? "  [" : "", filter, filter[0] ? "]" : "",
-		       pi->owner[0] ? "  by module " : "", pi->owner);
+		       shown.filter[0] ? "  [" : "", shown.filter,
+		       shown.filter[0] ? "]" : "",
+		       shown.owner[0] ? "  by module " : "", shown.owner);
 	}
 }
 
 /* probe show: one probe, every field */
 static void rp_probe_detail(const struct rp_probe_info *pi)
 {
-	char target[200], filter[96], sym[200];
+	char sym[RP_KSYM_MAX], sym_shown[RP_ESCAPED_MAX(RP_KSYM_MAX) + 1];
+	struct rp_probe_shown shown;
 	unsigned int i;
 
-	rp_probe_target(pi, target, sizeof(target));
-	printf("probe %u: %s %s\n", pi->id, rp_kind_name(pi->kind), target);
+	rp_probe_shown(pi, &shown);
+	printf("probe %u: %s %s\n", pi->id, rp_kind_name(pi->kind),
+	       shown.target);
 	printf("  state       %s, %s\n", rp_state_name(pi->state),
 	       pi->flags & RAWPROBE_F_PERSISTENT ? "persistent" :
 	       "owned by the socket that added it");
-	if (pi->owner[0])
-		printf("  owner       module %s\n", pi->owner);
+	if (shown.owner[0])
+		printf("  owner       module %s\n", shown.owner);
 	if (pi->probed_addr) {
 		rp_ksym_format(pi->probed_addr, sym, sizeof(sym));
+		rp_escape_str(sym_shown, sizeof(sym_shown), sym, sizeof(sym));
 		printf("  address     0x%" PRIx64 "%s%s%s\n", pi->probed_addr,
-		       sym[0] ? " <" : "", sym, sym[0] ? ">" : "");
+		       sym[0] ? " <" : "", sym_shown, sym[0] ? ">" : "");
 	}
 	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
 		printf("  maxactive   %u\n", pi->maxactive);
@@ -766,8 +780,7 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 	printf("%s%s\n", pi->nargs ? "" : "none",
 	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
 	       " (from the syscall's pt_regs)" : "");
-	rp_filter_str(&pi->filter, filter, sizeof(filter));
-	printf("  filter      %s\n", filter[0] ? filter : "none");
+	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
 	printf("  hits        %" PRIu64 "\n"
 	       "  records     %" PRIu64 "\n"
 	       "  lost        %" PRIu64 " (ring full)\n"

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "escape.h"
 #include "nl.h"
 #include "format.h"
 
@@ -25,7 +26,8 @@ struct rp_filter {
 /* Does record r pass f? */
 bool rp_filter_match(const struct rp_filter *f,
 		     const struct rawprobe_record *r);
-/* "pid=1 comm=cat" (empty if nothing is set) */
+/* "pid=1 comm=cat" (empty if nothing is set), the comm escaped */
+#define RP_FILTER_STR_MAX 128
 void rp_filter_str(const struct rp_filter *f, char *buf, size_t len);
 /* --pid/--tgid/--comm/--cpu (opt P/T/C/U); RP_EXIT_USAGE if bad. */
 int rp_filter_opt(int opt, const char *arg, struct rp_filter *f);
@@ -46,7 +48,18 @@ struct rp_probe_info {
 
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi);
 /* "kprobe:vfs_read+0x10", "kretprobe:ext4:ext4_sync_file", ... */
+#define RP_TARGET_MAX 200
 void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len);
+/*
+ * A probe's strings from the kernel as human output shows them, escaped:
+ * a custom probe's name and owner are whatever its module says.
+ */
+struct rp_probe_shown {
+	char target[RP_ESCAPED_MAX(RP_TARGET_MAX) + 1];
+	char owner[RP_ESCAPED_MAX(sizeof(((struct rp_probe_info *)0)->owner)) + 1];
+	char filter[RP_FILTER_STR_MAX];
+};
+void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s);
 void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d);
 
 /* What a probe add needs, parsed from the command line. */

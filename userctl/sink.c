@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "escape.h"
 #include "sink.h"
 #include "symbols.h"
 
@@ -103,15 +104,21 @@ void rp_sink_flush(struct rp_sink *s)
 
 /* --- CSV (RFC 4180) --- */
 
+/*
+ * Escaped as in text output (a CSV is read in terminals too, and so
+ * every row is one line), then quoted.
+ */
 static void rp_csv_str(FILE *out, const char *s, size_t max)
 {
-	size_t i;
+	char esc[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];	/* the longest */
+	const char *c;
 
+	rp_escape_str(esc, sizeof(esc), s, max);
 	fputc('"', out);
-	for (i = 0; i < max && s[i]; i++) {
-		if (s[i] == '"')
+	for (c = esc; *c; c++) {
+		if (*c == '"')
 			fputc('"', out);
-		fputc(s[i], out);
+		fputc(*c, out);
 	}
 	fputc('"', out);
 }

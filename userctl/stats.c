@@ -60,6 +60,7 @@ static void rp_stats_print(const struct rp_probe_info *v, size_t n,
 			   char **ids, int nids)
 {
 	uint64_t c[RP_NSTATS], total[RP_NSTATS] = { 0 };
+	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
 	struct rp_probe_desc d;
 	char id[16];
 	size_t i;
@@ -83,7 +84,8 @@ static void rp_stats_print(const struct rp_probe_info *v, size_t n,
 			total[k] += c[k];
 		if (!rp_opts.json) {
 			snprintf(id, sizeof(id), "%u", v[i].id);
-			rp_stats_row(id, d.name, c);
+			rp_stats_row(id, rp_escape_str(name, sizeof(name), d.name,
+							 sizeof(d.name)), c);
 			continue;
 		}
 		json_obj_open(&rp_json);

@@ -285,6 +285,7 @@ static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
 	uint64_t gaps = 0, ring_lost = rp_stream_ring_lost(s) - s->lost0;
+	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
 	unsigned int cpu;
 	size_t i;
 
@@ -295,9 +296,11 @@ static void rp_stream_summary(struct rp_stream *s)
 		const struct rp_probe_info *pi = &s->probes[i];
 		uint64_t seen = pi->id < s->seen_len ? s->seen[pi->id] : 0;
 
+		rp_escape_str(name, sizeof(name), s->descs[i].name,
+			      sizeof(s->descs[i].name));
 		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 " %10" PRIu64 "\n", s->descs[i].name,
-			pi->hits, pi->records, pi->lost_ring, pi->filtered, seen);
+			" %10" PRIu64 " %10" PRIu64 "\n", name, pi->hits,
+			pi->records, pi->lost_ring, pi->filtered, seen);
 	}
 	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++) {
 		if (rp_reader_stats(s->map.reader, cpu, &st))

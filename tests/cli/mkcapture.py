@@ -4,6 +4,10 @@
 # Write a rawprobectl capture file (--format raw) with known records, for
 # the host tests of every output format: tests/cli/mkcapture.py FILE
 #
+# tests/cli/mkcapture.py --escapes FILE writes instead records whose
+# command, string and probe name hold terminal escapes, control bytes and
+# bytes that are not UTF-8, for the tests of escaping in human output.
+#
 # tests/cli/mkcapture.py --bench N FILE [KALLSYMS] writes instead N
 # pseudo-random records of a busy machine (4 CPUs merged by time; kprobe,
 # kretprobe and jprobe records, with and without arguments and strings,
@@ -22,9 +26,14 @@ U64, S64, S32, U32, PTR, KSTR, USTR = range(7)
 F_ARGS, F_RETVAL, F_STR, F_TRUNC, F_FAULT = 1, 2, 4, 8, 16
 
 
+def as_bytes(s):
+    """Text as UTF-8; bytes (which need not be UTF-8) as they are."""
+    return s if isinstance(s, bytes) else s.encode()
+
+
 def desc(pid, kind, name, types, is_addr=0):
     body = struct.pack('<IBBB6s224s3x', pid, kind, is_addr, len(types),
-                       bytes(types), name.encode())
+                       bytes(types), as_bytes(name))
     assert len(body) == 240
     return struct.pack('<II', 1, len(body)) + body
 
@@ -34,9 +43,9 @@ def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
     flags = (F_ARGS if args else 0) | (F_RETVAL if retval is not None else 0)
     flags |= (F_STR if s is not None else 0) | extra
     a = [x & (2**64 - 1) for x in args] + [0] * (6 - len(args))
-    sb = (s or '').encode()
+    sb = as_bytes(s or '')
     body = struct.pack('<QQIBBHII16sQ6QqQHBBI128s', ts, seq, probe, kind,
-                       flags, cpu, pid, tgid, comm.encode(), addr, *a,
+                       flags, cpu, pid, tgid, as_bytes(comm), addr, *a,
                        retval or 0, latency, len(sb), str_arg, len(args),
                        0, sb)
     assert len(body) == 256
@@ -67,6 +76,33 @@ def main(path):
     ts += 10_000
     seq += 1
     out.append(record(ts, seq, 3, KPROBE, 1, 300, 300, 'with,comma"q',
+                      0xffffffff81100010))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
+# A terminal title (OSC ... BEL), a screen clear (CSI), and in the string
+# also: UTF-8 to keep, a backslash, DEL, a C1 CSI as UTF-8 (U+009B), the
+# same byte alone, a stray continuation byte, 0xff, tab and newline.
+ESC_COMM = b'\x1b]0;pwned\x07'
+ESC_STRS = [b'/tmp/\x1b[2J',
+            b'caf\xc3\xa9 \\ back\x7f\xc2\x9b\x9b\x80\xff\tend\n']
+ESC_NAME = b'custom:evil\x1b[31m'
+
+
+def escapes(path):
+    out = [b'RPCAP001',
+           desc(1, KRETPROBE, 'kretprobe:vfs_read', [U64]),
+           desc(2, JPROBE, 'jprobe:do_sys_openat2', [S32, USTR]),
+           desc(3, KPROBE, ESC_NAME, [])]
+    ts = 6_000_000_000
+    out.append(record(ts, 1, 1, KRETPROBE, 0, 400, 400, ESC_COMM,
+                      0xffffffff81100000, [3], retval=0, latency=700))
+    for i, s in enumerate(ESC_STRS):
+        out.append(record(ts + 1000 * (i + 1), 2 + i, 2, JPROBE, 0, 400, 400,
+                          ESC_COMM, 0xffffffff81100400, [-100, 0x7ffd0000],
+                          s=s, str_arg=1))
+    out.append(record(ts + 5000, 4, 3, KPROBE, 0, 401, 401, 'plain',
                       0xffffffff81100010))
     with open(path, 'wb') as f:
         f.write(b''.join(out))
@@ -140,5 +176,7 @@ def bench(n, path, ksyms=None):
 if __name__ == '__main__':
     if sys.argv[1] == '--bench':
         bench(int(sys.argv[2]), *sys.argv[3:5])
+    elif sys.argv[1] == '--escapes':
+        escapes(sys.argv[2])
     else:
         main(sys.argv[1])

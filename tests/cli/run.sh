@@ -191,6 +191,47 @@ check "hist json"        0 "valid: 2 documents" "^$" -- bash -c "$CTL -j hist -r
 check "hist json buckets" 0 '\{"low":512,"high":1024,"count":3\}' "^$" -- bash -c "$CTL -j hist -r $T/cap.rpc 2>/dev/null"
 check "hist empty"       0 "no records with a arg5 value" "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 5 2>/dev/null"
 
+# --- escaping: a traced process's command and strings (and a custom
+# probe's name) must not reach the terminal as control bytes ---
+python3 "$here/mkcapture.py" --escapes "$T/esc.rpc"
+cat > "$T/clean.py" <<'PY'
+import sys
+text = sys.stdin.buffer.read().decode('utf-8')     # strict: UTF-8 only
+bad = [c for c in text if c != '\n' and (ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0)]
+assert text and not bad, bad
+print('clean')
+PY
+check "text escapes clean" 0 "^clean$" "^$" -- bash -c "$CTL stream -r $T/esc.rpc 2>/dev/null | python3 $T/clean.py"
+check "text escapes comm" 0 ' 400 \\x1b\]0;pwned\\x07 kretprobe:vfs_read ' "^$" -- bash -c "$CTL stream -r $T/esc.rpc 2>/dev/null"
+check "text escapes str" 0 '\(-100, "/tmp/\\x1b\[2J"\)' "^$" -- bash -c "$CTL stream -r $T/esc.rpc 2>/dev/null"
+check "text escapes bytes" 0 '"café \\\\ back\\x7f\\xc2\\x9b\\x9b\\x80\\xff\\tend\\n"\)$' "^$" -- bash -c "$CTL stream -r $T/esc.rpc 2>/dev/null"
+check "text escapes name" 0 ' plain +custom:evil\\x1b\[31m' "^$" -- bash -c "$CTL stream -r $T/esc.rpc 2>/dev/null"
+cat > "$T/check_csv_esc.py" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert len(rows) == 4, len(rows)
+assert all(r['comm'] == r'\x1b]0;pwned\x07' for r in rows[:3]), rows[0]['comm']
+assert rows[1]['str'] == r'/tmp/\x1b[2J', rows[1]['str']
+assert rows[2]['str'] == r'café \\ back\x7f\xc2\x9b\x9b\x80\xff\tend\n', rows[2]['str']
+assert rows[3]['probe'] == r'custom:evil\x1b[31m', rows[3]['probe']
+print('csv escapes ok')
+PY
+check "csv escapes"      0 "^clean csv escapes ok$" "^$" -- bash -c "$CTL stream -r $T/esc.rpc -f csv -o $T/esc.csv 2>/dev/null && python3 $T/clean.py < $T/esc.csv | tr '\n' ' ' && python3 $T/check_csv_esc.py $T/esc.csv"
+check "hist escapes comm" 0 '^@kretprobe:vfs_read\[\\x1b\]0;pwned\\x07\], latency_ns: count 1' "^$" -- bash -c "$CTL hist -r $T/esc.rpc --by comm 2>/dev/null"
+check "hist escapes clean" 0 "^clean$" "^$" -- bash -c "$CTL hist -r $T/esc.rpc --by comm 2>/dev/null | python3 $T/clean.py"
+cat > "$T/check_json_esc.py" <<'PY'
+import json, sys
+recs = [json.loads(line) for line in open(sys.argv[1])]
+assert [r['comm'] for r in recs] == ['\x1b]0;pwned\x07'] * 3 + ['plain']
+assert recs[1]['str'] == '/tmp/\x1b[2J' and recs[3]['probe'] == 'custom:evil\x1b[31m'
+# JSON escapes every byte past ASCII on its own: \u00XX is the byte XX
+raw = b'caf\xc3\xa9 \\ back\x7f\xc2\x9b\x9b\x80\xff\tend\n'
+assert recs[2]['str'].encode('latin-1') == raw, recs[2]['str']
+print('json escapes ok')
+PY
+check "json escapes"     0 "^json escapes ok$" "^$" -- bash -c "$CTL -j stream -r $T/esc.rpc -o $T/esc.json 2>/dev/null && python3 $T/check_json_esc.py $T/esc.json"
+check "json escapes schema" 0 "valid: 4 documents" "^$" -- bash -c "$CTL -j stream -r $T/esc.rpc 2>/dev/null | $VALIDATE record"
+
 # --- doctor, version: JSON against the schema ---
 check "doctor host"      3 "FAIL +module +the rawprobe module is not loaded" "^$" -- $CTL doctor
 check "doctor fixes"     3 "fix: make && sudo insmod rawprobe.ko" "^$" -- $CTL doctor

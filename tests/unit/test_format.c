@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the stream's record formatters (userctl/format.c,
- * json.c, outbuf.c): the hand-written text and JSON lines must be the
- * bytes that the printf-based formatters they replaced wrote. The
- * references below are those formatters, kept here as the oracle, run
- * on edge values and on random records.
+ * json.c, outbuf.c, escape.c): the hand-written text and JSON lines must
+ * be the bytes that the printf-based formatters they replaced wrote. The
+ * references below are those formatters, kept here as the oracle (with a
+ * slow escaping of their own for text), run on edge values and on random
+ * records. The escaping of human output is also tested on its own.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -19,19 +20,113 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "escape.h"
 #include "format.h"
 #include "outbuf.h"
 #include "symbols.h"
 #include "test_rand.h"
 
 #define TEXT_BASE 0xffffffff81000000ull
+/* A function whose name is 250 ESCs, in the kallsyms of setup_kallsyms() */
+#define ESC_SYM_ADDR (TEXT_BASE + 0x40000)
 
 /* ------------------------------------------------------------------ */
 /* The oracle: the formatters as they were, on printf                  */
 
-static void ref_arg(FILE *out, unsigned int type, uint64_t v)
+/*
+ * The length of the UTF-8 sequence at s that escaping keeps, 0 if none:
+ * decoded to its code point, which must be a scalar value (no surrogate,
+ * at most U+10FFFF) in its shortest form and not a C1 control.
+ */
+static size_t ref_utf8_len(const unsigned char *s, size_t n)
+{
+	static const uint32_t shortest[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len, i;
+	uint32_t cp;
+
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < shortest[len] || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp <= 0x9f)
+		return 0;
+	return len;
+}
+
+/* Escaping, byte by byte, as escape.h describes it. */
+static void ref_escape(FILE *out, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strnlen(s, max), i = 0, len;
+
+	while (i < n) {
+		if (u[i] >= 0x20 && u[i] < 0x7f && u[i] != '\\') {
+			fputc(u[i++], out);
+			continue;
+		}
+		len = ref_utf8_len(u + i, n - i);
+		if (len) {
+			fwrite(u + i, 1, len, out);
+			i += len;
+			continue;
+		}
+		switch (u[i]) {
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		default: fprintf(out, "\\x%02x", u[i]);
+		}
+		i++;
+	}
+}
+
+/* %-*s of the escaped s */
+static void ref_escape_left(FILE *out, const char *s, size_t max, long width)
+{
+	long start = ftell(out), n;
+
+	ref_escape(out, s, max);
+	for (n = ftell(out) - start; n < width; n++)
+		fputc(' ', out);
+}
+
+/* " <sym>" of an address in kernel text */
+static void ref_sym(FILE *out, uint64_t addr)
 {
 	char sym[200];
+
+	rp_ksym_format(addr, sym, sizeof(sym));
+	if (!sym[0])
+		return;
+	fputs(" <", out);
+	ref_escape(out, sym, sizeof(sym));
+	fputc('>', out);
+}
+
+static void ref_str(FILE *out, const struct rawprobe_record *r)
+{
+	fputc('"', out);
+	ref_escape(out, r->str, r->str_len < RAWPROBE_STR_LEN ? r->str_len :
+		   RAWPROBE_STR_LEN);
+	fprintf(out, "\"%s", r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
+}
+
+static void ref_arg(FILE *out, unsigned int type, uint64_t v)
+{
 
 	switch (type) {
 	case RAWPROBE_ARG_S64:
@@ -42,9 +137,8 @@ static void ref_arg(FILE *out, unsigned int type, uint64_t v)
 		fprintf(out, "%" PRIu64, v);
 		break;
 	case RAWPROBE_ARG_PTR:
-		rp_ksym_format(v, sym, sizeof(sym));
-		fprintf(out, "0x%" PRIx64 "%s%s%s", v, sym[0] ? " <" : "", sym,
-			sym[0] ? ">" : "");
+		fprintf(out, "0x%" PRIx64, v);
+		ref_sym(out, v);
 		break;
 	default:
 		fprintf(out, "0x%" PRIx64, v);
@@ -55,24 +149,22 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
 	unsigned long long t = r->ts_ns;
-	char sym[200] = "";
 	unsigned int i;
 
+	fprintf(out, "%6llu.%06llu %3u %7u ", t / 1000000000ULL,
+		(t / 1000) % 1000000ULL, r->cpu, r->pid);
+	ref_escape_left(out, r->comm, RAWPROBE_COMM_LEN, 16);
+	fputc(' ', out);
+	ref_escape_left(out, d ? d->name : "?", sizeof(d->name), 24);
 	if (!d || d->is_addr)
-		rp_ksym_format(r->addr, sym, sizeof(sym));
-	fprintf(out, "%6llu.%06llu %3u %7u %-16.16s %-24s%s%s%s",
-		t / 1000000000ULL, (t / 1000) % 1000000ULL, r->cpu, r->pid,
-		r->comm, d ? d->name : "?", sym[0] ? " <" : "", sym,
-		sym[0] ? ">" : "");
+		ref_sym(out, r->addr);
 	if (r->flags & RAWPROBE_REC_ARGS) {
 		fputs(" (", out);
 		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 			if (i)
 				fputs(", ", out);
 			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-				fprintf(out, "\"%.*s\"%s", (int)r->str_len,
-					r->str, r->flags & RAWPROBE_REC_STR_TRUNC ?
-					"..." : "");
+				ref_str(out, r);
 			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
 				 i == r->str_arg)
 				fputs("<fault>", out);
@@ -82,9 +174,10 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		fputc(')', out);
 	}
 	if ((r->flags & RAWPROBE_REC_STR) &&
-	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs))
-		fprintf(out, " \"%.*s\"%s", (int)r->str_len, r->str,
-			r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
+	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
+		fputc(' ', out);
+		ref_str(out, r);
+	}
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
 			(int64_t)r->retval, (uint64_t)r->latency_ns);
@@ -345,6 +438,45 @@ static void test_edge_strings(void **state)
 	check_both(&r, &desc_typed);
 }
 
+/*
+ * Every field escaped to its longest: the line is far longer than before
+ * escaping, and must fit what rp_record_text() reserves (the buffer of
+ * format_as() grows to exactly that; ASan sees a byte more).
+ */
+static void test_text_worst_case(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 9, .kind = RAWPROBE_KIND_KPROBE, .is_addr = 1, .nargs = 6,
+	};
+	struct rawprobe_record r;
+	char *text;
+	unsigned int k;
+
+	(void)state;
+	memset(d.argtypes, RAWPROBE_ARG_PTR, sizeof(d.argtypes));
+	memset(d.name, 0x9b, sizeof(d.name) - 1);
+	base_record(&r);
+	r.ts_ns = r.latency_ns = UINT64_MAX;
+	r.retval = INT64_MIN;
+	r.cpu = UINT16_MAX;
+	r.pid = UINT32_MAX;
+	memset(r.comm, 0x1b, sizeof(r.comm));		/* no NUL */
+	r.addr = ESC_SYM_ADDR;
+	r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC |
+		  RAWPROBE_REC_RETVAL;
+	r.nargs = 6;
+	for (k = 0; k < 6; k++)
+		r.args[k] = ESC_SYM_ADDR + 0x1000 * k + 0xfff;
+	r.str_arg = RAWPROBE_STR_ARG_NONE;		/* a string of its own */
+	memset(r.str, 0x7f, RAWPROBE_STR_LEN - 1);
+	r.str_len = RAWPROBE_STR_LEN;
+	check_same(REF_TEXT, TEXT, &r, &d);
+	text = format_as(TEXT, &r, &d);
+	assert_true(strlen(text) > 7000);
+	assert_null(strchr(text, 0x1b));
+	free(text);
+}
+
 static uint64_t rng_state = 7;
 
 static uint64_t rnd(void)
@@ -367,12 +499,32 @@ static uint64_t rnd_value(void)
 	}
 }
 
+/* UTF-8 that escaping keeps and that it does not, at the edges */
+static const char *const utf8_pieces[] = {
+	"\xc2\xa0", "\xc3\xa9", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf",
+	"\xee\x80\x80", "\xef\xbf\xbd", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf",
+	"\xc2\x80", "\xc2\x9f", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80",
+	"\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xe2\x82", "\xf0\x9f\x98",
+};
+
 static void rnd_string(char *s, size_t size)
 {
-	size_t n = rnd() % size, i;
+	size_t n = rnd() % size, i, len;
+	const char *piece;
 
-	for (i = 0; i < n; i++)	/* printable mostly, any byte sometimes */
-		s[i] = (char)(rnd() % 8 ? 32 + rnd() % 95 : 1 + rnd() % 255);
+	for (i = 0; i < n; i++) {
+		/* printable mostly, UTF-8 or any byte sometimes */
+		piece = utf8_pieces[rnd() % (sizeof(utf8_pieces) /
+					    sizeof(utf8_pieces[0]))];
+		len = strlen(piece);
+		if (rnd() % 8 == 0 && i + len <= n) {
+			memcpy(s + i, piece, len);
+			i += len - 1;
+		} else {
+			s[i] = (char)(rnd() % 8 ? 32 + rnd() % 95 :
+				      1 + rnd() % 255);
+		}
+	}
 	s[n] = '\0';
 }
 
@@ -469,6 +621,201 @@ static void test_outbuf_flushes(void **state)
 	free(text);
 }
 
+/* ------------------------------------------------------------------ */
+/* Escaping of human output (escape.h)                                 */
+
+/* rp_put_escaped() of s[0..n) writes want, and no more than it may. */
+static void check_escape(const char *s, size_t n, const char *want)
+{
+	char got[RP_ESCAPED_MAX(64) + 1];
+	char *end;
+
+	assert_true(n <= 64);
+	end = rp_put_escaped(got, s, n);
+	assert_true(end - got <= RP_ESCAPED_MAX((ptrdiff_t)n));
+	*end = '\0';
+	assert_string_equal(got, want);
+}
+
+/* A string literal, which may hold NULs, by its size. */
+#define CHECK_ESCAPE(s, want) check_escape(s, sizeof(s) - 1, want)
+
+static void test_escape_controls(void **state)
+{
+	char s[2] = "", want[8];
+	unsigned int c;
+
+	(void)state;
+	for (c = 0; c < 0x20; c++) {
+		s[0] = (char)c;
+		if (c == '\n' || c == '\t' || c == '\r')
+			snprintf(want, sizeof(want), "\\%c",
+				 c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else
+			snprintf(want, sizeof(want), "\\x%02x", c);
+		check_escape(s, 1, want);
+	}
+	CHECK_ESCAPE("\x7f", "\\x7f");				/* DEL */
+	CHECK_ESCAPE("\\", "\\\\");				/* backslash */
+	CHECK_ESCAPE("a\\x1b", "a\\\\x1b");	/* not to be taken for an ESC */
+	CHECK_ESCAPE("tab\there\r\n", "tab\\there\\r\\n");
+	CHECK_ESCAPE("nul\0in", "nul\\x00in");
+	/* every printable byte but the backslash stays */
+	for (c = 0x20; c < 0x7f; c++) {
+		s[0] = (char)c;
+		if (c != '\\')
+			check_escape(s, 1, s);
+	}
+}
+
+static void test_escape_sequences(void **state)
+{
+	(void)state;
+	CHECK_ESCAPE("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07");	/* title */
+	CHECK_ESCAPE("\x1b[2J", "\\x1b[2J");			/* clear */
+	CHECK_ESCAPE("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m");
+	CHECK_ESCAPE("\x1b]52;c;aGk=\x1b\\", "\\x1b]52;c;aGk=\\x1b\\\\");
+	CHECK_ESCAPE("bell\a\b\x0b\x0c", "bell\\x07\\x08\\x0b\\x0c");
+}
+
+/* C1 controls: as UTF-8 (U+0080-U+009F) and as bare bytes. */
+static void test_escape_c1(void **state)
+{
+	(void)state;
+	CHECK_ESCAPE("\xc2\x80", "\\xc2\\x80");
+	CHECK_ESCAPE("\xc2\x9b" "2J", "\\xc2\\x9b2J");	/* CSI */
+	CHECK_ESCAPE("\xc2\x9d" "0;t\xc2\x9c", "\\xc2\\x9d0;t\\xc2\\x9c");
+	CHECK_ESCAPE("\xc2\x9f", "\\xc2\\x9f");
+	CHECK_ESCAPE("\x9b" "2J", "\\x9b2J");
+	CHECK_ESCAPE("\x80\x9f", "\\x80\\x9f");
+	CHECK_ESCAPE("\xc2\xa0", "\xc2\xa0");	/* U+00A0, past C1: kept */
+}
+
+static void test_escape_invalid_utf8(void **state)
+{
+	(void)state;
+	CHECK_ESCAPE("\xc0\xaf", "\\xc0\\xaf");			/* overlong */
+	CHECK_ESCAPE("\xc1\xbf", "\\xc1\\xbf");
+	CHECK_ESCAPE("\xe0\x80\xaf", "\\xe0\\x80\\xaf");
+	CHECK_ESCAPE("\xe0\x9f\xbf", "\\xe0\\x9f\\xbf");
+	CHECK_ESCAPE("\xf0\x80\x80\xaf", "\\xf0\\x80\\x80\\xaf");
+	CHECK_ESCAPE("\xf0\x8f\xbf\xbf", "\\xf0\\x8f\\xbf\\xbf");
+	CHECK_ESCAPE("\xed\xa0\x80", "\\xed\\xa0\\x80");	/* surrogates */
+	CHECK_ESCAPE("\xed\xbf\xbf", "\\xed\\xbf\\xbf");
+	CHECK_ESCAPE("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"); /* > U+10FFFF */
+	CHECK_ESCAPE("\xf5\x80\x80\x80", "\\xf5\\x80\\x80\\x80");
+	CHECK_ESCAPE("\xfe\xff", "\\xfe\\xff");
+	CHECK_ESCAPE("\x80", "\\x80");				/* stray */
+	CHECK_ESCAPE("x\xe2\x82", "x\\xe2\\x82");		/* cut short */
+	CHECK_ESCAPE("\xe2\x82x", "\\xe2\\x82x");
+	CHECK_ESCAPE("\xf0\x9f\x98", "\\xf0\\x9f\\x98");
+	CHECK_ESCAPE("\xc3\xc3\xa9", "\\xc3\xc3\xa9");	/* then a valid one */
+}
+
+static void test_escape_utf8_kept(void **state)
+{
+	static const char *const kept[] = {
+		"caf\xc3\xa9", "\xe2\x82\xac 5", "\xf0\x9d\x84\x9e",
+		"\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+		"\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf",
+		"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e/\xd0\xbf\xd1\x83\xd1\x82\xd1\x8c",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		check_escape(kept[i], strlen(kept[i]), kept[i]);
+	CHECK_ESCAPE("\xc3\xa9\x1b\xc3\xa9", "\xc3\xa9\\x1b\xc3\xa9");
+}
+
+/*
+ * rp_put_escaped() of s[0..n) (no NUL) writes what the slow reference
+ * does, and nothing past it.
+ */
+static void check_escape_as_ref(const char *s, size_t n)
+{
+	char got[RP_ESCAPED_MAX(64) + 1], *want = NULL, *end;
+	size_t len = 0;
+	FILE *f = open_memstream(&want, &len);
+
+	assert_true(n <= 64 && f);
+	ref_escape(f, s, n);
+	fclose(f);
+	memset(got, '#', sizeof(got));
+	end = rp_put_escaped(got, s, n);
+	assert_int_equal(end - got, len);
+	assert_memory_equal(got, want, len);
+	if (len < sizeof(got))
+		assert_int_equal(got[len], '#');
+	free(want);
+}
+
+/*
+ * The fast path checks and copies eight bytes a step, the tail as an
+ * overlapping word: every special byte at every position of words and
+ * tails, among plain bytes next to the special ones (space, '~', '[',
+ * ']'), and plain strings of every length.
+ */
+static void test_escape_words(void **state)
+{
+	static const unsigned char special[] = {
+		0x01, 0x1b, 0x1f, 0x7f, '\\', 0x80, 0x9b, 0xc2, 0xff,
+	};
+	static const char plain[] = " ~[]";
+	char s[40];
+	size_t n, k, i;
+	unsigned int c;
+
+	(void)state;
+	for (n = 1; n <= sizeof(s); n++) {
+		for (i = 0; i < n; i++)
+			s[i] = plain[i % 4];
+		check_escape_as_ref(s, n);
+		for (k = 0; k < n; k++) {
+			for (i = 0; i < sizeof(special); i++) {
+				s[k] = (char)special[i];
+				check_escape_as_ref(s, n);
+			}
+			s[k] = plain[k % 4];
+		}
+	}
+	for (c = 0x20; c < 0x7f; c++) {
+		memset(s, (int)c, sizeof(s));
+		check_escape_as_ref(s, sizeof(s));
+	}
+}
+
+/*
+ * The longest string a record holds, every byte escaped, fills exactly
+ * RP_ESCAPED_MAX() (ASan sees a byte more); a smaller buffer gets less.
+ */
+static void test_escape_worst_case(void **state)
+{
+	const size_t n = RAWPROBE_STR_LEN - 1;
+	char s[RAWPROBE_STR_LEN], *buf = malloc(RP_ESCAPED_MAX(n) + 1);
+	unsigned int c;
+	size_t i;
+
+	(void)state;
+	assert_non_null(buf);
+	memset(s, 0xff, n);
+	s[n] = '\0';
+	assert_ptr_equal(rp_escape_str(buf, RP_ESCAPED_MAX(n) + 1, s, sizeof(s)),
+			 buf);
+	assert_int_equal(strlen(buf), RP_ESCAPED_MAX(n));
+	for (i = 0; i < n; i++)
+		assert_memory_equal(buf + 4 * i, "\\xff", 4);
+	rp_escape_str(buf, 10, s, sizeof(s));
+	assert_string_equal(buf, "\\xff\\xff");
+	/* no byte, repeated, takes more than four */
+	for (c = 1; c < 256; c++) {
+		memset(s, (int)c, n);
+		assert_true(strlen(rp_escape_str(buf, RP_ESCAPED_MAX(n) + 1, s,
+						 sizeof(s))) <= RP_ESCAPED_MAX(n));
+	}
+	free(buf);
+}
+
 /* Address to symbol, against the kallsyms of setup_kallsyms(). */
 static void test_ksym(void **state)
 {
@@ -508,6 +855,7 @@ static int setup_kallsyms(void **state)
 	static char path[] = "/tmp/rp-test-kallsyms.XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char esc_name[251];
 	unsigned int i;
 
 	(void)state;
@@ -517,6 +865,9 @@ static int setup_kallsyms(void **state)
 		fprintf(f, "%llx %c fn_%u%s\n", TEXT_BASE + i * 0x100ull,
 			i % 5 ? 't' : 'T', i, i % 7 ? "" : "\t[ext4]");
 	fprintf(f, "%llx D some_data\n", TEXT_BASE + 0x10000);
+	memset(esc_name, 0x1b, sizeof(esc_name) - 1);
+	esc_name[sizeof(esc_name) - 1] = '\0';
+	fprintf(f, "%llx t %s\n", ESC_SYM_ADDR, esc_name);
 	fclose(f);
 	setenv("RAWPROBE_KALLSYMS", path, 1);
 	return 0;
@@ -534,9 +885,17 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_outbuf_flushes),
+		cmocka_unit_test(test_escape_controls),
+		cmocka_unit_test(test_escape_sequences),
+		cmocka_unit_test(test_escape_c1),
+		cmocka_unit_test(test_escape_invalid_utf8),
+		cmocka_unit_test(test_escape_utf8_kept),
+		cmocka_unit_test(test_escape_words),
+		cmocka_unit_test(test_escape_worst_case),
 		cmocka_unit_test(test_ksym),
 		cmocka_unit_test(test_edge_numbers),
 		cmocka_unit_test(test_edge_strings),
+		cmocka_unit_test(test_text_worst_case),
 		cmocka_unit_test(test_random_records),
 	};
 

@@ -187,7 +187,42 @@ for i in range(4): os.getpgid(0)'
 	expect_match "kprobe:__x64_sys_getpgid +[0-9]+ +0 +0 +[1-9]" "$(cat $S/k.out.err)" "FILTERED in the summary"
 }
 
+# no_raw_escapes FILE: no ESC or BEL byte in it (a terminal would act on them)
+no_raw_escapes() {
+	if LC_ALL=C grep -q $'[\x1b\x07]' "$1"; then
+		fail "raw ESC or BEL in $1: $(LC_ALL=C grep -a $'[\x1b\x07]' "$1" | cat -v | head -5)"
+	fi
+}
+
+# A traced process names itself and a file with terminal escapes (a title,
+# a screen clear): text output shows them escaped, never as raw bytes.
+t_text_escapes_strings() {
+	local name=$S/esc-$'\e[2J'-$'\e]0;file\a'-end
+	bg_start $S/esc.txt stream -e jprobe:do_sys_openat2 -a s32,ustr -d 60
+	py 'import sys
+open("/proc/self/comm", "w").write("\x1b]0;pwned\x07")
+open(sys.argv[1], "w").close()' "$name"
+	bg_stop INT
+	no_raw_escapes $S/esc.txt
+	grep -F -q -- '\x1b]0;pwned\x07 jprobe:do_sys_openat2    (-100, "'"$S"'/esc-\x1b[2J-\x1b]0;file\x07-end")' $S/esc.txt ||
+		fail "escaped comm and file name not found in: $(grep -F -- "$S/esc-" $S/esc.txt | cat -v)"
+}
+
+# A filter's comm, as the kernel reports it back, in probe list and show.
+t_list_escapes_filter() {
+	local id
+	id=$($CTL probe add kprobe __x64_sys_getpgid --comm $'\e[2Jx')
+	$CTL probe list > $S/list.txt
+	$CTL probe show "$id" > $S/show.txt
+	$CTL probe del "$id"
+	no_raw_escapes $S/list.txt
+	no_raw_escapes $S/show.txt
+	expect_match '\[comm=\\x1b\[2Jx\]' "$(cat $S/list.txt)" "probe list filter"
+	expect_match 'filter +comm=\\x1b\[2Jx$' "$(cat $S/show.txt)" "probe show filter"
+}
+
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
 	t_export_csv t_signals_remove_probes t_stats_show_schemas \
-	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters
+	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
+	t_text_escapes_strings t_list_escapes_filter
