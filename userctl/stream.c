@@ -718,7 +718,9 @@ static int rp_stream_open_rings(struct rp_stream *s)
 		err == -EBUSY ? " (another stream is reading: stop it first)" :
 		err == -EPROTO ? " (ABI mismatch: build the CLI and the module "
 				 "from one tree)" :
-		err == -EACCES || err == -EPERM ? " (run as root)" : "");
+		err == -EACCES ? " (run as root)" :
+		err == -EPERM ? " (refused by kernel lockdown: see "
+				"/sys/kernel/security/lockdown)" : "");
 	return err == -EACCES || err == -EPERM ? RP_EXIT_PERM : RP_EXIT_FAIL;
 }
 
