@@ -228,7 +228,11 @@ void rp_nl_perror(const struct rp_nl *nl, const char *what, int err)
 {
 	const char *name = strerrorname_np(-err);
 
-	if (nl && nl->errmsg[0])
+	/* 6.1 drops the reason of a dump refused in its start callback. */
+	if (err == -EPERM && (!nl || !nl->errmsg[0]))
+		fprintf(stderr, "rawprobectl: %s: needs CAP_PERFMON or "
+			"CAP_SYS_ADMIN (run as root) (EPERM)\n", what);
+	else if (nl && nl->errmsg[0])
 		fprintf(stderr, "rawprobectl: %s: %s (%s)\n", what,
 			nl->errmsg, name ? name : strerror(-err));
 	else
