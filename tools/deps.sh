@@ -8,6 +8,8 @@
 #
 #   tools/deps.sh            install what is missing, print nothing if all is there
 #   tools/deps.sh --print    print the kernel releases (one per line) and exit
+#   tools/deps.sh --debug-kernel   what tests/vm/debug-kernel.sh builds with:
+#                            linux-source-6.12 and the kernel build tools
 #
 # RAWPROBE_CACHE (default /var/cache/rawprobe) holds the extracted kernels.
 set -euo pipefail
@@ -17,6 +19,8 @@ HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64)
 PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
       bpftrace python3 python3-jsonschema groff-base man-db)
+DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
+      libssl-dev xz-utils kmod cpio)
 
 log() { echo "deps: $*" >&2; }
 
@@ -94,10 +98,10 @@ releases() {
 	for m in "${HEADER_METAS[@]}"; do release_of "$(meta_target "$m")"; done
 }
 
-if [ "${1:-}" = --print ]; then
-	releases
-	exit 0
-fi
+case ${1:-} in
+--print)	releases; exit 0 ;;
+--debug-kernel)	apt_install "${DEBUG_KERNEL_PKGS[@]}"; exit 0 ;;
+esac
 
 apt_install "${PKGS[@]}" "${HEADER_METAS[@]}"
 for rel in $(releases); do
