@@ -10,6 +10,8 @@
 #   make install         module (modules_install) + install-ctl
 #   make install-ctl     rawprobectl, its man page, bash completion and JSON
 #                        schema under $(DESTDIR)$(PREFIX) (no kernel needed)
+#   make check-debug     the in-VM suite on debug kernels built from
+#                        linux-source-6.12 (KASAN/lockdep, then KCSAN)
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(wildcard /usr/src/linux-headers-6.1.*-amd64))
@@ -30,7 +32,8 @@ CTL_SRCS := $(wildcard userctl/*.c)
 CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
-	demo vm bench deps clean install install-ctl install-module install-dev checkpatch
+	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
+	examples-kdir modules-debug check-debug
 
 all: module ctl
 
@@ -40,7 +43,8 @@ module: $(BUILD)/rawprobe.ko
 	@ln -sf $(BUILD)/rawprobe.ko rawprobe.ko
 	@echo "built $(BUILD)/rawprobe.ko (linked as ./rawprobe.ko) for $(KREL)"
 
-$(BUILD)/rawprobe.ko: $(KSRC)
+# (a debug kernel rebuilt in place has a new Module.symvers)
+$(BUILD)/rawprobe.ko: $(KSRC) $(wildcard $(KDIR)/Module.symvers)
 	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR or run tools/deps.sh" >&2; exit 1; }
 	@mkdir -p $(BUILD)
 	@for d in $(SRC_DIRS); do mkdir -p $(BUILD)/$$d; \
@@ -90,11 +94,26 @@ build/tools/getpgid_loop: tests/bench/getpgid_loop.c
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
 
-# Every kernel the tests boot (tools/deps.sh --print).
+# Every kernel the tests boot (tools/deps.sh --print); KDIRS="..." for others.
+KDIRS = $(addprefix /usr/src/linux-headers-,$(shell tools/deps.sh --print))
 modules-all:
-	@for rel in $$(tools/deps.sh --print); do \
+	@for kdir in $(KDIRS); do \
 		$(MAKE) --no-print-directory module test-modules \
-			KDIR=/usr/src/linux-headers-$$rel || exit 1; done
+			KDIR=$$kdir || exit 1; done
+
+# The debug kernels (tests/vm/debug-kernel.sh builds and caches them).
+DEBUG_VARIANTS := kasan kcsan
+DEBUG_KDIRS = $(foreach v,$(DEBUG_VARIANTS),$(shell tests/vm/debug-kernel.sh --print-dir $(v))/build)
+modules-debug:
+	@for v in $(DEBUG_VARIANTS); do tests/vm/debug-kernel.sh $$v >/dev/null || exit 1; done
+	@$(MAKE) --no-print-directory examples KDIRS="$(DEBUG_KDIRS)"
+
+# The in-VM suite on the KASAN/lockdep kernel, then the ring, stream and
+# churn cases on the KCSAN kernel; any sanitizer report fails the run.
+check-debug:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl modules-debug
+	@tests/run-all.sh --debug
 
 deps:
 	@tools/deps.sh
@@ -156,9 +175,13 @@ clean:
 # copied it would) in build/<release>/examples/<name>, for every kernel.
 EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
 examples: modules-all
-	@for rel in $$(tools/deps.sh --print); do for ex in $(EXAMPLES); do \
-		d=build/$$rel/examples/$$ex; mkdir -p $$d; \
+	@for kdir in $(KDIRS); do \
+		$(MAKE) --no-print-directory examples-kdir KDIR=$$kdir || exit 1; done
+
+examples-kdir:
+	@for ex in $(EXAMPLES); do \
+		d=$(BUILD)/examples/$$ex; mkdir -p $$d; \
 		for f in examples/$$ex/*; do ln -sf $(CURDIR)/$$f $$d/; done; \
 		$(MAKE) --no-print-directory -C $$d RAWPROBE=$(CURDIR) \
-			KDIR=/usr/src/linux-headers-$$rel || exit 1; \
-	done; done
+			KDIR=$(KDIR) || exit 1; \
+	done

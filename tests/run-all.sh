@@ -3,17 +3,22 @@
 #
 # make check: host unit tests, then the in-VM suite on every kernel
 # (Debian 6.1 and 6.12). Ends with one line "N passed, N failed".
-#   tests/run-all.sh [--host-only] [--kernel K]... [CASE.sh...]
+#   tests/run-all.sh [--host-only|--vm-only] [--kernel K]... [--timeout S] [CASE.sh...]
+#   tests/run-all.sh --debug      make check-debug: the suite on the KASAN/
+#                                 lockdep kernel, ring/stream/churn on KCSAN
+# (tests/vm/debug-kernel.sh builds those kernels; build the module for them first).
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 
-kernels=() cases=() host=1 vm=1
+kernels=() cases=() host=1 vm=1 debug=0 timeout=1800
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only)	vm=0; shift ;;
 	--vm-only)	host=0; shift ;;
+	--debug)	debug=1; host=0; vm=0; shift ;;
 	-k|--kernel)	kernels+=("$2"); shift 2 ;;
+	-t|--timeout)	timeout=$2; shift 2 ;;
 	*)		cases+=("$1"); shift ;;
 	esac
 done
@@ -53,17 +58,29 @@ if [ $host = 1 ]; then
 	tally "host example template tests" "${PIPESTATUS[0]}"
 fi
 
+# The in-VM suite (CASE.sh... or all) on one kernel.
+vm_suite() {	# kernel timeout [case...]
+	local k=$1 t=$2 start rc
+	shift 2
+	echo "=== in-VM tests, kernel $k"
+	start=$(date +%s)
+	tests/vm/run -k "$k" -n -t "$t" -- tests/vm/suite.sh "$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	echo "*** kernel $(awk '/^kernel: / { print $2; exit }' "$log"):" \
+		"$(( $(date +%s) - start ))s"
+	tally "in-VM tests ($k)" "$rc"
+}
+
 if [ $vm = 1 ]; then
 	for k in "${kernels[@]}"; do
-		echo "=== in-VM tests, kernel $k"
-		start=$(date +%s)
-		tests/vm/run -k "$k" -n -t 1800 -- tests/vm/suite.sh \
-			"${cases[@]}" 2>&1 | tee "$log"
-		rc=${PIPESTATUS[0]}
-		echo "*** kernel $(awk '/^kernel: / { print $2; exit }' "$log"):" \
-			"$(( $(date +%s) - start ))s"
-		tally "in-VM tests ($k)" "$rc"
+		vm_suite "$k" "$timeout" "${cases[@]}"
 	done
+fi
+
+# KASAN, lockdep and kmemleak slow a TCG guest several times over.
+if [ $debug = 1 ]; then
+	vm_suite kasan 7200 "${cases[@]}"
+	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink}.sh
 fi
 
 echo "$pass passed, $fail failed"
