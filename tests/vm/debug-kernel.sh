@@ -19,8 +19,9 @@
 #   kernels/<release>/                  vmlinuz, System.map, config,
 #                                       lib/modules/: what tests/vm/run boots
 # <key> hashes the source package version, the fragments and this script's
-# code (not its comments), so a change to any of them rebuilds; a build happens in VARIANT-<key>.tmp
-# and is renamed only when complete. The release is 6.12.<n>-rawprobe-VARIANT.
+# code (not its comments), so a change to any of them rebuilds; a build
+# happens in VARIANT-<key>.tmp and is renamed only when complete (an
+# interrupted one resumes there). The release is 6.12.<n>-rawprobe-VARIANT.
 #
 # Build time on the 2-core test machine, nice -n 19, measured with other
 # QEMU guests running: kasan 23 min (1381 s, one guest busy on a core for
@@ -135,8 +136,9 @@ build() {	# variant
 	fi
 	"$repo/tools/deps.sh" --debug-kernel
 	src=$(source_tree)
+	# an interrupted build of the same key resumes (make is incremental)
 	tmp=$dir.tmp
-	rm -rf "$tmp" && mkdir -p "$tmp/build"
+	rm -rf "$tmp/install" && mkdir -p "$tmp/build"
 	start=$(date +%s)
 	log "building $v in $tmp (nice -n 19, -j$jobs)"
 	configure "$src" "$tmp/build" "$v"
