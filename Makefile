@@ -71,7 +71,7 @@ bench-module:
 	$(call build-mods,tests/bench/Kbuild tests/bench/rp_bench_empty.c,bench)
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
-	build/tools/ring_mmap build/tools/getpgid_loop
+	build/tools/ring_mmap build/tools/getpgid_loop build/tools/fail_nth.so
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
@@ -85,6 +85,11 @@ build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/n
 build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ tests/tools/ring_mmap.c
+
+# LD_PRELOAD shim of the allocation-failure loops (make check-debug).
+build/tools/fail_nth.so: tests/tools/fail_nth.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -fPIC -shared -o $@ $< -ldl
 
 # The getpgid workload of the benchmark and of the hotplug test.
 build/tools/getpgid_loop: tests/bench/getpgid_loop.c

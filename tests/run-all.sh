@@ -79,7 +79,12 @@ fi
 
 # KASAN, lockdep and kmemleak slow a TCG guest several times over.
 if [ $debug = 1 ]; then
-	vm_suite kasan 7200 "${cases[@]}"
+	# the debug-only cases too, in name order (99-lockdown stays last)
+	debug_cases=("${cases[@]}")
+	[ ${#cases[@]} = 0 ] && mapfile -t debug_cases < <(
+		ls tests/vm/cases/*.sh tests/vm/debug-cases/*.sh |
+		awk -F/ '{ print $NF "\t" $0 }' | sort | cut -f2)
+	vm_suite kasan 7200 "${debug_cases[@]}"
 	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink}.sh
 fi
 

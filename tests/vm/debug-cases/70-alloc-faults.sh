@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures, one at a time, in every control operation (issue 12,
+# item 4). Needs CONFIG_FAULT_INJECTION with FAILSLAB and FAIL_PAGE_ALLOC
+# (the KASAN kernel of tests/vm/debug-kernel.sh): make check-debug runs it.
+#
+# For each operation, N = 1, 2, ...: build/tools/fail_nth.so makes the Nth
+# slab or page allocation of the operation's system call fail (the task's
+# fail-nth), until an attempt passes every allocation with none injected.
+# Every attempt must end in success or in a clear error (exit 1, a message
+# naming the errno), leave the state as it was (no probe, no ring change,
+# module references as before), and the same operation without a fault
+# must then work. The suite's kmemleak scan after the case finds leaks.
+
+SHIM=$PWD/build/tools/fail_nth.so
+REPORT=$T_SCRATCH/fail.report
+MAX_POINTS=400			# a walk longer than this is a failure
+TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
+FAULT_ATTRS="/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc"
+
+# Every allocation may fail: GFP_KERNEL ones (the default skips those
+# that may sleep) and order-0 pages (the default starts at order 1).
+# Quiet: verbose 2 prints a stack, which the harness takes for a report.
+faults_setup() {
+	local d
+	for d in $FAULT_ATTRS; do
+		[ -d "$d" ] || fail "no $d: this kernel has no fault injection"
+		echo N > "$d/ignore-gfp-wait"
+		echo 0 > "$d/verbose"
+	done
+	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+}
+
+module_refs() { cat /sys/module/rawprobe/refcnt; }
+
+# A clear error: exit 1 and one "rawprobectl: what: reason (ENAME)" line.
+clean_error() {	# rc stderr
+	[ "$1" = 1 ] || { fail "exit $1 (want 0 or 1): $2"; return 1; }
+	printf '%s\n' "$2" | grep -Eq '^rawprobectl: .+ \(E[A-Z0-9]+\)$' ||
+		fail "unclear error: $2"
+}
+
+# fault_walk CALL CHECK CLEANUP CMD...: walk CMD's allocation points in
+# the CALL system call (see fail_nth.c). After each attempt, CHECK rc
+# judges the state the attempt left and CLEANUP restores the starting
+# state; after a failed attempt CMD must work without a fault. Prints
+# the number of points walked.
+fault_walk() {
+	local call=$1 check=$2 cleanup=$3 n=1 rc err refs injected
+	shift 3
+	refs=$(module_refs)
+	while [ $n -le $MAX_POINTS ]; do
+		rm -f "$REPORT"
+		rc=0
+		err=$(RP_FAIL_CALL=$call RP_FAIL_NTH=$n RP_FAIL_REPORT=$REPORT \
+		      LD_PRELOAD=$SHIM "$@" 2>&1 >/dev/null) || rc=$?
+		injected=$(cat "$REPORT" 2>/dev/null) ||
+			fail "point $n: the $call call never happened ($err)"
+		[ "$rc" = 0 ] || clean_error "$rc" "$err" ||
+			fail "point $n of '$*'"
+		$check "$rc" ||
+			fail "point $n of '$*': state after exit $rc ($err)"
+		$cleanup
+		expect_eq "$refs" "$(module_refs)" "module references after point $n"
+		[ "$injected" = injected ] || break
+		if [ "$rc" != 0 ]; then
+			err=$("$@" 2>&1 >/dev/null) ||
+				fail "'$*' without a fault, after point $n: $err"
+			$cleanup
+		fi
+		n=$((n + 1))
+	done
+	[ $n -le $MAX_POINTS ] || fail "more than $MAX_POINTS points in '$*'"
+	[ "$rc" = 0 ] || fail "'$*' failed with no fault injected: $err"
+	echo "    $call '$*': $((n - 1)) allocation points" >&2
+}
+
+# --- checks: the state an attempt leaves, given its exit code ---
+
+# A probe add: on success exactly the wanted probes, armed (not in some
+# half state); on failure none.
+added() {	# rc wanted
+	local list
+	list=$($CTL -j probe list)
+	if [ "$1" = 0 ]; then
+		expect_eq "$2" "$(printf '%s' "$list" | grep -o '"state":"armed"' | wc -l)" \
+			"armed probes after a successful add"
+	else
+		expect_eq 0 "$(printf '%s' "$list" | grep -o '{"id":' | wc -l)" \
+			"probes after a failed add"
+	fi
+}
+added_one() { added "$1" 1; }
+added_three() { added "$1" 3; }
+del_all() { $CTL probe del all >/dev/null; }
+
+t_faults_ready() {
+	faults_setup
+	[ -e /proc/thread-self/fail-nth ] || fail "no fail-nth"
+	[ -x "$SHIM" ] || [ -f "$SHIM" ] || fail "no $SHIM (make ctl)"
+}
+
+t_probe_add_kprobe() {
+	fault_walk send added_one del_all $CTL probe add kprobe vfs_read
+}
+
+t_probe_add_kretprobe() {
+	fault_walk send added_one del_all \
+		$CTL probe add kretprobe vfs_read -m 64
+}
+
+t_probe_add_jprobe() {
+	fault_walk send added_one del_all \
+		$CTL probe add jprobe do_sys_openat2 --args s32,ustr,ptr
+}
+
+# Several symbols go as one batch request.
+t_probe_add_batch() {
+	fault_walk send added_three del_all \
+		$CTL probe add kprobe vfs_read vfs_write ksys_lseek
+}
+
+t_probe_add_module_target() {
+	insmod "$TARGET_KO"
+	fault_walk send added_one del_all \
+		$CTL probe add kprobe rp_target:rp_target_hit --args s32,str
+	rmmod rp_target
+}
+
+# --- operations on an existing probe ---
+
+PROBE_ID=
+one_probe() {
+	del_all
+	PROBE_ID=$($CTL probe add kprobe vfs_read)
+}
+# (grep, not python: python takes seconds to start on a KASAN guest)
+probe_state() {
+	$CTL -j probe show "$PROBE_ID" | grep -o '"state":"[a-z]*"' | cut -d'"' -f4
+}
+
+still_there_or_gone() {	# rc
+	if [ "$1" = 0 ]; then
+		expect_eq 0 "$(probe_count)" "probes after a successful del"
+	else
+		expect_eq armed "$(probe_state)" "the probe after a failed del"
+	fi
+}
+
+t_probe_del() {
+	one_probe
+	fault_walk send still_there_or_gone one_probe \
+		$CTL probe del "$PROBE_ID"
+	del_all
+}
+
+disabled_or_armed() {	# rc
+	if [ "$1" = 0 ]; then
+		expect_eq disabled "$(probe_state)" "after a successful disable"
+	else
+		expect_eq armed "$(probe_state)" "after a failed disable"
+	fi
+}
+rearm() { $CTL probe enable "$PROBE_ID" >/dev/null; }
+
+t_probe_disable_enable() {
+	one_probe
+	fault_walk send disabled_or_armed rearm \
+		$CTL probe disable "$PROBE_ID"
+	$CTL probe disable "$PROBE_ID"
+	fault_walk send armed_or_disabled disarm \
+		$CTL probe enable "$PROBE_ID"
+	del_all
+}
+armed_or_disabled() {	# rc
+	if [ "$1" = 0 ]; then
+		expect_eq armed "$(probe_state)" "after a successful enable"
+	else
+		expect_eq disabled "$(probe_state)" "after a failed enable"
+	fi
+}
+disarm() { $CTL probe disable "$PROBE_ID" >/dev/null; }
+
+stats_kept() { [ "$1" = 0 ] || expect_eq armed "$(probe_state)" "after a failed reset"; }
+t_probe_reset() {
+	one_probe
+	fault_walk send stats_kept true $CTL probe reset all
+	del_all
+}
+
+# --- the ring ---
+
+ring_records() { $CTL -j ring show | grep -o '"records":[0-9]*' | cut -d: -f2; }
+ring_resized_or_not() {	# rc
+	if [ "$1" = 0 ]; then
+		expect_eq 4096 "$(ring_records)" "ring after a successful set"
+	else
+		expect_eq $RING_DEFAULT "$(ring_records)" "ring after a failed set"
+	fi
+}
+ring_default() { $CTL ring set records $RING_DEFAULT >/dev/null; }
+
+t_ring_set() {
+	fault_walk send ring_resized_or_not ring_default \
+		$CTL ring set records 4096
+}
+
+# --- the device and a stream (open, mmap, its owned probes, release) ---
+
+nothing_left() {	# rc
+	expect_eq 0 "$(probe_count)" "probes after a stream"
+	expect_eq $RING_DEFAULT "$(ring_records)" "ring after a stream"
+}
+
+t_stream_open() {
+	fault_walk open nothing_left true $CTL stream -d 0.2
+}
+
+t_stream_mmap_control() {
+	fault_walk mmap nothing_left true $CTL stream -d 0.2
+}
+
+t_stream_mmap_records() {
+	RP_FAIL_SKIP=1 fault_walk mmap nothing_left true $CTL stream -d 0.2
+}
+
+t_stream_owned_probes() {
+	fault_walk send nothing_left del_all \
+		$CTL stream -e kprobe:vfs_read -e kretprobe:vfs_write -d 0.2
+}
+
+t_stream_release() {
+	fault_walk close nothing_left del_all \
+		$CTL stream -e kprobe:vfs_read -d 0.2
+}
+
+tests t_faults_ready t_probe_add_kprobe t_probe_add_kretprobe \
+	t_probe_add_jprobe t_probe_add_batch t_probe_add_module_target \
+	t_probe_del t_probe_disable_enable t_probe_reset t_ring_set \
+	t_stream_open t_stream_mmap_control t_stream_mmap_records \
+	t_stream_owned_probes t_stream_release
