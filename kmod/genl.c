@@ -268,6 +268,61 @@ static int rp_reply_simple(struct genl_info *info, u8 cmd,
 	return genlmsg_reply(skb, info);
 }
 
+/*
+ * The answer to a change is allocated before the change is made, so that
+ * a change once made is always answered and a caller that gets no answer
+ * knows nothing changed. (The ack that follows may still be lost to
+ * memory pressure: the answer is the verdict; userctl/nl.c reads it so.)
+ */
+struct rp_answer {
+	struct sk_buff *skb;
+	void *hdr;
+};
+
+static int rp_answer_prepare(struct genl_info *info, size_t size,
+			     struct rp_answer *ans)
+{
+	ans->skb = genlmsg_new(size, GFP_KERNEL);
+	if (!ans->skb) {
+		NL_SET_ERR_MSG(info->extack, "out of memory; nothing changed");
+		return -ENOMEM;
+	}
+	ans->hdr = genlmsg_put_reply(ans->skb, info, &rp_family, 0,
+				     info->genlhdr->cmd);
+	if (!ans->hdr) {
+		nlmsg_free(ans->skb);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static void rp_answer_drop(struct rp_answer *ans)
+{
+	nlmsg_free(ans->skb);
+}
+
+/*
+ * The change is made: success, even in the unlikely case that the answer
+ * does not fit the caller's full receive queue.
+ */
+static int rp_answer_send(struct genl_info *info, struct rp_answer *ans)
+{
+	genlmsg_end(ans->skb, ans->hdr);
+	genlmsg_reply(ans->skb, info);
+	return 0;
+}
+
+/* An answer that says only "done": drop it if the change failed. */
+static int rp_answer_done(struct genl_info *info, struct rp_answer *ans,
+			  int err)
+{
+	if (err) {
+		rp_answer_drop(ans);
+		return err;
+	}
+	return rp_answer_send(info, ans);
+}
+
 static int rp_put_info(struct sk_buff *skb)
 {
 	if (nla_put_u32(skb, RAWPROBE_A_ABI_VERSION, RAWPROBE_ABI_VERSION) ||
@@ -293,6 +348,7 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rp_ring_geometry geo;
 	struct nlattr **a = info->attrs;
+	struct rp_answer ans;
 	int err;
 
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
@@ -300,6 +356,9 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 			       "changing the rings needs CAP_SYS_ADMIN: they take memory on every CPU");
 		return -EPERM;
 	}
+	err = rp_answer_prepare(info, NLMSG_GOODSIZE, &ans);
+	if (err)
+		return err;
 	rp_ring_geometry(&geo);
 	if (a[RAWPROBE_A_RING_RECORDS])
 		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
@@ -320,7 +379,12 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 			       "not enough memory for the rings (or over the caller's memory cgroup limit); the old rings are kept");
 	else if (err == -EINTR)
 		NL_SET_ERR_MSG(info->extack, "interrupted; the old rings are kept");
-	return err;
+	if (err) {
+		rp_answer_drop(&ans);
+		return err;
+	}
+	rp_put_ring(ans.skb);	/* three u32s in a fresh NLMSG_GOODSIZE */
+	return rp_answer_send(info, &ans);
 }
 
 /* --- probes --- */
@@ -423,10 +487,16 @@ static int rp_sender_owner(const struct sk_buff *skb, struct genl_info *info,
 	return -ENOMEM;
 }
 
+static int rp_put_probe_answer(struct rawprobe_probe *p, void *skb)
+{
+	return rp_put_probe_attrs(skb, p);
+}
+
 static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rp_probe_spec spec;
 	struct rp_owner *owner;
+	struct rp_answer ans;
 	u32 id;
 	int err;
 
@@ -434,15 +504,19 @@ static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec) ?:
-	      rp_sender_owner(skb, info, &spec, 1, &owner);
+	      rp_sender_owner(skb, info, &spec, 1, &owner) ?:
+	      rp_answer_prepare(info, NLMSG_GOODSIZE, &ans);
 	if (err)
 		return err;
 	err = rp_probe_add(&spec, owner, info->extack, &id);
-	if (err)
+	if (err) {
+		rp_answer_drop(&ans);
 		return err;
-	/* The probe exists whatever happens to the reply. */
-	rp_probe_with(id, rp_reply_probe, info);
-	return 0;
+	}
+	/* Deleted already by another caller: answered by its id alone. */
+	if (rp_probe_with(id, rp_put_probe_answer, ans.skb) == -ENOENT)
+		nla_put_u32(ans.skb, RAWPROBE_A_PROBE_ID, id);
+	return rp_answer_send(info, &ans);
 }
 
 /* The index of the spec that failed rides in the extack cookie. */
@@ -481,39 +555,27 @@ static int rp_parse_batch(struct genl_info *info, struct rp_probe_spec *specs,
 	return 0;
 }
 
-static int rp_reply_ids(struct genl_info *info, const u32 *ids, unsigned int n)
+/* Room for the ids of a batch, in an answer prepared before the adds. */
+static size_t rp_ids_size(unsigned int n)
 {
-	struct sk_buff *skb;
-	struct nlattr *nest;
-	unsigned int i;
-	void *hdr;
+	return nla_total_size(0) + n * nla_total_size(sizeof(u32));
+}
 
-	skb = genlmsg_new(nla_total_size(0) + n * nla_total_size(4),
-			  GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(skb, info, &rp_family, 0,
-				RAWPROBE_CMD_PROBE_ADD_BATCH);
-	if (!hdr)
-		goto err;
-	nest = nla_nest_start(skb, RAWPROBE_A_BATCH);
-	if (!nest)
-		goto err;
+static void rp_put_ids(struct sk_buff *skb, const u32 *ids, unsigned int n)
+{
+	struct nlattr *nest = nla_nest_start(skb, RAWPROBE_A_BATCH);
+	unsigned int i;
+
 	for (i = 0; i < n; i++)
-		if (nla_put_u32(skb, RAWPROBE_A_PROBE_ID, ids[i]))
-			goto err;
+		nla_put_u32(skb, RAWPROBE_A_PROBE_ID, ids[i]);
 	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
-	return genlmsg_reply(skb, info);
-err:
-	nlmsg_free(skb);
-	return -EMSGSIZE;
 }
 
 static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rp_probe_spec *specs;
 	struct rp_owner *owner;
+	struct rp_answer ans;
 	struct nlattr *entry;
 	unsigned int n;
 	int err, failed, count, rem;
@@ -540,16 +602,19 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	if (!specs || !ids)
 		goto out;
 	err = rp_parse_batch(info, specs, &n) ?:
-	      rp_sender_owner(skb, info, specs, n, &owner);
+	      rp_sender_owner(skb, info, specs, n, &owner) ?:
+	      rp_answer_prepare(info, rp_ids_size(n), &ans);
 	if (err)
 		goto out;
 	/* Ownership is each spec's own: a batch may mix (item 7). */
 	err = rp_probe_add_batch(specs, n, owner, info->extack, ids, &failed);
 	if (err) {
 		rp_batch_blame(info->extack, failed);
+		rp_answer_drop(&ans);
 		goto out;
 	}
-	rp_reply_ids(info, ids, n);
+	rp_put_ids(ans.skb, ids, n);
+	err = rp_answer_send(info, &ans);
 out:
 	kvfree(specs);
 	kvfree(ids);
@@ -575,18 +640,22 @@ static bool rp_flag_all(struct genl_info *info)
 
 static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 id;
+	struct rp_answer ans;
+	u32 id = 0;
 	int err;
 
 	err = rp_require_admin(skb, info->extack);
+	if (!err && !rp_flag_all(info))
+		err = rp_get_id(info, &id);
+	if (!err)
+		err = rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	if (rp_flag_all(info)) {
+	if (rp_flag_all(info))
 		rp_probe_del_all();
-		return 0;
-	}
-	err = rp_get_id(info, &id);
-	return err ?: rp_probe_del(id, info->extack);
+	else
+		err = rp_probe_del(id, info->extack);
+	return rp_answer_done(info, &ans, err);
 }
 
 static int rp_cmd_probe_get(struct sk_buff *skb, struct genl_info *info)
@@ -640,33 +709,35 @@ static int rp_cmd_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
 {
 	bool enable = info->genlhdr->cmd == RAWPROBE_CMD_PROBE_ENABLE;
+	struct rp_answer ans;
 	u32 id;
 	int err;
 
-	err = rp_require_admin(skb, info->extack);
+	err = rp_require_admin(skb, info->extack) ?: rp_get_id(info, &id) ?:
+	      rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	err = rp_get_id(info, &id);
-	return err ?: rp_probe_set_enabled(id, enable, info->extack);
+	err = rp_probe_set_enabled(id, enable, info->extack);
+	return rp_answer_done(info, &ans, err);
 }
 
 static int rp_cmd_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rp_answer ans;
 	u32 id = 0;
 	int err;
 
 	err = rp_require_admin(skb, info->extack);
+	if (!err && !rp_flag_all(info))
+		err = rp_get_id(info, &id);
+	if (!err)
+		err = rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	if (!rp_flag_all(info)) {
-		err = rp_get_id(info, &id);
-		if (err)
-			return err;
-	}
 	err = rp_probe_reset_stats(id, rp_flag_all(info));
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG(info->extack, "no probe with this id");
-	return err;
+	return rp_answer_done(info, &ans, err);
 }
 
 static const struct genl_ops rp_ops[] = {

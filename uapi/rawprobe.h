@@ -230,19 +230,29 @@ struct rawprobe_info {
 #define RAWPROBE_GENL_VERSION	1
 #define RAWPROBE_GENL_MCGRP	"events"	/* probe state changes */
 
+/*
+ * Every command that changes something answers, on success, with a message
+ * of its own command (-> below: what it carries). The module allocates
+ * that answer before it makes the change, so an answer means the change
+ * was made even if the ack after it is lost (the socket reports ENOBUFS
+ * when the kernel cannot allocate a message), and no answer means
+ * nothing changed.
+ */
 enum rawprobe_cmd {
 	RAWPROBE_CMD_UNSPEC,
 	RAWPROBE_CMD_GET_INFO,		/* module + ABI versions, ring geometry */
-	RAWPROBE_CMD_PROBE_ADD,		/* -> reply with the new probe */
-	RAWPROBE_CMD_PROBE_DEL,		/* by ID, or all with FLAG_ALL */
+	RAWPROBE_CMD_PROBE_ADD,		/* -> the new probe */
+	RAWPROBE_CMD_PROBE_DEL,		/* by ID, or all with FLAG_ALL; -> empty */
 	RAWPROBE_CMD_PROBE_GET,		/* by ID; dump: every probe */
-	RAWPROBE_CMD_PROBE_ENABLE,
-	RAWPROBE_CMD_PROBE_DISABLE,
-	RAWPROBE_CMD_STATS_RESET,	/* by ID, or all */
+	RAWPROBE_CMD_PROBE_ENABLE,	/* -> empty */
+	RAWPROBE_CMD_PROBE_DISABLE,	/* -> empty */
+	RAWPROBE_CMD_STATS_RESET,	/* by ID, or all; -> empty */
 	RAWPROBE_CMD_RING_GET,
-	RAWPROBE_CMD_RING_SET,		/* size/mode, only with no reader */
+	RAWPROBE_CMD_RING_SET,		/* size/mode, only with no reader;
+					 * -> the new geometry */
 	RAWPROBE_CMD_EVENT,		/* multicast notification */
-	RAWPROBE_CMD_PROBE_ADD_BATCH,	/* all or nothing: A_BATCH of specs */
+	RAWPROBE_CMD_PROBE_ADD_BATCH,	/* all or nothing: A_BATCH of specs;
+					 * -> A_BATCH of their ids */
 	__RAWPROBE_CMD_MAX,
 };
 #define RAWPROBE_CMD_MAX (__RAWPROBE_CMD_MAX - 1)

@@ -5,9 +5,17 @@
  * libnl's default error handling drops the extended ack, so requests go
  * through our own callbacks: the error callback reads the kernel's reason
  * (NLMSGERR_ATTR_MSG) from the TLVs that follow struct nlmsgerr.
+ *
+ * Lost messages: the module answers every change with a message it
+ * allocated before making the change, and processes a request within the
+ * send, so when the socket reports a lost message (ENOBUFS: the kernel
+ * could not allocate one), what is queued is all there will be. An answer
+ * among it means the change was made (the lost one was the ack); none
+ * means nothing changed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +35,7 @@ struct rp_call {
 	void *ctx;
 	int err;
 	bool done;
+	bool answered;	/* a reply to a request that is not a dump */
 };
 
 int rp_nl_open(struct rp_nl *nl)
@@ -156,6 +165,7 @@ static int rp_on_valid(struct nl_msg *msg, void *arg)
 		c->err = -EBADMSG;
 		return NL_STOP;
 	}
+	c->answered = !(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_MULTI);
 	if (c->fn) {
 		err = c->fn(tb, c->ctx);
 		if (err < 0) {
@@ -166,10 +176,39 @@ static int rp_on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* libnl folds errno into its own codes; the errno of the call is kept. */
+static int rp_nl_syserr(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/*
+ * After a lost message (see the top): take what is queued, without
+ * waiting, and judge the request by it.
+ */
+static int rp_nl_after_loss(struct rp_nl *nl, struct nl_cb *cb,
+			    struct rp_call *c, bool dump)
+{
+	nl_socket_set_nonblocking(nl->sk);
+	while (!c->done && !c->err && nl_recvmsgs(nl->sk, cb) >= 0)
+		;
+	fcntl(nl_socket_get_fd(nl->sk), F_SETFL,
+	      fcntl(nl_socket_get_fd(nl->sk), F_GETFL) & ~O_NONBLOCK);
+	if (c->err)
+		return c->err;
+	if (c->answered && !dump)
+		return 0;
+	snprintf(nl->errmsg, sizeof(nl->errmsg), "%s",
+		 dump ? "out of memory: part of the answer was lost" :
+		 "out of memory: the kernel's answer was lost; nothing changed");
+	return -ENOBUFS;
+}
+
 int rp_nl_call(struct rp_nl *nl, struct nl_msg *msg, rp_nl_reply_fn fn,
 	       void *ctx)
 {
 	struct rp_call c = { .nl = nl, .fn = fn, .ctx = ctx };
+	bool dump = nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP;
 	struct nl_cb *cb;
 	int err;
 
@@ -187,16 +226,20 @@ int rp_nl_call(struct rp_nl *nl, struct nl_msg *msg, rp_nl_reply_fn fn,
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, rp_on_valid, &c);
 
 	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	errno = 0;
 	err = nl_send_auto(nl->sk, msg);
 	nlmsg_free(msg);
 	if (err < 0) {
 		nl_cb_put(cb);
-		return -EIO;
+		return rp_nl_syserr();
 	}
 	while (!c.done && !c.err) {
+		errno = 0;
 		err = nl_recvmsgs(nl->sk, cb);
 		if (err < 0 && !c.err) {
-			c.err = -EIO;
+			c.err = errno == ENOBUFS ?
+				rp_nl_after_loss(nl, cb, &c, dump) :
+				rp_nl_syserr();
 			break;
 		}
 	}

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# Races between users of the module (issue 12, item 5; issue 13, items 5
+# and 6): rmmod while the module is busy, a target module going away
+# while its probes are added, a resize racing a reader's mapping. Each
+# attempt either works or fails cleanly; nothing is left behind.
+
+TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
+MINIMAL_KO=$(dirname "$KO")/examples/kprobe_minimal/kprobe_minimal.ko
+S=$T_SCRATCH
+
+# rmmod's own wording for a module that is still referenced
+rmmod_refused() { expect_fail 1 "in use" rmmod rawprobe; }
+
+# A reader asleep in poll holds the device open: rmmod is refused, the
+# reader goes on, and once it has gone rmmod works.
+t_rmmod_while_streaming() {
+	stream_bg $S/s.json -e kprobe:vfs_read
+	wait_for "grep -q /dev/rawprobe /proc/$STREAM_PID/maps" 100
+	rmmod_refused
+	cat /proc/version >/dev/null
+	sleep 0.5
+	stream_stop
+	expect_ge 1 "$(count_records $S/s.json "r['comm'] == 'cat'")" \
+		"records after the refused rmmod"
+	rmmod rawprobe
+	module_load
+}
+
+# Probes firing on both CPUs, no reader: rmmod takes them down with it.
+t_rmmod_while_probes_fire() {
+	local load
+	$CTL probe add kprobe vfs_read vfs_write do_sys_openat2 >/dev/null
+	$CTL probe add kretprobe vfs_read vfs_write >/dev/null
+	$CTL probe add jprobe do_sys_openat2 --args s32,ustr >/dev/null
+	( while :; do cat /proc/version >/dev/null; done ) & load=$!
+	sleep 0.5
+	rmmod rawprobe
+	kill $load; wait $load 2>/dev/null || true
+	grep -q '^rawprobe ' /proc/modules && fail "still loaded"
+	grep -c 'rawprobe' /sys/kernel/debug/kprobes/list && fail "probes left"
+	module_load
+	expect_eq 0 "$(probe_count)" "probes after a reload"
+}
+
+# A custom probe module depends on the core: the core stays.
+t_rmmod_with_custom_module() {
+	insmod "$MINIMAL_KO"
+	rmmod_refused
+	rmmod kprobe_minimal
+	rmmod rawprobe
+	module_load
+}
+
+# The target module comes and goes while probes on it are added by name
+# and deleted: each add works or fails cleanly, and none is left. (A
+# registration holds the target for its duration: rmmod may be refused.)
+t_target_module_churn() {
+	local i churn rc out
+	( set -e
+	  for i in $(seq 20); do
+		insmod "$TARGET_KO"
+		until rmmod rp_target 2>/dev/null; do sleep 0.01; done
+	  done ) & churn=$!
+	while kill -0 $churn 2>/dev/null; do
+		rc=0
+		out=$($CTL probe add kprobe rp_target:rp_target_hit 2>&1) || rc=$?
+		case $rc in
+		0) $CTL probe del "$out" ;;
+		1) expect_match "^rawprobectl: .+\(E[A-Z]+\)$" "$out" "a clean error" ;;
+		*) fail "exit $rc: $out" ;;
+		esac
+	done
+	wait $churn
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# Resizes racing readers that map the rings: each resize works or is
+# refused with EBUSY, each reader streams, and the geometry stays whole.
+t_resize_races_mapping() {
+	local i pid rc out want=$RING_DEFAULT
+	for i in $(seq 10); do
+		$CTL stream -d 0.3 >/dev/null 2>$S/err & pid=$!
+		for want in 4096 $RING_DEFAULT; do
+			rc=0
+			out=$($CTL ring set records $want 2>&1) || rc=$?
+			[ $rc = 0 ] ||
+				expect_match "EBUSY" "$out" "a refused resize"
+		done
+		wait $pid || fail "stream $i: $(cat $S/err)"
+	done
+	$CTL ring set records $RING_DEFAULT
+	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" "ring size"
+	$CTL -j stream -d 0.2 -e kprobe:vfs_read -o $S/last.json
+	cat /proc/version >/dev/null
+}
+
+tests t_rmmod_while_streaming t_rmmod_while_probes_fire \
+	t_rmmod_with_custom_module t_target_module_churn t_resize_races_mapping
