@@ -116,7 +116,7 @@ t_probe_add_jprobe() {
 # Several symbols go as one batch request.
 t_probe_add_batch() {
 	fault_walk send added_three del_all \
-		$CTL probe add kprobe vfs_read vfs_write ksys_lseek
+		$CTL probe add kprobe vfs_read vfs_write do_sys_openat2
 }
 
 t_probe_add_module_target() {
