@@ -85,7 +85,7 @@ if [ $debug = 1 ]; then
 		ls tests/vm/cases/*.sh tests/vm/debug-cases/*.sh |
 		awk -F/ '{ print $NF "\t" $0 }' | sort | cut -f2)
 	vm_suite kasan 7200 "${debug_cases[@]}"
-	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink}.sh
+	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink,25-races}.sh
 fi
 
 echo "$pass passed, $fail failed"

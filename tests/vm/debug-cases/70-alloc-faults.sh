@@ -146,10 +146,14 @@ still_there_or_gone() {	# rc
 	fi
 }
 
+# (the id changes with each new probe: read when the command runs)
+del_current() { $CTL probe del "$PROBE_ID"; }
+
 t_probe_del() {
 	one_probe
-	fault_walk send still_there_or_gone one_probe \
-		$CTL probe del "$PROBE_ID"
+	fault_walk send still_there_or_gone one_probe del_current
+	one_probe
+	fault_walk send still_there_or_gone one_probe $CTL probe del all
 	del_all
 }
 
