@@ -25,7 +25,8 @@
 #
 # Build time on the 2-core test machine, nice -n 19, measured with other
 # QEMU guests running: kasan 23 min (1381 s, one guest busy on a core for
-# most of it); kcsan over 40 min with two guests on both cores. Then 220 MiB
+# most of it); kcsan 24 min (1417 s, the part after an interrupted start,
+# with up to three guests running). Then 220 MiB
 # per variant (objects dropped) and 1.7 GiB of shared source.
 set -euo pipefail
 

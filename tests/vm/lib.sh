@@ -88,6 +88,8 @@ probeable_functions() {
 run_tests() {
 	local t rc
 	for t in $T_ORDER; do
+		# T_ONLY=REGEX: only the tests it matches (when working on some)
+		[ -n "${T_ONLY:-}" ] && ! [[ $t =~ $T_ONLY ]] && continue
 		# not "|| rc=$?": bash ignores set -e on the left of ||
 		( set -e; "$t" )
 		rc=$?
