@@ -97,6 +97,7 @@ struct rawprobe_probe {
 	u32 id;
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */
+	kprobe_opcode_t *unreg_addr;	/* kp.addr, while unregistering */
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	s8 str_arg;			/* first string argument, or -1 */
 	struct rp_probe_spec spec;
@@ -147,7 +148,7 @@ int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
 struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
 					   struct module *owner);
 void rp_probe_del_custom(struct rawprobe_probe *p);
-void rp_probe_del_all(void);
+unsigned int rp_probe_del_all(void);
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);

@@ -651,9 +651,11 @@ static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 		err = rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	if (rp_flag_all(info))
-		rp_probe_del_all();
-	else
+	if (rp_flag_all(info) && rp_probe_del_all()) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the kernel could not unregister some probes (out of memory): they stay; try again");
+		err = -ENOMEM;
+	} else if (!rp_flag_all(info))
 		err = rp_probe_del(id, info->extack);
 	return rp_answer_done(info, &ans, err);
 }

@@ -106,7 +106,7 @@ static int rp_module_event(struct notifier_block *nb, unsigned long state,
 
 	mutex_lock(&rp_registry_lock);
 	if (state == MODULE_STATE_GOING) {
-		rp_remove_matching(rp_match_owner_mod, mod);
+		rp_remove_all_matching(rp_match_owner_mod, mod);
 		rp_module_going(mod);
 	} else if (state == MODULE_STATE_LIVE) {
 		rp_module_coming(mod);

@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -119,15 +120,41 @@ int rp_register(struct rawprobe_probe *p)
 	return err;
 }
 
+/*
+ * unregister_kprobes() returns nothing, yet the kernel may keep a kprobe
+ * registered: when disarming it fails (ftrace_set_filter_ip() out of
+ * memory, with a WARN), it clears the kprobe's addr and leaves it in its
+ * table, its handlers still called. Such a probe must not be freed: it
+ * stays registered (addr restored, so that unregistering can be tried
+ * again) and its removal fails. Found by the allocation-failure loops.
+ */
+static void rp_unregister_begin(struct rawprobe_probe *p)
+{
+	p->unreg_addr = rp_probe_kprobe(p)->addr;
+}
+
+static void rp_unregister_end(struct rawprobe_probe *p)
+{
+	struct kprobe *kp = rp_probe_kprobe(p);
+
+	p->registered = !kp->addr;
+	if (p->registered) {
+		kp->addr = p->unreg_addr;
+		pr_warn("probe %u on %s: the kernel kept it registered; it stays\n",
+			p->id, p->target);
+	}
+}
+
 void rp_unregister(struct rawprobe_probe *p)
 {
 	if (!p->registered)
 		return;
+	rp_unregister_begin(p);
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
 		unregister_kretprobe(&p->krp);
 	else
 		unregister_kprobe(&p->kp);
-	p->registered = false;
+	rp_unregister_end(p);
 }
 
 /*
@@ -150,16 +177,19 @@ static void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
 	for (i = 0; i < n; i++) {
 		if (!v[i]->registered)
 			continue;
+		rp_unregister_begin(v[i]);
 		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
 			krps[nr++] = &v[i]->krp;
 		else
 			kps[nk++] = &v[i]->kp;
-		v[i]->registered = false;
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(krps, nr);
+	for (i = 0; i < n; i++)
+		if (v[i]->registered)
+			rp_unregister_end(v[i]);
 out:
 	kfree(kps);
 	kfree(krps);
@@ -171,27 +201,52 @@ static void rp_probe_free(struct rawprobe_probe *p)
 	kfree(p);
 }
 
-/* Unlink, unregister, announce and free; caller holds the lock. */
-static void rp_remove_locked(struct rawprobe_probe **v, unsigned int n)
+/* Before the probes are freed: wait out the kernel's refusals. */
+static void rp_unregister_all(struct rawprobe_probe **v, unsigned int n)
 {
 	unsigned int i;
 
+	for (;;) {
+		rp_unregister_batch(v, n);
+		for (i = 0; i < n && !v[i]->registered; i++)
+			;
+		if (i == n)
+			return;
+		msleep(100);
+	}
+}
+
+/*
+ * Unregister, then unlink, announce and free what is no longer registered;
+ * caller holds the lock. Returns how many the kernel kept (see above).
+ */
+static unsigned int rp_remove_locked(struct rawprobe_probe **v,
+				     unsigned int n)
+{
+	unsigned int i, kept = 0;
+
 	rp_unregister_batch(v, n);
 	for (i = 0; i < n; i++) {
+		if (v[i]->registered) {
+			kept++;
+			continue;
+		}
 		list_del(&v[i]->node);
 		idr_remove(&rp_probe_ids, v[i]->id);
 		rp_nr_probes--;
 		rp_probe_event(v[i], RAWPROBE_EVENT_REMOVED);
 		rp_probe_free(v[i]);
 	}
+	return kept;
 }
 
+/* Remove the probes pred matches; returns how many the kernel kept. */
 unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
 					     const void *arg),
 				const void *arg)
 {
 	struct rawprobe_probe *p, **v;
-	unsigned int n = 0;
+	unsigned int n = 0, kept = 0;
 
 	lockdep_assert_held(&rp_registry_lock);
 	v = kmalloc_array(max(rp_nr_probes, 1U), sizeof(*v), GFP_KERNEL);
@@ -200,18 +255,29 @@ unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
 		struct rawprobe_probe *tmp;
 
 		list_for_each_entry_safe(p, tmp, &rp_probes, node)
-			if (pred(p, arg)) {
-				rp_remove_locked(&p, 1);
-				n++;
-			}
-		return n;
+			if (pred(p, arg))
+				kept += rp_remove_locked(&p, 1);
+		return kept;
 	}
 	list_for_each_entry(p, &rp_probes, node)
 		if (pred(p, arg))
 			v[n++] = p;
-	rp_remove_locked(v, n);
+	kept = rp_remove_locked(v, n);
 	kfree(v);
-	return n;
+	return kept;
+}
+
+/*
+ * Where the probes must go (their handlers' module is leaving), the
+ * kernel's refusals, which come from failed allocations, are waited out.
+ */
+void rp_remove_all_matching(bool (*pred)(struct rawprobe_probe *p,
+					 const void *arg),
+			    const void *arg)
+{
+	lockdep_assert_held(&rp_registry_lock);
+	while (rp_remove_matching(pred, arg))
+		msleep(100);
 }
 
 static int rp_check_filter(const struct rp_filter *f,
@@ -341,7 +407,7 @@ static int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		if (err) {
 			rp_explain_register_error(v[i], err, extack);
 			*failed = i;
-			rp_unregister_batch(v, i);
+			rp_unregister_all(v, i);
 			return err;
 		}
 	}
@@ -470,8 +536,10 @@ int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack,
 			       "the probe belongs to a module: unload the module to remove it");
 		err = -EBUSY;
-	} else {
-		rp_remove_locked(&p, 1);
+	} else if (rp_remove_locked(&p, 1)) {
+		NL_SET_ERR_MSG(extack,
+			       "the kernel could not unregister the probe (out of memory): it stays; try again");
+		err = -ENOMEM;
 	}
 	mutex_unlock(&rp_registry_lock);
 	return err;
@@ -488,11 +556,15 @@ static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
 }
 
 /* Every probe added over netlink; modules' probes stay with them. */
-void rp_probe_del_all(void)
+/* Returns how many the kernel kept (see rp_unregister_end()). */
+unsigned int rp_probe_del_all(void)
 {
+	unsigned int kept;
+
 	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_netlink, NULL);
+	kept = rp_remove_matching(rp_match_netlink, NULL);
 	mutex_unlock(&rp_registry_lock);
+	return kept;
 }
 
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
@@ -751,7 +823,7 @@ static bool rp_match_ptr(struct rawprobe_probe *p, const void *arg)
 void rp_probe_del_custom(struct rawprobe_probe *p)
 {
 	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_ptr, p);
+	rp_remove_all_matching(rp_match_ptr, p);
 	mutex_unlock(&rp_registry_lock);
 }
 
@@ -760,17 +832,23 @@ static bool rp_match_owner(struct rawprobe_probe *p, const void *arg)
 	return p->owner == arg;
 }
 
+/* What the kernel kept of a released socket's probes outlives it. */
 void rp_probe_del_owned(const struct rp_owner *owner)
 {
+	struct rawprobe_probe *p;
+
 	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_owner, owner);
+	if (rp_remove_matching(rp_match_owner, owner))
+		list_for_each_entry(p, &rp_probes, node)
+			if (p->owner == owner)
+				p->owner = NULL;
 	mutex_unlock(&rp_registry_lock);
 }
 
 void rp_registry_exit(void)
 {
 	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_all, NULL);
+	rp_remove_all_matching(rp_match_all, NULL);
 	mutex_unlock(&rp_registry_lock);
 	idr_destroy(&rp_probe_ids);
 }

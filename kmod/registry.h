@@ -20,10 +20,17 @@ int rp_register(struct rawprobe_probe *p);
 void rp_unregister(struct rawprobe_probe *p);
 void rp_probe_event(struct rawprobe_probe *p, u8 event);
 
-/* Remove every probe matching pred(p, arg), in one grace period. */
+/*
+ * Remove every probe matching pred(p, arg), in one grace period; returns
+ * how many the kernel kept registered (they stay). The _all variant waits
+ * until none is kept: for probes whose handlers are going away.
+ */
 unsigned int rp_remove_matching(bool (*pred)(struct rawprobe_probe *p,
 					     const void *arg),
 				const void *arg);
+void rp_remove_all_matching(bool (*pred)(struct rawprobe_probe *p,
+					 const void *arg),
+			    const void *arg);
 
 /* Probes owned by a released socket (owner.c calls it from its reaper). */
 void rp_probe_del_owned(const struct rp_owner *owner);
