@@ -9,6 +9,7 @@
  * closes). At exit the command prints, per probe, hits, records
  * delivered, lost and filtered, and per CPU any sequence gap.
  */
+#define _GNU_SOURCE	/* strerrorname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -713,14 +714,15 @@ static int rp_stream_open_rings(struct rp_stream *s)
 
 	if (!err)
 		return 0;
-	fprintf(stderr, "rawprobectl: /dev/%s: %s%s\n", RAWPROBE_DEVICE_NAME,
-		strerror(-err),
-		err == -EBUSY ? " (another stream is reading: stop it first)" :
-		err == -EPROTO ? " (ABI mismatch: build the CLI and the module "
-				 "from one tree)" :
-		err == -EACCES ? " (run as root)" :
-		err == -EPERM ? " (refused by kernel lockdown: see "
-				"/sys/kernel/security/lockdown)" : "");
+	fprintf(stderr, "rawprobectl: /dev/%s: %s%s (%s)\n",
+		RAWPROBE_DEVICE_NAME, strerror(-err),
+		err == -EBUSY ? ": another stream is reading: stop it first" :
+		err == -EPROTO ? ": ABI mismatch: build the CLI and the module "
+				 "from one tree" :
+		err == -EACCES ? ": run as root" :
+		err == -EPERM ? ": refused by kernel lockdown: see "
+				"/sys/kernel/security/lockdown" : "",
+		strerrorname_np(-err) ?: "?");
 	return err == -EACCES || err == -EPERM ? RP_EXIT_PERM : RP_EXIT_FAIL;
 }
 
