@@ -181,13 +181,16 @@ t_probe_del() {
 	del_all
 }
 
-disabled_or_armed() {	# rc
+# state_after rc STATE-IF-DONE STATE-IF-FAILED WHAT
+state_after() {
 	if [ "$1" = 0 ]; then
-		expect_eq disabled "$(probe_state)" "after a successful disable"
+		expect_eq "$2" "$(probe_state)" "after a successful $4"
 	else
-		expect_eq armed "$(probe_state)" "after a failed disable"
+		expect_eq "$3" "$(probe_state)" "after a failed $4"
 	fi
 }
+disabled_or_armed() { state_after "$1" disabled armed disable; }
+armed_or_disabled() { state_after "$1" armed disabled enable; }
 rearm() { $CTL probe enable "$PROBE_ID" >/dev/null; }
 
 t_probe_disable_enable() {
@@ -198,13 +201,6 @@ t_probe_disable_enable() {
 	fault_walk send armed_or_disabled disarm \
 		$CTL probe enable "$PROBE_ID"
 	del_all
-}
-armed_or_disabled() {	# rc
-	if [ "$1" = 0 ]; then
-		expect_eq armed "$(probe_state)" "after a successful enable"
-	else
-		expect_eq disabled "$(probe_state)" "after a failed enable"
-	fi
 }
 disarm() { $CTL probe disable "$PROBE_ID" >/dev/null; }
 
