@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+# The seeded generic netlink fuzzer (issue 13, item 7; tests/tools/nl_fuzz.c):
+# FUZZ_COUNT messages of seed FUZZ_SEED as root, as uid 65534 and as root
+# of a new user namespace. Every message gets a clean error or a valid
+# answer within 2 s; the unprivileged ones change nothing (the tool checks
+# that no command on probes or rings succeeds, and from a root socket in
+# class user; this file compares probe list and ring show before and
+# after); root's run leaves nothing behind.
+#
+#   FUZZ_SEED    the seed (default 13007)
+#   FUZZ_COUNT   messages per class (default 10000: make check runs
+#                30,000 in all: 60 to 110 s on 6.12 under TCG, most
+#                of it root's, whose probes really come and go)
+#
+# tests/vm/run passes no environment into the guest; larger runs (make
+# stress) set it there:
+#   tests/vm/run -k 6.12 -t 3600 -- env FUZZ_COUNT=200000 FUZZ_SEED=7 \
+#	tests/vm/suite.sh tests/vm/cases/22-fuzz.sh
+# A failure prints the tool's repro line, e.g.
+#   build/tools/nl_fuzz --seed 13007 --count 10000 --class root --allow-changes
+# which runs as it is in a guest (tests/vm/run -k 6.12 -- ...).
+
+FUZZ=build/tools/nl_fuzz
+FUZZ_SEED=${FUZZ_SEED:-13007}
+FUZZ_COUNT=${FUZZ_COUNT:-10000}
+
+# A bound on one run: under TCG root's messages go at 300 to 700 a second,
+# the unprivileged ones (all refused) at 2000 to 5000.
+FUZZ_LIMIT="timeout -k 10 $((FUZZ_COUNT / 20 + 300))"
+
+# fuzz_run CMD...: run the tool, show its summary (seed, outcomes, errno
+# histogram, rate), and on failure all it said; its last line must be
+# "N passed, 0 failed".
+fuzz_run() {
+	local out rc=0
+	out=$("$@" 2>&1) || rc=$?
+	printf '%s\n' "$out" | grep -E '^# (seed|outcome|errno|FAIL|repro|message|privileged|[0-9.]+ messages per)'
+	if [ $rc != 0 ]; then
+		printf '%s\n' "$out" | grep -v -e '^ok ' >&2
+		fail "'$*' exited $rc" || return
+	fi
+	expect_match "^[1-9][0-9]* passed, 0 failed$" \
+		"$(printf '%s\n' "$out" | tail -1)" "$*"
+}
+
+# What nobody but root may change: each probe's identity, state and
+# settings, and the ring geometry (counters move on: compared apart).
+fuzz_state() {
+	{ $CTL -j probe list; echo; $CTL -j ring show; } | python3 -c '
+import json, sys
+probes, ring = [json.loads(x) for x in sys.stdin.read().split("\n") if x.strip()]
+for p in probes:
+    s = dict(p); s.pop("stats")
+    print(json.dumps(s, sort_keys=True))
+print("ring", ring["records"], ring["mode"])'
+}
+
+# id:hits of every probe
+fuzz_hits() {
+	$CTL -j probe list | python3 -c '
+import json, sys
+print(" ".join("%d:%d" % (p["id"], p["stats"]["hits"]) for p in json.load(sys.stdin)))'
+}
+
+# Probes and rings for the unprivileged classes to attack: an armed, a
+# disabled and a filtered one, rings off their defaults. Prints the ids.
+fuzz_setup() {
+	local a b c
+	a=$($CTL probe add kprobe vfs_read)
+	b=$($CTL probe add kretprobe vfs_write --maxactive 8 --disabled)
+	c=$($CTL probe add jprobe do_sys_openat2 --args s32,ustr --comm cat)
+	$CTL ring set records 1024 mode overwrite
+	echo "$a,$b,$c"
+}
+
+# No counter went back (a stats reset), no probe came or went.
+fuzz_hits_grew() {	# before after
+	python3 -c '
+import sys
+b = dict(x.split(":") for x in sys.argv[1].split())
+a = dict(x.split(":") for x in sys.argv[2].split())
+assert b.keys() == a.keys(), (b, a)
+for k in b:
+    assert int(a[k]) >= int(b[k]), (k, b[k], a[k])' "$1" "$2" ||
+		fail "counters went back: '$1' -> '$2'"
+}
+
+fuzz_unprivileged() {	# class cmd-prefix...
+	local cls=$1 ids before hits after
+	shift
+	ids=$(fuzz_setup)
+	before=$(fuzz_state)
+	hits=$(fuzz_hits)
+	fuzz_run "$@" $FUZZ_LIMIT $FUZZ --seed "$FUZZ_SEED" \
+		--count "$FUZZ_COUNT" --class "$cls" --ids "$ids"
+	after=$(fuzz_state)
+	[ "$before" = "$after" ] ||
+		fail "probes or rings changed: $(diff <(echo "$before") <(echo "$after"))"
+	fuzz_hits_grew "$hits" "$(fuzz_hits)"
+	$CTL ring set records $RING_DEFAULT mode discard
+}
+
+# Root may change everything: the probes it adds fire meanwhile (a read,
+# and open loop), with whatever argument types and filters the
+# messages gave them, while others come and go and the rings are resized.
+t_fuzz_root() {
+	local j load rc=0
+	( while :; do cat /proc/version >/dev/null; sleep 0.02; done ) & load=$!
+	fuzz_run $FUZZ_LIMIT $FUZZ --seed "$FUZZ_SEED" --count "$FUZZ_COUNT" \
+		--class root --allow-changes || rc=$?
+	kill $load; wait $load 2>/dev/null || true
+	[ $rc = 0 ] || return $rc
+	expect_eq 0 "$(probe_count)" "probes left by the root run"
+	j=$($CTL -j ring show)
+	expect_eq "$RING_DEFAULT discard" \
+		"$(json_get "$j" 'str(j["records"]) + " " + j["mode"]')" "rings"
+	expect_eq 0 "$(grep -c rawprobe /sys/kernel/debug/kprobes/list)" \
+		"kprobes left registered"
+}
+
+# uid/gid 65534, no groups, no capabilities: the tool drops to it after
+# opening the root socket it checks from.
+t_fuzz_user() {
+	fuzz_unprivileged user
+}
+
+# unshare -Ur CMD...: root of a new user namespace. The guest runs its
+# jobs chrooted into the host's root (tests/vm/guest-init), and the kernel
+# refuses a new user namespace to a chrooted caller (EPERM); then the
+# namespace is made from pid 1's root (the initramfs's busybox), and
+# entered back into our root with chroot, which its root may do.
+userns() {
+	if unshare -Ur true 2>/dev/null; then
+		unshare -Ur "$@"
+	elif [ /proc/1/root/mnt/root/. -ef / ]; then
+		chroot /proc/1/root /bin/busybox unshare -U -r \
+			/bin/busybox chroot /mnt/root /bin/bash -c \
+			'cd "$1" && shift && exec "$@"' userns "$PWD" "$@"
+	else
+		fail "cannot make a user namespace here"
+	fi
+}
+
+# Root of a new user namespace: every capability, none in the initial one.
+t_fuzz_userns() {
+	fuzz_unprivileged userns userns
+}
+
+tests t_fuzz_root t_fuzz_user t_fuzz_userns
