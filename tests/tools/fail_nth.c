@@ -158,33 +158,24 @@ static int open_device(const char *path, int flags, mode_t mode,
 	return fd;
 }
 
-int open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-
-	REAL(open);
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_device(path, flags, mode, real_open);
+/* open() and open64() alike: the mode only comes with O_CREAT/O_TMPFILE. */
+#define OPEN_WRAPPER(name)						\
+int name(const char *path, int flags, ...)				\
+{									\
+	mode_t mode = 0;						\
+	va_list ap;							\
+									\
+	REAL(name);							\
+	if (flags & (O_CREAT | O_TMPFILE)) {				\
+		va_start(ap, flags);					\
+		mode = va_arg(ap, mode_t);				\
+		va_end(ap);						\
+	}								\
+	return open_device(path, flags, mode, real_##name);		\
 }
 
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-
-	REAL(open64);
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_device(path, flags, mode, real_open64);
-}
+OPEN_WRAPPER(open)
+OPEN_WRAPPER(open64)
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
