@@ -33,7 +33,7 @@ CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
-	examples-kdir modules-debug check-debug
+	examples-kdir modules-debug check-debug ctl-asan
 
 all: module ctl
 
@@ -105,6 +105,14 @@ build/tools/getpgid_loop: tests/bench/getpgid_loop.c
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
 
+# The CLI under ASan+UBSan, for the hostile-invocation test (tests/cli).
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined,float-cast-overflow \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+ctl-asan: build/asan/rawprobectl
+build/asan/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
+
 # Every kernel the tests boot (tools/deps.sh --print); KDIRS="..." for others.
 KDIRS = $(addprefix /usr/src/linux-headers-,$(shell tools/deps.sh --print))
 modules-all:
@@ -134,7 +142,7 @@ unit: ctl
 
 check:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory ctl examples
+	@$(MAKE) --no-print-directory ctl ctl-asan examples
 	@tests/run-all.sh
 
 demo:

@@ -108,7 +108,7 @@ int rp_argtype_parse(const char *s)
 
 int rp_argspec_parse(const char *spec, unsigned char *types)
 {
-	char buf[128], *tok, *save = NULL;
+	char buf[128], *tok, *rest = buf;
 	int n = 0, t;
 
 	if (strlen(spec) >= sizeof(buf))
@@ -122,8 +122,8 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 		return n;
 	}
 	strcpy(buf, spec);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty type ("u64,,s32") is an error */
+	while ((tok = strsep(&rest, ","))) {
 		if (n == RAWPROBE_MAX_ARGS)
 			return -ERANGE;
 		t = rp_argtype_parse(tok);

@@ -310,7 +310,8 @@ static void rp_hist_end(struct rp_sink *s)
 	char vname[16];
 	size_t i;
 
-	qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
+	if (h->n)	/* qsort(NULL, 0) is undefined */
+		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
 	for (i = 0; i < h->n; i++) {
 		if (h->json)
 			rp_hist_json(&s->json, h, h->v[i]);

@@ -2,6 +2,7 @@
 /*
  * rawprobectl: the controller of the rawprobe kernel module.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -86,7 +87,8 @@ int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	char *end;
 	uint64_t v;
 
-	if (!s || !*s || *s == '-')
+	/* a digit first: strtoull would take " -1" as 2^64 - 1 */
+	if (!s || !isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 0);

@@ -2,6 +2,7 @@
 /*
  * rawprobectl probe add|del|list|show|enable|disable|reset
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -196,6 +197,15 @@ int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n)
 
 /* --- probe add --- */
 
+/* kallsyms names: C identifiers plus the compiler's '.' suffixes. */
+static int rp_name_ok(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && !strchr(extra, *s))
+			return 0;
+	return 1;
+}
+
 int rp_target_parse(const char *s, struct rp_probe_req *req)
 {
 	char buf[256], *sym = buf, *colon, *plus;
@@ -209,7 +219,8 @@ int rp_target_parse(const char *s, struct rp_probe_req *req)
 	colon = strchr(buf, ':');
 	if (colon) {
 		*colon = '\0';
-		if (!*buf || strlen(buf) >= sizeof(req->module))
+		if (!*buf || strlen(buf) >= sizeof(req->module) ||
+		    !rp_name_ok(buf, "-"))
 			return -EINVAL;
 		strcpy(req->module, buf);
 		sym = colon + 1;
@@ -221,7 +232,8 @@ int rp_target_parse(const char *s, struct rp_probe_req *req)
 			return -ERANGE;
 		req->offset = (uint32_t)v;
 	}
-	if (!*sym || strlen(sym) >= sizeof(req->symbol))
+	if (!*sym || strlen(sym) >= sizeof(req->symbol) ||
+	    !rp_name_ok(sym, ".$"))
 		return -EINVAL;
 	strcpy(req->symbol, sym);
 	return 0;

@@ -10,6 +10,7 @@
  * delivered, lost and filtered, and per CPU any sequence gap.
  */
 #define _GNU_SOURCE	/* strerrorname_np */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -33,6 +34,7 @@
 
 #define RP_MAX_STREAM_PROBES 64
 #define RP_MAX_IDS RP_MAX_STREAM_PROBES
+#define RP_DURATION_MAX 31536000	/* --duration: at most a year */
 
 enum rp_stream_mode { RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST };
 
@@ -548,10 +550,11 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 		c->ids[c->nids++] = (uint32_t)v;
 		return 0;
 	case 'd':
-		c->duration = strtod(arg, &end);
-		if (*end || !(c->duration > 0))
-			return rp_usage_error("--duration wants seconds > 0, not '%s'",
-					      arg);
+		/* bounded: the deadline is computed in u64 nanoseconds */
+		c->duration = isdigit((unsigned char)*arg) ? strtod(arg, &end) : 0;
+		if (!(c->duration > 0 && c->duration <= RP_DURATION_MAX) || *end)
+			return rp_usage_error("--duration wants seconds in (0, %d], not '%s'",
+					      RP_DURATION_MAX, arg);
 		return 0;
 	case 'c':
 		if (rp_parse_u64(arg, 1, UINT64_MAX, &v))

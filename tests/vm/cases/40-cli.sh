@@ -221,8 +221,19 @@ t_list_escapes_filter() {
 	expect_match 'filter +comm=\\x1b\[2Jx$' "$(cat $S/show.txt)" "probe show filter"
 }
 
+# Requests only the kernel can refuse, from the ASan+UBSan CLI
+# (tests/cli/hostile.sh runs the rest on the host): each a clean error,
+# no sanitizer report, no probe left.
+t_hostile_kernel_errors() {
+	local out
+	[ -x build/asan/rawprobectl ] || fail "no build/asan/rawprobectl: make ctl-asan"
+	out=$(tests/cli/hostile.sh --kernel build/asan/rawprobectl 2>&1) ||
+		fail "$(grep -A20 '^not ok' <<<"$out")"
+	expect_match '^13 passed, 0 failed' "$(tail -1 <<<"$out")" "hostile --kernel"
+}
+
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
 	t_export_csv t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
-	t_text_escapes_strings t_list_escapes_filter
+	t_text_escapes_strings t_list_escapes_filter t_hostile_kernel_errors

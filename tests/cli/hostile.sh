@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Malformed and misspelt rawprobectl invocations under an ASan+UBSan
+# build of the CLI (make ctl-asan): each must end with its documented
+# exit code and a message on stderr, never a crash or a sanitizer report.
+#   tests/cli/hostile.sh [--kernel] [CLI]   default: build/asan/rawprobectl
+# On the host (no module) requests the kernel would judge end with 3,
+# "module not loaded". --kernel (in the VM, module loaded) runs only
+# those: each ends with 1 and leaves the probe list as it was.
+# Ends with "N passed, N failed".
+here=$(cd "$(dirname "$0")" && pwd)
+kernel=0
+[ "${1:-}" = --kernel ] && { kernel=1; shift; }
+CTL=${1:-$here/../../build/asan/rawprobectl}
+[ -x "$CTL" ] || { echo "no $CTL: make ctl-asan" >&2; exit 2; }
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
+pass=0 fail=0
+T=$(mktemp -d /tmp/rp-hostile.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+long=$(printf 'x%.0s' $(seq 300))
+head -c 4096 /dev/urandom >"$T/random.bin"
+: >"$T/empty.bin"
+printf 'RPCAP' >"$T/short.bin"
+
+# One invocation: WANT is an exit code, or K for "the kernel judges".
+try() {	# WANT ARG...
+	local want=$1 rc=0 name
+	shift
+	[ "$want" = K ] && want=$((kernel ? 1 : 3))
+	"$CTL" "$@" </dev/null >"$T/out" 2>"$T/err" || rc=$?
+	name=$(printf '%q ' "$@" | cut -c1-100)
+	if [ "$rc" = "$want" ] && [ -s "$T/err" ] &&
+	   ! grep -Eq 'Sanitizer|runtime error' "$T/err"; then
+		pass=$((pass + 1)); echo "ok - hostile: $name(exit $rc)"
+	else
+		fail=$((fail + 1)); echo "not ok - hostile: $name(exit $rc, want $want)"
+		sed 's/^/    /' "$T/err" | head -20
+	fi
+}
+
+# Requests the CLI itself must refuse.
+parse_errors() {
+	# Every number the CLI takes, given values that are not numbers.
+	bad_numbers=(-1 '' abc 1.5 0x ' 7' '7 ' 1e3 +5 99999999999999999999 '7;rm')
+	for v in "${bad_numbers[@]}"; do
+		try 2 probe add kretprobe vfs_read -m "$v"
+		try 2 probe add kprobe vfs_read -s "$v"
+		try 2 probe add kprobe vfs_read --pid "$v"
+		try 2 probe add kprobe vfs_read --tgid "$v"
+		try 2 probe add kprobe vfs_read --cpu "$v"
+		try 2 stream -c "$v"
+		try 2 stream -i "$v"
+		try 2 hist --arg "$v"
+		try 2 hist --linear "$v"
+		try 2 probe del "$v"
+		try 2 probe show "$v"
+		try 2 probe enable "$v"
+		try 2 stats show "$v"
+		try 2 ring set records "$v"
+	done
+
+	for v in -1 0 '' abc ' 7' 7s inf nan 1e30 99999999999999999999; do
+		try 2 stream -d "$v"		# seconds, fractions allowed
+	done
+
+	# The grammar.
+	try 2					# no object
+	try 2 probes list			# unknown object
+	try 2 PROBE list			# case matters
+	try 2 probe				# no command
+	try 2 probe adx kprobe vfs_read		# unknown command
+	try 2 probe d 1				# ambiguous prefix
+	try 2 --jsn probe list			# unknown option
+	try 2 -x
+	try 2 probe list extra
+	try 2 ring show extra
+	try 2 version extra
+	try 2 monitor extra
+	try 2 stats reset
+	try 2 stats reset 1 2
+	try 2 ring set
+	try 2 ring set records
+	try 2 ring set mode
+	try 2 ring set mode fast
+	try 2 ring set records 65
+	try 2 ring set records 2097152
+	try 2 ring set colour red
+
+	# Kinds and targets.
+	try 2 probe add uprobe vfs_read
+	try 2 probe add KPROBE vfs_read
+	try 2 probe add '' vfs_read
+	try 2 probe add kprobe
+	try 2 probe add kprobe ''
+	try 2 probe add kprobe 'vfs read'
+	try 2 probe add kprobe 'vfs_read;reboot'
+	try 2 probe add kprobe "$long"
+	try 2 probe add kprobe "mod$long:vfs_read"
+	try 2 probe add kprobe ':vfs_read'
+	try 2 probe add kprobe 'ext4:'
+	try 2 probe add kprobe 'a:b:c'
+	try 2 probe add kprobe 'vfs_read+'
+	try 2 probe add kprobe 'vfs_read+-4'
+	try 2 probe add kprobe 'vfs_read+0x8000'
+	try 2 probe add kprobe 'vfs_read+4+4'
+	try 2 probe add kprobe 0x
+	try 2 probe add kprobe 0xzz
+	try 2 probe add kprobe 0x10000000000000000
+	try 2 probe add kprobe $'vfs_read\n'
+	try 2 probe add kprobe $'\xff\xfe'
+	try 2 trace
+	try 2 trace kprobe
+	try 2 trace frob:vfs_read
+	try 2 stream -e vfs_read
+	try 2 stream -e kprobe:
+	try 2 stream -e :vfs_read
+	try 2 stream -a 2
+
+	# Argument specs.
+	try 2 probe add kprobe vfs_read -a 7
+	try 2 probe add kprobe vfs_read -a 10
+	try 2 probe add kprobe vfs_read -a -1
+	try 2 probe add kprobe vfs_read -a ''
+	try 2 probe add kprobe vfs_read -a float
+	try 2 probe add kprobe vfs_read -a u64,,u64
+	try 2 probe add kprobe vfs_read -a ,u64
+	try 2 probe add kprobe vfs_read -a u64,
+	try 2 probe add kprobe vfs_read -a U64
+	try 2 probe add kprobe vfs_read -a 'u64 ,s32'
+	try 2 probe add kprobe vfs_read -a u64,u64,u64,u64,u64,u64,u64
+	try 2 probe add kprobe vfs_read -a "$long"
+	try 2 probe add kprobe vfs_read -s 0
+	try 2 probe add kprobe vfs_read -s 128
+	try 2 probe add kretprobe vfs_read -m 0
+	try 2 probe add kretprobe vfs_read -m 4097
+	try 2 probe add kprobe vfs_read --comm ''
+	try 2 probe add kprobe vfs_read --comm 0123456789abcdef
+	try 2 probe add kprobe vfs_read --cpu 65536
+	try 2 probe add kprobe vfs_read --pid 2147483648
+
+	# Formats, files and the rest.
+	try 2 stream -f xml
+	try 2 stream -f ''
+	try 2 stream -f JSON
+	try 2 hist --by pid
+	try 2 hist --arg 6
+	try 1 stream -r /nonexistent
+	try 1 stream -r "$T"
+	try 1 stream -r /dev/null
+	try 1 stream -r "$T/empty.bin"
+	try 1 stream -r "$T/short.bin"
+	try 1 stream -r "$T/random.bin"
+	try 1 stream -r "$T/random.bin" -f json
+	try 1 hist -r "$T/random.bin"
+	try 1 hist -r "$T/random.bin" --by comm
+	try 1 stream -r "$T/random.bin" -o /nonexistent/dir/out
+}
+
+# Well-formed requests that only the kernel can judge.
+kernel_errors() {
+	try K probe add kprobe no_such_function_rawprobe
+	try K probe add kretprobe no_such_module_rp:vfs_read
+	try K probe add kprobe vfs_read+1		# inside an instruction
+	try K probe add kprobe vfs_read vfs_read+1	# a batch: all or none
+	try K probe add jprobe vfs_read no_such_function_rawprobe -a 3
+	try K probe add kprobe 0x1
+	try K probe del 12345
+	try K probe show 12345
+	try K probe enable 12345
+	try K probe disable 12345
+	try K probe reset 12345
+	try K stats reset 12345
+}
+
+list() { "$CTL" -j probe list 2>&1; }
+if [ $kernel = 1 ]; then
+	before=$(list)
+	kernel_errors
+	after=$(list)
+	if [ "$before" = "$after" ]; then
+		pass=$((pass + 1)); echo "ok - hostile: the probe list is as it was"
+	else
+		fail=$((fail + 1)); echo "not ok - hostile: probes changed"
+		printf '    before: %s\n    after: %s\n' "$before" "$after"
+	fi
+else
+	parse_errors
+	kernel_errors
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
