@@ -72,7 +72,7 @@ bench-module:
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/ring_mmap build/tools/getpgid_loop build/tools/fail_nth.so \
-	build/tools/nl_fuzz
+	build/tools/nl_fuzz build/tools/dev_hostile
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
@@ -87,6 +87,10 @@ build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/n
 build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_fuzz.c userctl/nl.c $(NL_LIBS)
+
+build/tools/dev_hostile: tests/tools/dev_hostile.c tests/tools/tap.h uapi/rawprobe.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ $< -lpthread
 
 build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
 	@mkdir -p $(@D)

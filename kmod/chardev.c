@@ -15,10 +15,13 @@
  * were.
  *
  * Under kernel lockdown (confidentiality) the device does not open: the
- * records are kernel memory.
+ * records are kernel memory. Nor without CAP_PERFMON, whatever the node's
+ * mode says: records hold other users' data and kernel pointers, and an
+ * open file is what later mmaps are judged by (as perf_event_open).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -37,7 +40,7 @@ static int rp_open(struct inode *inode, struct file *file)
 {
 	struct rp_file *rf;
 
-	if (rp_locked_down())
+	if (rp_locked_down() || !perfmon_capable())
 		return -EPERM;
 	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
 	if (!rf)

@@ -9,6 +9,15 @@ t_device_contract() {
 	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "ring_mmap"
 }
 
+# Hostile callers of the device (issue 13, item 8): mmap sweep,
+# mremap/mprotect/fork, poll under munmap, bad ioctls, 2000 opens,
+# unprivileged open; nothing left referenced.
+t_device_hostile() {
+	local out
+	out=$(build/tools/dev_hostile) || { echo "$out" >&2; fail "see above"; }
+	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "dev_hostile"
+}
+
 t_resize_refused_while_mapped() {
 	$CTL stream -q >/dev/null 2>&1 &
 	local pid=$!
@@ -87,5 +96,5 @@ t_watermark_wakes_reader() {
 	module_load
 }
 
-tests t_device_contract t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
+tests t_device_contract t_device_hostile t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
 	t_discard_accounting t_poll_wakes_reader
