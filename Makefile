@@ -12,6 +12,8 @@
 #                        schema under $(DESTDIR)$(PREFIX) (no kernel needed)
 #   make check-debug     the in-VM suite on debug kernels built from
 #                        linux-source-6.12 (KASAN/lockdep, then KCSAN)
+#   make stress          load, churn, kills, module cycles and fuzzing in
+#                        the VM on 6.1 and 6.12, with a table of figures
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(wildcard /usr/src/linux-headers-6.1.*-amd64))
@@ -33,7 +35,7 @@ CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
-	examples-kdir modules-debug check-debug ctl-asan
+	examples-kdir modules-debug check-debug ctl-asan stress
 
 all: module ctl
 
@@ -72,7 +74,7 @@ bench-module:
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/ring_mmap build/tools/getpgid_loop build/tools/fail_nth.so \
-	build/tools/nl_fuzz build/tools/dev_hostile
+	build/tools/nl_fuzz build/tools/dev_hostile build/tools/ring_validate
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
@@ -91,6 +93,12 @@ build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/tap.h userctl/nl.c $(CTL_
 build/tools/dev_hostile: tests/tools/dev_hostile.c tests/tools/tap.h uapi/rawprobe.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ $< -lpthread
+
+# The validating reader of make stress.
+build/tools/ring_validate: tests/stress/ring_validate.c userctl/ring_reader.c \
+		userctl/rings_map.c $(CTL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 
 build/tools/ring_mmap: tests/tools/ring_mmap.c uapi/rawprobe.h
 	@mkdir -p $(@D)
@@ -137,6 +145,12 @@ check-debug:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory ctl modules-debug
 	@tests/run-all.sh --debug
+
+# Load, churn, killed controllers, module cycles, fuzzing (tests/stress).
+stress:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl ctl-asan examples
+	@tests/stress/run.sh
 
 deps:
 	@tools/deps.sh

@@ -11,7 +11,7 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 
-kernels=() cases=() host=1 vm=1 debug=0 timeout=1800
+kernels=() cases=() host=1 vm=1 debug=0 timeout=2700
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only)	vm=0; shift ;;
@@ -66,14 +66,25 @@ vm_suite() {	# kernel timeout [case...]
 	shift 2
 	echo "=== in-VM tests, kernel $k"
 	start=$(date +%s)
-	tests/vm/run -k "$k" -n -t "$t" -- tests/vm/suite.sh "$@" 2>&1 | tee "$log"
+	tests/vm/run -k "$k" -n -t "$t" -- env "${stress_smoke[@]}" \
+		tests/vm/suite.sh "$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	echo "*** kernel $(awk '/^kernel: / { print $2; exit }' "$log"):" \
 		"$(( $(date +%s) - start ))s"
 	tally "in-VM tests ($k)" "$rc"
 }
 
+# Every case of the suite and of make stress (short: the smoke of each
+# part), in name order: 99-lockdown stays last.
+all_cases() {	# DIR...
+	local d
+	for d; do printf '%s\n' "$d"/*.sh; done |
+		awk -F/ '{ print $NF "\t" $0 }' | sort | cut -f2
+}
+stress_smoke=(STRESS_SECONDS=4 STRESS_KILLS=3 STRESS_CYCLES=3)
+
 if [ $vm = 1 ]; then
+	[ ${#cases[@]} = 0 ] && mapfile -t cases < <(all_cases tests/vm/cases tests/stress/cases)
 	for k in "${kernels[@]}"; do
 		vm_suite "$k" "$timeout" "${cases[@]}"
 	done
@@ -83,9 +94,8 @@ fi
 if [ $debug = 1 ]; then
 	# the debug-only cases too, in name order (99-lockdown stays last)
 	debug_cases=("${cases[@]}")
-	[ ${#cases[@]} = 0 ] && mapfile -t debug_cases < <(
-		ls tests/vm/cases/*.sh tests/vm/debug-cases/*.sh |
-		awk -F/ '{ print $NF "\t" $0 }' | sort | cut -f2)
+	[ ${#cases[@]} = 0 ] &&
+		mapfile -t debug_cases < <(all_cases tests/vm/cases tests/vm/debug-cases)
 	vm_suite kasan 7200 "${debug_cases[@]}"
 	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink,25-races}.sh
 fi

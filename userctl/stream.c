@@ -29,6 +29,7 @@
 #include "hist.h"
 #include "probe.h"
 #include "ring_reader.h"
+#include "rings_map.h"
 #include "sink.h"
 #include "symbols.h"
 
@@ -55,13 +56,6 @@ struct rp_stream_cfg {
 	bool hist_opts;			/* a hist option was given */
 };
 
-struct rp_rings_map {
-	int fd;
-	struct rawprobe_info info;
-	void *ctrl;
-	void *data;
-	struct rp_reader *reader;
-};
 
 struct rp_stream {
 	const struct rp_stream_cfg *cfg;
@@ -97,61 +91,6 @@ static unsigned long long rp_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* --- the rings --- */
-
-static int rp_rings_open(struct rp_rings_map *m)
-{
-	struct rp_reader_ring *rings;
-	size_t ctrl_len, data_len;
-	unsigned int i;
-
-	m->fd = open("/dev/" RAWPROBE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-	if (m->fd < 0)
-		return -errno;
-	if (ioctl(m->fd, RAWPROBE_IOC_INFO, &m->info))
-		return -errno;
-	if (m->info.abi_version != RAWPROBE_ABI_VERSION ||
-	    m->info.record_size != sizeof(struct rawprobe_record))
-		return -EPROTO;
-	ctrl_len = (size_t)m->info.nr_rings * m->info.page_size;
-	data_len = (size_t)m->info.nr_rings * m->info.ring_bytes;
-	m->ctrl = mmap(NULL, ctrl_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       m->fd, (off_t)m->info.ctrl_offset);
-	if (m->ctrl == MAP_FAILED)
-		return -errno;
-	m->data = mmap(NULL, data_len, PROT_READ, MAP_SHARED, m->fd,
-		       (off_t)m->info.data_offset);
-	if (m->data == MAP_FAILED)
-		return -errno;
-
-	rings = calloc(m->info.nr_rings, sizeof(*rings));
-	if (!rings)
-		return -ENOMEM;
-	for (i = 0; i < m->info.nr_rings; i++) {
-		rings[i].ctrl = (void *)((char *)m->ctrl +
-					 (size_t)i * m->info.page_size);
-		rings[i].recs = (void *)((char *)m->data +
-					 (size_t)i * m->info.ring_bytes);
-		rings[i].nr_records = m->info.nr_records;
-		rings[i].mode = m->info.mode;
-	}
-	m->reader = rp_reader_new(rings, m->info.nr_rings, RP_READER_MERGE);
-	free(rings);
-	return m->reader ? 0 : -errno;
-}
-
-static void rp_rings_close(struct rp_rings_map *m)
-{
-	if (m->reader)
-		rp_reader_free(m->reader);
-	if (m->ctrl && m->ctrl != MAP_FAILED)
-		munmap(m->ctrl, (size_t)m->info.nr_rings * m->info.page_size);
-	if (m->data && m->data != MAP_FAILED)
-		munmap(m->data, (size_t)m->info.nr_rings * m->info.ring_bytes);
-	if (m->fd >= 0)
-		close(m->fd);
 }
 
 /* --- probe descriptions --- */
@@ -713,7 +652,7 @@ static int rp_stream_replay(struct rp_stream *s)
 
 static int rp_stream_open_rings(struct rp_stream *s)
 {
-	int err = rp_rings_open(&s->map);
+	int err = rp_rings_open(&s->map, RP_READER_MERGE);
 
 	if (!err)
 		return 0;

@@ -42,6 +42,11 @@ if [ -w $KMEMLEAK ] && ! kmemleak_scan >/dev/null; then
 fi
 for c in "${cases[@]}"; do
 	name=$(basename "$c" .sh)
+	if [ ! -f "$c" ]; then	# a misspelt case is a failure, not a pass
+		echo "not ok - $c: no such case"
+		failn=$((failn + 1))
+		continue
+	fi
 	out=$(
 		. "$here/lib.sh"
 		T_CASE="$name: "

@@ -98,6 +98,7 @@ fuzz_unprivileged() {	# class cmd-prefix...
 		fail "probes or rings changed: $(diff <(echo "$before") <(echo "$after"))"
 	fuzz_hits_grew "$hits" "$(fuzz_hits)"
 	$CTL ring set records $RING_DEFAULT mode discard
+	echo "# figure: fuzz messages_$cls $FUZZ_COUNT"
 }
 
 # Root may change everything: the probes it adds fire meanwhile (a read,
@@ -116,6 +117,7 @@ t_fuzz_root() {
 		"$(json_get "$j" 'str(j["records"]) + " " + j["mode"]')" "rings"
 	expect_eq 0 "$(grep -c rawprobe /sys/kernel/debug/kprobes/list)" \
 		"kprobes left registered"
+	echo "# figure: fuzz messages_root $FUZZ_COUNT"
 }
 
 # uid/gid 65534, no groups, no capabilities: the tool drops to it after
