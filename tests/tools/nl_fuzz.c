@@ -1897,8 +1897,8 @@ static bool initial_userns(void)
 	unsigned long a = 1, b = 1, c = 0;
 	int n;
 
-	if (!f)
-		return false;
+	if (!f)		/* no CONFIG_USER_NS: the initial one is all there is */
+		return errno == ENOENT;
 	n = fscanf(f, "%lu %lu %lu", &a, &b, &c);
 	fclose(f);
 	return n == 3 && a == 0 && b == 0 && c == 4294967295UL;
