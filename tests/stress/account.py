@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Exact accounting of a stress round.
 
-    account.py BEFORE.json MID.json AFTER.json VALIDATOR.txt ID...
+    account.py BEFORE.json START.json MID.json AFTER.json VALIDATOR.txt ID...
 
-BEFORE, MID and AFTER are `rawprobectl -j stats show` before the round,
-once its probes are disabled, and once the reader has stopped; VALIDATOR
-the output of ring_validate, which read the rings the whole round. For
-every ID:
-    hits == records + lost_ring + filtered        (the kernel's counters)
+BEFORE, START, MID and AFTER are `rawprobectl -j stats show` at the end
+of the previous round, when the reader started, once the round's probes
+are disabled, and once the reader has stopped; VALIDATOR the output of
+ring_validate, which read the rings from START on. For every ID:
+    hits == records + lost_ring + filtered        (BEFORE to AFTER)
 and, in discard mode, the reader saw every record:
-    records(MID) <= delivered <= records(AFTER)
-(equal when the two agree: a kretprobe's return of a call that entered
-before the disable, a task asleep in vfs_read, still records after it).
+    records(START..MID) <= delivered <= records(BEFORE..AFTER)
+A kretprobe's call can straddle the bounds: one that entered before the
+disable returns, and records, after MID (a task asleep in vfs_read), or
+after AFTER, before a resize between rounds throws the unread records
+of a ring with no reader away: so the bounds.
 Prints "figure KEY VALUE" lines, the problems found, and exits 1 if any.
 """
 import json
@@ -25,21 +27,23 @@ def counters(path):
 
 
 def validator(path):
-    delivered, totals = {}, {}
+    delivered, totals, unread = {}, {}, []
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 3 and w[0] == "delivered":
+            if w and w[0] == "unread":
+                unread.append(line.strip())
+            elif len(w) == 3 and w[0] == "delivered":
                 delivered[int(w[1])] = int(w[2])
             elif len(w) == 2 and w[1].isdigit():
                 totals[w[0]] = int(w[1])
-    return delivered, totals
+    return delivered, totals, unread
 
 
 def main():
-    before, mid, after = (counters(p) for p in sys.argv[1:4])
-    delivered, totals = validator(sys.argv[4])
-    ids = [int(i) for i in sys.argv[5:]]
+    before, start, mid, after = (counters(p) for p in sys.argv[1:5])
+    delivered, totals, unread = validator(sys.argv[5])
+    ids = [int(i) for i in sys.argv[6:]]
     problems, sums = [], dict(hits=0, records=0, lost_ring=0, filtered=0,
                               missed_maxactive=0, missed_recursion=0)
     for i in ids:
@@ -53,7 +57,8 @@ def main():
             problems.append(f"probe {i} ({after[i]['probe']}): hits {d['hits']}"
                             f" != records {d['records']} + lost {d['lost_ring']}"
                             f" + filtered {d['filtered']}")
-        lo = mid.get(i, after[i])["records"] - before.get(i, {}).get("records", 0)
+        lo = (mid.get(i, after[i])["records"] -
+              start.get(i, before.get(i, {})).get("records", 0))
         got = delivered.get(i, 0)
         if totals.get("mode") == 0 and not lo <= got <= d["records"]:
             problems.append(f"probe {i} ({after[i]['probe']}): delivered "
@@ -67,6 +72,8 @@ def main():
         problems.append(f"corrupt records: {totals.get('corrupt')}")
     if totals.get("mode") == 0 and totals.get("torn", 1):
         problems.append(f"torn records in discard mode: {totals.get('torn')}")
+    if problems:
+        problems += unread	# where the reader stopped, if short
     for p in problems:
         print(p)
     return 1 if problems else 0

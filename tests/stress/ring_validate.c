@@ -118,6 +118,37 @@ static long drain(struct rp_rings_map *m)
 	return total;
 }
 
+/*
+ * After the final drain the reader should be at every ring's head. Where
+ * it is not, say what holds it: the slot it stops at, uncommitted.
+ */
+static void show_unread(struct rp_rings_map *m)
+{
+	const struct rawprobe_ring_ctrl *c;
+	const struct rawprobe_record *r;
+	struct rp_reader_cpu_stats st;
+	unsigned long long head;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < m->info.nr_rings; cpu++) {
+		c = (const void *)((char *)m->ctrl +
+				   (size_t)cpu * m->info.page_size);
+		head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+		if (rp_reader_stats(m->reader, cpu, &st) ||
+		    st.position == head)
+			continue;
+		r = (const void *)((char *)m->data +
+				   (size_t)cpu * m->info.ring_bytes +
+				   (size_t)(st.position & (c->nr_records - 1)) *
+				   RAWPROBE_RECORD_SIZE);
+		printf("unread cpu %u: position %llu, head %llu; the slot holds commit %u (want %u), seq %llu, probe %u, kind %u\n",
+		       cpu, (unsigned long long)st.position, head,
+		       __atomic_load_n(&r->commit, __ATOMIC_ACQUIRE),
+		       (unsigned int)(st.position + 1),
+		       (unsigned long long)r->seq, r->probe_id, r->kind);
+	}
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -167,6 +198,7 @@ int main(void)
 		gaps += st.seq_lost;
 		lost += st.ring_lost;
 	}
+	show_unread(&m);
 	for (err = 0; err < MAX_ID; err++)
 		if (delivered[err])
 			printf("delivered %d %llu\n", err, delivered[err]);

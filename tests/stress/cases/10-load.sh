@@ -11,9 +11,8 @@ SECS=${STRESS_SECONDS:-60}
 VALIDATE=build/tools/ring_validate
 ACCOUNT=tests/stress/account.py
 NMI_KO=$(dirname "$KO")/test-modules/rp_nmi.ko
-# NMIs are opt-in: under TCG a guest with ftrace-based kprobes armed and
-# NMIs arriving panics (docs/reliability.md, "Open").
-NMI=${STRESS_NMI:-0}
+# STRESS_NMI=0 leaves the NMI module out
+NMI=${STRESS_NMI:-1}
 
 # pick NAME...: the first that is a kprobe-able kernel function here
 pick() {
@@ -26,8 +25,52 @@ pick() {
 	fail "none of $* can be probed here"
 }
 
+# SYMBOL+OFFSET of SYMBOL's first instruction past its ftrace call
+# (+9 after endbr64 and the 5-byte nop, +5 without IBT): a kprobe there
+# is an int3 probe, not a kprobe on ftrace.
+int3_site() {
+	local off id
+	for off in 9 5; do
+		id=$($CTL probe add -d kprobe "$1+$off" 2>/dev/null) || continue
+		$CTL probe del "$id"
+		echo "$1+$off"
+		return 0
+	done
+	fail "no int3 site in $1"
+}
+
 # The probes of the load, added disabled: their ids in LOAD_IDS.
+# The functions every CPU runs all the time (the timer interrupt and
+# softirq, wakeups, slab allocation) get int3 kprobes; the syscall paths,
+# idle while the load is stopped, get kprobes on ftrace, the kretprobes
+# (reads, and sleeps that hold an instance each) and the jprobe. Arming an ftrace site while another CPU runs through
+# it panics a TCG guest, with ftrace's own kprobe_events as well
+# (docs/reliability.md, "A guest panic that is not rawprobe's");
+# STRESS_FTRACE_HOT=1 puts the hot ones on ftrace too.
 add_load_probes() {
+	local sleep hot=() f
+	sleep=$(pick hrtimer_nanosleep)
+	for f in try_to_wake_up "$(pick kmem_cache_alloc_noprof kmem_cache_alloc)" \
+		 "$(pick hrtimer_interrupt)" "$(pick run_timer_softirq rcu_core)"; do
+		if [ "${STRESS_FTRACE_HOT:-0}" = 1 ]; then
+			hot+=("$f")
+		else
+			hot+=("$(int3_site "$f")")
+		fi
+	done
+	LOAD_IDS=$($CTL probe add -d kprobe __x64_sys_getpgid "${hot[@]}")
+	NMI_ID=
+	if [ "$NMI" = 1 ]; then
+		grep -q '^rp_nmi ' /proc/modules || insmod "$NMI_KO"
+		NMI_ID=$($CTL probe add -d kprobe "$(int3_site rp_nmi:rp_nmi_hit)")
+		LOAD_IDS+=" $NMI_ID"
+	fi
+	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read "$sleep" -m 64)"
+	LOAD_IDS+=" $($CTL probe add -d jprobe do_sys_openat2 -a s32,ustr)"
+	LOAD_IDS=$(echo $LOAD_IDS)
+}
+
+load_probes() {
 	local kmalloc cache
 	kmalloc=$(pick __kmalloc_noprof __kmalloc)
 	cache=$(pick kmem_cache_alloc_noprof kmem_cache_alloc)
@@ -40,7 +83,7 @@ add_load_probes() {
 		NMI_ID=$($CTL probe add -d kprobe rp_nmi:rp_nmi_hit)
 		LOAD_IDS+=" $NMI_ID"
 	fi
-	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read "$kmalloc" -m 64)"
+	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read "$sleep" -m 64)"
 	LOAD_IDS+=" $($CTL probe add -d jprobe do_sys_openat2 -a s32,ustr)"
 	LOAD_IDS=$(echo $LOAD_IDS)
 }
@@ -51,15 +94,14 @@ load_probes() {	# enable|disable
 }
 
 # Work on both CPUs: syscalls, reads and opens, forks and wakeups,
-# timers, and with "nmi" (and STRESS_NMI=1) NMIs sent to the other CPU,
-# only while the probe set is still: NMIs while kprobes are armed and
-# disarmed panic a TCG guest with ftrace's kprobe_events alone
-# (tests/stress/repro/nmi-kprobe-events.sh), and the panic was seen with
-# a still probe set too (docs/reliability.md, "Open").
+# timers, and with "nmi" NMIs sent to the other CPU. The guest runs with
+# tests/vm/run --tcg-single (docs/reliability.md, "A guest panic that is
+# not rawprobe's").
 load_start() {	# [nmi]
 	LOAD_PIDS=""
 	rm -f $S/stop
-	trap load_stop EXIT	# a failed test stops its load too
+	# a failed test stops its loops too
+	trap 'touch $S/churn_stop; load_stop; wait ${CHURN_PID:-}' EXIT
 	( while [ ! -e $S/stop ]; do build/tools/getpgid_loop 20000 >/dev/null; done ) &
 	LOAD_PIDS+=" $!"
 	( while [ ! -e $S/stop ]; do cat /proc/version /proc/stat >/dev/null; done ) &
@@ -75,7 +117,7 @@ load_start() {	# [nmi]
 # Every loop ends at its next turn: nothing outlives the test.
 load_stop() {
 	touch $S/stop
-	wait $LOAD_PIDS ${CHURN_PID:-} 2>/dev/null || true
+	wait $LOAD_PIDS 2>/dev/null || true
 }
 
 validator_start() {	# OUT
@@ -89,10 +131,11 @@ validator_stop() {
 	wait "$VAL_PID" || { cat "$1" >&2; fail "validator found corrupt records"; }
 }
 
-# account NAME BEFORE MID AFTER VALIDATOR: accounting of the load probes
+# account NAME BEFORE START MID AFTER VALIDATOR: accounting of the load
+# probes (tests/stress/account.py)
 account() {
 	local out
-	out=$(python3 $ACCOUNT "$2" "$3" "$4" "$5" $LOAD_IDS) ||
+	out=$(python3 $ACCOUNT "$2" "$3" "$4" "$5" "$6" $LOAD_IDS) ||
 		{ echo "$out" >&2; fail "$1: accounting"; }
 	echo "$out" | sed -n "s/^figure /# figure: $1 /p"
 }
@@ -111,7 +154,8 @@ t_load() {
 	$CTL -j stats show > $S/mid.json
 	validator_stop $S/val.txt
 	$CTL -j stats show > $S/after.json
-	account load $S/before.json $S/mid.json $S/after.json $S/val.txt
+	account load $S/before.json $S/before.json $S/mid.json $S/after.json \
+		$S/val.txt
 	echo "# figure: load seconds $SECS"
 	if [ "$NMI" = 1 ]; then
 		echo "# figure: load nmi_calls $(( $(cat /proc/rp_nmi) - nmi0 ))"
@@ -129,11 +173,11 @@ rmmod_nmi() {
 # Churn on the side: probe lifecycles in batches of 8, a reader that
 # detaches and reattaches each round, a resize refused while it maps
 # the rings and done between readers, in discard and overwrite mode.
-# No NMIs here (see load_start); t_load has them with STRESS_NMI=1.
+# No NMIs here: t_load has them.
 churn_loop() {	# COUNT_FILE
 	local ids n=0 id
 	probeable_functions 8 > $S/churn.syms
-	while [ ! -e $S/stop ]; do
+	while [ ! -e $S/churn_stop ]; do
 		ids=$($CTL probe add kprobe $(cat $S/churn.syms)) || continue
 		for id in $ids; do $CTL probe disable "$id"; done
 		for id in $ids; do $CTL probe enable "$id"; done
@@ -143,25 +187,31 @@ churn_loop() {	# COUNT_FILE
 	done
 }
 
+# The load stops while the load probes are armed and disarmed (see
+# add_load_probes); the churn, on functions the load does not run, and
+# the reader do not.
 t_load_with_churn() {
 	local round rounds=4 rc out
 	add_load_probes
 	$CTL -j stats show > $S/before.json
-	load_start
+	rm -f $S/churn_stop
 	churn_loop $S/cycles & CHURN_PID=$!
 	for round in $(seq $rounds); do
+		$CTL -j stats show > $S/start.json
 		validator_start $S/val$round.txt
 		load_probes enable
+		load_start
 		sleep $((SECS / rounds))
 		rc=0
 		out=$($CTL ring set records 1024 2>&1) || rc=$?
 		expect_eq 1 "$rc" "ring set while mapped: $out"
+		load_stop
 		load_probes disable
 		$CTL -j stats show > $S/mid.json
 		validator_stop $S/val$round.txt
 		$CTL -j stats show > $S/after.json
-		account churn $S/before.json $S/mid.json $S/after.json \
-			$S/val$round.txt
+		account churn $S/before.json $S/start.json $S/mid.json \
+			$S/after.json $S/val$round.txt
 		cp $S/after.json $S/before.json
 		# the next round's geometry, with no reader: even rounds
 		# overwrite a smaller ring (reader-side exactness then only
@@ -172,7 +222,8 @@ t_load_with_churn() {
 			$CTL ring set records $RING_DEFAULT mode discard
 		fi
 	done
-	load_stop
+	touch $S/churn_stop
+	wait $CHURN_PID
 	$CTL ring set records $RING_DEFAULT mode discard
 	echo "# figure: churn probe_cycles $(cat $S/cycles)"
 	echo "# figure: churn reader_attaches $rounds"
