@@ -33,6 +33,8 @@ struct rp_doctor {
 	struct rp_module_info mi;
 	int failed, warned;
 	bool module_failed;
+	enum { RP_LOCKDOWN_NONE, RP_LOCKDOWN_INTEGRITY,
+	       RP_LOCKDOWN_CONFIDENTIALITY } lockdown;
 };
 
 struct rp_check {
@@ -209,18 +211,35 @@ static void rp_check_kprobes_enabled(struct rp_check *c, struct rp_doctor *d)
 		       "kprobes are disabled system-wide");
 }
 
+/*
+ * Lockdown's levels (man 7 kernel_lockdown): integrity refuses unsigned
+ * modules (and debugfs); confidentiality also refuses kprobes and reads
+ * of kernel memory, which is all rawprobe does. Neither can be lowered
+ * without a reboot.
+ */
 static void rp_check_lockdown(struct rp_check *c, struct rp_doctor *d)
 {
 	char v[128];
 
-	(void)d;
 	if (!rp_read_line("/sys/kernel/security/lockdown", v, sizeof(v))) {
-		if (strstr(v, "[none]"))
+		d->lockdown = strstr(v, "[none]") ? RP_LOCKDOWN_NONE :
+			      strstr(v, "[integrity]") ? RP_LOCKDOWN_INTEGRITY :
+			      RP_LOCKDOWN_CONFIDENTIALITY;
+		if (d->lockdown == RP_LOCKDOWN_NONE)
 			rp_say(c, RP_OK, NULL, "lockdown: none");
+		else if (d->lockdown == RP_LOCKDOWN_INTEGRITY)
+			rp_say(c, d->module_loaded ? RP_WARN : RP_FAIL,
+			       "sign rawprobe.ko with a key the kernel trusts "
+			       "(see module_signatures), or boot with "
+			       "lockdown=none and Secure Boot off",
+			       "lockdown: integrity: unsigned modules are "
+			       "refused; a signed rawprobe may probe");
 		else
-			rp_say(c, RP_FAIL, "boot with lockdown=none (and Secure "
-			       "Boot off): locked-down kernels refuse kprobes",
-			       "kernel lockdown is on: %s", v);
+			rp_say(c, RP_FAIL, "boot with lockdown=none (and "
+			       "Secure Boot off): lockdown is never lowered "
+			       "at run time", "lockdown: confidentiality: the "
+			       "kernel refuses kprobes, reads of its memory "
+			       "and unsigned modules; rawprobe cannot work");
 	} else if (!access("/sys/kernel/security/lsm", F_OK)) {
 		rp_say(c, RP_OK, NULL, "no lockdown LSM in this kernel");
 	} else {
@@ -314,6 +333,10 @@ static void rp_check_module(struct rp_check *c, struct rp_doctor *d)
 		rp_say(c, RP_FAIL, "rmmod rawprobe; insmod rawprobe.ko; see "
 		       "dmesg", "rawprobe is in /proc/modules but its "
 		       "netlink family \"%s\" is missing", RAWPROBE_GENL_NAME);
+	else if (d->lockdown != RP_LOCKDOWN_NONE)
+		rp_say(c, RP_FAIL, "see lockdown above", "the rawprobe module "
+		       "is not loaded, and the locked-down kernel refuses it "
+		       "unsigned");
 	else
 		rp_say(c, RP_FAIL, "make && sudo insmod rawprobe.ko",
 		       "the rawprobe module is not loaded");
