@@ -894,30 +894,88 @@ static int rp_one_arg(int argc, char **argv, const char *usage)
 	return 0;
 }
 
+/*
+ * del, enable and disable take several ids, in one process and over one
+ * socket (a script churning probes pays for one exec, not one per id).
+ * Every id is parsed before anything is sent; then, like rm, an id the
+ * kernel refuses is reported and the others are still done, and the exit
+ * code is the first failure's.
+ */
+static int rp_ids_request(int cmd, const char *what, int argc, char **argv)
+{
+	uint32_t *ids = calloc((size_t)argc, sizeof(*ids));
+	struct nl_msg *msg;
+	struct rp_nl nl;
+	int i, rc = 0, first = RP_EXIT_OK, err;
+
+	if (!ids)
+		return RP_EXIT_FAIL;
+	for (i = 0; i < argc && !rc; i++)
+		rc = rp_parse_id(argv[i], &ids[i]);
+	if (!rc)
+		rc = rp_connect(&nl);
+	for (i = 0; i < argc && !rc; i++) {
+		msg = rp_nl_msg(&nl, cmd, 0);
+		if (!msg) {
+			first = first ?: RP_EXIT_FAIL;
+			break;
+		}
+		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[i]);
+		err = rp_nl_call(&nl, msg, NULL, NULL);
+		if (err) {
+			char buf[64];
+
+			snprintf(buf, sizeof(buf), "%s %u", what, ids[i]);
+			err = rp_fail(&nl, buf, err);
+			first = first ?: err;
+		}
+	}
+	if (!rc)
+		rp_nl_close(&nl);
+	free(ids);
+	return rc ?: first;
+}
+
+static int rp_some_args(int argc, char **argv, const char *usage)
+{
+	if (argc == 2 && rp_is_help(argv[1])) {
+		printf("%s", usage);
+		return -1;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "%s", usage);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int rp_probe_del_cmd(int argc, char **argv)
 {
-	int rc = rp_one_arg(argc, argv,
-			    "Usage: rawprobectl probe del ID|all\n");
+	int rc = rp_some_args(argc, argv,
+			      "Usage: rawprobectl probe del ID...|all\n");
 
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
-	return rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del", argv[1],
-			     true, NULL, NULL);
+	if (argc == 2 && !strcmp(argv[1], "all"))
+		return rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del",
+				     argv[1], true, NULL, NULL);
+	return rp_ids_request(RAWPROBE_CMD_PROBE_DEL, "probe del", argc - 1,
+			      argv + 1);
 }
 
 static int rp_probe_enable_cmd(int argc, char **argv)
 {
 	bool enable = argv[0][0] == 'e';
-	int rc = rp_one_arg(argc, argv, enable ?
-			    "Usage: rawprobectl probe enable ID\n" :
-			    "Usage: rawprobectl probe disable ID\n");
+	int rc = rp_some_args(argc, argv, enable ?
+			      "Usage: rawprobectl probe enable ID...\n" :
+			      "Usage: rawprobectl probe disable ID...\n");
 
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
-	return rp_id_request(enable ? RAWPROBE_CMD_PROBE_ENABLE :
-			     RAWPROBE_CMD_PROBE_DISABLE,
-			     enable ? "probe enable" : "probe disable",
-			     argv[1], false, NULL, NULL);
+	return rp_ids_request(enable ? RAWPROBE_CMD_PROBE_ENABLE :
+			      RAWPROBE_CMD_PROBE_DISABLE,
+			      enable ? "probe enable" : "probe disable",
+			      argc - 1, argv + 1);
 }
 
 int rp_probe_reset_cmd(int argc, char **argv)
@@ -959,11 +1017,11 @@ static int rp_probe_show_cmd(int argc, char **argv)
 
 static const struct rp_cmd rp_probe_cmds[] = {
 	{ "add",     rp_probe_add_cmd,    "KIND TARGET [OPTIONS]  add a persistent probe" },
-	{ "del",     rp_probe_del_cmd,    "ID|all                 remove probes" },
+	{ "del",     rp_probe_del_cmd,    "ID...|all              remove probes" },
 	{ "list",    rp_probe_list_cmd,   "                       probes with statistics" },
 	{ "show",    rp_probe_show_cmd,   "ID                     one probe" },
-	{ "enable",  rp_probe_enable_cmd, "ID                     arm a disabled probe" },
-	{ "disable", rp_probe_enable_cmd, "ID                     stop a probe firing" },
+	{ "enable",  rp_probe_enable_cmd, "ID...                  arm disabled probes" },
+	{ "disable", rp_probe_enable_cmd, "ID...                  stop probes firing" },
 	{ "reset",   rp_probe_reset_cmd,  "ID|all                 zero statistics" },
 	{ NULL, NULL, NULL },
 };

@@ -171,6 +171,7 @@ kernel_errors() {
 	try K probe show 12345
 	try K probe enable 12345
 	try K probe disable 12345
+	try K probe del 12345 12346		# several: each reported
 	try K probe reset 12345
 	try K stats reset 12345
 }

@@ -55,6 +55,9 @@ check "args type"        2 "^$"              "bad --args"  -- $CTL probe add kpr
 check "args too many"    2 "^$"              "bad --args"  -- $CTL probe add kprobe f -a u64,u64,u64,u64,u64,u64,u64
 check "missing target"   2 "^$"              "Usage"       -- $CTL probe add kprobe
 check "bad id"           2 "^$"              "not a probe id" -- $CTL probe del 0
+check "bad id of several" 2 "^$"             "'x' is not a probe id" -- $CTL probe disable 3 x 4
+check "all among ids"    2 "^$"              "'all' is not a probe id" -- $CTL probe del 3 all
+check "no id"            2 "^$"              "Usage: rawprobectl probe enable ID" -- $CTL probe enable
 check "stream -a first"  2 "^$"              "give the probe first" -- $CTL stream -a 2
 check "stream -e form"   2 "^$"              "KIND:TARGET" -- $CTL stream -e vfs_read
 check "stream duration"  2 "^$"              "--duration"  -- $CTL stream -d -1

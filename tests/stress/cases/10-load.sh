@@ -170,19 +170,19 @@ rmmod_nmi() {
 	if grep -q '^rp_nmi ' /proc/modules; then rmmod rp_nmi; fi
 }
 
-# Churn on the side: probe lifecycles in batches of 8, a reader that
+# Churn on the side: probe lifecycles in batches of 16, a reader that
 # detaches and reattaches each round, a resize refused while it maps
 # the rings and done between readers, in discard and overwrite mode.
 # No NMIs here: t_load has them.
 churn_loop() {	# COUNT_FILE
-	local ids n=0 id
-	probeable_functions 8 > $S/churn.syms
+	local ids n=0
+	probeable_functions 16 > $S/churn.syms
 	while [ ! -e $S/churn_stop ]; do
 		ids=$($CTL probe add kprobe $(cat $S/churn.syms)) || continue
-		for id in $ids; do $CTL probe disable "$id"; done
-		for id in $ids; do $CTL probe enable "$id"; done
-		for id in $ids; do $CTL probe del "$id"; done
-		n=$((n + 8))
+		$CTL probe disable $ids
+		$CTL probe enable $ids
+		$CTL probe del $ids
+		n=$((n + 16))
 		echo $n > "$1"
 	done
 }
@@ -227,7 +227,7 @@ t_load_with_churn() {
 	$CTL ring set records $RING_DEFAULT mode discard
 	echo "# figure: churn probe_cycles $(cat $S/cycles)"
 	echo "# figure: churn reader_attaches $rounds"
-	expect_ge 8 "$(cat $S/cycles)" "probe cycles"
+	expect_ge 16 "$(cat $S/cycles)" "probe cycles"
 	$CTL probe del all
 	rmmod_nmi
 }

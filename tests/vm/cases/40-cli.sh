@@ -221,6 +221,20 @@ t_list_escapes_filter() {
 	expect_match 'filter +comm=\\x1b\[2Jx$' "$(cat $S/show.txt)" "probe show filter"
 }
 
+# del, enable and disable take several ids: one the kernel refuses is
+# reported, the others are still done, and the exit code says it failed.
+t_several_ids() {
+	local a b
+	state() { json_get "$($CTL -j probe show $1)" 'j["state"]'; }
+	read -r a b <<<"$($CTL probe add -d kprobe vfs_read vfs_write | xargs)"
+	expect_fail 1 "probe enable 99999: " $CTL probe enable "$a" 99999 "$b"
+	expect_eq "armed armed" "$(state $a) $(state $b)" "both enabled"
+	$CTL probe disable "$a" "$b"
+	expect_eq "disabled disabled" "$(state $a) $(state $b)" "both disabled"
+	expect_fail 1 "probe del 99999: " $CTL probe del "$a" 99999 "$b"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # Requests only the kernel can refuse, from the ASan+UBSan CLI
 # (tests/cli/hostile.sh runs the rest on the host): each a clean error,
 # no sanitizer report, no probe left.
@@ -229,11 +243,12 @@ t_hostile_kernel_errors() {
 	[ -x build/asan/rawprobectl ] || fail "no build/asan/rawprobectl: make ctl-asan"
 	out=$(tests/cli/hostile.sh --kernel build/asan/rawprobectl 2>&1) ||
 		fail "$(grep -A20 '^not ok' <<<"$out")"
-	expect_match '^13 passed, 0 failed' "$(tail -1 <<<"$out")" "hostile --kernel"
+	expect_match '^14 passed, 0 failed' "$(tail -1 <<<"$out")" "hostile --kernel"
 }
 
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
 	t_export_csv t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
-	t_text_escapes_strings t_list_escapes_filter t_hostile_kernel_errors
+	t_text_escapes_strings t_list_escapes_filter t_several_ids \
+	t_hostile_kernel_errors
