@@ -222,3 +222,23 @@ examples-kdir:
 		$(MAKE) --no-print-directory -C $$d RAWPROBE=$(CURDIR) \
 			KDIR=$(KDIR) || exit 1; \
 	done
+
+# --- Teaching labs (labs/, issue 14): the logic is in labs/lab.sh ---
+#   make lab N=1          a guest shell in lab 1's working copy, module loaded
+#   make lab-check N=1    build the working copy, run lab 1's checks in a guest
+#   make labs-selftest    each lab's skeleton fails, its solution passes (6.1, 6.12)
+#   make labs-dist        student and instructor tarballs in build/labs/
+# K=6.12 picks the guest's kernel (default 6.1); LAB_WORK=DIR the working copy.
+.PHONY: lab lab-check labs-selftest labs-dist
+lab:
+	@LAB_KERNEL=$(or $(K),6.1) labs/lab.sh shell "$(N)"
+
+lab-check:
+	@LAB_KERNEL=$(or $(K),6.1) labs/lab.sh check "$(N)"
+
+labs-selftest:
+	@labs/lab.sh selftest
+
+labs-dist:
+	@labs/lab.sh dist
+# --- end of the teaching labs ---

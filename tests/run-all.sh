@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: host unit tests, then the in-VM suite on every kernel
-# (Debian 6.1 and 6.12). Ends with one line "N passed, N failed".
+# (Debian 6.1 and 6.12), then the teaching labs' selftest. Ends with one
+# line "N passed, N failed".
 #   tests/run-all.sh [--host-only|--vm-only] [--kernel K]... [--timeout S] [CASE.sh...]
 #   tests/run-all.sh --debug      make check-debug: the suite on the KASAN/
 #                                 lockdep kernel, ring/stream/churn on KCSAN
@@ -103,6 +104,15 @@ locked_boot() {	# kernel
 	tally "locked-down boot ($1)" "${PIPESTATUS[0]}"
 }
 
+# The teaching labs: every skeleton fails its checks, every solution
+# passes them, on 6.1 and 6.12 (a guest each). This script's guests run
+# one at a time already: no lock (the outer one would deadlock).
+labs_selftest() {
+	echo "=== teaching labs (labs/): skeletons fail, solutions pass"
+	VM_LOCK= labs/lab.sh selftest 2>&1 | tee "$log"
+	tally "labs selftest" "${PIPESTATUS[0]}"
+}
+
 if [ $vm = 1 ]; then
 	all=0
 	[ ${#cases[@]} = 0 ] && all=1 && mapfile -t cases < <(all_cases tests/vm/cases)
@@ -112,6 +122,7 @@ if [ $vm = 1 ]; then
 		stress_smoke "$k"
 		locked_boot "$k"
 	done
+	[ $all = 1 ] && labs_selftest
 fi
 
 # KASAN, lockdep and kmemleak slow a TCG guest several times over.

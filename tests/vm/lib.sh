@@ -12,6 +12,8 @@ RING_DEFAULT=16384	# ring_records's default (kmod/main.c): tests restore it
 T_PASS=0
 T_FAIL=0
 T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)
+# json_get, wait_for, probe_count, stream_all, stream_stop, count_records
+. "$(dirname "${BASH_SOURCE[0]}")/../../tools/ctl-helpers.sh"
 
 fail() {
 	echo "    FAIL: $*" >&2
@@ -41,35 +43,12 @@ expect_fail() {
 		fail "'$*': stderr '$err' does not match '$re'"
 }
 
-# json_get JSON EXPR: evaluate a python expression on the parsed JSON 'j'.
-json_get() {
-	printf '%s' "$1" |
-		python3 -c 'import json,sys; j=json.load(sys.stdin); print(eval(sys.argv[1]))' "$2"
-}
-
 module_load() {
 	grep -q '^rawprobe ' /proc/modules || insmod "$KO" "$@"
 }
 
 module_unload() {
 	if grep -q '^rawprobe ' /proc/modules; then rmmod rawprobe; fi
-}
-
-# Without python (it takes a second to start under TCG): every probe
-# object of the compact JSON list opens with its id.
-probe_count() {
-	$CTL -j probe list | grep -o '{"id":' | wc -l
-}
-
-# Wait up to $2 tenths of a second for a command to succeed.
-wait_for() {
-	local cmd=$1 n=${2:-50}
-	while [ "$n" -gt 0 ]; do
-		eval "$cmd" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
 }
 
 # probeable_functions N: N kernel functions a kprobe can take, one a line.
@@ -119,32 +98,6 @@ stream_bg() {
 	STREAM_PID=$!
 	wait_for "[ \$(probe_count) -gt $before ]" 100 ||
 		fail "stream did not add its probes: $(cat "$out.err")"
-}
-
-# stream_all OUT: stream every probe's records in the background, once the
-# rings are mapped. Sets STREAM_PID.
-stream_all() {
-	$CTL -j stream -o "$1" 2>"$1.err" &
-	STREAM_PID=$!
-	wait_for "grep -q /dev/rawprobe /proc/$STREAM_PID/maps" 100 ||
-		fail "stream did not map the rings: $(cat "$1.err")"
-}
-
-stream_stop() {
-	kill -INT "$STREAM_PID"
-	wait "$STREAM_PID"
-}
-
-# count_records FILE PYEXPR: records r in a JSON-lines file matching PYEXPR.
-count_records() {
-	python3 -c '
-import json, sys
-n = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if eval(sys.argv[2]):
-        n += 1
-print(n)' "$1" "$2"
 }
 
 # Case files call this after defining their tests, in order.

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab 3: jprobe-style arguments and in-kernel filters. Each function
+# traces openat() for $DURATION seconds while `make lab-check N=3` runs a
+# workload, and writes the records as JSON lines to the file it is given;
+# the check reads them and the probe's counters.
+#
+#   int openat(int dirfd, const char *pathname, int flags, mode_t mode);
+#
+# Its x86-64 entry point is __x64_sys_openat; rawprobectl reads a system
+# call's arguments from the pt_regs that entry point is passed.
+
+DURATION=${DURATION:-6}
+
+# Exercise 1: every openat() with its directory fd, file name and flags.
+# A trace's probe belongs to the command: it goes when the trace ends.
+trace_open() {
+	# TODO 1: the probe: KIND:TARGET and its argument types (--args)
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		-d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# Exercise 2: the same, but only the calls of commands named $2, the
+# others dropped in the kernel, before a record is written.
+trace_comm() {
+	# TODO 2: an in-kernel filter on the command name
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		--comm "$2" -d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# Exercise 3: the same, but only the calls of process $2 (all its
+# threads), filtered in the kernel.
+trace_process() {
+	# TODO 3: a process is a thread group: its id is the tgid
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		--tgid "$2" -d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shell helpers for scripts that drive rawprobectl in a guest, sourced by
+# the in-VM suite (tests/vm/lib.sh) and the labs' checks (labs/lib.sh).
+# CTL is the rawprobectl to run. Assertions are the sourcing script's own.
+
+# json_get JSON EXPR: a Python expression on the parsed JSON j.
+json_get() {
+	printf '%s' "$1" |
+		python3 -c 'import json,sys; j=json.load(sys.stdin); print(eval(sys.argv[1]))' "$2"
+}
+
+# Without python (it takes a second to start under TCG): every probe
+# object of the compact JSON list opens with its id.
+probe_count() {
+	$CTL -j probe list | grep -o '{"id":' | wc -l
+}
+
+# wait_for CMD [TENTHS]: until CMD succeeds, at most TENTHS/10 s (50).
+wait_for() {
+	local cmd=$1 n=${2:-50}
+	while [ "$n" -gt 0 ]; do
+		eval "$cmd" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# stream_all OUT [ARGS...]: a JSON stream into OUT in the background (of
+# the probes ARGS select, every probe's without), once it has mapped the
+# rings. Sets STREAM_PID; its stderr goes to OUT.err.
+stream_all() {
+	local out=$1
+	shift
+	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
+	STREAM_PID=$!
+	wait_for "grep -qs /dev/rawprobe /proc/$STREAM_PID/maps ||
+		! kill -0 $STREAM_PID 2>/dev/null" 100
+	grep -qs /dev/rawprobe "/proc/$STREAM_PID/maps" && return 0
+	echo "    the stream did not map the rings: $(cat "$out.err")" >&2
+	return 1
+}
+
+stream_stop() {
+	kill -INT "$STREAM_PID"
+	wait "$STREAM_PID"
+}
+
+# count_records FILE PYEXPR: records r in a JSON-lines file matching PYEXPR.
+count_records() {
+	python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    if not line.strip():
+        continue
+    r = json.loads(line)
+    if eval(sys.argv[2]):
+        n += 1
+print(n)' "$1" "$2"
+}
