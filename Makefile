@@ -41,9 +41,10 @@ all: module ctl
 
 # The module is built in build/<release>/, a tree of links to the sources,
 # so one checkout can hold builds for several kernels at once.
+LINK_KO ?= 1
 module: $(BUILD)/rawprobe.ko
-	@ln -sf $(BUILD)/rawprobe.ko rawprobe.ko
-	@echo "built $(BUILD)/rawprobe.ko (linked as ./rawprobe.ko) for $(KREL)"
+	@$(if $(LINK_KO),ln -sf $(BUILD)/rawprobe.ko rawprobe.ko,true)
+	@echo "built $(BUILD)/rawprobe.ko$(if $(LINK_KO), (linked as ./rawprobe.ko)) for $(KREL)"
 
 # (a debug kernel rebuilt in place has a new Module.symvers)
 $(BUILD)/rawprobe.ko: $(KSRC) $(wildcard $(KDIR)/Module.symvers)
@@ -125,12 +126,17 @@ build/asan/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
 
-# Every kernel the tests boot (tools/deps.sh --print); KDIRS="..." for others.
-KDIRS = $(addprefix /usr/src/linux-headers-,$(shell tools/deps.sh --print))
+# Every kernel the tests boot (tools/deps.sh --print); KDIRS="..." for
+# others, and KDIR=... on the command line means that kernel alone.
+ifeq ($(origin KDIR),command line)
+KDIRS ?= $(KDIR)
+endif
+KDIRS ?= $(addprefix /usr/src/linux-headers-,$(shell tools/deps.sh --print))
+# (./rawprobe.ko stays the default kernel's: LINK_KO= for the others)
 modules-all:
 	@for kdir in $(KDIRS); do \
 		$(MAKE) --no-print-directory module test-modules \
-			KDIR=$$kdir || exit 1; done
+			KDIR=$$kdir LINK_KO= || exit 1; done
 
 # The debug kernels (tests/vm/debug-kernel.sh builds and caches them).
 DEBUG_VARIANTS := kasan kcsan

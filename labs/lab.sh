@@ -9,7 +9,8 @@
 #                            the guest                   (make lab-check N=)
 #   labs/lab.sh init N       create the working copy from the skeleton
 #   labs/lab.sh selftest     every lab on 6.1 and 6.12: the skeleton fails
-#                            each exercise, the solution passes each
+#                            each exercise, the solution passes each; and
+#                            make lab N=1's shell, typed into
 #   labs/lab.sh dist         student and instructor tarballs in build/labs
 #
 # Environment: LAB_WORK (the working copy, default build/labs/work/labN),
@@ -213,8 +214,45 @@ cmd_selftest() {
 			fail=$((fail + 1))
 		fi
 	done
+	if shell_smoke; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 	echo "labs-selftest: $(( $(date +%s) - start )) s" >&2
 	finish "$pass" "$fail"
+}
+
+# shell_smoke: `make lab N=1` as a student meets it, on the solution's
+# working copy, typed into through a FIFO: the banner, the lab's
+# functions in the shell, a probe added, and power-off on exit.
+# Prints one "ok"/"not ok" line.
+shell_smoke() {
+	local w=$repo/$out/selftest/solution/lab1 log=$out/selftest/shell.log
+	local fifo pid n=240 what=""
+	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
+	LAB_WORK=$w LAB_KERNEL=6.1 timeout -k 5 600 "$0" shell 1 \
+		< "$fifo" > "$log" 2>&1 &
+	pid=$!
+	exec 3> "$fifo"
+	# the console drops what is typed before the shell reads it
+	while [ $n -gt 0 ] && ! grep -q 'rawprobe.ko is loaded' "$log" &&
+	      kill -0 $pid 2>/dev/null; do
+		sleep 1
+		n=$((n - 1))
+	done
+	sleep 2
+	echo 'echo "lab-shell: $PWD"; add_probe; rawprobectl probe list; exit' >&3
+	wait $pid
+	exec 3>&-
+	rm -f "$fifo"
+	grep -q 'functions of lab1.sh loaded' "$log" || what+=" no lab functions;"
+	grep -q "^lab-shell: $w" "$log" || what+=" not in the working copy;"
+	grep -Eq '^ +[0-9]+ kprobe +__x64_sys_getpgid +armed' "$log" ||
+		what+=" add_probe made no probe;"
+	grep -q 'reboot: Power down' "$log" || what+=" no power-off at exit;"
+	if [ -z "$what" ]; then
+		echo "ok - 6.1 make lab N=1 opens a shell in the working copy"
+		return 0
+	fi
+	echo "not ok - 6.1 make lab N=1:$what (see $log)"
+	return 1
 }
 
 cmd_dist() {
@@ -254,5 +292,5 @@ shell|check|init)
 	esac ;;
 selftest) cmd_selftest ;;
 dist) cmd_dist ;;
-*) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

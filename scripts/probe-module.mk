@@ -27,11 +27,19 @@ RAWPROBE_SYMVERS ?= $(RAWPROBE)/build/$(KREL)/Module.symvers
 modules:
 	@test -n "$(KREL)" || { echo "no kernel build tree at $(KDIR): install the headers or set KDIR" >&2; exit 1; }
 	@test -f "$(RAWPROBE_SYMVERS)" || { echo "$(RAWPROBE_SYMVERS) is missing: build the rawprobe core for $(KREL) first (make in $(RAWPROBE), or make install-dev)" >&2; exit 1; }
+	@# Kbuild does not relink a module when only the core's CRCs change
+	@# (the stale module then fails to load: "disagrees about version of
+	@# symbol"): when the core's Module.symvers is not the one of the last
+	@# build, start clean.
+	@cmp -s "$(RAWPROBE_SYMVERS)" .rawprobe.symvers || \
+		$(MAKE) -s -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C $(KDIR) M=$(CURDIR) RAWPROBE=$(abspath $(RAWPROBE)) \
 		KBUILD_EXTRA_SYMBOLS=$(abspath $(RAWPROBE_SYMVERS)) modules
+	@cp "$(RAWPROBE_SYMVERS)" .rawprobe.symvers
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -f .rawprobe.symvers
 
 .PHONY: modules clean
 endif

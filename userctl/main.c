@@ -177,9 +177,42 @@ static void rp_main_usage(FILE *out)
 		"  -p, --pretty   indented JSON output (implies -j)\n"
 		"  -V, --version  print the CLI version\n"
 		"  -h, --help     this help; 'rawprobectl OBJECT help' for more\n"
+		"-j and -p may also follow the command: rawprobectl probe list -j\n"
 		"\n"
 		"Exit codes: 0 ok, 1 operation failed, 2 usage, "
 		"3 module not loaded, 4 permission denied.\n");
+}
+
+/*
+ * -j and -p are taken after the object and command too, as bpftool and
+ * kubectl take them ("rawprobectl probe list -j"): no command has options
+ * of those names. Only whole words count, and "--" ends the search; an
+ * option whose value is "-j" takes it attached (--comm=-j).
+ */
+static int rp_late_globals(int argc, char **argv)
+{
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			rp_opts.json = true;
+			continue;
+		}
+		if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			rp_opts.json = rp_opts.pretty = true;
+			continue;
+		}
+		argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -214,9 +247,9 @@ int main(int argc, char **argv)
 			return RP_EXIT_USAGE;
 		}
 	}
-	json_init(&rp_json, stdout, rp_opts.pretty);
-	argc -= optind;
+	argc = rp_late_globals(argc - optind, argv + optind);
 	argv += optind;
+	json_init(&rp_json, stdout, rp_opts.pretty);
 	if (argc < 1) {
 		rp_main_usage(stderr);
 		return RP_EXIT_USAGE;

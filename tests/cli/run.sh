@@ -68,6 +68,9 @@ check "list help"        0 "statistics"      "^$"          -- $CTL probe list --
 # the host has no module: the CLI says so with exit code 3
 check "no module"        3 "^$"              "not loaded.*insmod" -- $CTL probe list
 check "no module json"   3 '^\{"cli":\{"version"'    "not loaded" -- $CTL -j version
+check "-j after command" 3 '^\{"cli":\{"version"'    "not loaded" -- $CTL version -j
+check "--pretty after"   3 '^    "version": "'  "not loaded" -- $CTL version --pretty
+check "-j after --"      2 "^$"              "Usage: rawprobectl version" -- $CTL version -- -j
 
 
 # --- grammar of the new objects ---

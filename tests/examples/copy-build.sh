@@ -52,8 +52,34 @@ missing_core_explained() {
 	grep -q "Module.symvers is missing: build the rawprobe core for $rel" <<<"$out"
 }
 
+# A core rebuilt with other CRCs relinks the module (Kbuild alone keeps
+# the stale one, which the kernel then refuses); an unchanged core does not.
+crc_change_relinks() {
+	local symvers=$tmp/root/usr/src/rawprobe/build/$rel/Module.symvers
+	local ko=$tmp/my_probe/my_probe.ko crc before
+	cd "$tmp/my_probe" &&
+	sed -i 's/^0x[0-9a-f]*\(\t__rawprobe_register\t\)/0x12345678\1/' "$symvers" &&
+	make KDIR="$kdir" RAWPROBE="$tmp/root/usr/src/rawprobe" >/dev/null &&
+	crc=$(modprobe --dump-modversions "$ko" | awk '$2 == "__rawprobe_register" { print $1 }') &&
+	[ "$crc" = 0x12345678 ] || { echo "the module kept CRC '$crc'"; return 1; }
+	before=$(stat -c %Y.%y "$ko") && sleep 1 &&
+	make KDIR="$kdir" RAWPROBE="$tmp/root/usr/src/rawprobe" >/dev/null &&
+	[ "$(stat -c %Y.%y "$ko")" = "$before" ] ||
+		{ echo "rebuilt with no change"; return 1; }
+}
+
+# make examples KDIR=...: that kernel alone (not every installed one).
+examples_honour_kdir() {
+	local dirs
+	dirs=$(make -C "$repo" -n --no-print-directory examples KDIR="$kdir" |
+		grep -o -- '-C /usr/src/linux-headers-[^ ]*' | sort -u)
+	[ "$dirs" = "-C $kdir" ] || { echo "built for: $dirs"; return 1; }
+}
+
 check "install-dev installs headers and Module.symvers" install_dev
 check "a copied, renamed example builds against them" copy_rename_build
+check "a core with new CRCs relinks the module" crc_change_relinks
+check "make examples KDIR=... builds for that kernel alone" examples_honour_kdir
 check "building without the core says what is missing" missing_core_explained
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
