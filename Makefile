@@ -14,6 +14,7 @@
 #                        linux-source-6.12 (KASAN/lockdep, then KCSAN)
 #   make stress          load, churn, kills, module cycles and fuzzing in
 #                        the VM on 6.1 and 6.12, with a table of figures
+#   make deb             Debian packages (DKMS module, CLI, dev files) in build/deb/
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(wildcard /usr/src/linux-headers-6.1.*-amd64))
@@ -186,6 +187,12 @@ bench:
 
 checkpatch:
 	@tools/checkpatch.sh
+
+# Debian packages (debian/, dkms.conf), built in a copy of the tree.
+.PHONY: deb
+deb:
+	@tools/deps.sh --deb
+	@tools/deb.sh
 
 install: install-module install-ctl
 

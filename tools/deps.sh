@@ -10,6 +10,9 @@
 #   tools/deps.sh --print    print the kernel releases (one per line) and exit
 #   tools/deps.sh --debug-kernel   what tests/vm/debug-kernel.sh builds with:
 #                            linux-source-6.12 and the kernel build tools
+#   tools/deps.sh --deb      what make deb builds with (debhelper, dh-dkms,
+#                            lintian), and dkms for tests/pkg/deb-in-guest.sh
+#                            (the guest runs the host's root)
 #
 # RAWPROBE_CACHE (default /var/cache/rawprobe) holds the extracted kernels.
 set -euo pipefail
@@ -21,6 +24,8 @@ PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
       bpftrace python3 python3-jsonschema groff-base man-db)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
       libssl-dev xz-utils kmod cpio)
+DEB_PKGS=(dpkg-dev debhelper dh-dkms pkg-config libnl-3-dev libnl-genl-3-dev
+      lintian dkms)
 
 log() { echo "deps: $*" >&2; }
 
@@ -101,6 +106,7 @@ releases() {
 case ${1:-} in
 --print)	releases; exit 0 ;;
 --debug-kernel)	apt_install "${DEBUG_KERNEL_PKGS[@]}"; exit 0 ;;
+--deb)		apt_install "${DEB_PKGS[@]}"; exit 0 ;;
 esac
 
 apt_install "${PKGS[@]}" "${HEADER_METAS[@]}"
