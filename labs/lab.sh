@@ -243,7 +243,7 @@ shell_smoke() {
 	exec 3>&-
 	rm -f "$fifo"
 	grep -q 'functions of lab1.sh loaded' "$log" || what+=" no lab functions;"
-	grep -q "^lab-shell: $w" "$log" || what+=" not in the working copy;"
+	grep -qF "lab-shell: $w" "$log" || what+=" not in the working copy;"
 	grep -Eq '^ +[0-9]+ kprobe +__x64_sys_getpgid +armed' "$log" ||
 		what+=" add_probe made no probe;"
 	grep -q 'reboot: Power down' "$log" || what+=" no power-off at exit;"
