@@ -31,6 +31,14 @@ int rp_rings_open(struct rp_rings_map *m, unsigned int flags)
 		       m->fd, (off_t)m->info.ctrl_offset);
 	if (m->ctrl == MAP_FAILED)
 		return -errno;
+	/*
+	 * A resize between the info ioctl and the first mmap changes the
+	 * record area (the control pages stay): read the geometry again, now
+	 * that this mapping holds the rings still.
+	 */
+	if (ioctl(m->fd, RAWPROBE_IOC_INFO, &m->info))
+		return -errno;
+	data_len = (size_t)m->info.nr_rings * m->info.ring_bytes;
 	m->data = mmap(NULL, data_len, PROT_READ, MAP_SHARED, m->fd,
 		       (off_t)m->info.data_offset);
 	if (m->data == MAP_FAILED)
