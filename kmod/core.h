@@ -144,7 +144,8 @@ int rp_probe_add(const struct rp_probe_spec *spec, struct rp_owner *own,
 int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 		       struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed);
-int rp_probe_del(u32 id, struct netlink_ext_ack *extack);
+int rp_probe_del_many(const u32 *ids, unsigned int n,
+		      struct netlink_ext_ack *extack, int *failed);
 struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
 					   struct module *owner);
 void rp_probe_del_custom(struct rawprobe_probe *p);

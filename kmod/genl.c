@@ -71,6 +71,13 @@ static const struct nla_policy rp_id_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_ALL),
 };
 
+static const struct nla_policy rp_del_policy[RAWPROBE_A_MAX + 1] = {
+	[RAWPROBE_A_PROBE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_ALL),
+	[RAWPROBE_A_PROBE_IDS]	= { .type = NLA_BINARY,
+				    .len = RAWPROBE_MAX_BATCH * sizeof(u32) },
+};
+
 static const struct nla_policy rp_ring_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_RING_RECORDS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							  &rp_ring_range),
@@ -638,25 +645,59 @@ static bool rp_flag_all(struct genl_info *info)
 	return a && (nla_get_u32(a) & RAWPROBE_F_ALL);
 }
 
+/* Exactly one of: PROBE_ID, PROBE_IDS, FLAGS all. */
+static int rp_del_request_check(struct genl_info *info)
+{
+	int given = !!info->attrs[RAWPROBE_A_PROBE_ID] +
+		    !!info->attrs[RAWPROBE_A_PROBE_IDS] + rp_flag_all(info);
+
+	if (given == 1)
+		return 0;
+	NL_SET_ERR_MSG(info->extack,
+		       "give one of: a probe id, a list of probe ids, the all flag");
+	return -EINVAL;
+}
+
+static int rp_probe_del_listed(struct genl_info *info)
+{
+	struct nlattr *list = info->attrs[RAWPROBE_A_PROBE_IDS];
+	int err, failed;
+	u32 id;
+
+	if (!list) {
+		id = nla_get_u32(info->attrs[RAWPROBE_A_PROBE_ID]);
+		return rp_probe_del_many(&id, 1, info->extack, &failed);
+	}
+	/* The policy bounds the length; attributes are 4-byte aligned. */
+	if (!nla_len(list) || nla_len(list) % sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, list,
+				    "probe ids: an array of 1 to RAWPROBE_MAX_BATCH u32");
+		return -EINVAL;
+	}
+	err = rp_probe_del_many(nla_data(list), nla_len(list) / sizeof(u32),
+				info->extack, &failed);
+	if (err)
+		rp_batch_blame(info->extack, failed);
+	return err;
+}
+
 static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rp_answer ans;
-	u32 id = 0;
 	int err;
 
-	err = rp_require_admin(skb, info->extack);
-	if (!err && !rp_flag_all(info))
-		err = rp_get_id(info, &id);
-	if (!err)
-		err = rp_answer_prepare(info, 0, &ans);
+	err = rp_require_admin(skb, info->extack) ?:
+	      rp_del_request_check(info) ?:
+	      rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	if (rp_flag_all(info) && rp_probe_del_all()) {
+	if (!rp_flag_all(info)) {
+		err = rp_probe_del_listed(info);
+	} else if (rp_probe_del_all()) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the kernel could not unregister some probes (out of memory): they stay; try again");
 		err = -ENOMEM;
-	} else if (!rp_flag_all(info))
-		err = rp_probe_del(id, info->extack);
+	}
 	return rp_answer_done(info, &ans, err);
 }
 
@@ -764,7 +805,7 @@ static const struct genl_ops rp_ops[] = {
 	{
 		.cmd	= RAWPROBE_CMD_PROBE_DEL,
 		.doit	= rp_cmd_probe_del,
-		.policy	= rp_id_policy,
+		.policy	= rp_del_policy,
 		.maxattr = RAWPROBE_A_MAX,
 	},
 	{

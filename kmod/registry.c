@@ -523,25 +523,65 @@ static struct rawprobe_probe *rp_lookup_locked(u32 id,
 }
 
 /* A module's probe is its own: it holds the pointer until it unloads. */
-int rp_probe_del(u32 id, struct netlink_ext_ack *extack)
+static struct rawprobe_probe *rp_deletable_locked(u32 id,
+						  struct netlink_ext_ack *extack)
 {
-	struct rawprobe_probe *p;
-	int err = 0;
+	struct rawprobe_probe *p = rp_lookup_locked(id, extack);
 
-	mutex_lock(&rp_registry_lock);
-	p = rp_lookup_locked(id, extack);
-	if (!p) {
-		err = -ENOENT;
-	} else if (p->desc) {
+	if (p && p->desc) {
 		NL_SET_ERR_MSG(extack,
 			       "the probe belongs to a module: unload the module to remove it");
-		err = -EBUSY;
-	} else if (rp_remove_locked(&p, 1)) {
+		return ERR_PTR(-EBUSY);
+	}
+	return p ?: ERR_PTR(-ENOENT);
+}
+
+static bool rp_listed_before(struct rawprobe_probe **v, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; k < i; k++)
+		if (v[k] == v[i])
+			return true;
+	return false;
+}
+
+/*
+ * All or none: every id is looked up before anything is removed, and the
+ * lot goes in one unregister_kprobes(), one grace period (a churn of
+ * 1,000 probes paid 1,000 of them one PROBE_DEL at a time). On a refused
+ * id, *failed is its index.
+ */
+int rp_probe_del_many(const u32 *ids, unsigned int n,
+		      struct netlink_ext_ack *extack, int *failed)
+{
+	struct rawprobe_probe **v;
+	unsigned int i;
+	int err = 0;
+
+	*failed = -1;
+	v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	mutex_lock(&rp_registry_lock);
+	for (i = 0; i < n && !err; i++) {
+		v[i] = rp_deletable_locked(ids[i], extack);
+		if (IS_ERR(v[i])) {
+			err = PTR_ERR(v[i]);
+		} else if (rp_listed_before(v, i)) {
+			NL_SET_ERR_MSG(extack, "the same probe id appears twice");
+			err = -EINVAL;
+		}
+	}
+	if (err) {
+		*failed = i - 1;
+	} else if (rp_remove_locked(v, n)) {
 		NL_SET_ERR_MSG(extack,
-			       "the kernel could not unregister the probe (out of memory): it stays; try again");
+			       "the kernel could not unregister some probes (out of memory): they stay; try again");
 		err = -ENOMEM;
 	}
 	mutex_unlock(&rp_registry_lock);
+	kvfree(v);
 	return err;
 }
 

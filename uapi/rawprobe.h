@@ -242,7 +242,8 @@ enum rawprobe_cmd {
 	RAWPROBE_CMD_UNSPEC,
 	RAWPROBE_CMD_GET_INFO,		/* module + ABI versions, ring geometry */
 	RAWPROBE_CMD_PROBE_ADD,		/* -> the new probe */
-	RAWPROBE_CMD_PROBE_DEL,		/* by ID, or all with FLAG_ALL; -> empty */
+	RAWPROBE_CMD_PROBE_DEL,		/* by ID, by PROBE_IDS (all or none),
+					 * or all with FLAG_ALL; -> empty */
 	RAWPROBE_CMD_PROBE_GET,		/* by ID; dump: every probe */
 	RAWPROBE_CMD_PROBE_ENABLE,	/* -> empty */
 	RAWPROBE_CMD_PROBE_DISABLE,	/* -> empty */
@@ -297,6 +298,12 @@ enum rawprobe_attr {
 	RAWPROBE_A_FILTER_CPU,		/* u32 */
 	RAWPROBE_A_NAME,		/* string, a custom probe's name */
 	RAWPROBE_A_OWNER_MODULE,	/* string, module of a custom probe */
+	RAWPROBE_A_PROBE_IDS,		/* binary, u32[1..MAX_BATCH] probe ids,
+					 * each once: PROBE_DEL removes all of
+					 * them (one grace period) or, if one
+					 * is refused, none (its index in the
+					 * extack cookie, a u32)
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -351,7 +358,7 @@ enum rawprobe_argtype {
 /* Bounds enforced by the netlink policies. */
 #define RAWPROBE_MAXACTIVE_MAX	4096
 #define RAWPROBE_MAX_PROBES	8192
-#define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH message */
+#define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

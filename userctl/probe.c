@@ -894,6 +894,93 @@ static int rp_one_arg(int argc, char **argv, const char *usage)
 	return 0;
 }
 
+/* One id the kernel refused: reported; the exit code is the first's. */
+static void rp_id_failed(struct rp_nl *nl, const char *what, uint32_t id,
+			 int err, int *first)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s %u", what, id);
+	err = rp_fail(nl, buf, err);
+	*first = *first ?: err;
+}
+
+/* enable and disable: one request per id. */
+static void rp_send_each(struct rp_nl *nl, int cmd, const char *what,
+			 uint32_t *ids, size_t n, int *first)
+{
+	struct nl_msg *msg;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		msg = rp_nl_msg(nl, cmd, 0);
+		if (!msg) {
+			*first = *first ?: RP_EXIT_FAIL;
+			return;
+		}
+		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[i]);
+		err = rp_nl_call(nl, msg, NULL, NULL);
+		if (err)
+			rp_id_failed(nl, what, ids[i], err, first);
+	}
+}
+
+/* One PROBE_DEL for up to RAWPROBE_MAX_BATCH ids, all or none. */
+static int rp_del_list(struct rp_nl *nl, const uint32_t *ids, size_t n)
+{
+	struct nl_msg *msg;
+
+	msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_DEL, 0, 4096 + n * 4);
+	if (!msg)
+		return -ENOMEM;
+	if (n == 1 ? nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[0]) :
+	    nla_put(msg, RAWPROBE_A_PROBE_IDS, (int)(n * sizeof(*ids)), ids)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return rp_nl_call(nl, msg, NULL, NULL);
+}
+
+/*
+ * del: the kernel removes a list of ids in one grace period (a script
+ * deleting 1,000 probes waits for one, not 1,000). It takes a list
+ * whole or not at all and names the id it refused (its index in the
+ * extended-ack cookie); that id is reported and the list sent again
+ * without it, so that, like rm, the others are still removed.
+ */
+static void rp_send_del(struct rp_nl *nl, const char *what, uint32_t *ids,
+			size_t n, int *first)
+{
+	size_t len, idx;
+	uint32_t cookie;
+	int err;
+
+	while (n) {
+		len = n < RAWPROBE_MAX_BATCH ? n : RAWPROBE_MAX_BATCH;
+		err = rp_del_list(nl, ids, len);
+		if (!err) {
+			ids += len;
+			n -= len;
+			continue;
+		}
+		idx = 0;
+		if (len > 1 && nl->cookie_len == sizeof(cookie)) {
+			memcpy(&cookie, nl->cookie, sizeof(cookie));
+			idx = cookie;
+		} else if (len > 1) {
+			idx = len;	/* not one id's fault */
+		}
+		if (idx >= len) {
+			*first = *first ?: rp_fail(nl, what, err);
+			return;
+		}
+		rp_id_failed(nl, what, ids[idx], err, first);
+		memmove(&ids[idx], &ids[idx + 1], (n - idx - 1) * sizeof(*ids));
+		n--;
+	}
+}
+
 /*
  * del, enable and disable take several ids, in one process and over one
  * socket (a script churning probes pays for one exec, not one per id).
@@ -904,9 +991,8 @@ static int rp_one_arg(int argc, char **argv, const char *usage)
 static int rp_ids_request(int cmd, const char *what, int argc, char **argv)
 {
 	uint32_t *ids = calloc((size_t)argc, sizeof(*ids));
-	struct nl_msg *msg;
 	struct rp_nl nl;
-	int i, rc = 0, first = RP_EXIT_OK, err;
+	int i, rc = 0, first = RP_EXIT_OK;
 
 	if (!ids)
 		return RP_EXIT_FAIL;
@@ -914,24 +1000,13 @@ static int rp_ids_request(int cmd, const char *what, int argc, char **argv)
 		rc = rp_parse_id(argv[i], &ids[i]);
 	if (!rc)
 		rc = rp_connect(&nl);
-	for (i = 0; i < argc && !rc; i++) {
-		msg = rp_nl_msg(&nl, cmd, 0);
-		if (!msg) {
-			first = first ?: RP_EXIT_FAIL;
-			break;
-		}
-		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[i]);
-		err = rp_nl_call(&nl, msg, NULL, NULL);
-		if (err) {
-			char buf[64];
-
-			snprintf(buf, sizeof(buf), "%s %u", what, ids[i]);
-			err = rp_fail(&nl, buf, err);
-			first = first ?: err;
-		}
-	}
-	if (!rc)
+	if (!rc) {
+		if (cmd == RAWPROBE_CMD_PROBE_DEL)
+			rp_send_del(&nl, what, ids, (size_t)argc, &first);
+		else
+			rp_send_each(&nl, cmd, what, ids, (size_t)argc, &first);
 		rp_nl_close(&nl);
+	}
 	free(ids);
 	return rc ?: first;
 }

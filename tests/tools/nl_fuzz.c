@@ -294,6 +294,7 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_CPU]		= VK_U32,
 	[RAWPROBE_A_NAME]		= VK_STR,
 	[RAWPROBE_A_OWNER_MODULE]	= VK_STR,
+	[RAWPROBE_A_PROBE_IDS]		= VK_BIN,
 };
 
 /*
@@ -526,6 +527,16 @@ static void build_template(struct rng *r, struct fmsg *m)
 			 RAWPROBE_CMD_STATS_RESET;
 		if (chance(r, 70))
 			build_id(r, l);
+		if (m->tmpl == T_DEL && chance(r, 30)) {
+			uint32_t ids[4];
+			unsigned int n = below(r, 5);
+
+			for (i = 0; i < n; i++)
+				ids[i] = 1 + below(r, 8);
+			/* one id: a learned one, most times */
+			put_raw(l, RAWPROBE_A_PROBE_IDS, VK_BIN, ids,
+				n * 4)->learned = n == 1 && chance(r, 75);
+		}
 		if (l->n == 0 || chance(r, 10))
 			put_u32(l, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
 		break;
@@ -1501,7 +1512,8 @@ static const char *const module_reasons[] = {
 	"jprobe-style probes attach", "string capture is for",
 	"only one string argument", "cannot probe here", "no probe with",
 	"an identical probe", "too many probes", "unknown symbol",
-	"symbol not found", "offset is not on",
+	"symbol not found", "offset is not on", "give one of",
+	"probe ids: an array", "the same probe id appears twice",
 };
 
 static bool module_reason(const char *reason)

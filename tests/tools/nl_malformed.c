@@ -3,7 +3,8 @@
  * Malformed and out-of-bounds generic netlink requests, sent straight to
  * the rawprobe family (no CLI checks in the way). Each must be refused
  * with the expected errno and an extended-ack reason, and none may add a
- * probe. Run as root in the VM; ends with "N passed, N failed".
+ * probe. Then PROBE_DEL's lists, which delete all or none. Run as root
+ * in the VM; ends with "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,12 +51,99 @@ static int count_probes(struct nlattr **a, void *ctx)
 	return 0;
 }
 
+static int get_id(struct nlattr **a, void *ctx)
+{
+	if (a[RAWPROBE_A_PROBE_ID])
+		*(uint32_t *)ctx = nla_get_u32(a[RAWPROBE_A_PROBE_ID]);
+	return 0;
+}
+
+static struct nl_msg *del_list_msg(struct rp_nl *nl, const uint32_t *ids,
+				   int n)
+{
+	struct nl_msg *msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_DEL, 0,
+					    4096 + n * 4);
+
+	nla_put(msg, RAWPROBE_A_PROBE_IDS, n * 4, ids);
+	return msg;
+}
+
+static int probe_count(struct rp_nl *nl)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
+	int n = 0;
+
+	rp_nl_call(nl, msg, count_probes, &n);
+	return n;
+}
+
+/* Malformed lists of PROBE_DEL, refused by the policy or the module. */
+static void del_list_malformed(struct rp_nl *nl)
+{
+	static uint32_t many[RAWPROBE_MAX_BATCH + 1];
+	uint32_t one = 1;
+	struct nl_msg *msg;
+	int i;
+
+	expect(nl, "delete an empty list", del_list_msg(nl, NULL, 0),
+	       -EINVAL, true);
+	for (i = 0; i <= RAWPROBE_MAX_BATCH; i++)
+		many[i] = i + 1;
+	expect(nl, "delete more ids than RAWPROBE_MAX_BATCH",
+	       del_list_msg(nl, many, RAWPROBE_MAX_BATCH + 1), -ERANGE, true);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_DEL, 0);
+	nla_put(msg, RAWPROBE_A_PROBE_IDS, 6, "\1\0\0\0\2\0");
+	expect(nl, "delete a list of 6 bytes", msg, -EINVAL, true);
+	msg = del_list_msg(nl, &one, 1);
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, 1);
+	expect(nl, "delete by id and by list", msg, -EINVAL, true);
+	msg = del_list_msg(nl, &one, 1);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	expect(nl, "delete by list and all", msg, -EINVAL, true);
+}
+
+/*
+ * A list is removed whole or not at all; the refused id's index comes
+ * back in the extended-ack cookie.
+ */
+static void del_list_all_or_none(struct rp_nl *nl)
+{
+	uint32_t id[2] = { 0, 0 }, bad[3], twice[2], idx = ~0U;
+	struct nl_msg *msg;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		msg = add_msg(nl, RAWPROBE_KIND_KPROBE,
+			      i ? "vfs_write" : "vfs_read");
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_DISABLED |
+			    RAWPROBE_F_PERSISTENT);
+		rp_nl_call(nl, msg, get_id, &id[i]);
+	}
+	verdict("two probes to delete", id[0] && id[1] && probe_count(nl) == 2,
+		"adding vfs_read and vfs_write failed");
+	bad[0] = id[0], bad[1] = 99999, bad[2] = id[1];
+	expect(nl, "delete a list with an unknown id", del_list_msg(nl, bad, 3),
+	       -ENOENT, true);
+	if (nl->cookie_len == sizeof(idx))
+		memcpy(&idx, nl->cookie, sizeof(idx));
+	verdict("the cookie names the unknown id", idx == 1, "wrong index");
+	verdict("a refused list deletes none", probe_count(nl) == 2,
+		"probes went");
+	twice[0] = id[1], twice[1] = id[1];
+	expect(nl, "delete a list naming a probe twice",
+	       del_list_msg(nl, twice, 2), -EINVAL, true);
+	verdict("a list naming a probe twice deletes none",
+		probe_count(nl) == 2, "probes went");
+	expect(nl, "delete a list", del_list_msg(nl, id, 2), 0, false);
+	verdict("a list deletes all it names", probe_count(nl) == 0,
+		"probes left");
+}
+
 int main(void)
 {
 	char longsym[1024];
 	struct nl_msg *msg;
 	struct rp_nl nl;
-	int n = 0;
 
 	if (rp_nl_open(&nl)) {
 		fprintf(stderr, "nl_malformed: rawprobe module not loaded\n");
@@ -144,6 +232,9 @@ int main(void)
 	msg = rp_nl_msg(&nl, RAWPROBE_CMD_PROBE_DEL, 0);
 	expect(&nl, "delete without id", msg, -EINVAL, true);
 
+	del_list_malformed(&nl);
+	del_list_all_or_none(&nl);
+
 	msg = rp_nl_msg(&nl, 200, 0);
 	expect(&nl, "unknown command", msg, -EOPNOTSUPP, false);
 
@@ -158,9 +249,7 @@ int main(void)
 			   GENL_HDRLEN))->nla_len = 2000;
 	expect(&nl, "attribute overrunning the message", msg, -EINVAL, false);
 
-	msg = rp_nl_msg(&nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
-	rp_nl_call(&nl, msg, count_probes, &n);
-	verdict("nothing was added", n == 0, "probes exist");
+	verdict("nothing was added", probe_count(&nl) == 0, "probes exist");
 
 	rp_nl_close(&nl);
 	return tap_summary();

@@ -357,6 +357,7 @@ NLA_TYPES = ['NLA_UNSPEC', 'NLA_U8', 'NLA_U16', 'NLA_U32', 'NLA_U64', 'NLA_STRIN
 POLICY_STUBS = r'''
 #include <stdio.h>
 #include "rawprobe.h"
+typedef __u32 u32;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define KSYM_NAME_LEN	512			/* since 6.1 */
 #define MODULE_NAME_LEN	(64 - sizeof(unsigned long))
