@@ -58,6 +58,10 @@ int rp_exit_from_errno(int err);
  * netlink) and return the exit code to use, else RP_EXIT_OK.
  */
 int rp_connect(struct rp_nl *nl);
+/* The core is installed for the running kernel (DKMS, a package). */
+bool rp_module_installed(void);
+/* How to load it here: modprobe when installed, else insmod. */
+const char *rp_load_command(void);
 /* Report a failed request: the kernel's reason, then the exit code. */
 int rp_fail(const struct rp_nl *nl, const char *what, int err);
 

@@ -330,13 +330,16 @@ static void rp_check_module(struct rp_check *c, struct rp_doctor *d)
 		rp_say(c, RP_OK, NULL, "rawprobe %s is loaded",
 		       d->mi.version);
 	else if (rp_module_listed())
-		rp_say(c, RP_FAIL, "rmmod rawprobe; insmod rawprobe.ko; see "
+		rp_say(c, RP_FAIL, "rmmod rawprobe, then load it again; see "
 		       "dmesg", "rawprobe is in /proc/modules but its "
 		       "netlink family \"%s\" is missing", RAWPROBE_GENL_NAME);
 	else if (d->lockdown != RP_LOCKDOWN_NONE)
 		rp_say(c, RP_FAIL, "see lockdown above", "the rawprobe module "
 		       "is not loaded, and the locked-down kernel refuses it "
 		       "unsigned");
+	else if (rp_module_installed())
+		rp_say(c, RP_FAIL, "sudo modprobe rawprobe",
+		       "the rawprobe module is installed, not loaded");
 	else
 		rp_say(c, RP_FAIL, "make && sudo insmod rawprobe.ko",
 		       "the rawprobe module is not loaded");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "cli.h"
 #include "rawprobe.h"
 
@@ -59,6 +60,41 @@ int rp_exit_from_errno(int err)
 	}
 }
 
+/* modules.dep names the core for the running kernel (DKMS, a package). */
+bool rp_module_installed(void)
+{
+	char path[300], line[1024], *colon, *base;
+	struct utsname u;
+	bool found = false;
+	FILE *f;
+
+	if (uname(&u))
+		return false;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		/* rawprobe.ko, or compressed: rawprobe.ko.xz */
+		found = !strncmp(base, "rawprobe.ko", 11) &&
+			(!base[11] || base[11] == '.');
+	}
+	fclose(f);
+	return found;
+}
+
+const char *rp_load_command(void)
+{
+	return rp_module_installed() ? "modprobe rawprobe" :
+				       "insmod rawprobe.ko";
+}
+
 int rp_connect(struct rp_nl *nl)
 {
 	int err = rp_nl_open(nl);
@@ -68,7 +104,7 @@ int rp_connect(struct rp_nl *nl)
 	if (err == -ENOENT) {
 		fprintf(stderr, "rawprobectl: the rawprobe module is not loaded "
 			"(no generic netlink family \"%s\"); load it with "
-			"'insmod rawprobe.ko'\n", RAWPROBE_GENL_NAME);
+			"'%s'\n", RAWPROBE_GENL_NAME, rp_load_command());
 		return RP_EXIT_NOMOD;
 	}
 	fprintf(stderr, "rawprobectl: cannot open generic netlink: %s\n",

@@ -5,8 +5,8 @@
 # with dpkg -i, DKMS builds and installs the core for the running kernel,
 # modprobe loads it, the packaged rawprobectl talks to it, a template
 # copied from the installed examples builds against the installed
-# development files and loads; then dpkg --purge leaves no file and no
-# module behind. Output: "ok - ..." / "not ok - ..." per step, then
+# development files and loads; unloaded, the CLI says to modprobe it;
+# then dpkg --purge leaves no file and no module behind. Output: "ok - ..." / "not ok - ..." per step, then
 # "N passed, N failed"; exit status 0 when all passed.
 #
 # Run as root in the guest, without the tree's module preloaded (-n), with
@@ -165,6 +165,12 @@ t_unload() {
 	! grep -q '^rawprobe ' /proc/modules || fail "rawprobe still loaded"
 }
 
+# Installed but not loaded: the CLI and doctor say modprobe, not insmod.
+t_hint_modprobe() {
+	expect_fail 3 "load it with 'modprobe rawprobe'" $CTL probe list
+	expect_match "fix: sudo modprobe rawprobe" "$($CTL doctor 2>&1)" "doctor"
+}
+
 t_dpkg_purge() {
 	local rc=0 left=0 f d
 	# dev first: it depends on the dkms package (dpkg orders it anyway)
@@ -197,7 +203,7 @@ t_dpkg_purge() {
 
 tests t_clean_start t_dpkg_install t_dkms_built_and_installed t_modprobe \
 	t_rawprobectl_version t_rawprobectl_files t_template_builds_and_loads \
-	t_unload t_dpkg_purge
+	t_unload t_hint_modprobe t_dpkg_purge
 T_CASE="deb: "
 run_tests
 echo "$T_PASS passed, $T_FAIL failed"
