@@ -359,6 +359,7 @@ enum rawprobe_argtype {
 #define RAWPROBE_MAXACTIVE_MAX	4096
 #define RAWPROBE_MAX_PROBES	8192
 #define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
+#define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

@@ -228,7 +228,7 @@ int rp_target_parse(const char *s, struct rp_probe_req *req)
 	plus = strchr(sym, '+');
 	if (plus) {
 		*plus = '\0';
-		if (rp_parse_u64(plus + 1, 0, 0x7fff, &v))
+		if (rp_parse_u64(plus + 1, 0, RAWPROBE_MAX_OFFSET, &v))
 			return -ERANGE;
 		req->offset = (uint32_t)v;
 	}
