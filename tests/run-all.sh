@@ -55,6 +55,8 @@ if [ $host = 1 ]; then
 	tally "host unit tests" "${PIPESTATUS[0]}"
 	tests/cli/run.sh 2>&1 | tee "$log"
 	tally "host CLI tests" "${PIPESTATUS[0]}"
+	tests/cli/ctf.sh 2>&1 | tee "$log"
+	tally "host CTF export tests (babeltrace2)" "${PIPESTATUS[0]}"
 	tests/cli/hostile.sh 2>&1 | tee "$log"
 	tally "host hostile CLI invocations (ASan+UBSan)" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"

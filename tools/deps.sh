@@ -21,7 +21,8 @@ CACHE=${RAWPROBE_CACHE:-/var/cache/rawprobe}
 HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64)
 PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
-      bpftrace python3 python3-jsonschema python3-yaml groff-base man-db)
+      bpftrace python3 python3-jsonschema python3-yaml groff-base man-db
+      babeltrace2)	# reads --format ctf traces back (tests/cli/ctf.sh)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
       libssl-dev xz-utils kmod cpio)
 DEB_PKGS=(dpkg-dev debhelper dh-dkms pkg-config libnl-3-dev libnl-genl-3-dev

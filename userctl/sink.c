@@ -19,6 +19,7 @@ static const char *const rp_formats[] = {
 	[RP_FMT_CSV]		= "csv",
 	[RP_FMT_PERFETTO]	= "perfetto",
 	[RP_FMT_RAW]		= "raw",
+	[RP_FMT_CTF]		= "ctf",
 	[RP_FMT_HIST]		= "hist",
 };
 

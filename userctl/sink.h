@@ -18,6 +18,7 @@ enum rp_format {
 	RP_FMT_CSV,		/* a header, then one row per record */
 	RP_FMT_PERFETTO,	/* Chrome trace-event JSON (ui.perfetto.dev) */
 	RP_FMT_RAW,		/* capture file: replay with --input */
+	RP_FMT_CTF,		/* CTF 1.8 trace directory (ctf.h) */
 	RP_FMT_HIST,		/* histograms, printed at the end */
 };
 
@@ -39,6 +40,7 @@ struct rp_sink {
 	struct rp_outbuf ob;	/* text and JSON lines: what is not written yet */
 	void *priv;
 	uint64_t n;		/* records written */
+	int err;		/* -errno the sink reported: exit 1 */
 };
 
 /* "text", "json", ... -> enum rp_format; -1 if unknown. */

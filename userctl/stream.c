@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <netlink/attr.h>
 #include "cli.h"
+#include "ctf.h"
 #include "hist.h"
 #include "probe.h"
 #include "ring_reader.h"
@@ -184,7 +185,9 @@ static int rp_stream_emit(struct rp_stream *s, const struct rawprobe_record *r,
 	if (!s->cfg->quiet)
 		s->sink.ops->record(&s->sink, r, d);
 	s->count++;
-	if (s->cfg->max_count && s->count >= s->cfg->max_count) {
+	/* an output error (disk full) ends the stream: the rest would be lost */
+	if (s->sink.err ||
+	    (s->cfg->max_count && s->count >= s->cfg->max_count)) {
 		rp_stop = 1;
 		return 1;
 	}
@@ -372,7 +375,8 @@ static void rp_stream_usage(FILE *out, int mode)
 		"  -i, --id ID              only records of probe ID (repeatable)\n"
 		"  -d, --duration SECONDS   stop after this long\n"
 		"  -c, --count N            stop after N records\n"
-		"  -o, --output FILE        write to FILE instead of stdout\n"
+		"  -o, --output FILE        write to FILE instead of stdout (for\n"
+		"                           --format ctf: a directory, required)\n"
 		"  -r, --input FILE         read a capture (--format raw) instead\n"
 		"                           of the live rings\n");
 	if (mode == RP_MODE_HIST)
@@ -386,7 +390,9 @@ static void rp_stream_usage(FILE *out, int mode)
 		fprintf(out,
 			"  -f, --format FMT         text (default), json (= -j), csv,\n"
 			"                           perfetto (Chrome trace JSON for\n"
-			"                           ui.perfetto.dev), raw (capture file)\n"
+			"                           ui.perfetto.dev), raw (capture file),\n"
+			"                           ctf (CTF 1.8 trace directory for\n"
+			"                           babeltrace2 and Trace Compass)\n"
 			"  -q, --quiet              count only, print the summary\n"
 			"\n"
 			"Text columns: CLOCK_MONOTONIC seconds, cpu, pid, comm, probe,\n"
@@ -510,8 +516,8 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'f':
 		c->format = rp_format_parse(arg);
 		if (c->format < 0 || c->format == RP_FMT_HIST)
-			return rp_usage_error("--format is text, json, csv, perfetto "
-					      "or raw, not '%s'", arg);
+			return rp_usage_error("--format is text, json, csv, perfetto, "
+					      "raw or ctf, not '%s'", arg);
 		return 0;
 	case 'q':
 		c->quiet = true;
@@ -569,6 +575,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->format == RP_FMT_RAW && !c->output && isatty(STDOUT_FILENO))
 		return rp_usage_error("--format raw writes a binary capture: give "
 				      "-o FILE (or redirect stdout)");
+	if (c->format == RP_FMT_CTF && !c->output)
+		return rp_usage_error("--format ctf writes a trace directory: "
+				      "give -o DIR");
 	/* the stream's filters go into the kernel with its own probes */
 	for (i = 0; i < c->nreqs; i++)
 		c->reqs[i].filter = c->filter;
@@ -608,6 +617,8 @@ static int rp_stream_sink(struct rp_stream *s)
 	if (c->format == RP_FMT_HIST)
 		err = rp_hist_sink_init(&s->sink, &c->hist, s->out,
 					rp_opts.json, rp_opts.pretty);
+	else if (c->format == RP_FMT_CTF)
+		err = rp_ctf_sink_init(&s->sink, c->output);
 	else
 		err = rp_sink_init(&s->sink, c->format, s->out,
 				   rp_opts.pretty && c->format == RP_FMT_JSON);
@@ -618,7 +629,8 @@ static int rp_stream_sink(struct rp_stream *s)
 	return 0;
 }
 
-static void rp_stream_sink_end(struct rp_stream *s)
+/* RP_EXIT_FAIL if the sink could not write its output. */
+static int rp_stream_sink_end(struct rp_stream *s)
 {
 	if (s->sink.ops)
 		rp_sink_flush(&s->sink);
@@ -627,16 +639,17 @@ static void rp_stream_sink_end(struct rp_stream *s)
 	fflush(s->out);
 	if (s->sink.ops && s->sink.ops->free)
 		s->sink.ops->free(&s->sink);
+	return s->sink.err ? RP_EXIT_FAIL : RP_EXIT_OK;
 }
 
 static int rp_stream_replay(struct rp_stream *s)
 {
-	int err;
+	int err, rc;
 
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
 	err = rp_capture_read(s->cfg->input, rp_stream_replayed, s);
-	rp_stream_sink_end(s);
+	rc = rp_stream_sink_end(s);
 	if (err) {
 		fprintf(stderr, "rawprobectl: %s: %s%s\n", s->cfg->input,
 			strerror(-err), err == -EPROTO || err == -EBADMSG ?
@@ -647,7 +660,7 @@ static int rp_stream_replay(struct rp_stream *s)
 	if (s->cfg->format != RP_FMT_JSON || s->out != stdout)
 		fprintf(stderr, "%" PRIu64 " records read from %s, %" PRIu64
 			" filtered out\n", s->count, s->cfg->input, s->filtered);
-	return RP_EXIT_OK;
+	return rc;
 }
 
 static int rp_stream_open_rings(struct rp_stream *s)
@@ -693,13 +706,13 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 
 	/* Stop producing, take what is left, then account. */
 	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DISABLE);
-	if (!c->max_count || s->count < c->max_count)
+	if ((!c->max_count || s->count < c->max_count) && !s->sink.err)
 		rp_reader_drain_all(s->map.reader, rp_stream_record, s);
-	rp_stream_sink_end(s);
+	rc = rp_stream_sink_end(s);
 	if (c->format != RP_FMT_JSON || s->out != stdout)
 		rp_stream_summary(s);
 	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
-	return RP_EXIT_OK;
+	return rc;
 }
 
 static int rp_stream_main(int mode, int argc, char **argv)
@@ -718,7 +731,11 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	err = rp_probe_check(c.reqs, c.nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
-	if (c.output && !(s.out = fopen(c.output, "w"))) {
+	/* a directory for ctf, made ready before any probe is added */
+	if (c.format == RP_FMT_CTF && (rc = rp_ctf_prepare(c.output)))
+		return rc;
+	if (c.output && c.format != RP_FMT_CTF &&
+	    !(s.out = fopen(c.output, "w"))) {
 		fprintf(stderr, "rawprobectl: %s: %s\n", c.output,
 			strerror(errno));
 		return RP_EXIT_FAIL;

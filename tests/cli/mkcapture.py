@@ -8,6 +8,13 @@
 # command, string and probe name hold terminal escapes, control bytes and
 # bytes that are not UTF-8, for the tests of escaping in human output.
 #
+# tests/cli/mkcapture.py --ctf FILE [CPUS] writes instead, for the CTF
+# tests (tests/cli/ctf.sh), 4000 records on CPUS CPUs (4) merged by time,
+# some at the same time on several CPUs: every argument type, strings
+# (in an argument, of their own, truncated, faulted, every byte value),
+# return values, a custom probe whose name needs quoting, a probe with no
+# description (gone), enough records for several packets per CPU.
+#
 # tests/cli/mkcapture.py --bench N FILE [KALLSYMS] writes instead N
 # pseudo-random records of a busy machine (4 CPUs merged by time; kprobe,
 # kretprobe and jprobe records, with and without arguments and strings,
@@ -108,6 +115,70 @@ def escapes(path):
         f.write(b''.join(out))
 
 
+CTF_COMMS = [('cat', 100, 100), ('dd', 200, 199), ('kworker/0:1 x', 7, 7),
+             ('with,comma"q', 300, 300), ('caf\xe9\t\x1b', 301, 301)]
+CTF_STRS = ['/etc/hostname', '', 'a"b\\c\n', bytes(range(1, 128)),
+            bytes(range(128, 256)), 'x' * 127]
+
+
+def ctf_record(rng, ts, cpu, seq):
+    comm, pid, tgid = rng.choice(CTF_COMMS)
+    r = rng.randrange(8)
+    if r == 0:                  # vfs_read returns: u64, ptr, u32
+        return record(ts, seq, 1, KRETPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100000,
+                      [rng.randrange(2**64), rng.choice([0xffffffff81100200,
+                                                        0xffff888000001000]),
+                       rng.randrange(2**32)],
+                      retval=rng.choice([0, 4096, -14, -(2**63), 2**63 - 1]),
+                      latency=rng.randrange(10**7))
+    if r == 1:                  # openat: s32, then the string
+        s = rng.choice(CTF_STRS)
+        return record(ts, seq, 2, JPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100400, [-100, 0x7ffd0000 + seq], s=s,
+                      str_arg=1, extra=F_TRUNC if len(s) == 127 else 0)
+    if r == 2:                  # openat whose string faulted
+        return record(ts, seq, 2, JPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100400, [-100, 0x10], str_arg=1,
+                      extra=F_FAULT)
+    if r == 3:                  # a raw address: no arguments
+        return record(ts, seq, 3, KPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100010)
+    if r == 4:                  # s64, s32, u64 and a string of its own
+        return record(ts, seq, 4, KPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100500, [-(2**63), -1, 2**64 - 1],
+                      s=rng.choice(CTF_STRS), str_arg=0xff)
+    if r == 5:                  # a custom probe: a fault of no argument
+        return record(ts, seq, 5, 4, cpu, pid, tgid, comm,
+                      0xffffffff81100600, [rng.randrange(2**64), 0],
+                      str_arg=0xff, extra=F_FAULT)
+    if r == 6:                  # the same probe, another shape
+        return record(ts, seq, 5, 4, cpu, pid, tgid, comm,
+                      0xffffffff81100600, s='own', retval=-1, latency=5)
+    return record(ts, seq, 6, KPROBE, cpu, pid, tgid, comm,  # gone probe
+                  0xffffffff81100700, [1, 2])
+
+
+def ctf(path, cpus=4):
+    rng = random.Random(17)
+    out = [b'RPCAP001',
+           desc(1, KRETPROBE, 'kretprobe:vfs_read', [U64, PTR, U32]),
+           desc(2, JPROBE, 'jprobe:do_sys_openat2', [S32, USTR]),
+           desc(3, KPROBE, 'kprobe:0xffffffff81100010', [], is_addr=1),
+           desc(4, KPROBE, 'kprobe:do_work', [S64, S32, U64]),
+           desc(5, 4, 'custom:say "hi" \\ \x1b[0m', [U64, KSTR])]
+    recs, seqs, ts = [], [0] * cpus, 7_000_000_000
+    for i in range(4000):
+        ts += rng.choice([0, 0, 1, 999, 12345])  # some at the same time
+        cpu = rng.randrange(cpus)
+        seqs[cpu] += 1
+        recs.append((ts, cpu, seqs[cpu]))
+    recs.sort()                 # as the stream merges: (ts, cpu, seq)
+    out += [ctf_record(rng, *r) for r in recs]
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
 BENCH_TEXT = 0xffffffff81000000
 BENCH_SYMS = 120000             # about a distribution kernel's kallsyms
 BENCH_COMMS = [('getpgid_loop', 500), ('', 1), ('kworker/1:2H-kb', 77),
@@ -176,6 +247,8 @@ def bench(n, path, ksyms=None):
 if __name__ == '__main__':
     if sys.argv[1] == '--bench':
         bench(int(sys.argv[2]), *sys.argv[3:5])
+    elif sys.argv[1] == '--ctf':
+        ctf(sys.argv[2], *map(int, sys.argv[3:4]))
     elif sys.argv[1] == '--escapes':
         escapes(sys.argv[2])
     else:

@@ -111,6 +111,20 @@ print(sum(1 for r in csv.DictReader(open(sys.argv[1]))
           if r["str"] == sys.argv[2] and r["comm"] == "cat" and r["arg0"] == "-100"))' $S/open.csv "$f")" "CSV rows of cat opening the file"
 }
 
+# Live records to CTF: babeltrace2 (a host package the guest shares)
+# reads the directory back, with the file cat opened as the string.
+t_export_ctf() {
+	local f=$S/ctf-target-$$ out
+	echo x > "$f"
+	bg_start $S/out trace jprobe:do_sys_openat2 -a s32,ustr -d 60 -f ctf -o $S/ctf
+	cat "$f" "$f" >/dev/null
+	bg_stop INT
+	out=$(babeltrace2 $S/ctf 2>$S/bt.err) || fail "babeltrace2: $(cat $S/bt.err)"
+	[ ! -s $S/bt.err ] || fail "babeltrace2 warned: $(cat $S/bt.err)"
+	expect_eq 2 "$(grep -F 'jprobe:do_sys_openat2:' <<<"$out" |
+		grep -F 'comm = "cat"' | grep -cF "arg1 = \"$f\"")" "CTF events of cat opening the file"
+}
+
 t_signals_remove_probes() {
 	bg_start $S/out trace -q kprobe:vfs_read kretprobe:vfs_write -d 60
 	expect_eq 2 "$(probe_count)" "two probes while tracing"
@@ -248,7 +262,7 @@ t_hostile_kernel_errors() {
 
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
-	t_export_csv t_signals_remove_probes t_stats_show_schemas \
+	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
 	t_hostile_kernel_errors
