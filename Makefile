@@ -14,6 +14,7 @@
 #                        linux-source-6.12 (KASAN/lockdep, then KCSAN)
 #   make stress          load, churn, kills, module cycles and fuzzing in
 #                        the VM on 6.1 and 6.12, with a table of figures
+#   make check-rt        the in-VM suite on Debian's 6.12 PREEMPT_RT kernel
 #   make deb             Debian packages (DKMS module, CLI, dev files) in build/deb/
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -36,7 +37,7 @@ CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
-	examples-kdir modules-debug check-debug ctl-asan stress
+	examples-kdir modules-debug check-debug ctl-asan stress check-rt
 
 all: module ctl
 
@@ -152,6 +153,13 @@ check-debug:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory ctl modules-debug
 	@tests/run-all.sh --debug
+
+# The in-VM suite, the stress smoke and the locked-down boot on Debian's
+# 6.12 PREEMPT_RT kernel (the third kernel of tools/deps.sh, -k rt).
+check-rt:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory ctl ctl-asan examples
+	@tests/run-all.sh --vm-only --kernel rt
 
 # Load, churn, killed controllers, module cycles, fuzzing (tests/stress).
 stress:

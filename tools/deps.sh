@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install everything rawprobe needs on a Debian 12 machine, idempotently:
-# toolchain, libraries, QEMU, busybox, and the two Debian kernels the tests
-# boot (6.1 and 6.12): headers through apt, vmlinuz + modules extracted with
-# dpkg -x into the kernel cache (no initramfs is ever generated).
+# toolchain, libraries, QEMU, busybox, and the Debian kernels the tests
+# boot (6.1, 6.12, and 6.12 PREEMPT_RT for make check-rt): headers through
+# apt, vmlinuz + modules extracted with dpkg -x into the kernel cache (no
+# initramfs is ever generated).
 #
 #   tools/deps.sh            install what is missing, print nothing if all is there
 #   tools/deps.sh --print    print the kernel releases (one per line) and exit
@@ -18,7 +19,9 @@
 set -euo pipefail
 
 CACHE=${RAWPROBE_CACHE:-/var/cache/rawprobe}
-HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64)
+# (in this order: --print's first line is the default kernel, and the first
+# release that starts with 6.12 is the plain one; RT stays last)
+HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64)
 PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
       bpftrace python3 python3-jsonschema python3-yaml groff-base man-db
