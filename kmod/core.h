@@ -90,6 +90,7 @@ struct rp_probe_spec {
 	u8 argtypes[RAWPROBE_MAX_ARGS];	/* enum rawprobe_argtype */
 	u16 str_max;			/* 0: RAWPROBE_STR_LEN - 1 */
 	struct rp_filter filter;
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* for output only */
 };
 
 struct rawprobe_probe {

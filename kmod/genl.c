@@ -23,6 +23,7 @@
 
 #include <linux/utsname.h>
 #include <linux/capability.h>
+#include <linux/ctype.h>
 #include <net/genetlink.h>
 #include "core.h"
 
@@ -59,6 +60,8 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
 				     .len = RAWPROBE_COMM_LEN - 1 },
 	[RAWPROBE_A_FILTER_CPU]	= { .type = NLA_U32 },
+	[RAWPROBE_A_ARG_NAMES]	= { .type = NLA_NUL_STRING,
+				    .len = RAWPROBE_ARG_NAMES_LEN - 1 },
 };
 
 static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -185,6 +188,9 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 		return -EMSGSIZE;
 	if (s->nargs && nla_put(skb, RAWPROBE_A_ARGTYPES, s->nargs,
 				s->argtypes))
+		return -EMSGSIZE;
+	if (s->arg_names[0] &&
+	    nla_put_string(skb, RAWPROBE_A_ARG_NAMES, s->arg_names))
 		return -EMSGSIZE;
 	if (s->kind == RAWPROBE_KIND_KRETPROBE &&
 	    nla_put_u32(skb, RAWPROBE_A_MAXACTIVE, p->krp.maxactive))
@@ -419,6 +425,35 @@ static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
 	}
 }
 
+/*
+ * Names are echoed to every reader of the probe list (text, JSON, CSV):
+ * identifiers only, one per argument, so that no output needs escaping.
+ */
+static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
+			      struct rp_probe_spec *s)
+{
+	unsigned int names = 1;
+	bool empty = true;	/* the name being read, so far */
+	const char *c;
+
+	nla_strscpy(s->arg_names, a, sizeof(s->arg_names));
+	for (c = s->arg_names; *c; c++) {
+		if (*c == ',' && !empty) {
+			names++;
+			empty = true;
+		} else if (isalnum(*c) || *c == '_') {
+			empty = false;
+		} else {
+			break;
+		}
+	}
+	if (!*c && !empty && names == s->nargs)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, a,
+			    "argument names: one identifier per argument, comma-separated");
+	return -EINVAL;
+}
+
 static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 			 struct netlink_ext_ack *extack,
 			 struct rp_probe_spec *s)
@@ -456,6 +491,8 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		nla_memcpy(s->argtypes, a[RAWPROBE_A_ARGTYPES],
 			   sizeof(s->argtypes));
 	}
+	if (a[RAWPROBE_A_ARG_NAMES])
+		return rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s);
 	return 0;
 }
 

@@ -304,6 +304,11 @@ enum rawprobe_attr {
 					 * is refused, none (its index in the
 					 * extack cookie, a u32)
 					 */
+	RAWPROBE_A_ARG_NAMES,		/* string, < RAWPROBE_ARG_NAMES_LEN: the
+					 * arguments' names, comma-separated,
+					 * one per argument ([A-Za-z0-9_]);
+					 * kept and reported, for output only
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -360,6 +365,7 @@ enum rawprobe_argtype {
 #define RAWPROBE_MAX_PROBES	8192
 #define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
 #define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
+#define RAWPROBE_ARG_NAMES_LEN	128	/* A_ARG_NAMES, with its NUL */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

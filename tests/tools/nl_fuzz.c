@@ -295,6 +295,7 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_NAME]		= VK_STR,
 	[RAWPROBE_A_OWNER_MODULE]	= VK_STR,
 	[RAWPROBE_A_PROBE_IDS]		= VK_BIN,
+	[RAWPROBE_A_ARG_NAMES]		= VK_STR,
 };
 
 /*
@@ -460,6 +461,14 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 			t[below(r, nargs)] = chance(r, 50) ? RAWPROBE_ARG_KSTR :
 						RAWPROBE_ARG_USTR;
 		put_raw(l, RAWPROBE_A_ARGTYPES, VK_BIN, t, nargs);
+	}
+	if (chance(r, 15)) {
+		static const char *const names[] = {
+			"fd", "fd,buf", "fd,buf,count", "a,b,c,d,e,f", "",
+			"fd,,count", "x-y", ",fd", "fd,",
+		};
+
+		put_str(l, RAWPROBE_A_ARG_NAMES, PICK(r, names));
 	}
 	if (chance(r, 40)) {
 		if (chance(r, 50))
@@ -1234,7 +1243,8 @@ static bool is_string_attr(int t)
 	return t == RAWPROBE_A_MODULE_VERSION ||
 	       t == RAWPROBE_A_KERNEL_RELEASE || t == RAWPROBE_A_SYMBOL ||
 	       t == RAWPROBE_A_MODULE || t == RAWPROBE_A_FILTER_COMM ||
-	       t == RAWPROBE_A_NAME || t == RAWPROBE_A_OWNER_MODULE;
+	       t == RAWPROBE_A_NAME || t == RAWPROBE_A_OWNER_MODULE ||
+	       t == RAWPROBE_A_ARG_NAMES;
 }
 
 /* A reply's attributes: lengths, known types, strings, nests. */
@@ -1514,6 +1524,7 @@ static const char *const module_reasons[] = {
 	"an identical probe", "too many probes", "unknown symbol",
 	"symbol not found", "offset is not on", "give one of",
 	"probe ids: an array", "the same probe id appears twice",
+	"argument names:",
 };
 
 static bool module_reason(const char *reason)

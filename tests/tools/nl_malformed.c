@@ -77,6 +77,68 @@ static int probe_count(struct rp_nl *nl)
 	return n;
 }
 
+/* Argument names: identifiers, one per argument; nothing else. */
+static void arg_names_malformed(struct rp_nl *nl)
+{
+	static const struct {
+		const char *what, *names;
+		int nargs;
+	} bad[] = {
+		{ "more names than arguments", "fd,buf", 1 },
+		{ "fewer names than arguments", "fd", 2 },
+		{ "names without arguments", "fd", 0 },
+		{ "an empty name", "fd,,count", 3 },
+		{ "a trailing comma", "fd,", 1 },
+		{ "a name with a dash", "f-d", 1 },
+		{ "a name with an escape", "f\x1b[2J", 1 },
+		{ "empty names", "", 1 },
+	};
+	char what[80];
+	struct nl_msg *msg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
+		nla_put_u8(msg, RAWPROBE_A_NARGS, bad[i].nargs);
+		nla_put_string(msg, RAWPROBE_A_ARG_NAMES, bad[i].names);
+		snprintf(what, sizeof(what), "argument names: %s", bad[i].what);
+		expect(nl, what, msg, -EINVAL, true);
+	}
+}
+
+static int get_names(struct nlattr **a, void *ctx)
+{
+	if (a[RAWPROBE_A_ARG_NAMES])
+		snprintf(ctx, RAWPROBE_ARG_NAMES_LEN, "%s",
+			 nla_get_string(a[RAWPROBE_A_ARG_NAMES]));
+	return 0;
+}
+
+/* Good names are kept and reported as given. */
+static void arg_names_echoed(struct rp_nl *nl)
+{
+	char names[RAWPROBE_ARG_NAMES_LEN] = "";
+	struct nl_msg *msg;
+	uint32_t id = 0;
+
+	msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 3);
+	nla_put_string(msg, RAWPROBE_A_ARG_NAMES, "file,buf,count_2");
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_DISABLED |
+		    RAWPROBE_F_PERSISTENT);
+	expect(nl, "argument names: three for three arguments", msg, 0, false);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
+	rp_nl_call(nl, msg, get_id, &id);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, 0);
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	rp_nl_call(nl, msg, get_names, names);
+	verdict("argument names: reported as given",
+		!strcmp(names, "file,buf,count_2"), names);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_DEL, 0);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	rp_nl_call(nl, msg, NULL, NULL);
+}
+
 /* Malformed lists of PROBE_DEL, refused by the policy or the module. */
 static void del_list_malformed(struct rp_nl *nl)
 {
@@ -200,6 +262,9 @@ int main(void)
 	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
 	nla_put_u64(msg, RAWPROBE_A_ADDR, 0xffffffff81000000ULL);
 	expect(&nl, "symbol and address", msg, -EINVAL, true);
+
+	arg_names_malformed(&nl);
+	arg_names_echoed(&nl);
 
 	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
 	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "");
