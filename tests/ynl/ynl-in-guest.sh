@@ -137,7 +137,9 @@ for a, b in (("hits", "hits"), ("records", "records"), ("lost-ring", "lost_ring"
     want(ys[a] <= cs[b], f"stats {a}: cli.py {ys[a]}, later rawprobectl {cs[b]}")
 want(ys["hits"] >= 200, f"hits {ys} < 200")
 want(ys["hits"] == ys["records"] + ys["lost-ring"], f"hits != records + lost-ring: {ys}")
-strip = lambda p: {k: v for k, v in p.items() if k != "stats"}
+# flags: cli.py decodes a set, printed in any order
+strip = lambda p: {k: sorted(v) if k == "flags" else v
+                   for k, v in p.items() if k != "stats"}
 want(strip(one) == strip(y), f"probe-get {one} is not its dump entry {y}")
 ' "$add" "$dump" "$one" "$list" "$id" "\"$SYM\""
 	del=$(ynl --do probe-del --json "{\"probe-id\": $id}") || fail "probe-del: $del"
@@ -147,6 +149,23 @@ want(strip(one) == strip(y), f"probe-get {one} is not its dump entry {y}")
 	if printf '%s' "$list" | grep -q "\"id\":$id,"; then
 		fail "probe $id is still listed after probe-del: $list"
 	fi
+}
+
+# probe-del of a list (probe-ids, binary u32s: cli.py takes hex), and
+# arg-names kept and reported as cli.py sent them.
+t_del_list_and_names() {
+	local add id a b hex
+	add=$(ynl --do probe-add --json "{\"kind\": \"jprobe\", \"symbol\": \"vfs_read\",
+		\"nargs\": 3, \"arg-names\": \"file,buf,count\", \"flags\": [\"persistent\"]}") ||
+		fail "probe-add: $add"
+	expect_eq "file,buf,count" "$(json_get "$add" 'j["arg-names"]')" "arg-names answered"
+	id=$(json_get "$add" 'j["probe-id"]')
+	read -r a b <<<"$($CTL probe add kprobe vfs_write vfs_fsync | xargs)"
+	hex=$(python3 -c 'import struct, sys
+print(struct.pack("<3I", *map(int, sys.argv[1:])).hex())' "$id" "$a" "$b")
+	ynl --do probe-del --json "{\"probe-ids\": \"$hex\"}" >/dev/null ||
+		fail "probe-del of a list"
+	expect_eq 0 "$(probe_count)" "probes left after deleting the list"
 }
 
 # Without the persistent flag the probe is cli.py's socket's: it goes
@@ -180,16 +199,18 @@ t_events() {
 	"${YNL[@]}" --subscribe events --sleep 6 > "$out" 2> "$out.err" &
 	pid=$!
 	# the test runs in a subshell: leave no listener behind on failure
-	# (expanded now: the locals are gone when the subshell exits)
+	# (expanded now: the locals are gone when the subshell exits; and
+	# "|| true": under set -e, a kill of what already ended would make
+	# the test's status 1)
 	# shellcheck disable=SC2064
-	trap "kill $pid $mon 2>/dev/null" EXIT
+	trap "kill $pid $mon 2>/dev/null || true" EXIT
 	wait_for "asleep $pid" 300 ||
 		fail "cli.py did not reach its --sleep: $(cat "$out.err")"
 	id=$($CTL probe add kprobe "$SYM")
 	$CTL probe del "$id"
 	wait "$pid" || fail "cli.py --subscribe: $(cat "$out" "$out.err")"
 	sleep 0.5	# the monitor prints as it reads
-	kill "$mon"
+	kill "$mon" 2>/dev/null || fail "rawprobectl monitor ended early: $(cat "$mout")"
 	wait "$mon" || true
 	pycheck '
 ynl, mon, pid = d
@@ -200,7 +221,8 @@ want([e[0] for e in y] == ["added", "removed"], f"cli.py got {y}")
 same(y, c, "events")' "$(cat "$out")" "[$(paste -sd, "$mout")]" "$id"
 }
 
-tests t_spec_loads t_get_info t_ring_get t_add_dump_del t_owned_probe_goes \
+tests t_spec_loads t_get_info t_ring_get t_add_dump_del t_del_list_and_names \
+	t_owned_probe_goes \
 	t_policy_error t_events
 
 if [ ! -f "$KSRC/tools/net/ynl/cli.py" ]; then
