@@ -15,6 +15,7 @@
 #   make stress          load, churn, kills, module cycles and fuzzing in
 #                        the VM on 6.1 and 6.12, with a table of figures
 #   make check-rt        the in-VM suite on Debian's 6.12 PREEMPT_RT kernel
+#   make check-pkg       make deb's packages installed in a guest (DKMS)
 #   make deb             Debian packages (DKMS module, CLI, dev files) in build/deb/
 
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -29,6 +30,8 @@ PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
+BPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
 CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 
@@ -37,7 +40,7 @@ CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
-	examples-kdir modules-debug check-debug ctl-asan stress check-rt
+	examples-kdir modules-debug check-debug ctl-asan stress check-rt check-pkg
 
 all: module ctl
 
@@ -118,7 +121,7 @@ build/tools/getpgid_loop: tests/bench/getpgid_loop.c
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $<
 
 userctl/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) $(BPF_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS) $(BPF_LIBS)
 
 # The CLI under ASan+UBSan, for the hostile-invocation test (tests/cli).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined,float-cast-overflow \
@@ -126,7 +129,7 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined,float-cast-overflow \
 ctl-asan: build/asan/rawprobectl
 build/asan/rawprobectl: $(CTL_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS)
+	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) $(BPF_CFLAGS) -o $@ $(CTL_SRCS) $(NL_LIBS) $(BPF_LIBS)
 
 # Every kernel the tests boot (tools/deps.sh --print); KDIRS="..." for
 # others, and KDIR=... on the command line means that kernel alone.
@@ -160,6 +163,14 @@ check-rt:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory ctl ctl-asan examples
 	@tests/run-all.sh --vm-only --kernel rt
+
+# make deb's packages installed in a guest of 6.1 and of 6.12: dpkg -i,
+# DKMS builds the core, modprobe, the packaged CLI, a template, purge.
+check-pkg:
+	@tools/deps.sh
+	@tools/deps.sh --deb
+	@$(MAKE) --no-print-directory ctl deb
+	@tests/run-all.sh --pkg
 
 # Load, churn, killed controllers, module cycles, fuzzing (tests/stress).
 stress:

@@ -9,6 +9,8 @@
 #                                 with --kernel, no labs selftest: it boots
 #                                 6.1 and 6.12 itself)
 #   tests/run-all.sh --vm-only --kernel rt   make check-rt: 6.12 PREEMPT_RT
+#   tests/run-all.sh --pkg [--kernel K]...   make check-pkg: make deb's
+#                                 packages installed in a guest (DKMS)
 #   tests/run-all.sh --debug      make check-debug: the suite on the KASAN/
 #                                 lockdep kernel, ring/stream/churn on KCSAN
 # (tests/vm/debug-kernel.sh builds those kernels; build the module for them first).
@@ -16,12 +18,13 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 
-kernels=() cases=() host=1 vm=1 debug=0 timeout=2700
+kernels=() cases=() host=1 vm=1 debug=0 pkg=0 timeout=2700
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only)	vm=0; shift ;;
 	--vm-only)	host=0; shift ;;
 	--debug)	debug=1; host=0; vm=0; shift ;;
+	--pkg)		pkg=1; host=0; vm=0; shift ;;
 	-k|--kernel)	kernels+=("$2"); shift 2 ;;
 	-t|--timeout)	timeout=$2; shift 2 ;;
 	*)		cases+=("$1"); shift ;;
@@ -62,10 +65,14 @@ if [ $host = 1 ]; then
 	tally "host CLI tests" "${PIPESTATUS[0]}"
 	tests/cli/ctf.sh 2>&1 | tee "$log"
 	tally "host CTF export tests (babeltrace2)" "${PIPESTATUS[0]}"
+	tests/cli/btf.sh 2>&1 | tee "$log"
+	tally "host BTF tests (btf show, --args auto, Debian 6.12's BTF)" "${PIPESTATUS[0]}"
 	tests/cli/hostile.sh 2>&1 | tee "$log"
 	tally "host hostile CLI invocations (ASan+UBSan)" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"
 	tally "host example template tests" "${PIPESTATUS[0]}"
+	python3 tests/ynl/check-spec.py 2>&1 | tee "$log"
+	tally "host YNL spec against the schema, header and policies" "${PIPESTATUS[0]}"
 fi
 
 # The in-VM suite (CASE.sh... or all) on one kernel.
@@ -111,6 +118,16 @@ locked_boot() {	# kernel
 	tally "locked-down boot ($1)" "${PIPESTATUS[0]}"
 }
 
+# The kernel's own YNL client drives the family from uapi/rawprobe.yaml
+# (cli.py and its schema unpacked by tests/ynl/check-spec.py, above).
+ynl_in_guest() {	# kernel
+	echo "=== YNL cli.py in the guest, kernel $1"
+	[ -f build/ynl/tools/net/ynl/cli.py ] ||
+		python3 tests/ynl/check-spec.py >/dev/null 2>&1
+	tests/vm/run -k "$1" -t 600 -- tests/ynl/ynl-in-guest.sh 2>&1 | tee "$log"
+	tally "YNL cli.py in the guest ($1)" "${PIPESTATUS[0]}"
+}
+
 # The teaching labs: every skeleton fails its checks, every solution
 # passes them, on 6.1 and 6.12 (a guest each). This script's guests run
 # one at a time already: no lock (the outer one would deadlock).
@@ -128,6 +145,7 @@ if [ $vm = 1 ]; then
 		[ $all = 1 ] || continue
 		stress_smoke "$k"
 		locked_boot "$k"
+		ynl_in_guest "$k"
 	done
 	[ $all = 1 ] && [ $labs = 1 ] && labs_selftest
 fi
@@ -140,6 +158,19 @@ if [ $debug = 1 ]; then
 		mapfile -t debug_cases < <(all_cases tests/vm/cases tests/vm/debug-cases)
 	vm_suite kasan 7200 "${debug_cases[@]}"
 	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink,25-races}.sh
+fi
+
+# dpkg -i, DKMS's build under TCG, modprobe, dpkg --purge (build/deb).
+if [ $pkg = 1 ]; then
+	for k in "${kernels[@]}"; do
+		echo "=== Debian packages in the guest, kernel $k"
+		start=$(date +%s)
+		tests/vm/run -k "$k" -n -t 3600 -- tests/pkg/deb-in-guest.sh 2>&1 |
+			tee "$log"
+		rc=${PIPESTATUS[0]}
+		echo "*** packages ($k): $(( $(date +%s) - start ))s"
+		tally "Debian packages in the guest ($k)" "$rc"
+	done
 fi
 
 echo "$pass passed, $fail failed"

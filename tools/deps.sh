@@ -22,13 +22,15 @@ CACHE=${RAWPROBE_CACHE:-/var/cache/rawprobe}
 # (in this order: --print's first line is the default kernel, and the first
 # release that starts with 6.12 is the plain one; RT stays last)
 HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64)
-PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
+PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
       bpftrace python3 python3-jsonschema python3-yaml groff-base man-db
-      babeltrace2)	# reads --format ctf traces back (tests/cli/ctf.sh)
+      babeltrace2	# reads --format ctf traces back (tests/cli/ctf.sh)
+      zstd	# unpacks Debian 6.12's vmlinuz for its BTF (tests/cli/btf-fixture.sh)
+      linux-source-6.12)	# YNL's schema and cli.py (tests/ynl)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
       libssl-dev xz-utils kmod cpio)
-DEB_PKGS=(dpkg-dev debhelper dh-dkms pkg-config libnl-3-dev libnl-genl-3-dev
+DEB_PKGS=(dpkg-dev debhelper dh-dkms pkg-config libbpf-dev libnl-3-dev libnl-genl-3-dev
       lintian dkms)
 
 log() { echo "deps: $*" >&2; }

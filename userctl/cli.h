@@ -88,6 +88,7 @@ int rp_cmd_doctor(int argc, char **argv);
 int rp_cmd_ring(int argc, char **argv);
 int rp_cmd_version(int argc, char **argv);
 int rp_cmd_monitor(int argc, char **argv);
+int rp_cmd_btf(int argc, char **argv);
 
 #define RAWPROBECTL_VERSION "0.1.0"
 /* docs/schema/rawprobectl-v1.json */

@@ -106,11 +106,42 @@ int rp_argtype_parse(const char *s)
 	return rp_parse(rp_argtypes, ARRAY_SIZE(rp_argtypes), s);
 }
 
-int rp_argspec_parse(const char *spec, unsigned char *types)
+int rp_is_ident(const char *s, size_t len, size_t max)
+{
+	size_t i;
+
+	if (!len || len > max || (s[0] >= '0' && s[0] <= '9'))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!(s[i] == '_' || (s[i] >= '0' && s[i] <= '9') ||
+		      ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')))
+			return 0;
+	return 1;
+}
+
+/* "fd:s32": the name appended to names, the type returned */
+static int rp_argspec_named(char *tok, char *names, size_t size)
+{
+	char *colon = strchr(tok, ':');
+	size_t len = strlen(names);
+
+	if (!colon || !rp_is_ident(tok, (size_t)(colon - tok), size))
+		return -EINVAL;
+	*colon = '\0';
+	if (len + !!len + strlen(tok) >= size)
+		return -ERANGE;
+	snprintf(names + len, size - len, "%s%s", len ? "," : "", tok);
+	return rp_argtype_parse(colon + 1);
+}
+
+int rp_argspec_parse_names(const char *spec, unsigned char *types,
+			   char *names, size_t size)
 {
 	char buf[128], *tok, *rest = buf;
-	int n = 0, t;
+	int n = 0, t, named = names && strchr(spec, ':');
 
+	if (names)
+		names[0] = '\0';
 	if (strlen(spec) >= sizeof(buf))
 		return -EINVAL;
 	/* A bare count: that many raw u64 arguments. */
@@ -126,12 +157,68 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 	while ((tok = strsep(&rest, ","))) {
 		if (n == RAWPROBE_MAX_ARGS)
 			return -ERANGE;
-		t = rp_argtype_parse(tok);
+		/* every argument named, or none: one name per argument */
+		t = named ? rp_argspec_named(tok, names, size) :
+			    rp_argtype_parse(tok);
 		if (t < 0)
 			return -EINVAL;
 		types[n++] = (unsigned char)t;
 	}
 	return n ? n : -EINVAL;
+}
+
+int rp_argspec_parse(const char *spec, unsigned char *types)
+{
+	return rp_argspec_parse_names(spec, types, NULL, 0);
+}
+
+int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
+{
+	size_t len = strnlen(names, sizeof(d->arg_names)), start = 0, i;
+	unsigned int n = 0;
+
+	memset(d->name_off, 0, sizeof(d->name_off));
+	memset(d->name_len, 0, sizeof(d->name_len));
+	d->arg_names[0] = '\0';
+	if (!len)
+		return 0;
+	if (len == sizeof(d->arg_names) || d->nargs > RAWPROBE_MAX_ARGS)
+		return -EINVAL;
+	for (i = 0; i <= len; i++) {
+		if (i < len && names[i] != ',')
+			continue;
+		if (n == d->nargs || !rp_is_ident(names + start, i - start, len))
+			return -EINVAL;
+		d->name_off[n] = (unsigned char)start;
+		d->name_len[n++] = (unsigned char)(i - start);
+		start = i + 1;
+	}
+	if (n != d->nargs)
+		return -EINVAL;
+	memcpy(d->arg_names, names, len + 1);
+	return 0;
+}
+
+static rp_arg_label_fn rp_arg_label;
+
+void rp_format_set_labels(rp_arg_label_fn fn)
+{
+	rp_arg_label = fn;
+}
+
+/* A label for a named u32/s32 argument (bools and enums are those), or NULL. */
+static const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
+			    unsigned int type, uint64_t v, size_t *len)
+{
+	const char *l;
+
+	if (!rp_arg_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
+		return NULL;
+	l = rp_arg_label(d, i, v);
+	if (!l)
+		return NULL;
+	*len = strnlen(l, RP_ARG_LABEL_MAX + 1);
+	return rp_is_ident(l, *len, RP_ARG_LABEL_MAX) ? l : NULL;
 }
 
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
@@ -161,7 +248,9 @@ _Static_assert(RP_TEXT_STR_MAX <= RP_TEXT_ARG_MAX, "an argument's room");
 	(RP_TEXT_NUMBERS_MAX + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1 +	\
 	 RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) +				\
 	 RP_TEXT_SYM_MAX + 3 + RAWPROBE_MAX_ARGS * (2 + RP_TEXT_ARG_MAX) + \
+	 RAWPROBE_ARG_NAMES_LEN + RAWPROBE_MAX_ARGS +			\
 	 1 + RP_TEXT_STR_MAX + 1)
+_Static_assert(RP_ARG_LABEL_MAX <= RP_TEXT_ARG_MAX, "a label's room");
 
 /* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
 static char *rp_text_sym(char *p, uint64_t addr)
@@ -210,7 +299,10 @@ static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
 static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
-	unsigned int i;
+	int named = rp_desc_has_names(d);
+	const char *label;
+	unsigned int i, t;
+	size_t len;
 
 	*p++ = ' ';
 	*p++ = '(';
@@ -219,12 +311,22 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			*p++ = ',';
 			*p++ = ' ';
 		}
+		/* identifiers only (rp_desc_set_names): nothing to escape */
+		if (named && i < d->nargs) {
+			p = rp_put(p, d->arg_names + d->name_off[i], d->name_len[i]);
+			*p++ = '=';
+		}
+		t = rp_argtype_of(d, i);
 		if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
 			p = rp_text_str(p, r);
 		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
 			p = rp_put(p, "<fault>", 7);
+		else if (named && (label = rp_label(d, i, t, r->args[i], &len)))
+			p = rp_put(p, label, len);
+		else if (named && t == RAWPROBE_ARG_U64)
+			p = rp_put_u64(p, r->args[i]);	/* a declared integer */
 		else
-			p = rp_text_arg(p, rp_argtype_of(d, i), r->args[i]);
+			p = rp_text_arg(p, t, r->args[i]);
 	}
 	*p++ = ')';
 	return p;
@@ -339,6 +441,18 @@ static void rp_json_addr(struct json *j, uint64_t addr)
 	json_kv_str(j, "addr", tmp);
 }
 
+/* "arg_names": the names of d's arguments, in order */
+static void rp_json_names(struct json *j, const struct rp_probe_desc *d)
+{
+	unsigned int i;
+
+	json_key(j, "arg_names");
+	json_arr_open(j);
+	for (i = 0; i < d->nargs; i++)
+		json_strn(j, d->arg_names + d->name_off[i], d->name_len[i]);
+	json_arr_close(j);
+}
+
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
@@ -373,6 +487,8 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 				json_u64(j, r->args[i]);
 		}
 		json_arr_close(j);
+		if (rp_desc_has_names(d))
+			rp_json_names(j, d);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
 		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);

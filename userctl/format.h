@@ -5,6 +5,7 @@
 #ifndef RAWPROBECTL_FORMAT_H
 #define RAWPROBECTL_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "rawprobe.h"
@@ -21,6 +22,14 @@ const char *rp_argtype_name(unsigned int type);
 int rp_argtype_parse(const char *s);		/* -1 if unknown */
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */
 int rp_argspec_parse(const char *spec, unsigned char *types);
+/*
+ * The same, and "fd:s32,buf:ptr" (a name for every argument or none):
+ * names gets "fd,buf" (RAWPROBE_A_ARG_NAMES), or "" without names.
+ */
+int rp_argspec_parse_names(const char *spec, unsigned char *types,
+			   char *names, size_t size);
+/* Is s a C identifier of at most max bytes? */
+int rp_is_ident(const char *s, size_t len, size_t max);
 
 /* What stream prints per probe: its name and argument types. */
 #define RP_PROBE_NAME_MAX 224
@@ -31,7 +40,37 @@ struct rp_probe_desc {
 	unsigned char nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	char name[RP_PROBE_NAME_MAX];	/* "kretprobe:vfs_read" */
+	unsigned char pad[3];		/* (a capture's probe item is 240 bytes) */
+	/*
+	 * Argument names (RAWPROBE_A_ARG_NAMES), set by rp_desc_set_names().
+	 * Capture files keep them in an item of their own: the probe item
+	 * is the part above (RP_DESC_CAPTURE_SIZE bytes).
+	 */
+	unsigned char name_off[RAWPROBE_MAX_ARGS], name_len[RAWPROBE_MAX_ARGS];
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf,count", or "" */
 };
+#define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
+
+/*
+ * Name d's arguments from "fd,buf,count": one identifier per argument
+ * (d->nargs of them). -EINVAL and no names if names is not that.
+ */
+int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
+static inline int rp_desc_has_names(const struct rp_probe_desc *d)
+{
+	return d && d->arg_names[0];
+}
+
+/*
+ * What a named argument's value means beyond its number ("true", an
+ * enumerator's name), or NULL. Set by whoever knows the types (BTF:
+ * btf.c); NULL by default. Only identifiers of at most RP_ARG_LABEL_MAX
+ * bytes are shown.
+ */
+#define RP_ARG_LABEL_MAX 64
+typedef const char *(*rp_arg_label_fn)(const struct rp_probe_desc *d,
+				       unsigned int i, uint64_t v);
+void rp_format_set_labels(rp_arg_label_fn fn);
 
 /* The type of argument i of a record (u64 when d does not say). */
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netlink/attr.h>
+#include "btf.h"
 #include "cli.h"
 #include "probe.h"
 #include "symbols.h"
@@ -64,6 +65,18 @@ static int rp_filter_put(struct nl_msg *msg, const struct rp_filter *f)
 	return 0;
 }
 
+/* The kernel checked them; what is shown unescaped is checked here too. */
+static void rp_arg_names_parse(struct nlattr *a, struct rp_probe_info *pi)
+{
+	struct rp_probe_desc d = { .nargs = pi->nargs };
+
+	if (!a)
+		return;
+	rp_nla_str(a, pi->arg_names, sizeof(pi->arg_names));
+	if (rp_desc_set_names(&d, pi->arg_names))
+		pi->arg_names[0] = '\0';
+}
+
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 {
 	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
@@ -97,6 +110,7 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 	if (a[RAWPROBE_A_ARGTYPES])
 		nla_memcpy(pi->argtypes, a[RAWPROBE_A_ARGTYPES],
 			   sizeof(pi->argtypes));
+	rp_arg_names_parse(a[RAWPROBE_A_ARG_NAMES], pi);
 	if (a[RAWPROBE_A_STATS] &&
 	    !nla_parse_nested(s, RAWPROBE_STAT_MAX, a[RAWPROBE_A_STATS], NULL)) {
 		pi->hits = rp_stat(s, RAWPROBE_STAT_HITS);
@@ -150,6 +164,28 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	d->is_addr = !pi->symbol[0] && !pi->name[0];
 	d->nargs = pi->nargs;
 	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
+	rp_desc_set_names(d, pi->arg_names);
+}
+
+void rp_args_str(const unsigned char *types, unsigned int nargs,
+		 const char *names, char *buf, size_t len)
+{
+	size_t at = 0, nlen;
+	unsigned int i;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < nargs && at < len; i++) {
+		nlen = names && *names ? strcspn(names, ",") : 0;
+		n = snprintf(buf + at, len - at, "%s%.*s%s%s", i ? "," : "",
+			     (int)nlen, names ? names : "", nlen ? ":" : "",
+			     rp_argtype_name(types[i]));
+		if (n < 0)
+			return;
+		at += (size_t)n;
+		if (names)
+			names += nlen + (names[nlen] == ',');
+	}
 }
 
 static int rp_collect_one(struct nlattr **a, void *ctx)
@@ -261,6 +297,9 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 		return -EMSGSIZE;
 	if (r->str_max && nla_put_u16(msg, RAWPROBE_A_STR_MAX, r->str_max))
 		return -EMSGSIZE;
+	if (r->nargs > 0 && r->arg_names[0] &&
+	    nla_put_string(msg, RAWPROBE_A_ARG_NAMES, r->arg_names))
+		return -EMSGSIZE;
 	return rp_filter_put(msg, &r->filter);
 }
 
@@ -274,6 +313,18 @@ static void rp_filter_hint(const struct rp_nl *nl, const struct rp_probe_req *re
 		"kernel (--pid/--tgid/--comm/--cpu): load a newer module, or add "
 		"the probe without filters and use 'stream --pid ...', which "
 		"filters in user space\n");
+}
+
+/* ...and argument names (RAWPROBE_A_ARG_NAMES), before issue 16. */
+static void rp_names_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			  int err)
+{
+	if (err != -EINVAL || !req->arg_names[0] || req->filter.set ||
+	    !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot keep argument "
+		"names (--args auto, NAME:TYPE): load a newer module, or give "
+		"types only (--args s32,ptr,...)\n");
 }
 
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
@@ -298,6 +349,7 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		rp_probe_target(&t, what, sizeof(what));
 		rp_nl_perror(nl, what, err);
 		rp_filter_hint(nl, req, err);
+		rp_names_hint(nl, req, err);
 	}
 	return err;
 }
@@ -369,6 +421,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		}
 		rp_nl_perror(nl, what, err);
 		rp_filter_hint(nl, &reqs[0], err);
+		rp_names_hint(nl, &reqs[0], err);
 		return err;
 	}
 	return r.n == n ? 0 : -EBADMSG;
@@ -401,6 +454,38 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	return err;
 }
 
+/* Arguments where the kernel defines them: a function's entry. */
+static int rp_auto_args_one(struct rp_probe_req *r)
+{
+	int err;
+
+	if (!r->symbol[0])
+		return rp_usage_error("--args auto needs a function's name, not "
+				      "an address: its prototype comes from BTF");
+	if (r->offset)
+		return rp_usage_error("--args auto: %s%s%s+0x%x is not a "
+				      "function's entry, where arguments are "
+				      "defined", r->module, r->module[0] ? ":" : "",
+				      r->symbol, r->offset);
+	err = rp_btf_req_args(r);
+	return err ? rp_exit_from_errno(err) : RP_EXIT_OK;
+}
+
+int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (!reqs[i].args_auto)
+			continue;
+		rc = rp_auto_args_one(&reqs[i]);
+		if (rc)
+			return rc;
+	}
+	return RP_EXIT_OK;
+}
+
 /* Batches of 256, each all-or-nothing in the kernel. */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids)
@@ -426,9 +511,12 @@ static void rp_add_usage(FILE *out)
 		"           several targets, or '-' for one per line on stdin,\n"
 		"           are added as one batch: all of them or none\n"
 		"\n"
-		"  -a, --args SPEC      arguments to record: a count (raw values)\n"
-		"                       or types: u64,s64,s32,u32,ptr,str,ustr\n"
-		"                       (str/ustr: kernel/user string, one per probe)\n"
+		"  -a, --args SPEC      arguments to record: a count (raw values),\n"
+		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
+		"                       (str/ustr: kernel/user string, one per probe),\n"
+		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
+		"                       'auto': names and types from the kernel's BTF\n"
+		"                       (see 'rawprobectl btf show FUNC')\n"
 		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
 		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
 		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
@@ -439,6 +527,7 @@ static void rp_add_usage(FILE *out)
 		"      --comm NAME      record only tasks named NAME (exact)\n"
 		"      --cpu N          record only on CPU N\n"
 		"                       (rejected hits count as FILTERED)\n"
+		"      --dry-run        print the requests, add nothing\n"
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
 		"'probe del ID' removes it. Prints the new probes' ids.\n",
@@ -453,11 +542,19 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 
 	switch (opt) {
 	case 'a':
-		n = rp_argspec_parse(arg, req->argtypes);
+		req->args_auto = !strcmp(arg, "auto");
+		if (req->args_auto) {
+			req->nargs = 0;
+			req->arg_names[0] = '\0';
+			return 0;
+		}
+		n = rp_argspec_parse_names(arg, req->argtypes, req->arg_names,
+					   sizeof(req->arg_names));
 		if (n < 0)
-			return rp_usage_error("bad --args '%s': a count 0..%d or "
-					      "a list of u64,s64,s32,u32,ptr,str,ustr",
-					      arg, RAWPROBE_MAX_ARGS);
+			return rp_usage_error("bad --args '%s': a count 0..%d, 'auto', "
+					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr, "
+					      "each NAME:TYPE or none",
+					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
 		req->nargs = n;
 		return 0;
 	case 'm':
@@ -504,14 +601,77 @@ static const struct option rp_add_longopts[] = {
 	RP_FILTER_LONGOPTS,
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
+	{ "dry-run",   no_argument,       NULL, 'n' },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void rp_probe_print(const struct rp_probe_info *pi);
 
+/* "arg_names": ["fd", "buf"] of "fd,buf" (identifiers, checked) */
+static void rp_arg_names_json(struct json *j, const char *names,
+			      unsigned int nargs)
+{
+	unsigned int i;
+	size_t len;
+
+	json_key(j, "arg_names");
+	json_arr_open(j);
+	for (i = 0; i < nargs; i++) {
+		len = strcspn(names, ",");
+		json_strn(j, names, len);
+		names += len + (names[len] == ',');
+	}
+	json_arr_close(j);
+}
+
+/* --dry-run: what PROBE_ADD would carry, one request a line (or document) */
+static void rp_dry_run_one(const struct rp_probe_req *r)
+{
+	char target[RP_TARGET_MAX], args[RAWPROBE_ARG_NAMES_LEN + 64];
+	struct rp_probe_info t = { .offset = r->offset, .addr = r->addr };
+	int i;
+
+	snprintf(t.symbol, sizeof(t.symbol), "%s", r->symbol);
+	snprintf(t.module, sizeof(t.module), "%s", r->module);
+	rp_probe_target(&t, target, sizeof(target));
+	if (!rp_opts.json) {
+		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
+			    args, sizeof(args));
+		printf("%s:%s args=%s%s%s%s\n", rp_kind_name(r->kind), target,
+		       r->nargs ? args : "none",
+		       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
+		       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
+		       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
+		return;
+	}
+	json_obj_open(&rp_json);
+	json_kv_str(&rp_json, "kind", rp_kind_name(r->kind));
+	json_kv_str(&rp_json, "target", target);
+	json_kv_bool(&rp_json, "syscall_args", r->flags & RAWPROBE_F_SYSCALL);
+	json_kv_bool(&rp_json, "persistent", r->flags & RAWPROBE_F_PERSISTENT);
+	json_kv_bool(&rp_json, "disabled", r->flags & RAWPROBE_F_DISABLED);
+	json_key(&rp_json, "args");
+	json_arr_open(&rp_json);
+	for (i = 0; i < r->nargs; i++)
+		json_str(&rp_json, rp_argtype_name(r->argtypes[i]));
+	json_arr_close(&rp_json);
+	if (r->arg_names[0])
+		rp_arg_names_json(&rp_json, r->arg_names, (unsigned int)r->nargs);
+	json_obj_close(&rp_json);
+	json_end_doc(&rp_json);
+}
+
+static void rp_dry_run(const struct rp_probe_req *reqs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rp_dry_run_one(&reqs[i]);
+}
+
 static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
-			    const char *target)
+			    const char *target, bool dry_run)
 {
 	struct rp_probe_info pi;
 	struct rp_nl nl;
@@ -523,6 +683,12 @@ static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 	err = rp_probe_check(req, 1);
 	if (err)
 		return rp_exit_from_errno(err);
+	rc = rp_probe_auto_args(req, 1);
+	if (rc || dry_run) {
+		if (!rc)
+			rp_dry_run(req, 1);
+		return rc;
+	}
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
@@ -583,7 +749,8 @@ static int rp_collect_targets(const struct rp_probe_req *tmpl,
 }
 
 static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
-				const char *kind, char **targets, int nt)
+				const char *kind, char **targets, int nt,
+				bool dry_run)
 {
 	struct rp_probe_req *reqs;
 	uint32_t *ids = NULL;
@@ -597,6 +764,12 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 	err = rp_probe_check(reqs, n);
 	if (err) {
 		rc = rp_exit_from_errno(err);
+		goto out;
+	}
+	rc = rp_probe_auto_args(reqs, n);
+	if (rc || dry_run) {
+		if (!rc)
+			rp_dry_run(reqs, n);
 		goto out;
 	}
 	ids = calloc(n, sizeof(*ids));
@@ -630,6 +803,7 @@ out:
 static int rp_probe_add_cmd(int argc, char **argv)
 {
 	struct rp_probe_req req;
+	bool dry_run = false;
 	int opt, rc;
 
 	memset(&req, 0, sizeof(req));
@@ -639,6 +813,10 @@ static int rp_probe_add_cmd(int argc, char **argv)
 		if (opt == 'h') {
 			rp_add_usage(stdout);
 			return RP_EXIT_OK;
+		}
+		if (opt == 'n') {
+			dry_run = true;
+			continue;
 		}
 		if (opt == '?') {
 			rp_add_usage(stderr);
@@ -654,9 +832,10 @@ static int rp_probe_add_cmd(int argc, char **argv)
 	}
 	req.flags |= RAWPROBE_F_PERSISTENT;
 	if (argc - optind == 2 && strcmp(argv[optind + 1], "-"))
-		return rp_probe_add_one(&req, argv[optind], argv[optind + 1]);
+		return rp_probe_add_one(&req, argv[optind], argv[optind + 1],
+					dry_run);
 	return rp_probe_add_targets(&req, argv[optind], argv + optind + 1,
-				    argc - optind - 1);
+				    argc - optind - 1, dry_run);
 }
 
 /* --- probe list / show --- */
@@ -712,6 +891,8 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	for (i = 0; i < pi->nargs; i++)
 		json_str(j, rp_argtype_name(pi->argtypes[i]));
 	json_arr_close(j);
+	if (pi->arg_names[0])
+		rp_arg_names_json(j, pi->arg_names, pi->nargs);
 	rp_filter_json(j, &pi->filter);
 	json_key(j, "stats");
 	json_obj_open(j);
@@ -734,8 +915,8 @@ static void rp_probe_print(const struct rp_probe_info *pi)
 
 static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 {
+	char maxact[16], args[RAWPROBE_ARG_NAMES_LEN + 64];
 	struct rp_probe_shown shown;
-	char maxact[16];
 	size_t i;
 
 	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s\n", "ID",
@@ -749,9 +930,14 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
 		else
 			snprintf(maxact, sizeof(maxact), "-");
+		/* names (identifiers, checked) with their types */
+		args[0] = '\0';
+		if (pi->arg_names[0])
+			rp_args_str(pi->argtypes, pi->nargs, pi->arg_names,
+				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       "%s%s%s%s%s%s\n",
+		       "%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
@@ -759,7 +945,8 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
 		       shown.filter[0] ? "  [" : "", shown.filter,
 		       shown.filter[0] ? "]" : "",
-		       shown.owner[0] ? "  by module " : "", shown.owner);
+		       shown.owner[0] ? "  by module " : "", shown.owner,
+		       args[0] ? "  args " : "", args);
 	}
 }
 
@@ -767,8 +954,8 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 static void rp_probe_detail(const struct rp_probe_info *pi)
 {
 	char sym[RP_KSYM_MAX], sym_shown[RP_ESCAPED_MAX(RP_KSYM_MAX) + 1];
+	char args[RAWPROBE_ARG_NAMES_LEN + 64];
 	struct rp_probe_shown shown;
-	unsigned int i;
 
 	rp_probe_shown(pi, &shown);
 	printf("probe %u: %s %s\n", pi->id, rp_kind_name(pi->kind),
@@ -786,9 +973,8 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 	}
 	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
 		printf("  maxactive   %u\n", pi->maxactive);
-	printf("  args        ");
-	for (i = 0; i < pi->nargs; i++)
-		printf("%s%s", i ? "," : "", rp_argtype_name(pi->argtypes[i]));
+	rp_args_str(pi->argtypes, pi->nargs, pi->arg_names, args, sizeof(args));
+	printf("  args        %s", args);
 	printf("%s%s\n", pi->nargs ? "" : "none",
 	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
 	       " (from the syscall's pt_regs)" : "");

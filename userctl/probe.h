@@ -41,6 +41,7 @@ struct rp_probe_info {
 	uint64_t addr, probed_addr;
 	char symbol[128], module[64];
 	char name[128], owner[64];	/* custom probes: name, owner module */
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf", checked; or "" */
 	struct rp_filter filter;
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
 		 str_faults, filtered;
@@ -70,6 +71,8 @@ struct rp_probe_req {
 	uint32_t offset, maxactive, flags;
 	int nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
+	bool args_auto;		/* --args auto: from BTF, at rp_probe_auto_args() */
 	uint16_t str_max;
 	struct rp_filter filter;
 };
@@ -105,6 +108,15 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
  * prints candidates, returns -EEXIST/-ENOENT); no module needed.
  */
 int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
+/*
+ * --args auto: each such request gets its arguments' types and names
+ * from the target's BTF prototype (btf.c). RP_EXIT_OK, or the exit code
+ * after printing why not.
+ */
+int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n);
+/* "fd:s32,buf:ptr" or "s32,ptr": an argument list as --args takes it */
+void rp_args_str(const unsigned char *types, unsigned int nargs,
+		 const char *names, char *buf, size_t len);
 /* Many at once, in all-or-nothing batches; ids[] gets the new ids. */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids);

@@ -311,14 +311,24 @@ static const struct rp_sink_ops rp_perfetto_ops = {
 /*
  * --- capture files ---
  * RP_CAPTURE_MAGIC, then items: a u32 tag, a u32 length, the payload.
- * A probe's description (struct rp_probe_desc) comes before its first
- * record (struct rawprobe_record).
+ * A probe's description (struct rp_probe_desc up to its argument names,
+ * RP_DESC_CAPTURE_SIZE bytes) comes before its first record (struct
+ * rawprobe_record); the names of its arguments, if it has some, follow
+ * the description (struct rp_cap_names). Readers skip items they do not
+ * know, so older ones read such a capture without the names.
  */
-enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2 };
+enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3 };
 
 struct rp_cap_item {
 	uint32_t tag, len;
 };
+
+struct rp_cap_names {
+	uint32_t id;
+	char names[RAWPROBE_ARG_NAMES_LEN];	/* NUL-terminated */
+};
+_Static_assert(RP_DESC_CAPTURE_SIZE == 240, "the capture's probe item");
+_Static_assert(sizeof(struct rp_cap_names) == 132, "the capture's names item");
 
 static void rp_cap_put(FILE *out, uint32_t tag, const void *p, uint32_t len)
 {
@@ -338,8 +348,15 @@ static void rp_raw_record(struct rp_sink *s, const struct rawprobe_record *r,
 {
 	struct rp_idset *known = s->priv;
 
-	if (d && rp_idset_add(known, d->id) == 1)
-		rp_cap_put(s->out, RP_CAP_PROBE, d, sizeof(*d));
+	if (d && rp_idset_add(known, d->id) == 1) {
+		rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
+		if (rp_desc_has_names(d)) {
+			struct rp_cap_names n = { .id = d->id };
+
+			memcpy(n.names, d->arg_names, sizeof(n.names));
+			rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
+		}
+	}
 	rp_cap_put(s->out, RP_CAP_RECORD, r, sizeof(*r));
 }
 
@@ -390,8 +407,8 @@ struct rp_cap_probes {
 	size_t n;
 };
 
-static const struct rp_probe_desc *rp_cap_find(const struct rp_cap_probes *p,
-					       uint32_t id)
+static struct rp_probe_desc *rp_cap_find(const struct rp_cap_probes *p,
+					 uint32_t id)
 {
 	size_t i;
 
@@ -408,10 +425,21 @@ static int rp_cap_add(struct rp_cap_probes *p, const struct rp_probe_desc *d)
 	if (!v)
 		return -ENOMEM;
 	p->v = v;
-	p->v[p->n] = *d;
+	memset(&p->v[p->n], 0, sizeof(*p->v));
+	memcpy(&p->v[p->n], d, RP_DESC_CAPTURE_SIZE);
 	p->v[p->n].name[sizeof(d->name) - 1] = '\0';
 	p->n++;
 	return 0;
+}
+
+/* Names of the latest probe of that id; names that are not, ignored. */
+static void rp_cap_names(struct rp_cap_probes *p, struct rp_cap_names *n)
+{
+	struct rp_probe_desc *d = rp_cap_find(p, n->id);
+
+	n->names[sizeof(n->names) - 1] = '\0';
+	if (d)
+		rp_desc_set_names(d, n->names);
 }
 
 static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
@@ -420,19 +448,23 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
 	union {
 		struct rawprobe_record r;
 		struct rp_probe_desc d;
+		struct rp_cap_names n;
 	} u;
 	struct rp_cap_item it;
 	int err = 0;
 
 	while (!err && fread(&it, sizeof(it), 1, f) == 1) {
-		if ((it.tag == RP_CAP_PROBE && it.len != sizeof(u.d)) ||
+		if ((it.tag == RP_CAP_PROBE && it.len != RP_DESC_CAPTURE_SIZE) ||
 		    (it.tag == RP_CAP_RECORD && it.len != sizeof(u.r)) ||
+		    (it.tag == RP_CAP_NAMES && it.len != sizeof(u.n)) ||
 		    it.len > sizeof(u))
 			return -EBADMSG;
-		if (fread(&u, it.len, 1, f) != 1)
+		if (it.len && fread(&u, it.len, 1, f) != 1)
 			return -EBADMSG;
 		if (it.tag == RP_CAP_PROBE)
 			err = rp_cap_add(probes, &u.d);
+		else if (it.tag == RP_CAP_NAMES)
+			rp_cap_names(probes, &u.n);
 		else if (it.tag == RP_CAP_RECORD)
 			err = fn(&u.r, rp_cap_find(probes, u.r.probe_id), ctx);
 	}

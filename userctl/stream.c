@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <netlink/attr.h>
+#include "btf.h"
 #include "cli.h"
 #include "ctf.h"
 #include "hist.h"
@@ -367,7 +368,8 @@ static void rp_stream_usage(FILE *out, int mode)
 		"  -e, --probe KIND:TARGET  add a probe owned by this command\n"
 		"                           (KIND: kprobe, kretprobe, jprobe)\n"
 		"  PROBE OPTIONS apply to the probe before them:\n"
-		"    -a, --args SPEC        argument count or types (see 'probe add --help')\n"
+		"    -a, --args SPEC        argument count, types, NAME:TYPE list or\n"
+		"                           'auto' (BTF) (see 'probe add --help')\n"
 		"    -m, --maxactive N      kretprobe instances\n"
 		"    -s, --strmax N         string capture length\n"
 		"  Filters (in the kernel for this command's probes, here for others):\n"
@@ -731,6 +733,11 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	err = rp_probe_check(c.reqs, c.nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
+	rc = rp_probe_auto_args(c.reqs, c.nreqs);
+	if (rc)
+		return rc;
+	/* named arguments: bools and enums shown by name, from BTF */
+	rp_format_set_labels(rp_btf_arg_label);
 	/* a directory for ctf, made ready before any probe is added */
 	if (c.format == RP_FMT_CTF && (rc = rp_ctf_prepare(c.output)))
 		return rc;

@@ -186,7 +186,7 @@ static int rp_edit_distance(const char *a, const char *b, int max)
  * A name that extends the query (do_sys_open -> do_sys_openat2) or that
  * contains it ranks before one that is merely a few edits away.
  */
-static int rp_near_score(const char *query, const char *name)
+int rp_near_score(const char *query, const char *name)
 {
 	int lq = (int)strlen(query), ln = (int)strlen(name);
 	int max = lq / 4 > 2 ? lq / 4 : 2, d;
@@ -467,6 +467,24 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 	n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
 	memcpy(buf, tmp, n);
 	buf[n] = '\0';
+}
+
+int rp_ksym_module(const char *name, char *module, size_t len)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(rp_kallsyms_path(), "r");
+
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
+			!strcmp(k.name, name);
+	fclose(f);
+	if (found)
+		snprintf(module, len, "%s", k.module);
+	return found;
 }
 
 int rp_ksym_exists(const char *name)

@@ -46,5 +46,12 @@ void rp_ksyms_preload(void);
 const char *rp_ksym_cached(uint64_t addr, size_t *len);
 /* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
 int rp_ksym_exists(const char *name);
+/* The same, and *module gets its module ("" for the kernel's own). */
+int rp_ksym_module(const char *name, char *module, size_t len);
+/*
+ * How near name is to query (lower is nearer): a name that extends or
+ * contains it, then one a few edits away; -1 if not near at all.
+ */
+int rp_near_score(const char *query, const char *name);
 
 #endif

@@ -157,6 +157,65 @@ parse_errors() {
 	try 1 hist -r "$T/random.bin"
 	try 1 hist -r "$T/random.bin" --by comm
 	try 1 stream -r "$T/random.bin" -o /nonexistent/dir/out
+
+	# BTF: prototypes, --args auto, names (no module needed).
+	try 2 btf
+	try 2 btf show
+	try 2 btf frob
+	try 2 btf show 0x10
+	try 2 btf show "$long"
+	try 2 btf show 'vfs_read;ls'
+	try 2 btf show 'ext4:'
+	try 2 probe add kprobe vfs_read -a auto,u64
+	try 2 probe add kprobe vfs_read -a fd:s32,u64
+	try 2 probe add kprobe vfs_read -a :s32
+	try 2 probe add kprobe vfs_read -a fd:
+	try 2 probe add kprobe vfs_read -a 'f d:s32'
+	try 2 probe add kprobe vfs_read -a "$long:s32"
+	try 2 probe add kprobe vfs_read -a a:u64,b:u64,c:u64,d:u64,e:u64,f:u64,g:u64
+	try 2 probe add kprobe 0x1000 -a auto
+	try 2 probe add kprobe vfs_read+4 -a auto
+	for btf in /nonexistent "$T" "$T/empty.bin" "$T/short.bin" \
+		   "$T/random.bin" /dev/null /dev/zero; do
+		RAWPROBECTL_BTF=$btf try 1 btf show vfs_read
+		RAWPROBECTL_BTF=$btf try 1 btf show ext4:ext4_sync_file
+		RAWPROBECTL_BTF=$btf try 1 probe add kprobe vfs_read -a auto --dry-run
+	done
+	if btf=$("$here/btf-fixture.sh" 2>/dev/null); then
+		export RAWPROBECTL_BTF=$btf
+		try 1 btf show no_such_function_rawprobe
+		try 1 btf show "x${long:0:120}"
+		try 1 btf show loop:lo_open
+		try 1 btf show __x64_sys_no_such_rawprobe
+		RAWPROBECTL_TRACEFS=/nonexistent try 1 btf show __x64_sys_read
+		RAWPROBECTL_TRACEFS="$T" try 1 probe add kprobe __x64_sys_read -a auto
+		try K probe add kprobe vfs_read -a auto
+		try K probe add kprobe __x64_sys_openat2 -a auto
+		unset RAWPROBECTL_BTF
+	else
+		fail=$((fail + 1)); echo "not ok - hostile: tests/cli/btf-fixture.sh"
+	fi
+	RAWPROBECTL_BTF=/nonexistent try 1 stream -e kprobe:vfs_read -a auto
+	RAWPROBECTL_BTF=/nonexistent try 1 trace jprobe:vfs_read -a auto -d 1
+	# names in a capture that are no names: ignored
+	python3 - "$T/names.bin" <<'PY'
+import struct, sys
+def item(tag, body):
+    return struct.pack('<II', tag, len(body)) + body
+desc = struct.pack('<IBBB6s224s3x', 1, 1, 0, 2, bytes(2), b'kprobe:vfs_read')
+rec = bytearray(256)
+struct.pack_into('<QQIBB', rec, 0, 1, 1, 1, 1, 1)
+rec[123] = 2
+with open(sys.argv[1], 'wb') as f:
+    f.write(b'RPCAP001' + item(1, desc) + item(3, struct.pack('<I128s', 1, b'\x1b[2J,' * 21)) +
+            item(3, struct.pack('<I128s', 1, b'a' * 128)) +
+            item(3, struct.pack('<I128s', 9, b'x,y')) + item(2, bytes(rec)))
+with open(sys.argv[1] + '.short', 'wb') as f:
+    f.write(b'RPCAP001' + item(1, desc) + item(3, b'short') + item(2, bytes(rec)))
+PY
+	try 0 stream -r "$T/names.bin"
+	try 0 stream -r "$T/names.bin" -j -o /dev/null
+	try 1 stream -r "$T/names.bin.short"
 }
 
 # Well-formed requests that only the kernel can judge.

@@ -21,9 +21,17 @@
 # comms that need escaping in JSON) for timing the stream's reader and
 # formatters, and a matching fake kallsyms for RAWPROBE_KALLSYMS.
 #
+# tests/cli/mkcapture.py --names FILE writes instead records of probes
+# whose arguments have names (--args auto, NAME:TYPE): names in text and
+# JSON output, bools and enums by name from BTF (tests/cli/btf.sh, with
+# Debian 6.12's BTF), names that do not match BTF's, and names that are
+# no identifiers (ignored).
+#
 # Layout (userctl/sink.c): "RPCAP001", then items (u32 tag, u32 length,
-# payload): 1 = a probe description (struct rp_probe_desc, 240 bytes),
-# 2 = a record (struct rawprobe_record, 256 bytes).
+# payload): 1 = a probe description (the first 240 bytes of struct
+# rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
+# 3 = the argument names of the probe described last with that id (u32
+# id, 128 bytes "fd,buf,count" and NULs).
 import random
 import struct
 import sys
@@ -43,6 +51,11 @@ def desc(pid, kind, name, types, is_addr=0):
                        bytes(types), as_bytes(name))
     assert len(body) == 240
     return struct.pack('<II', 1, len(body)) + body
+
+
+def names(pid, text):
+    body = struct.pack('<I128s', pid, as_bytes(text))
+    return struct.pack('<II', 3, len(body)) + body
 
 
 def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
@@ -111,6 +124,53 @@ def escapes(path):
                           s=s, str_arg=1))
     out.append(record(ts + 5000, 4, 3, KPROBE, 0, 401, 401, 'plain',
                       0xffffffff81100010))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
+def named(path):
+    out = [b'RPCAP001',
+           desc(1, JPROBE, 'jprobe:__x64_sys_openat', [S32, USTR, S32, U32]),
+           names(1, 'dfd,filename,flags,mode'),
+           desc(2, KRETPROBE, 'kretprobe:vfs_read', [PTR, PTR, U64, PTR]),
+           names(2, 'file,buf,count,pos'),
+           # a signed enum (CPUHP_INVALID is -1) and a bool
+           desc(3, KPROBE, 'kprobe:__cpuhp_remove_state', [S32, U32]),
+           names(3, 'state,invoke'),
+           desc(4, KPROBE, 'kprobe:cc_platform_has', [U32]),
+           names(4, 'attr'),
+           # names that are not BTF's: shown, no enum looked up
+           desc(5, KPROBE, 'kprobe:cc_platform_has', [U32]),
+           names(5, 'other'),
+           # not identifiers, not one per argument: ignored
+           desc(6, KPROBE, 'kprobe:vfs_write', [U64, U64]),
+           names(6, 'a b,\x1b[2J'),
+           desc(7, KPROBE, 'kprobe:vfs_write', [U64, U64]),
+           names(7, 'one'),
+           # a module's function: its split BTF
+           desc(8, KPROBE, 'kprobe:ext4:ext4_sync_file', [PTR, S64, S64, S32]),
+           names(8, 'file,start,end,datasync'),
+           # names of a probe gone: its records only carry numbers
+           names(9, 'ghost')]
+    ts = 7_000_000_000
+    recs = [
+        (1, JPROBE, [-100, 0x7ffd0000, 0x8000, 0], dict(s='/etc/hostname', str_arg=1)),
+        (2, KRETPROBE, [0xffff888003a1e000, 0x7ffd1000, 4096, 0xffffc90000abc000],
+         dict(retval=4096, latency=1500)),
+        (3, KPROBE, [-1, 1], {}),
+        (3, KPROBE, [0, 0], {}),
+        (3, KPROBE, [99999, 2], {}),        # no such enumerator; bool: its low byte
+        (4, KPROBE, [2], {}),
+        (4, KPROBE, [77], {}),
+        (5, KPROBE, [2], {}),
+        (6, KPROBE, [1, 2], {}),
+        (7, KPROBE, [1, 2], {}),
+        (8, KPROBE, [0xffff888003a1e000, 0, -1, 1], {}),
+        (9, KPROBE, [5], {}),
+    ]
+    for i, (probe, kind, args, kw) in enumerate(recs):
+        out.append(record(ts + 1000 * i, i + 1, probe, kind, 0, 500, 500, 'cat',
+                          0xffffffff81100000, args, **kw))
     with open(path, 'wb') as f:
         f.write(b''.join(out))
 
@@ -251,5 +311,7 @@ if __name__ == '__main__':
         ctf(sys.argv[2], *map(int, sys.argv[3:4]))
     elif sys.argv[1] == '--escapes':
         escapes(sys.argv[2])
+    elif sys.argv[1] == '--names':
+        named(sys.argv[2])
     else:
         main(sys.argv[1])

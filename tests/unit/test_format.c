@@ -8,6 +8,7 @@
  * records. The escaping of human output is also tested on its own.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -145,11 +146,52 @@ static void ref_arg(FILE *out, unsigned int type, uint64_t v)
 	}
 }
 
+/*
+ * Named arguments: the oracle's own split of d's names, and the labels
+ * (bools, enums) of test_label() when the test set them.
+ */
+static rp_arg_label_fn ref_label;
+
+static int ref_names(const struct rp_probe_desc *d, char names[][128])
+{
+	char copy[RAWPROBE_ARG_NAMES_LEN], *rest = copy, *tok;
+	int n = 0;
+
+	if (!d || !d->arg_names[0])
+		return 0;
+	memcpy(copy, d->arg_names, sizeof(copy));
+	while ((tok = strsep(&rest, ",")) && n < RAWPROBE_MAX_ARGS)
+		strcpy(names[n++], tok);
+	return n;
+}
+
+static const char *ref_label_of(const struct rp_probe_desc *d, unsigned int i,
+				unsigned int type, uint64_t v)
+{
+	const char *l;
+	size_t k, len;
+
+	if (!ref_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
+		return NULL;
+	l = ref_label(d, i, v);
+	if (!l || !(len = strlen(l)) || len > RP_ARG_LABEL_MAX ||
+	    (l[0] >= '0' && l[0] <= '9'))
+		return NULL;
+	for (k = 0; k < len; k++)
+		if (!(l[k] == '_' || (l[k] >= '0' && l[k] <= '9') ||
+		      (l[k] >= 'a' && l[k] <= 'z') || (l[k] >= 'A' && l[k] <= 'Z')))
+			return NULL;
+	return l;
+}
+
 static void ref_text(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
 	unsigned long long t = r->ts_ns;
-	unsigned int i;
+	char names[RAWPROBE_MAX_ARGS][128];
+	int nnames = ref_names(d, names);
+	const char *label;
+	unsigned int i, type;
 
 	fprintf(out, "%6llu.%06llu %3u %7u ", t / 1000000000ULL,
 		(t / 1000) % 1000000ULL, r->cpu, r->pid);
@@ -163,13 +205,21 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 			if (i)
 				fputs(", ", out);
+			if ((int)i < nnames)
+				fprintf(out, "%s=", names[i]);
+			type = rp_argtype_of(d, i);
 			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
 				ref_str(out, r);
 			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
 				 i == r->str_arg)
 				fputs("<fault>", out);
+			else if (nnames && (label = ref_label_of(d, i, type,
+								  r->args[i])))
+				fputs(label, out);
+			else if (nnames && type == RAWPROBE_ARG_U64)
+				fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
 			else
-				ref_arg(out, rp_argtype_of(d, i), r->args[i]);
+				ref_arg(out, type, r->args[i]);
 		}
 		fputc(')', out);
 	}
@@ -209,7 +259,8 @@ static void ref_json_str(FILE *out, const char *key, const char *s)
 static void ref_json(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
-	char sym[200];
+	char sym[200], names[RAWPROBE_MAX_ARGS][128];
+	int nnames = ref_names(d, names);
 	unsigned int i;
 
 	fprintf(out, "{\"ts_ns\":%" PRIu64 ",\"seq\":%" PRIu64
@@ -236,6 +287,11 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 				fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
 		}
 		fputc(']', out);
+		for (i = 0; i < (unsigned int)nnames; i++)
+			fprintf(out, "%s\"%s\"", i ? "," : ",\"arg_names\":[",
+				names[i]);
+		if (nnames)
+			fputc(']', out);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
 		ref_json_str(out, "str", r->str);
@@ -477,6 +533,112 @@ static void test_text_worst_case(void **state)
 	free(text);
 }
 
+/* The test's labels: every other value, of the longest length kept. */
+static const char *test_label(const struct rp_probe_desc *d, unsigned int i,
+			      uint64_t v)
+{
+	static const char *const labels[] = {
+		"true", "false", "not an identifier", "9starts_with_a_digit",
+		/* 64: the longest shown; 65: not shown */
+		"L234567890123456789012345678901234567890123456789012345678901234",
+		"L2345678901234567890123456789012345678901234567890123456789012345",
+		"", NULL,
+	};
+
+	(void)d;
+	(void)i;
+	return labels[v % (sizeof(labels) / sizeof(labels[0]))];
+}
+
+static void set_labels(rp_arg_label_fn fn)
+{
+	rp_format_set_labels(fn);
+	ref_label = fn;
+}
+
+/* Names of 127 bytes, labels of 64: the line still fits. */
+static void test_text_worst_named(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 9, .kind = RAWPROBE_KIND_KPROBE, .nargs = 6,
+		.argtypes = { RAWPROBE_ARG_U32, RAWPROBE_ARG_S32,
+			      RAWPROBE_ARG_U32, RAWPROBE_ARG_PTR,
+			      RAWPROBE_ARG_U64, RAWPROBE_ARG_U32 },
+	};
+	char names[RAWPROBE_ARG_NAMES_LEN];
+	struct rawprobe_record r;
+	unsigned int k;
+
+	(void)state;
+	/* 5 names of 20, one of 21, 5 commas: 126 bytes */
+	memset(names, 'a', sizeof(names));
+	for (k = 1; k < 6; k++)
+		names[k * 21 - 1] = ',';
+	names[126] = '\0';
+	assert_int_equal(rp_desc_set_names(&d, names), 0);
+	memset(d.name, 0x9b, sizeof(d.name) - 1);
+	set_labels(test_label);
+	base_record(&r);
+	r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_RETVAL;
+	r.nargs = 6;
+	for (k = 0; k < 6; k++)
+		r.args[k] = k == 3 ? ESC_SYM_ADDR + 0xfff : 4;	/* 64 bytes */
+	check_both(&r, &d);
+	for (k = 0; k < 6; k++)
+		r.args[k] = k;
+	check_both(&r, &d);
+	set_labels(NULL);
+	check_both(&r, &d);
+}
+
+/* What rp_desc_set_names() and rp_argspec_parse_names() take. */
+static void test_names(void **state)
+{
+	struct rp_probe_desc d = { .nargs = 3 };
+	unsigned char types[RAWPROBE_MAX_ARGS];
+	char names[RAWPROBE_ARG_NAMES_LEN];
+	static const char *const bad[] = {
+		"a,b", "a,b,c,d", "a,,c", ",b,c", "a,b,", "a b,c,d", "1a,b,c",
+		"a,b,c\x1b", "a,b,c\n", "",
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rp_desc_set_names(&d, "fd,buf,_count9"), 0);
+	assert_string_equal(d.arg_names, "fd,buf,_count9");
+	assert_int_equal(d.name_off[2], 7);
+	assert_int_equal(d.name_len[2], 7);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = rp_desc_set_names(&d, bad[i]);
+
+		/* "" means no names, which is no error */
+		assert_int_equal(rc, bad[i][0] ? -EINVAL : 0);
+		assert_string_equal(d.arg_names, "");
+	}
+	assert_int_equal(rp_argspec_parse_names("fd:s32,buf:ptr,n:u64", types,
+						names, sizeof(names)), 3);
+	assert_string_equal(names, "fd,buf,n");
+	assert_int_equal(types[0], RAWPROBE_ARG_S32);
+	assert_int_equal(types[2], RAWPROBE_ARG_U64);
+	assert_int_equal(rp_argspec_parse_names("s32,ptr", types, names,
+						sizeof(names)), 2);
+	assert_string_equal(names, "");
+	assert_int_equal(rp_argspec_parse_names("3", types, names, sizeof(names)), 3);
+	/* all named or none; names are identifiers; types still checked */
+	assert_true(rp_argspec_parse_names("fd:s32,ptr", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("s32,buf:ptr", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("1fd:s32", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("f d:s32", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names(":s32", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("fd:", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("fd:float", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("fd:s32:u32", types, names, sizeof(names)) < 0);
+	assert_true(rp_argspec_parse_names("a:u64,b:u64,c:u64,d:u64,e:u64,f:u64,g:u64",
+					   types, names, sizeof(names)) < 0);
+	/* rp_argspec_parse takes no names */
+	assert_true(rp_argspec_parse("fd:s32", types) < 0);
+}
+
 static uint64_t rng_state = 7;
 
 static uint64_t rnd(void)
@@ -528,6 +690,22 @@ static void rnd_string(char *s, size_t size)
 	s[n] = '\0';
 }
 
+/* Names for d's arguments, now and then not valid (then none). */
+static void rnd_names(struct rp_probe_desc *d)
+{
+	char names[RAWPROBE_ARG_NAMES_LEN] = "";
+	unsigned int k, n = d->nargs + (rnd() % 8 == 0);
+	size_t at = 0;
+
+	if (rnd() % 2)
+		return;
+	for (k = 0; k < n && at < 100; k++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%c%u",
+				       k ? "," : "", rnd() % 9 ? 'a' + k : '-',
+				       (unsigned int)(rnd() % 1000));
+	rp_desc_set_names(d, names);
+}
+
 static void test_random_records(void **state)
 {
 	struct rp_probe_desc d;
@@ -564,6 +742,8 @@ static void test_random_records(void **state)
 		for (k = 0; k < RAWPROBE_MAX_ARGS; k++)
 			d.argtypes[k] = (uint8_t)(rnd() % __RAWPROBE_ARG_MAX);
 		rnd_string(d.name, sizeof(d.name));
+		rnd_names(&d);
+		set_labels(rnd() % 2 ? test_label : NULL);
 		check_both(&r, rnd() % 8 ? &d : NULL);
 	}
 }
@@ -896,6 +1076,8 @@ int main(void)
 		cmocka_unit_test(test_edge_numbers),
 		cmocka_unit_test(test_edge_strings),
 		cmocka_unit_test(test_text_worst_case),
+		cmocka_unit_test(test_text_worst_named),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_random_records),
 	};
 

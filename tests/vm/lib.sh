@@ -64,6 +64,29 @@ probeable_functions() {
 		head -"$1"
 }
 
+# bg_start OUT ARGS...: rawprobectl ARGS in the background, stdout to
+# OUT, stderr to OUT.err; waits until its probes exist (or it died).
+# Sets BG_PID.
+bg_start() {
+	local out=$1 before
+	shift
+	before=$(probe_count)
+	$CTL "$@" > "$out" 2> "$out.err" &
+	BG_PID=$!
+	wait_for "! kill -0 $BG_PID 2>/dev/null || [ \$(probe_count) -gt $before ]" 100
+	kill -0 "$BG_PID" 2>/dev/null && [ "$(probe_count)" -gt "$before" ] ||
+		fail "no probes added by '$*': $(cat "$out.err")"
+}
+
+# bg_stop SIGNAL: stop it, expect exit 0 and nothing left behind.
+bg_stop() {
+	local rc=0
+	kill "-$1" "$BG_PID"
+	wait "$BG_PID" || rc=$?
+	expect_eq 0 "$rc" "exit status after SIG$1"
+	expect_eq 0 "$(probe_count)" "probes left after SIG$1"
+}
+
 run_tests() {
 	local t rc
 	for t in $T_ORDER; do
