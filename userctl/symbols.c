@@ -482,25 +482,14 @@ int rp_ksym_module(const char *name, char *module, size_t len)
 		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
 			!strcmp(k.name, name);
 	fclose(f);
-	if (found)
+	if (found && module)
 		snprintf(module, len, "%s", k.module);
 	return found;
 }
 
 int rp_ksym_exists(const char *name)
 {
-	struct rp_ksym_line k;
-	char line[512];
-	int found = 0;
-	FILE *f = fopen(rp_kallsyms_path(), "r");
-
-	if (!f)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
-			!strcmp(k.name, name);
-	fclose(f);
-	return found;
+	return rp_ksym_module(name, NULL, 0);
 }
 
 /*

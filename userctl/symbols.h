@@ -46,7 +46,7 @@ void rp_ksyms_preload(void);
 const char *rp_ksym_cached(uint64_t addr, size_t *len);
 /* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
 int rp_ksym_exists(const char *name);
-/* The same, and *module gets its module ("" for the kernel's own). */
+/* The same, and module (if not NULL) gets its module ("" for vmlinux). */
 int rp_ksym_module(const char *name, char *module, size_t len);
 /*
  * How near name is to query (lower is nearer): a name that extends or

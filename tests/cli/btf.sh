@@ -10,33 +10,8 @@
 # would send, and captures of named probes in every format. No module is
 # needed. Ends with "N passed, N failed".
 #   tests/cli/btf.sh            RAWPROBECTL=... for another build
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-CTL=${RAWPROBECTL:-$repo/userctl/rawprobectl}
-VALIDATE=$here/validate_json.py
-pass=0 fail=0
-T=$(mktemp -d /tmp/rp-btf.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-# matches TEXT REGEX: "^$" means empty
-matches() {
-	if [ "$2" = '^$' ]; then [ -z "$1" ]; else printf '%s' "$1" | grep -Eq -- "$2"; fi
-}
-
-# check NAME EXPECTED_EXIT STDOUT_REGEX STDERR_REGEX -- CMD...
-check() {
-	local name=$1 code=$2 out_re=$3 err_re=$4 rc=0 out err
-	shift 5
-	out=$("$@" 2>"$T/stderr") || rc=$?
-	err=$(cat "$T/stderr")
-	if [ "$rc" = "$code" ] && matches "$out" "$out_re" &&
-	   matches "$err" "$err_re"; then
-		pass=$((pass + 1)); echo "ok - btf: $name"
-	else
-		fail=$((fail + 1)); echo "not ok - btf: $name"
-		echo "    exit $rc (want $code); stdout: ${out:0:2000}; stderr: ${err:0:2000}"
-	fi
-}
+AREA=btf
+. "$(dirname "$0")/lib.sh"
 
 # same NAME FILE -- CMD...: CMD's stdout is FILE's text exactly
 same() {

@@ -9,34 +9,10 @@
 # usage errors and a write error. babeltrace2 is a host dependency
 # (tools/deps.sh): without it the tests fail. Ends with "N passed, N failed".
 #   tests/cli/ctf.sh            RAWPROBECTL=... for another build
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-CTL=${RAWPROBECTL:-$repo/userctl/rawprobectl}
+AREA=ctf
+. "$(dirname "$0")/lib.sh"
 ASAN=$repo/build/asan/rawprobectl
 COMPARE=$here/ctf_compare.py
-pass=0 fail=0
-T=$(mktemp -d /tmp/rp-ctf.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-# matches TEXT REGEX: "^$" means empty
-matches() {
-	if [ "$2" = '^$' ]; then [ -z "$1" ]; else printf '%s' "$1" | grep -Eq -- "$2"; fi
-}
-
-# check NAME EXPECTED_EXIT STDOUT_REGEX STDERR_REGEX -- CMD...
-check() {
-	local name=$1 code=$2 out_re=$3 err_re=$4 rc=0 out err
-	shift 5
-	out=$("$@" 2>"$T/stderr") || rc=$?
-	err=$(cat "$T/stderr")
-	if [ "$rc" = "$code" ] && matches "$out" "$out_re" &&
-	   matches "$err" "$err_re"; then
-		pass=$((pass + 1)); echo "ok - ctf: $name"
-	else
-		fail=$((fail + 1)); echo "not ok - ctf: $name"
-		echo "    exit $rc (want $code); stdout: ${out:0:2000}; stderr: ${err:0:2000}"
-	fi
-}
 
 # same_with CLI KALLSYMS CAP DIR [FILTERS...]: convert CAP to DIR, read
 # it back with babeltrace2, compare with text and JSON output of CAP

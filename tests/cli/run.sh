@@ -6,33 +6,8 @@
 # with known records, tests/cli/mkcapture.py) validated against the JSON
 # schema; symbol help against a fake kallsyms; doctor; man page,
 # completion and install. Ends with "N passed, N failed".
-here=$(cd "$(dirname "$0")" && pwd)
-CTL=${RAWPROBECTL:-$here/../../userctl/rawprobectl}
-repo=$(cd "$here/../.." && pwd)
-VALIDATE=$here/validate_json.py
-pass=0 fail=0
-T=$(mktemp -d /tmp/rp-cli.XXXXXX)
-trap 'rm -rf "$T" /tmp/rp-cli-err.$$' EXIT
-
-# matches TEXT REGEX: "^$" means empty (grep sees no line in "")
-matches() {
-	if [ "$2" = '^$' ]; then [ -z "$1" ]; else printf '%s' "$1" | grep -Eq -- "$2"; fi
-}
-
-# check NAME EXPECTED_EXIT STDOUT_REGEX STDERR_REGEX -- CMD...
-check() {
-	local name=$1 code=$2 out_re=$3 err_re=$4 rc=0 out err
-	shift 5
-	out=$("$@" 2>/tmp/rp-cli-err.$$) || rc=$?
-	err=$(cat /tmp/rp-cli-err.$$)
-	if [ "$rc" = "$code" ] && matches "$out" "$out_re" &&
-	   matches "$err" "$err_re"; then
-		pass=$((pass + 1)); echo "ok - cli: $name"
-	else
-		fail=$((fail + 1)); echo "not ok - cli: $name"
-		echo "    exit $rc (want $code); stdout: $out; stderr: $err"
-	fi
-}
+AREA=cli
+. "$(dirname "$0")/lib.sh"
 
 check "help"             0 "Objects:"        "^$"          -- $CTL --help
 check "help object"      0 "probe +add.del"       "^$"          -- $CTL help
