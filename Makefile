@@ -274,3 +274,26 @@ labs-selftest:
 labs-dist:
 	@labs/lab.sh dist
 # --- end of the teaching labs ---
+
+# --- TCG instruction counter (tools/tcg-insn, issue 15) ---
+#   make tcg-plugin       build/tcg-insn/libinsn.so, a QEMU 7.2 TCG plugin
+#                         counting guest instructions between two markers,
+#                         and insn_loop, the static marker program of its
+#                         host test (tests/tcg-insn/check.sh)
+# RPMARK_ADDR: where the markers' section goes (no other code runs there).
+.PHONY: tcg-plugin
+TCG_INSN := tools/tcg-insn
+RPMARK_ADDR ?= 0x3f000000
+tcg-plugin: build/tcg-insn/libinsn.so build/tcg-insn/insn_loop
+
+build/tcg-insn/libinsn.so: $(TCG_INSN)/insn.c $(TCG_INSN)/qemu-plugin-7.2.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -fPIC -shared \
+		-fvisibility=hidden -o $@ $< -lpthread
+
+build/tcg-insn/insn_loop: $(TCG_INSN)/insn_loop.c $(TCG_INSN)/insn_loop.S \
+		$(TCG_INSN)/rpmark.c $(TCG_INSN)/rpmark.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -static -no-pie \
+		-Wl,--section-start=.rpmark=$(RPMARK_ADDR) -o $@ $(filter %.c %.S,$^)
+# --- end of the TCG instruction counter ---

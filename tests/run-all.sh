@@ -65,6 +65,8 @@ if [ $host = 1 ]; then
 	tally "host CLI tests" "${PIPESTATUS[0]}"
 	tests/cli/ctf.sh 2>&1 | tee "$log"
 	tally "host CTF export tests (babeltrace2)" "${PIPESTATUS[0]}"
+	tests/tcg-insn/check.sh 2>&1 | tee "$log"
+	tally "host TCG instruction counter (qemu-x86_64 -plugin)" "${PIPESTATUS[0]}"
 	tests/cli/btf.sh 2>&1 | tee "$log"
 	tally "host BTF tests (btf show, --args auto, Debian 6.12's BTF)" "${PIPESTATUS[0]}"
 	tests/cli/hostile.sh 2>&1 | tee "$log"

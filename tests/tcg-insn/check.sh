@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The TCG instruction counter (tools/tcg-insn) on the host, under QEMU's
+# user mode (qemu-x86_64 -plugin, Debian's qemu-user: the same 7.2 plugin
+# API as qemu-system-x86): insn_loop's measured regions (insn_loop.S)
+# counted against what objdump says they execute, exactly, per TB and
+# with exact=on; linearity in K; repeat runs; the early-exit limit of
+# per-TB counting, measured; the plugin's argument errors; its loading
+# into qemu-system-x86_64 with no machine (nothing boots). Ends with
+# "N passed, N failed".
+#   tests/tcg-insn/check.sh
+# check() evals its conditions, single-quoted so they expand there:
+# shellcheck disable=SC2016,SC2034
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 2
+PLUGIN=build/tcg-insn/libinsn.so
+LOOP=build/tcg-insn/insn_loop
+T=$(mktemp -d /tmp/rp-tcg-insn.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() {	# NAME
+	pass=$((pass + 1)); echo "ok - tcg-insn: $1"
+}
+
+not_ok() {	# NAME WHY
+	fail=$((fail + 1)); echo "not ok - tcg-insn: $1"; echo "    $2"
+}
+
+# check NAME COND WHY: ok if the shell condition COND holds
+check() {
+	if eval "$2"; then ok "$1"; else not_ok "$1" "$3"; fi
+}
+
+# count ARGS... -- PROG_ARGS...: run insn_loop under the plugin, the
+# intervals into $T/out (summary line included), qemu's stderr in $T/err
+count() {
+	local args=()
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	qemu-x86_64 -plugin "$PLUGIN,$MARKS,out=$T/out${args[*]:+,${args[*]}}" \
+		"$LOOP" "$@" 2>"$T/err"
+}
+
+# intervals: the counts of $T/out, one per line
+intervals() { awk '!/^#/ { print $1 }' "$T/out"; }
+
+# the instructions of SYMBOL's block in objdump -d, one per line
+block() {
+	awk -v s="<$1>:" '$2 == s { on = 1; next } on && /^$/ { exit }
+		on && /:\t/ { print }' "$T/dis"
+}
+
+# --- the tools ---
+check "qemu-x86_64 is QEMU 7.2 (plugin API 1; tools/deps.sh installs qemu-user)" \
+	'qemu-x86_64 --version 2>/dev/null | grep -q "version 7\.2\."' \
+	"qemu-x86_64 --version: $(qemu-x86_64 --version 2>&1 | head -1)"
+if make --no-print-directory -s tcg-plugin >"$T/make" 2>&1; then
+	ok "make tcg-plugin (warnings are errors)"
+else
+	not_ok "make tcg-plugin (warnings are errors)" "$(tail -20 "$T/make")"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+exports=$(nm -D --defined-only "$PLUGIN" | awk '{ print $3 }' | sort | tr '\n' ' ')
+check "the plugin exports only qemu_plugin_install and qemu_plugin_version" \
+	'[ "$exports" = "qemu_plugin_install qemu_plugin_version " ]' "exports: $exports"
+for q in qemu-x86_64 qemu-system-x86_64; do
+	missing=$(comm -23 \
+		<(nm -D --undefined-only "$PLUGIN" | awk '/qemu_plugin_/ { print $2 }' | sort) \
+		<(nm -D --defined-only "$(command -v $q)" | awk '{ print $3 }' | sort))
+	check "every qemu_plugin_* function the plugin calls is exported by $q" \
+		'[ -z "$missing" ] && [ -x "$(command -v $q)" ]' "missing: $missing"
+done
+MARKS=$(tools/tcg-insn/marks.sh "$LOOP" 2>"$T/err")
+check "marks.sh finds the markers in .rpmark (start=0x...,stop=0x...)" \
+	'[[ $MARKS =~ ^start=0x[0-9a-f]+,stop=0x[0-9a-f]+$ ]]' "got '$MARKS': $(cat "$T/err")"
+check "marks.sh refuses a program without markers" \
+	'! tools/tcg-insn/marks.sh /bin/true >/dev/null 2>"$T/err" && grep -q "no rp_mark_start" "$T/err"' \
+	"stderr: $(cat "$T/err")"
+
+# --- what the regions execute, from objdump ---
+objdump -d --no-show-raw-insn "$LOOP" > "$T/dis"
+# START's instructions up to its ret (a naked function: ret, then ud2)
+mark=$(block rp_mark_start | awk '{ n++ } /\tret/ { print n; exit }')
+# rp_region: the call to START (before the interval), the rest counted;
+# rp_loop: one turn; rp_loop_end: the call to STOP counted, not its ret
+region=$(block rp_region | wc -l)
+per=$(block rp_loop | wc -l)
+fixed=$((mark + region - 1 + 1))
+# rp_fault: the load that faults; rp_fault_next: the rest of its block
+after_fault=$(block rp_fault_next | wc -l)
+check "objdump: START is one ret, a turn of the loop two instructions" \
+	'[ "$mark" = 1 ] && [ "$per" = 2 ] && [ "$after_fault" = 2 ]' \
+	"mark=$mark per=$per after_fault=$after_fault (insn_loop.S changed?)"
+echo "# per interval: $fixed + K * $per instructions"
+
+# --- counts, exact ---
+# expect_all NAME EXPECTED ROUNDS: every interval of $T/out is EXPECTED
+expect_all() {
+	local want=$2 rounds=$3 got n
+	got=$(intervals | sort -u | tr '\n' ' ')
+	n=$(intervals | wc -l)
+	check "$1" '[ "$got" = "$want " ] && [ "$n" = "$rounds" ]' \
+		"want $rounds intervals of $want, got $n: ${got:0:200}; stderr: $(head -3 "$T/err")"
+}
+for k in 0 1000 100000; do
+	count -- 5 "$k"
+	expect_all "K=$k, per TB: 5 intervals of $fixed + $k*$per" $((fixed + k * per)) 5
+	cp "$T/out" "$T/tb-$k"
+	count exact=on -- 5 "$k"
+	expect_all "K=$k, exact=on: 5 intervals of $fixed + $k*$per" $((fixed + k * per)) 5
+done
+# Markers elsewhere in their blocks (the per-TB count corrects for the
+# instructions of the block after the marker: 2 for test in [test, jz],
+# 1 for the call at rp_loop_end): test, jz and K turns per interval.
+# Then from jz to rp_loop's dec (second of [test, jz] to first of
+# [dec, jnz]): jz alone, and every later dec is a STOP without START.
+ret_addr=0x$(block rp_region | sed -n 2p | awk -F: '{ gsub(/ /, "", $1); print $1 }')
+jz=0x$(block rp_region | tail -1 | awk -F: '{ gsub(/ /, "", $1); print $1 }')
+sym() { echo "0x$(nm "$LOOP" | awk -v s="$1" '$3 == s { print $1 }')"; }
+for mode in "per TB" exact=on; do
+	MARKS_SAVED=$MARKS
+	MARKS="start=$ret_addr,stop=$(sym rp_loop_end)"
+	count "${mode/per TB/exact=off}" -- 3 1000
+	expect_all "markers inside blocks, test to call ($mode): 3 intervals of 2 + 1000*$per" \
+		$((2 + 1000 * per)) 3
+	MARKS="start=$jz,stop=$(sym rp_loop)"
+	count "${mode/per TB/exact=off}" -- 3 1000
+	MARKS=$MARKS_SAVED
+	expect_all "markers inside blocks, jz to dec ($mode): 3 intervals of 1" 1 3
+	check "... and the summary counts 3 * 999 STOP without START ($mode)" \
+		'grep -q "^# tcg-insn: 3 intervals.*0 START left open, 2997 STOP without START" "$T/out"' \
+		"summary: $(grep "^#" "$T/out")"
+done
+c1=$(awk '!/^#/ { print $1; exit }' "$T/tb-1000")
+c2=$(awk '!/^#/ { print $1; exit }' "$T/tb-100000")
+check "linear: count(K=100000) - count(K=1000) = 99000 * $per" \
+	'[ -n "$c1" ] && [ -n "$c2" ] && [ $((c2 - c1)) = $((99000 * per)) ]' \
+	"count(1000)=$c1 count(100000)=$c2"
+e=$((fixed + 100000 * per))
+check "summary line: intervals, min, median, max" \
+	'grep -qx "# tcg-insn: 5 intervals (per TB): min $e median $e max $e" "$T/tb-100000"' \
+	"got: $(grep '^#' "$T/tb-100000")"
+same=1
+for i in 1 2 3; do
+	count -- 3 100000
+	cmp -s "$T/out" "$T/run1" 2>/dev/null || { [ $i = 1 ] || same=0; }
+	cp "$T/out" "$T/run1"
+done
+check "three runs agree exactly" '[ $same = 1 ]' "last: $(head -c 300 "$T/out")"
+
+# --- vCPU filter, output to stderr ---
+count vcpu=1 -- 3 10
+check "vcpu=1: a single-threaded program's markers (vCPU 0) are ignored" \
+	'grep -qx "# tcg-insn: 0 intervals (per TB)" "$T/out" && [ -z "$(intervals)" ]' \
+	"out: $(head -c 300 "$T/out")"
+count vcpu=0 -- 3 10
+expect_all "vcpu=0: its 3 intervals" $((fixed + 10 * per)) 3
+qemu-x86_64 -plugin "$PLUGIN,$MARKS" "$LOOP" 2 7 >"$T/stdout" 2>"$T/err"
+check "without out=, the lines and the summary go to stderr" \
+	'[ "$(grep -c "^$((fixed + 7 * per)) 0$" "$T/err")" = 2 ] && grep -q "^# tcg-insn: 2 intervals" "$T/err"' \
+	"stderr: $(head -c 300 "$T/err")"
+
+# --- the early-exit limit: each load faults in its block's first
+# instruction; per TB counts the rest of the block twice, exact=on not ---
+count -- -f 2 1000
+tb=$(intervals | sort -u)
+count exact=on -- -f 2 1000
+ex=$(intervals | sort -u)
+check "early exits: per TB - exact = 1000 faults * $after_fault (the rest of the block)" \
+	'[ "$(wc -w <<<"$tb $ex")" = 2 ] && [ $((tb - ex)) = $((1000 * after_fault)) ]' \
+	"per TB: $tb, exact: $ex"
+echo "# 1000 faulting loads per interval: per TB $tb, exact=on $ex"
+
+# --- argument errors: QEMU refuses the plugin with its message ---
+# refused NAME PLUGIN_ARGS STDERR_REGEX
+refused() {
+	local re=$3 rc=0
+	qemu-x86_64 -plugin "$PLUGIN${2:+,$2}" "$LOOP" 1 1 >/dev/null 2>"$T/err" || rc=$?
+	check "refused: $1" \
+		'[ $rc != 0 ] && grep -Eq -- "$re" "$T/err" && grep -q "Could not load plugin" "$T/err"' \
+		"exit $rc; stderr: $(head -c 400 "$T/err")"
+}
+start=${MARKS%%,*} stop=${MARKS#*,}
+refused "no markers" "" "tcg-insn: give both markers"
+refused "no stop" "$start" "tcg-insn: give both markers"
+refused "no start" "$stop" "tcg-insn: give both markers"
+refused "start is not an address" "start=main,$stop" "tcg-insn: start=main: not an address"
+refused "stop is not an address" "$start,stop=0x12zz" "tcg-insn: stop=0x12zz: not an address"
+refused "start = stop" "$start,stop=${start#start=}" "start and stop are the same address"
+refused "unknown argument" "$MARKS,strat=1" "tcg-insn: unknown argument 'strat=1'"
+refused "vcpu not a number" "$MARKS,vcpu=-1" "tcg-insn: vcpu=-1: not a vCPU index"
+refused "exact neither on nor off" "$MARKS,exact=maybe" "tcg-insn: exact=maybe: give on or off"
+refused "out= unwritable" "$MARKS,out=$T/no/such/dir" "tcg-insn: out=.*No such file"
+
+# --- qemu-system-x86_64 loads it: no machine, no vCPU, nothing boots ---
+printf '{"execute":"qmp_capabilities"}\n{"execute":"quit"}\n' |
+	timeout 30 qemu-system-x86_64 -machine none -nodefaults -display none \
+		-qmp stdio -plugin "$PLUGIN,$MARKS,out=$T/sys" >/dev/null 2>"$T/err"
+check "qemu-system-x86_64 -machine none loads it and runs its exit summary" \
+	'grep -qx "# tcg-insn: 0 intervals (per TB)" "$T/sys" 2>/dev/null' \
+	"stderr: $(head -c 300 "$T/err")"
+timeout 30 qemu-system-x86_64 -machine none -nodefaults -display none \
+	-plugin "$PLUGIN,$MARKS,vcpu=3" </dev/null >/dev/null 2>"$T/err"
+check "qemu-system-x86_64 refuses a vcpu= beyond the machine's" \
+	'grep -q "tcg-insn: vcpu=3: the machine has 1 vCPUs" "$T/err" && grep -q "Could not load plugin" "$T/err"' \
+	"stderr: $(head -c 300 "$T/err")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
