@@ -57,10 +57,11 @@ struct rp_probe_stats {
 	u64 lost_ring;		/* ring full */
 	u64 str_faults;		/* string capture faulted */
 	u64 filtered;		/* hits a filter rejected (not in hits) */
+	u64 fetch_faults;	/* field fetches that read a bad address */
 };
 
 struct rp_probe_totals {
-	u64 hits, records, lost_ring, str_faults, filtered;
+	u64 hits, records, lost_ring, str_faults, filtered, fetch_faults;
 	u64 miss_maxactive;	/* kretprobe: no free instance */
 	u64 miss_recursion;	/* kprobe nmissed: hit inside a handler */
 };
@@ -70,6 +71,7 @@ struct rp_probe_totals {
 #define RP_FILTER_TGID	(1U << 1)
 #define RP_FILTER_COMM	(1U << 2)
 #define RP_FILTER_CPU	(1U << 3)
+#define RP_FILTER_VALUE	(1U << 4)	/* spec.terms, tested by probes/fetch.c */
 
 struct rp_filter {
 	u32 mask;			/* RP_FILTER_*; 0: record every hit */
@@ -91,6 +93,12 @@ struct rp_probe_spec {
 	u16 str_max;			/* 0: RAWPROBE_STR_LEN - 1 */
 	struct rp_filter filter;
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* for output only */
+	/* Field fetches and value filters (probes/fetch.c) */
+	u8 nfetch;			/* 0, or nargs: args computed by fetch[] */
+	u8 nterms;			/* value filter terms */
+	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
+	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
+	char filter_str[RAWPROBE_FILTER_STR_LEN];	/* for output only */
 };
 
 struct rawprobe_probe {
@@ -101,6 +109,7 @@ struct rawprobe_probe {
 	kprobe_opcode_t *unreg_addr;	/* kp.addr, while unregistering */
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	s8 str_arg;			/* first string argument, or -1 */
+	u8 nraw;			/* argument registers fetches read */
 	struct rp_probe_spec spec;
 	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
 	struct rp_owner *owner;		/* owning socket; NULL: persistent */
@@ -172,11 +181,20 @@ void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
 void rp_custom_prepare(struct rawprobe_probe *p);
 int rp_override_check(struct rawprobe_probe *p);
-void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs, u64 *args);
+void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
+		   u64 *args, unsigned int n);
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 bool rp_is_syscall_wrapper(const char *sym);
+int rp_fetch_check(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+void rp_fetch_args(struct rawprobe_probe *p, const u64 *raw, u64 retval,
+		   u64 *args, u8 *fault_mask);
+void rp_fetch_entry(struct rawprobe_probe *p, struct pt_regs *regs,
+		    struct rawprobe_record *rec);
+bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
+			  u64 retval);
+bool rp_value_filter_entry(struct rawprobe_probe *p, struct pt_regs *regs);
 
 /* chardev.c */
 int rp_chardev_init(void);

@@ -62,6 +62,14 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_CPU]	= { .type = NLA_U32 },
 	[RAWPROBE_A_ARG_NAMES]	= { .type = NLA_NUL_STRING,
 				    .len = RAWPROBE_ARG_NAMES_LEN - 1 },
+	[RAWPROBE_A_FETCH]	= { .type = NLA_BINARY,
+				    .len = RAWPROBE_MAX_ARGS *
+					   sizeof(struct rawprobe_fetch) },
+	[RAWPROBE_A_VALUE_FILTER] = { .type = NLA_BINARY,
+				      .len = RAWPROBE_MAX_VALUE_TERMS *
+					     sizeof(struct rawprobe_value_term) },
+	[RAWPROBE_A_VALUE_FILTER_STR] = { .type = NLA_NUL_STRING,
+					  .len = RAWPROBE_FILTER_STR_LEN - 1 },
 };
 
 static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -130,6 +138,8 @@ static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
 			      t.miss_recursion, RAWPROBE_STAT_PAD) ||
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_STR_FAULTS, t.str_faults,
 			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_FETCH_FAULTS, t.fetch_faults,
+			      RAWPROBE_STAT_PAD) ||
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_FILTERED, t.filtered,
 			      RAWPROBE_STAT_PAD)) {
 		nla_nest_cancel(skb, nest);
@@ -152,6 +162,23 @@ static int rp_put_filter(struct sk_buff *skb, const struct rp_filter *f)
 		return -EMSGSIZE;
 	if ((f->mask & RP_FILTER_CPU) &&
 	    nla_put_u32(skb, RAWPROBE_A_FILTER_CPU, f->cpu))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Field fetches and the value filter, as they were given. */
+static int rp_put_values(struct sk_buff *skb, const struct rp_probe_spec *s)
+{
+	if (s->nfetch &&
+	    nla_put(skb, RAWPROBE_A_FETCH, s->nfetch * sizeof(s->fetch[0]),
+		    s->fetch))
+		return -EMSGSIZE;
+	if (s->nterms &&
+	    nla_put(skb, RAWPROBE_A_VALUE_FILTER,
+		    s->nterms * sizeof(s->terms[0]), s->terms))
+		return -EMSGSIZE;
+	if (s->filter_str[0] &&
+	    nla_put_string(skb, RAWPROBE_A_VALUE_FILTER_STR, s->filter_str))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -202,7 +229,8 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 	if (s->addr &&
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
-	if (rp_put_filter(skb, &s->filter) || rp_put_owner(skb, p))
+	if (rp_put_filter(skb, &s->filter) || rp_put_values(skb, s) ||
+	    rp_put_owner(skb, p))
 		return -EMSGSIZE;
 	return rp_put_stats(skb, p);
 }
@@ -427,7 +455,8 @@ static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
 
 /*
  * Names are echoed to every reader of the probe list (text, JSON, CSV):
- * identifiers only, one per argument, so that no output needs escaping.
+ * identifiers and field paths only (skb->dev->name, a.b[2]), one per
+ * argument, so that no output needs escaping.
  */
 static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 			      struct rp_probe_spec *s)
@@ -441,7 +470,7 @@ static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 		if (*c == ',' && !empty) {
 			names++;
 			empty = true;
-		} else if (isalnum(*c) || *c == '_') {
+		} else if (isalnum(*c) || strchr("_->.[]", *c)) {
 			empty = false;
 		} else {
 			break;
@@ -452,6 +481,56 @@ static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 	NL_SET_ERR_MSG_ATTR(extack, a,
 			    "argument names: one identifier per argument, comma-separated");
 	return -EINVAL;
+}
+
+/* The filter's text is shown as it came: printable, nothing to escape. */
+static int rp_parse_filter_str(struct nlattr *a, struct netlink_ext_ack *extack,
+			       struct rp_probe_spec *s)
+{
+	const char *c;
+
+	nla_strscpy(s->filter_str, a, sizeof(s->filter_str));
+	for (c = s->filter_str; *c; c++) {
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\') {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "the filter's text: printable ASCII, no quote or backslash");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Their shapes are checked with the probe kind (probes/fetch.c). */
+static int rp_parse_values(struct nlattr **a, struct netlink_ext_ack *extack,
+			   struct rp_probe_spec *s)
+{
+	struct nlattr *f = a[RAWPROBE_A_FETCH], *v = a[RAWPROBE_A_VALUE_FILTER];
+
+	if (f) {
+		if (!s->nargs ||
+		    nla_len(f) != s->nargs * sizeof(struct rawprobe_fetch)) {
+			NL_SET_ERR_MSG_ATTR(extack, f,
+					    "one struct rawprobe_fetch per argument");
+			return -EINVAL;
+		}
+		s->nfetch = s->nargs;
+		nla_memcpy(s->fetch, f, sizeof(s->fetch));
+	}
+	if (v) {
+		if (!nla_len(v) ||
+		    nla_len(v) % sizeof(struct rawprobe_value_term)) {
+			NL_SET_ERR_MSG_ATTR(extack, v,
+					    "the value filter is an array of struct rawprobe_value_term");
+			return -EINVAL;
+		}
+		s->nterms = nla_len(v) / sizeof(struct rawprobe_value_term);
+		nla_memcpy(s->terms, v, sizeof(s->terms));
+		s->filter.mask |= RP_FILTER_VALUE;
+	}
+	if (a[RAWPROBE_A_VALUE_FILTER_STR])
+		return rp_parse_filter_str(a[RAWPROBE_A_VALUE_FILTER_STR],
+					   extack, s);
+	return 0;
 }
 
 static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
@@ -491,9 +570,10 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		nla_memcpy(s->argtypes, a[RAWPROBE_A_ARGTYPES],
 			   sizeof(s->argtypes));
 	}
-	if (a[RAWPROBE_A_ARG_NAMES])
-		return rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s);
-	return 0;
+	if (a[RAWPROBE_A_ARG_NAMES] &&
+	    rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s))
+		return -EINVAL;
+	return rp_parse_values(a, extack, s);
 }
 
 static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
@@ -537,27 +617,41 @@ static int rp_put_probe_answer(struct rawprobe_probe *p, void *skb)
 	return rp_put_probe_attrs(skb, p);
 }
 
+/* A spec is over 1 KiB (its fetch programs): not for the stack. */
+static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
+			    struct rp_answer *ans, u32 *id)
+{
+	struct rp_probe_spec *spec;
+	struct rp_owner *owner;
+	int err;
+
+	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	err = rp_parse_spec(info->attrs, NULL, info->extack, spec) ?:
+	      rp_sender_owner(skb, info, spec, 1, &owner) ?:
+	      rp_answer_prepare(info, NLMSG_GOODSIZE, ans);
+	if (!err) {
+		err = rp_probe_add(spec, owner, info->extack, id);
+		if (err)
+			rp_answer_drop(ans);
+	}
+	kfree(spec);
+	return err;
+}
+
 static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rp_probe_spec spec;
-	struct rp_owner *owner;
 	struct rp_answer ans;
 	u32 id;
 	int err;
 
-	err = rp_require_admin(skb, info->extack);
+	err = rp_require_admin(skb, info->extack) ?:
+	      rp_probe_add_one(skb, info, &ans, &id);
 	if (err)
 		return err;
-	err = rp_parse_spec(info->attrs, NULL, info->extack, &spec) ?:
-	      rp_sender_owner(skb, info, &spec, 1, &owner) ?:
-	      rp_answer_prepare(info, NLMSG_GOODSIZE, &ans);
-	if (err)
-		return err;
-	err = rp_probe_add(&spec, owner, info->extack, &id);
-	if (err) {
-		rp_answer_drop(&ans);
-		return err;
-	}
 	/* Deleted already by another caller: answered by its id alone. */
 	if (rp_probe_with(id, rp_put_probe_answer, ans.skb) == -ENOENT)
 		nla_put_u32(ans.skb, RAWPROBE_A_PROBE_ID, id);

@@ -79,6 +79,7 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	rec->latency_ns = 0;
 	rec->nargs = 0;
 	rec->str_len = 0;
+	rec->fault_mask = 0;
 	rec->str_arg = RAWPROBE_STR_ARG_NONE;
 	slot->rec = rec;
 	return rec;

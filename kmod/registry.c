@@ -50,7 +50,9 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	return a->kind == b->kind && a->offset == b->offset &&
 	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
 	       !strcmp(a->module, b->module) &&
-	       !memcmp(&a->filter, &b->filter, sizeof(a->filter));
+	       !memcmp(&a->filter, &b->filter, sizeof(a->filter)) &&
+	       a->nterms == b->nterms &&
+	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0]));
 }
 
 static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
@@ -684,6 +686,7 @@ void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t)
 		t->lost_ring += READ_ONCE(s->lost_ring);
 		t->str_faults += READ_ONCE(s->str_faults);
 		t->filtered += READ_ONCE(s->filtered);
+		t->fetch_faults += READ_ONCE(s->fetch_faults);
 	}
 	t->miss_recursion = rp_probe_kprobe(p)->nmissed;
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
@@ -786,28 +789,46 @@ static int rp_custom_arm(struct rawprobe_probe *p)
 	return err;
 }
 
+/* The probe of a desc, checked; its spec is too big for the stack. */
+static struct rawprobe_probe *rp_custom_alloc(const struct rawprobe_desc *desc,
+					      struct netlink_ext_ack *extack)
+{
+	struct rawprobe_probe *p;
+	struct rp_probe_spec *spec;
+	int err;
+
+	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec)
+		return ERR_PTR(-ENOMEM);
+	err = rp_desc_to_spec(desc, spec);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "invalid rawprobe_desc: see include/rawprobe/api.h");
+		goto out;
+	}
+	/* An override probe stays disarmed until its ftrace site is seen. */
+	if (desc->flags & RAWPROBE_DESC_OVERRIDE)
+		spec->flags |= RAWPROBE_F_DISABLED;
+	err = rp_check_spec(spec, extack);
+	if (err)
+		goto out;
+	p = rp_probe_alloc(spec, NULL);
+	if (!p)
+		err = -ENOMEM;
+out:
+	kfree(spec);
+	return err ? ERR_PTR(err) : p;
+}
+
 static int rp_custom_add(const struct rawprobe_desc *desc,
 			 struct module *owner, struct netlink_ext_ack *extack,
 			 struct rawprobe_probe **out)
 {
-	struct rp_probe_spec spec;
 	struct rawprobe_probe *p;
 	int err, failed;
 
-	err = rp_desc_to_spec(desc, &spec);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "invalid rawprobe_desc: see include/rawprobe/api.h");
-		return err;
-	}
-	/* An override probe stays disarmed until its ftrace site is seen. */
-	if (desc->flags & RAWPROBE_DESC_OVERRIDE)
-		spec.flags |= RAWPROBE_F_DISABLED;
-	err = rp_check_spec(&spec, extack);
-	if (err)
-		return err;
-	p = rp_probe_alloc(&spec, NULL);
-	if (!p)
-		return -ENOMEM;
+	p = rp_custom_alloc(desc, extack);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
 	p->desc = desc;
 	p->owner_mod = owner;
 	strscpy(p->name, desc->name, sizeof(p->name));

@@ -25,14 +25,14 @@ static const unsigned short rp_sys32_regs[RAWPROBE_MAX_ARGS] = {
 };
 
 static void rp_args_from_syscall(const struct rawprobe_probe *p,
-				 struct pt_regs *regs, u64 *args)
+				 struct pt_regs *regs, u64 *args, unsigned int n)
 {
 	const void *uregs = (const void *)regs_get_kernel_argument(regs, 0);
 	const unsigned short *off = strstr(p->spec.symbol, "ia32") ?
 				    rp_sys32_regs : rp_sys64_regs;
 	unsigned int i;
 
-	for (i = 0; i < p->spec.nargs; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned long v = 0;
 
 		if (copy_from_kernel_nofault(&v, uregs + off[i], sizeof(v)))
@@ -43,25 +43,26 @@ static void rp_args_from_syscall(const struct rawprobe_probe *p,
 NOKPROBE_SYMBOL(rp_args_from_syscall);
 #else
 static void rp_args_from_syscall(const struct rawprobe_probe *p,
-				 struct pt_regs *regs, u64 *args)
+				 struct pt_regs *regs, u64 *args, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->spec.nargs; i++)
+	for (i = 0; i < n; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
 }
 #endif
 
-/* Raw argument values at function entry (offset 0 is checked at add). */
-void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs, u64 *args)
+/* The first n raw argument values at function entry (offset 0 checked). */
+void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
+		   u64 *args, unsigned int n)
 {
 	unsigned int i;
 
 	if (p->syscall_regs) {
-		rp_args_from_syscall(p, regs, args);
+		rp_args_from_syscall(p, regs, args, n);
 		return;
 	}
-	for (i = 0; i < p->spec.nargs; i++)
+	for (i = 0; i < n; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
 }
 NOKPROBE_SYMBOL(rp_args_fetch);

@@ -29,11 +29,31 @@ static __always_inline bool rp_filter_match(const struct rp_filter *f)
 
 /*
  * Filters run before anything is counted as a hit, so that for every
- * probe hits == records + lost_ring whatever the filters rejected.
+ * probe hits == records + lost_ring whatever the filters rejected. Value
+ * filters read arguments: entry probes pass their registers; kretprobes
+ * pass NULL at entry and test values at return (rp_emit_value_filtered).
  */
-static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p)
+static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
+					     struct pt_regs *regs)
 {
-	if (likely(!p->spec.filter.mask) || rp_filter_match(&p->spec.filter))
+	const struct rp_filter *f = &p->spec.filter;
+
+	if (likely(!f->mask))
+		return false;
+	if (rp_filter_match(f) &&
+	    (!(f->mask & RP_FILTER_VALUE) || !regs ||
+	     rp_value_filter_entry(p, regs)))
+		return false;
+	this_cpu_inc(p->stats->filtered);
+	return true;
+}
+
+/* A kretprobe's value filter, at return: entry registers and retval. */
+static __always_inline bool rp_emit_value_filtered(struct rawprobe_probe *p,
+						   const u64 *raw, u64 retval)
+{
+	if (likely(!(p->spec.filter.mask & RP_FILTER_VALUE)) ||
+	    rp_value_filter_pass(p, raw, retval))
 		return false;
 	this_cpu_inc(p->stats->filtered);
 	return true;

@@ -13,13 +13,16 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct rawprobe_record *rec;
 	struct rawprobe_slot slot;
 
-	if (rp_emit_filtered(p))
+	if (rp_emit_filtered(p, regs))
 		return 0;
 	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
 	if (unlikely(!rec))
 		return 0;
 	if (p->spec.nargs) {
-		rp_args_fetch(p, regs, rec->args);
+		if (unlikely(p->spec.nfetch))
+			rp_fetch_entry(p, regs, rec);
+		else
+			rp_args_fetch(p, regs, rec->args, p->spec.nargs);
 		rp_emit_args(p, rec);
 	}
 	rp_emit_end(p, &slot);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Return probes. The entry handler stashes the entry time and the
- * arguments in the instance's data; the return handler writes one record
- * with the return value, those arguments and the latency. Instances are
+ * arguments in the instance's data (fields behind them read at entry,
+ * the registers themselves too when a value filter needs them); the
+ * return handler writes one record with the return value, those
+ * arguments and the latency. Instances are
  * limited by maxactive: entries that find none free are counted by the
  * kernel in nmissed and reported as "missed (maxactive)".
  */
@@ -12,8 +14,27 @@
 
 struct rp_kret_data {
 	u64 entry_ns;
-	u64 args[RAWPROBE_MAX_ARGS];
+	u64 args[RAWPROBE_MAX_ARGS];	/* what the record will show */
+	u64 raw[RAWPROBE_MAX_ARGS];	/* registers, for value filters */
+	u8 fault_mask;			/* of args fetched at entry */
 };
+
+/* Arguments as the record shows them, and what a value filter reads. */
+static void rp_kret_stash(struct rawprobe_probe *p, struct pt_regs *regs,
+			  struct rp_kret_data *d)
+{
+	if (!p->spec.nfetch && !p->spec.nterms) {
+		rp_args_fetch(p, regs, d->args, p->spec.nargs);
+		return;
+	}
+	rp_args_fetch(p, regs, d->raw, p->nraw);
+	d->fault_mask = 0;
+	if (p->spec.nfetch)
+		rp_fetch_args(p, d->raw, 0, d->args, &d->fault_mask);
+	else
+		rp_args_fetch(p, regs, d->args, p->spec.nargs);
+}
+NOKPROBE_SYMBOL(rp_kret_stash);
 
 static inline struct rawprobe_probe *rp_from_instance(struct kretprobe_instance *ri)
 {
@@ -26,11 +47,11 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
 
 	/* Filtered at entry: non-zero skips the return handler. */
-	if (rp_emit_filtered(p))
+	if (rp_emit_filtered(p, NULL))
 		return 1;
 	d->entry_ns = ktime_get_mono_fast_ns();
-	if (p->spec.nargs)
-		rp_args_fetch(p, regs, d->args);
+	if (p->spec.nargs || p->spec.nterms)
+		rp_kret_stash(p, regs, d);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kret_entry);
@@ -39,18 +60,26 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rawprobe_probe *p = rp_from_instance(ri);
 	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+	u64 retval = regs_return_value(regs);
 	struct rawprobe_record *rec;
 	struct rawprobe_slot slot;
 
+	if (rp_emit_value_filtered(p, d->raw, retval))
+		return 0;
 	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,
 			    (unsigned long)p->krp.kp.addr);
 	if (unlikely(!rec))
 		return 0;
-	rec->retval = (s64)regs_return_value(regs);
+	rec->retval = (s64)retval;
 	rec->latency_ns = rec->ts_ns - d->entry_ns;
 	rec->flags |= RAWPROBE_REC_RETVAL;
 	if (p->spec.nargs) {
 		memcpy(rec->args, d->args, sizeof(d->args));
+		if (unlikely(p->spec.nfetch)) {
+			rec->fault_mask = d->fault_mask;
+			rp_fetch_args(p, NULL, retval, rec->args,
+				      &rec->fault_mask);
+		}
 		rp_emit_args(p, rec);
 	}
 	rp_emit_end(p, &slot);

@@ -54,7 +54,7 @@ int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	int err;
 
-	err = rp_check_args(p, extack);
+	err = rp_check_args(p, extack) ?: rp_fetch_check(p, extack);
 	if (err)
 		return err;
 	p->syscall_regs = (p->spec.flags & RAWPROBE_F_SYSCALL) ||

@@ -19,7 +19,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	1
+#define RAWPROBE_ABI_VERSION	2	/* 2: fault_mask (field fetches) */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
 /* ---------------------------------------------------------------------
@@ -73,7 +73,9 @@ enum rawprobe_kind {
  * probe inside a probe handler) may commit out of sequence order.
  *
  * retval and latency_ns are valid with RAWPROBE_REC_RETVAL (0 otherwise),
- * args[0..nargs) with RAWPROBE_REC_ARGS. str[] holds str_len bytes and a
+ * args[0..nargs) with RAWPROBE_REC_ARGS. Bit i of fault_mask says that
+ * args[i], computed by a field fetch (RAWPROBE_A_FETCH), hit an unreadable
+ * address: its value is 0, not the field's. str[] holds str_len bytes and a
  * NUL only with RAWPROBE_REC_STR (or a fault's empty string with
  * RAWPROBE_REC_STR_FAULT); otherwise str_len is 0 and str[] is left as an
  * older record had it: writers skip that cache line when they can.
@@ -94,7 +96,8 @@ struct rawprobe_record {
 	__u64 args[RAWPROBE_MAX_ARGS];	/*  56 raw argument values */
 	__s64 retval;			/* 104 return value (kretprobe) */
 	__u64 latency_ns;		/* 112 entry to return (kretprobe) */
-	__u16 str_len;			/* 120 bytes in str, without the NUL */
+	__u8  str_len;			/* 120 bytes in str, without the NUL */
+	__u8  fault_mask;		/* 121 args whose fetch faulted */
 	__u8  str_arg;			/* 122 argument the string came from,
 					 *     or RAWPROBE_STR_ARG_NONE
 					 */
@@ -210,6 +213,10 @@ struct rawprobe_info {
 		_Static_assert(RAWPROBE_OFF(retval) == 104, "retval");	\
 		_Static_assert(RAWPROBE_OFF(latency_ns) == 112, "lat");	\
 		_Static_assert(RAWPROBE_OFF(str_len) == 120, "str_len");\
+		_Static_assert(RAWPROBE_OFF(fault_mask) == 121, "faults");\
+		_Static_assert(sizeof(struct rawprobe_fetch) == 28, "fetch");\
+		_Static_assert(sizeof(struct rawprobe_value_term) == 40,\
+			       "value term");				\
 		_Static_assert(RAWPROBE_OFF(commit) == 124, "commit");	\
 		_Static_assert(RAWPROBE_OFF(str) == 128, "str");	\
 		_Static_assert(__builtin_offsetof(struct rawprobe_ring_ctrl, \
@@ -306,8 +313,23 @@ enum rawprobe_attr {
 					 */
 	RAWPROBE_A_ARG_NAMES,		/* string, < RAWPROBE_ARG_NAMES_LEN: the
 					 * arguments' names, comma-separated,
-					 * one per argument ([A-Za-z0-9_]);
+					 * one per argument ([A-Za-z0-9_], and
+					 * "->", ".", "[", "]" of field paths);
 					 * kept and reported, for output only
+					 */
+	/*
+	 * Field fetches and value filters, compiled by the CLI from BTF
+	 * (--args 'skb->len', --filter 'retval < 0'); see struct
+	 * rawprobe_fetch below.
+	 */
+	RAWPROBE_A_FETCH,		/* binary, struct rawprobe_fetch[nargs]:
+					 * how each argument is computed
+					 */
+	RAWPROBE_A_VALUE_FILTER,	/* binary, struct rawprobe_value_term
+					 * [1..RAWPROBE_MAX_VALUE_TERMS]
+					 */
+	RAWPROBE_A_VALUE_FILTER_STR,	/* string, < RAWPROBE_FILTER_STR_LEN:
+					 * the filter as written, for output
 					 */
 	__RAWPROBE_A_MAX,
 };
@@ -323,6 +345,7 @@ enum rawprobe_stat {
 	RAWPROBE_STAT_STR_FAULTS,	/* u64, string fetch faults */
 	RAWPROBE_STAT_PAD,
 	RAWPROBE_STAT_FILTERED,		/* u64, hits rejected by a filter */
+	RAWPROBE_STAT_FETCH_FAULTS,	/* u64, field fetches that faulted */
 	__RAWPROBE_STAT_MAX,
 };
 #define RAWPROBE_STAT_MAX (__RAWPROBE_STAT_MAX - 1)
@@ -360,12 +383,74 @@ enum rawprobe_argtype {
 	__RAWPROBE_ARG_MAX,
 };
 
+/*
+ * A value computed in the handler (RAWPROBE_A_FETCH, value filters).
+ * Start from src: argument src of the function (a syscall wrapper's:
+ * the system call's) or, in a kretprobe, RAWPROBE_FETCH_RETVAL. Then,
+ * nloads times, v = *(v + off[k]): 8 bytes, except the last load, which
+ * reads size bytes (1, 2, 4 or 8; with no load, size truncates src).
+ * A bitfield (bit_size != 0) keeps bit_size bits from bit bit_off of
+ * that value; RAWPROBE_FETCH_SIGNED sign-extends it; add is added last
+ * (the address of an array member, for a string). Every load is
+ * copy_from_kernel_nofault(): one that faults makes the value 0, sets
+ * the argument's bit in the record's fault_mask and counts in
+ * STAT_FETCH_FAULTS; it never oopses. reserved must be 0.
+ */
+#define RAWPROBE_FETCH_MAX_LOADS	4
+#define RAWPROBE_FETCH_RETVAL		RAWPROBE_MAX_ARGS	/* src */
+#define RAWPROBE_FETCH_SIGNED		(1U << 0)
+
+struct rawprobe_fetch {
+	__u8  src;			/*  0 argument index or FETCH_RETVAL */
+	__u8  nloads;			/*  1 0..RAWPROBE_FETCH_MAX_LOADS */
+	__u8  size;			/*  2 1, 2, 4, 8 */
+	__u8  flags;			/*  3 RAWPROBE_FETCH_* */
+	__u8  bit_off;			/*  4 bitfield: lowest bit */
+	__u8  bit_size;			/*  5 bitfield: width, 0 for none */
+	__u16 reserved;			/*  6 */
+	__s32 off[RAWPROBE_FETCH_MAX_LOADS];	/*  8 */
+	__s32 add;			/* 24 */
+};
+
+/*
+ * A value filter is a list of terms, each "value cmp constant"; a term
+ * with RAWPROBE_TERM_OR starts another alternative, so the list reads
+ * as t1 && t2 || t3 && ... (&& binds tighter, as in C). A hit that no
+ * alternative accepts is counted in STAT_FILTERED only. Entry probes
+ * test at entry; a kretprobe tests at return, where src arguments are
+ * the registers saved at entry and FETCH_RETVAL the return value.
+ * Comparisons are signed when the fetch is.
+ */
+enum rawprobe_cmp {
+	RAWPROBE_CMP_EQ = 1,
+	RAWPROBE_CMP_NE,
+	RAWPROBE_CMP_LT,
+	RAWPROBE_CMP_LE,
+	RAWPROBE_CMP_GT,
+	RAWPROBE_CMP_GE,
+	RAWPROBE_CMP_ANY,		/* (value & constant) != 0 */
+	RAWPROBE_CMP_NONE,		/* (value & constant) == 0 */
+	__RAWPROBE_CMP_MAX,
+};
+
+#define RAWPROBE_TERM_OR		(1U << 0)
+
+struct rawprobe_value_term {
+	struct rawprobe_fetch fetch;	/*  0 */
+	__u8  cmp;			/* 28 enum rawprobe_cmp */
+	__u8  flags;			/* 29 RAWPROBE_TERM_* */
+	__u16 reserved;			/* 30 */
+	__u64 value;			/* 32 */
+};
+
 /* Bounds enforced by the netlink policies. */
 #define RAWPROBE_MAXACTIVE_MAX	4096
 #define RAWPROBE_MAX_PROBES	8192
 #define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
 #define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
 #define RAWPROBE_ARG_NAMES_LEN	128	/* A_ARG_NAMES, with its NUL */
+#define RAWPROBE_MAX_VALUE_TERMS	8	/* terms of A_VALUE_FILTER */
+#define RAWPROBE_FILTER_STR_LEN	128	/* A_VALUE_FILTER_STR, with its NUL */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

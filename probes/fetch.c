@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Field fetches and value filters: the small programs of struct
+ * rawprobe_fetch that rawprobectl compiles from BTF (--args 'skb->len',
+ * --filter 'retval < 0'). The kernel checks their shape at add time and
+ * runs them in probe handlers: bounded (at most RAWPROBE_FETCH_MAX_LOADS
+ * reads, RAWPROBE_MAX_VALUE_TERMS terms), no locks, no allocation, and
+ * every read through copy_from_kernel_nofault(), so a bad offset or a
+ * stale pointer costs a flagged value, never an oops. Offsets are not
+ * checked against any type: the kernel has no reason to trust them, and
+ * needs none, since a read can only fail.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include "core.h"
+
+/* The return value is known to kretprobes only, at return. */
+static int rp_fetch_src_check(const struct rawprobe_fetch *f, bool at_return,
+			      struct netlink_ext_ack *extack)
+{
+	if (f->src < RAWPROBE_FETCH_RETVAL ||
+	    (f->src == RAWPROBE_FETCH_RETVAL && at_return))
+		return 0;
+	if (f->src == RAWPROBE_FETCH_RETVAL)
+		NL_SET_ERR_MSG(extack, "retval is only known to kretprobes");
+	else
+		NL_SET_ERR_MSG(extack, "a fetch reads argument 0..5 or retval");
+	return -EINVAL;
+}
+
+static bool rp_fetch_shape_ok(const struct rawprobe_fetch *f)
+{
+	unsigned int bits = f->size * 8;
+
+	if (f->nloads > RAWPROBE_FETCH_MAX_LOADS || f->reserved ||
+	    (f->flags & ~RAWPROBE_FETCH_SIGNED))
+		return false;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return false;
+	if (!f->bit_size)
+		return !f->bit_off;
+	return f->bit_size <= bits && f->bit_off < bits &&
+	       f->bit_off + f->bit_size <= bits;
+}
+
+static int rp_check_terms(const struct rp_probe_spec *s, bool at_return,
+			  struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nterms; i++) {
+		const struct rawprobe_value_term *t = &s->terms[i];
+
+		if (rp_fetch_src_check(&t->fetch, at_return, extack))
+			return -EINVAL;
+		if (!rp_fetch_shape_ok(&t->fetch)) {
+			NL_SET_ERR_MSG(extack, "value filter: a malformed fetch");
+			return -EINVAL;
+		}
+		if (!t->cmp || t->cmp >= __RAWPROBE_CMP_MAX || t->reserved ||
+		    (t->flags & ~RAWPROBE_TERM_OR) ||
+		    (!i && (t->flags & RAWPROBE_TERM_OR))) {
+			NL_SET_ERR_MSG(extack, "value filter: a malformed term");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Also computes how many argument registers the programs read. */
+int rp_fetch_check(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
+{
+	struct rp_probe_spec *s = &p->spec;
+	bool at_return = s->kind == RAWPROBE_KIND_KRETPROBE;
+	unsigned int i, nraw = 0;
+
+	if ((s->nfetch || s->nterms) && (s->offset || !s->symbol[0])) {
+		NL_SET_ERR_MSG(extack,
+			       "field fetches and value filters read arguments: only at a function entry given by name");
+		return -EINVAL;
+	}
+	for (i = 0; i < s->nfetch; i++) {
+		if (rp_fetch_src_check(&s->fetch[i], at_return, extack))
+			return -EINVAL;
+		if (!rp_fetch_shape_ok(&s->fetch[i])) {
+			NL_SET_ERR_MSG(extack, "argument fetch: malformed");
+			return -EINVAL;
+		}
+		if (s->fetch[i].src < RAWPROBE_MAX_ARGS)
+			nraw = max(nraw, s->fetch[i].src + 1U);
+	}
+	if (rp_check_terms(s, at_return, extack))
+		return -EINVAL;
+	for (i = 0; i < s->nterms; i++)
+		if (s->terms[i].fetch.src < RAWPROBE_MAX_ARGS)
+			nraw = max(nraw, s->terms[i].fetch.src + 1U);
+	p->nraw = nraw;
+	return 0;
+}
+
+/* Runs one program. Returns false if a read faulted (*out is then 0). */
+static bool rp_fetch_run(const struct rawprobe_fetch *f, const u64 *raw,
+			 u64 retval, u64 *out)
+{
+	u64 v = f->src == RAWPROBE_FETCH_RETVAL ? retval : raw[f->src];
+	unsigned int bits = f->size * 8, k;
+
+	for (k = 0; k < f->nloads; k++) {
+		const void *from = (const void *)(unsigned long)(v + f->off[k]);
+		size_t n = k + 1 == f->nloads ? f->size : sizeof(v);
+
+		v = 0;
+		if (copy_from_kernel_nofault(&v, from, n)) {
+			*out = 0;
+			return false;
+		}
+	}
+	if (f->bit_size) {
+		v >>= f->bit_off;
+		bits = f->bit_size;
+	}
+	if (bits < 64) {
+		v &= (1ULL << bits) - 1;
+		if ((f->flags & RAWPROBE_FETCH_SIGNED) && (v >> (bits - 1)))
+			v |= ~0ULL << bits;
+	}
+	*out = v + (s64)f->add;
+	return true;
+}
+NOKPROBE_SYMBOL(rp_fetch_run);
+
+/*
+ * Computes the arguments whose source is known now: at entry, all but
+ * retval's; at return (raw == NULL), retval's only.
+ */
+void rp_fetch_args(struct rawprobe_probe *p, const u64 *raw, u64 retval,
+		   u64 *args, u8 *fault_mask)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	unsigned int i;
+
+	for (i = 0; i < s->nfetch; i++) {
+		const struct rawprobe_fetch *f = &s->fetch[i];
+
+		if ((f->src == RAWPROBE_FETCH_RETVAL) != !raw)
+			continue;
+		if (!rp_fetch_run(f, raw, retval, &args[i])) {
+			*fault_mask |= 1U << i;
+			this_cpu_inc(p->stats->fetch_faults);
+		}
+	}
+}
+NOKPROBE_SYMBOL(rp_fetch_args);
+
+static bool rp_term_holds(const struct rawprobe_value_term *t, u64 v)
+{
+	bool sign = t->fetch.flags & RAWPROBE_FETCH_SIGNED;
+	s64 sv = (s64)v, sc = (s64)t->value;
+	u64 c = t->value;
+
+	switch (t->cmp) {
+	case RAWPROBE_CMP_EQ:
+		return v == c;
+	case RAWPROBE_CMP_NE:
+		return v != c;
+	case RAWPROBE_CMP_LT:
+		return sign ? sv < sc : v < c;
+	case RAWPROBE_CMP_LE:
+		return sign ? sv <= sc : v <= c;
+	case RAWPROBE_CMP_GT:
+		return sign ? sv > sc : v > c;
+	case RAWPROBE_CMP_GE:
+		return sign ? sv >= sc : v >= c;
+	case RAWPROBE_CMP_ANY:
+		return v & c;
+	default:	/* RAWPROBE_CMP_NONE, the only other shape accepted */
+		return !(v & c);
+	}
+}
+NOKPROBE_SYMBOL(rp_term_holds);
+
+/*
+ * Terms joined by && in alternatives joined by ||: once an alternative
+ * fails, its remaining terms are skipped up to the next ||.
+ */
+bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
+			  u64 retval)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	bool alive = true;
+	unsigned int i;
+
+	for (i = 0; i < s->nterms; i++) {
+		const struct rawprobe_value_term *t = &s->terms[i];
+		u64 v;
+
+		if (t->flags & RAWPROBE_TERM_OR) {
+			if (alive)
+				return true;
+			alive = true;
+		} else if (!alive) {
+			continue;
+		}
+		if (!rp_fetch_run(&t->fetch, raw, retval, &v))
+			this_cpu_inc(p->stats->fetch_faults);
+		alive = rp_term_holds(t, v);
+	}
+	return alive;
+}
+NOKPROBE_SYMBOL(rp_value_filter_pass);
+
+/* Entry probes: the argument registers the filter reads, then its test. */
+bool rp_value_filter_entry(struct rawprobe_probe *p, struct pt_regs *regs)
+{
+	u64 raw[RAWPROBE_MAX_ARGS];
+
+	rp_args_fetch(p, regs, raw, p->nraw);
+	return rp_value_filter_pass(p, raw, 0);
+}
+NOKPROBE_SYMBOL(rp_value_filter_entry);
+
+/* Entry probes with field fetches: registers, then the programs. */
+void rp_fetch_entry(struct rawprobe_probe *p, struct pt_regs *regs,
+		    struct rawprobe_record *rec)
+{
+	u64 raw[RAWPROBE_MAX_ARGS];
+
+	rp_args_fetch(p, regs, raw, p->nraw);
+	rp_fetch_args(p, raw, 0, rec->args, &rec->fault_mask);
+}
+NOKPROBE_SYMBOL(rp_fetch_entry);
