@@ -6,7 +6,9 @@
  *   ring.c      per-CPU rings: allocation, record emission, wakeups
  *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
  *   genl.c      generic netlink family: policies, operations, events
- *   registry.c  the probe table: ids, checks, registration, events
+ *   registry.c  the probe table: ids, insertion, removal, events
+ *   registry_check.c, registry_arm.c, registry_custom.c: its checks,
+ *               its registration with kprobes, other modules' probes
  *   owner.c     probes owned by a netlink socket go when it closes
  *   modules.c   probes on module code: gone on unload, re-armed on load
  *   api.c       the API exported to probe modules

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probe table: ids, checks, registration, enable/disable, statistics
- * and state-change events.
+ * The probe table: ids, duplicates, insertion and removal, enable and
+ * disable, statistics and state-change events. What a spec may ask is
+ * registry_check.c's, registering with kprobes registry_arm.c's, other
+ * modules' probes registry_custom.c's.
  *
  * All changes happen under rp_registry_lock (a mutex: registering and
  * unregistering kprobes sleeps). Probe handlers never take it; they only
@@ -65,157 +67,10 @@ static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 	return NULL;
 }
 
-/* Turn register_*probe()'s errno into a reason a person can act on. */
-static void rp_explain_register_error(const struct rawprobe_probe *p, int err,
-				      struct netlink_ext_ack *extack)
-{
-	bool in_mod = p->spec.module[0];
-
-	switch (err) {
-	case -ENOENT:
-		if (in_mod)
-			NL_SET_ERR_MSG(extack,
-					   "symbol not found: module not loaded, or it has no such symbol");
-		else
-			NL_SET_ERR_MSG(extack,
-					   "unknown symbol (not in /proc/kallsyms)");
-		break;
-	case -EILSEQ:
-		NL_SET_ERR_MSG(extack,
-				   "offset is not on an instruction boundary");
-		break;
-	case -EINVAL:
-		if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
-			NL_SET_ERR_MSG(extack,
-					   "cannot probe here: not a function entry, blacklisted (NOKPROBE_SYMBOL) or not kernel text");
-		else
-			NL_SET_ERR_MSG(extack,
-					   "cannot probe here: blacklisted (NOKPROBE_SYMBOL, see /sys/kernel/debug/kprobes/blacklist), notrace, or not kernel text");
-		break;
-	case -EBUSY:
-		NL_SET_ERR_MSG(extack,
-				   "address is busy (another probe type owns it)");
-		break;
-	case -EOPNOTSUPP:
-		NL_SET_ERR_MSG(extack,
-				   "probing this address is not supported");
-		break;
-	case -ENOMEM:
-		NL_SET_ERR_MSG(extack, "out of memory");
-		break;
-	default:
-		NL_SET_ERR_MSG(extack, "register_kprobe failed");
-		break;
-	}
-}
-
-int rp_register(struct rawprobe_probe *p)
-{
-	int err;
-
-	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
-		err = register_kretprobe(&p->krp);
-	else
-		err = register_kprobe(&p->kp);
-	if (!err)
-		p->registered = true;
-	return err;
-}
-
-/*
- * unregister_kprobes() returns nothing, yet the kernel may keep a kprobe
- * registered: when disarming it fails (ftrace_set_filter_ip() out of
- * memory, with a WARN), it clears the kprobe's addr and leaves it in its
- * table, its handlers still called. Such a probe must not be freed: it
- * stays registered (addr restored, so that unregistering can be tried
- * again) and its removal fails. Found by the allocation-failure loops.
- */
-static void rp_unregister_begin(struct rawprobe_probe *p)
-{
-	p->unreg_addr = rp_probe_kprobe(p)->addr;
-}
-
-static void rp_unregister_end(struct rawprobe_probe *p)
-{
-	struct kprobe *kp = rp_probe_kprobe(p);
-
-	p->registered = !kp->addr;
-	if (p->registered) {
-		kp->addr = p->unreg_addr;
-		pr_warn("probe %u on %s: the kernel kept it registered; it stays\n",
-			p->id, p->target);
-	}
-}
-
-void rp_unregister(struct rawprobe_probe *p)
-{
-	if (!p->registered)
-		return;
-	rp_unregister_begin(p);
-	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
-		unregister_kretprobe(&p->krp);
-	else
-		unregister_kprobe(&p->kp);
-	rp_unregister_end(p);
-}
-
-/*
- * Many probes at once (socket release, del all, rmmod): one grace period
- * for the lot instead of one per probe.
- */
-static void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
-{
-	struct kretprobe **krps;
-	struct kprobe **kps;
-	unsigned int i, nk = 0, nr = 0;
-
-	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
-	if (!kps || !krps) {
-		for (i = 0; i < n; i++)
-			rp_unregister(v[i]);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (!v[i]->registered)
-			continue;
-		rp_unregister_begin(v[i]);
-		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
-			krps[nr++] = &v[i]->krp;
-		else
-			kps[nk++] = &v[i]->kp;
-	}
-	if (nk)
-		unregister_kprobes(kps, nk);
-	if (nr)
-		unregister_kretprobes(krps, nr);
-	for (i = 0; i < n; i++)
-		if (v[i]->registered)
-			rp_unregister_end(v[i]);
-out:
-	kfree(kps);
-	kfree(krps);
-}
-
-static void rp_probe_free(struct rawprobe_probe *p)
+void rp_probe_free(struct rawprobe_probe *p)
 {
 	free_percpu(p->stats);
 	kfree(p);
-}
-
-/* Before the probes are freed: wait out the kernel's refusals. */
-static void rp_unregister_all(struct rawprobe_probe **v, unsigned int n)
-{
-	unsigned int i;
-
-	for (;;) {
-		rp_unregister_batch(v, n);
-		for (i = 0; i < n && !v[i]->registered; i++)
-			;
-		if (i == n)
-			return;
-		msleep(100);
-	}
 }
 
 /*
@@ -282,89 +137,9 @@ void rp_remove_all_matching(bool (*pred)(struct rawprobe_probe *p,
 		msleep(100);
 }
 
-static int rp_check_filter(const struct rp_filter *f,
-			   struct netlink_ext_ack *extack)
-{
-	if ((f->mask & RP_FILTER_COMM) && !f->comm[0]) {
-		NL_SET_ERR_MSG(extack, "the comm filter is empty");
-		return -EINVAL;
-	}
-	if ((f->mask & RP_FILTER_CPU) &&
-	    (f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu))) {
-		NL_SET_ERR_MSG(extack, "no such CPU for the cpu filter");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * Lockdown (confidentiality) forbids kprobes that read kernel memory. It
- * can be raised at any time, so every path that arms a probe asks: add,
- * enable, re-arm on module load; and /dev/rawprobe's open.
- */
-static int rp_check_lockdown(struct netlink_ext_ack *extack)
-{
-	if (!rp_locked_down())
-		return 0;
-	NL_SET_ERR_MSG(extack, "refused by kernel lockdown");
-	return -EPERM;
-}
-
-static int rp_check_spec(const struct rp_probe_spec *spec,
-			 struct netlink_ext_ack *extack)
-{
-	bool entry = spec->offset == 0;
-
-	if (!spec->symbol[0] && !spec->addr) {
-		NL_SET_ERR_MSG(extack, "a symbol or an address is required");
-		return -EINVAL;
-	}
-	if (spec->symbol[0] && spec->addr) {
-		NL_SET_ERR_MSG(extack, "give a symbol or an address, not both");
-		return -EINVAL;
-	}
-	if (spec->module[0] && !spec->symbol[0]) {
-		NL_SET_ERR_MSG(extack, "a module needs a symbol in it");
-		return -EINVAL;
-	}
-	if (spec->kind == RAWPROBE_KIND_KRETPROBE && !entry) {
-		NL_SET_ERR_MSG(extack,
-				   "return probes attach at a function entry: offset must be 0");
-		return -EINVAL;
-	}
-	if (spec->nargs && !entry) {
-		NL_SET_ERR_MSG(extack,
-				   "arguments are only defined at function entry (offset 0)");
-		return -EINVAL;
-	}
-	/*
-	 * Nothing says a raw address is a function's entry, where argument
-	 * registers mean what the prototype says (kretprobes are checked
-	 * for it by kprobes itself).
-	 */
-	if (!spec->symbol[0] && spec->kind != RAWPROBE_KIND_KRETPROBE &&
-	    (spec->nargs || spec->kind == RAWPROBE_KIND_JPROBE)) {
-		NL_SET_ERR_MSG(extack,
-				   "arguments need a function entry: give the function's name, not an address");
-		return -EINVAL;
-	}
-	if (spec->kind == RAWPROBE_KIND_JPROBE && !entry) {
-		NL_SET_ERR_MSG(extack,
-				   "jprobe-style probes attach at a function entry: offset must be 0");
-		return -EINVAL;
-	}
-	if (spec->maxactive && spec->kind != RAWPROBE_KIND_KRETPROBE) {
-		NL_SET_ERR_MSG(extack, "maxactive applies to kretprobes only");
-		return -EINVAL;
-	}
-	if (rp_check_filter(&spec->filter, extack))
-		return -EINVAL;
-	return rp_check_lockdown(extack);
-}
-
 /* A spec marked persistent has no owner, whoever sent it (item 7). */
-static struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
-					     struct rp_owner *own)
+struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
+				      struct rp_owner *own)
 {
 	struct rawprobe_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
@@ -395,29 +170,8 @@ static bool rp_is_duplicate(struct rawprobe_probe **v, unsigned int i)
 	return false;
 }
 
-/* Registration; on failure, undo the first i probes in one grace period. */
-static int rp_register_all(struct rawprobe_probe **v, unsigned int n,
-			   struct netlink_ext_ack *extack, int *failed)
-{
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < n; i++) {
-		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
-			rp_probe_kprobe(v[i])->flags |= KPROBE_FLAG_DISABLED;
-		err = rp_register(v[i]);
-		if (err) {
-			rp_explain_register_error(v[i], err, extack);
-			*failed = i;
-			rp_unregister_all(v, i);
-			return err;
-		}
-	}
-	return 0;
-}
-
-static int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
-			    struct netlink_ext_ack *extack, int *failed)
+int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
+		     struct netlink_ext_ack *extack, int *failed)
 {
 	unsigned int i, nid = 0;
 	int err;
@@ -726,166 +480,6 @@ int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx), void *
 	err = p ? fn(p, ctx) : -ENOENT;
 	mutex_unlock(&rp_registry_lock);
 	return err;
-}
-
-/* --- probes of other modules (include/rawprobe/api.h) --- */
-
-static int rp_desc_to_spec(const struct rawprobe_desc *d,
-			   struct rp_probe_spec *s)
-{
-	const char *sym = d->symbol, *colon;
-
-	memset(s, 0, sizeof(*s));
-	if (!sym || !d->name)
-		return -EINVAL;
-	switch (d->kind) {
-	case RAWPROBE_KIND_KPROBE:
-	case RAWPROBE_KIND_JPROBE:
-		if (!d->entry || d->ret || d->data_size || d->maxactive)
-			return -EINVAL;
-		break;
-	case RAWPROBE_KIND_KRETPROBE:
-		if (!d->ret || d->maxactive > RAWPROBE_MAXACTIVE_MAX)
-			return -EINVAL;
-		break;
-	default:
-		return -EINVAL;
-	}
-	colon = strchr(sym, ':');
-	if (colon) {
-		if (colon - sym >= sizeof(s->module))
-			return -ENAMETOOLONG;
-		memcpy(s->module, sym, colon - sym);
-		sym = colon + 1;
-	}
-	if (strscpy(s->symbol, sym, sizeof(s->symbol)) < 0)
-		return -ENAMETOOLONG;
-	s->kind = d->kind;
-	s->offset = d->offset;
-	s->maxactive = d->maxactive;
-	if (d->flags & RAWPROBE_DESC_DISABLED)
-		s->flags |= RAWPROBE_F_DISABLED;
-	return 0;
-}
-
-/* Fault injection only where it is safe; see rawprobe_override_return(). */
-static int rp_custom_arm(struct rawprobe_probe *p)
-{
-	int err = 0;
-
-	if (!(p->desc->flags & RAWPROBE_DESC_OVERRIDE))
-		return 0;
-	mutex_lock(&rp_registry_lock);
-	if (!kprobe_ftrace(&p->kp))
-		err = -EOPNOTSUPP;
-	else if (!(p->desc->flags & RAWPROBE_DESC_DISABLED))
-		err = enable_kprobe(&p->kp);
-	if (!err && !(p->desc->flags & RAWPROBE_DESC_DISABLED)) {
-		p->state = RAWPROBE_STATE_ARMED;
-		p->spec.flags &= ~RAWPROBE_F_DISABLED;
-		rp_probe_event(p, RAWPROBE_EVENT_ENABLED);
-	}
-	mutex_unlock(&rp_registry_lock);
-	return err;
-}
-
-/* The probe of a desc, checked; its spec is too big for the stack. */
-static struct rawprobe_probe *rp_custom_alloc(const struct rawprobe_desc *desc,
-					      struct netlink_ext_ack *extack)
-{
-	struct rawprobe_probe *p;
-	struct rp_probe_spec *spec;
-	int err;
-
-	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
-	if (!spec)
-		return ERR_PTR(-ENOMEM);
-	err = rp_desc_to_spec(desc, spec);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "invalid rawprobe_desc: see include/rawprobe/api.h");
-		goto out;
-	}
-	/* An override probe stays disarmed until its ftrace site is seen. */
-	if (desc->flags & RAWPROBE_DESC_OVERRIDE)
-		spec->flags |= RAWPROBE_F_DISABLED;
-	err = rp_check_spec(spec, extack);
-	if (err)
-		goto out;
-	p = rp_probe_alloc(spec, NULL);
-	if (!p)
-		err = -ENOMEM;
-out:
-	kfree(spec);
-	return err ? ERR_PTR(err) : p;
-}
-
-static int rp_custom_add(const struct rawprobe_desc *desc,
-			 struct module *owner, struct netlink_ext_ack *extack,
-			 struct rawprobe_probe **out)
-{
-	struct rawprobe_probe *p;
-	int err, failed;
-
-	p = rp_custom_alloc(desc, extack);
-	if (IS_ERR(p))
-		return PTR_ERR(p);
-	p->desc = desc;
-	p->owner_mod = owner;
-	strscpy(p->name, desc->name, sizeof(p->name));
-	if ((desc->flags & RAWPROBE_DESC_OVERRIDE) && rp_override_check(p)) {
-		NL_SET_ERR_MSG(extack,
-			       "return override is only allowed at a system call entry point (__x64_sys_*)");
-		rp_probe_free(p);
-		return -EINVAL;
-	}
-	err = rp_kind_prepare(p, extack);
-	if (!err) {
-		mutex_lock(&rp_registry_lock);
-		err = rp_insert_locked(&p, 1, extack, &failed);
-		mutex_unlock(&rp_registry_lock);
-	}
-	if (err) {
-		rp_probe_free(p);
-		return err;
-	}
-	err = rp_custom_arm(p);
-	if (err) {
-		NL_SET_ERR_MSG(extack,
-			       "return override needs the probe on the function's ftrace site");
-		rp_probe_del_custom(p);
-		return err;
-	}
-	*out = p;
-	return 0;
-}
-
-struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
-					   struct module *owner)
-{
-	struct netlink_ext_ack extack = {};
-	struct rawprobe_probe *p = NULL;
-	int err;
-
-	err = rp_custom_add(desc, owner, &extack, &p);
-	if (err) {
-		pr_warn("%s: cannot register probe %s on %s: %s (%d)\n",
-			owner ? owner->name : "?", desc->name ?: "?",
-			desc->symbol ?: "?", extack._msg ?: "error", err);
-		return ERR_PTR(err);
-	}
-	return p;
-}
-
-static bool rp_match_ptr(struct rawprobe_probe *p, const void *arg)
-{
-	return p == arg;
-}
-
-void rp_probe_del_custom(struct rawprobe_probe *p)
-{
-	mutex_lock(&rp_registry_lock);
-	rp_remove_all_matching(rp_match_ptr, p);
-	mutex_unlock(&rp_registry_lock);
 }
 
 static bool rp_match_owner(struct rawprobe_probe *p, const void *arg)

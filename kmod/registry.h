@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the files that make up the probe registry, and by nothing
- * else: registry.c (the table), owner.c (probes owned by netlink
- * sockets) and modules.c (probes on module code). Everyone else goes
- * through the functions core.h declares.
+ * else: registry.c (the table), registry_check.c (what a spec may ask),
+ * registry_arm.c (registering with kprobes), registry_custom.c (probes of
+ * other modules), owner.c (probes owned by netlink sockets) and modules.c
+ * (probes on module code). Everyone else goes through the functions
+ * core.h declares.
  */
 #ifndef _RAWPROBE_REGISTRY_H
 #define _RAWPROBE_REGISTRY_H
@@ -16,9 +18,27 @@
 extern struct mutex rp_registry_lock;
 extern struct list_head rp_probes;	/* in id order of insertion */
 
+/* registry_check.c */
+int rp_check_spec(const struct rp_probe_spec *spec,
+		  struct netlink_ext_ack *extack);
+int rp_check_lockdown(struct netlink_ext_ack *extack);
+
+/* registry_arm.c: registration with kprobes, under the lock */
 int rp_register(struct rawprobe_probe *p);
 void rp_unregister(struct rawprobe_probe *p);
+void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n);
+/* All of v, or none (undone in one grace period; *failed: which one) */
+int rp_register_all(struct rawprobe_probe **v, unsigned int n,
+		    struct netlink_ext_ack *extack, int *failed);
+
+/* registry.c: the table */
 void rp_probe_event(struct rawprobe_probe *p, u8 event);
+struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
+				      struct rp_owner *own);
+void rp_probe_free(struct rawprobe_probe *p);
+/* Ids, checks against the table, registration and events; all or none */
+int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
+		     struct netlink_ext_ack *extack, int *failed);
 
 /*
  * Remove every probe matching pred(p, arg), in one grace period; returns

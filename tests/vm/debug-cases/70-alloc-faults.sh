@@ -134,7 +134,7 @@ t_probe_add_module_target() {
 # WARNs and keeps the kprobe registered with its ftrace counters off by
 # one, breaking every later ftrace-based probe of the boot. (rawprobe's
 # side of that failure, never freeing a kprobe the kernel kept, is in
-# kmod/registry.c, rp_unregister_end().) The first offset past the entry
+# kmod/registry_arm.c, rp_unregister_end().) The first offset past the entry
 # that takes a kprobe off the ftrace site, found once.
 int3_target() {
 	local off id

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Arming: probes registered with the kernel's kprobes and unregistered,
+ * in batches (one grace period for many), with register_*probe()'s
+ * errors turned into reasons and the kernel's refusals to let a probe go
+ * handled. Called by the table (registry.c) and modules.c, under
+ * rp_registry_lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include "registry.h"
+
+/* Turn register_*probe()'s errno into a reason a person can act on. */
+static void rp_explain_register_error(const struct rawprobe_probe *p, int err,
+				      struct netlink_ext_ack *extack)
+{
+	bool in_mod = p->spec.module[0];
+
+	switch (err) {
+	case -ENOENT:
+		if (in_mod)
+			NL_SET_ERR_MSG(extack,
+					   "symbol not found: module not loaded, or it has no such symbol");
+		else
+			NL_SET_ERR_MSG(extack,
+					   "unknown symbol (not in /proc/kallsyms)");
+		break;
+	case -EILSEQ:
+		NL_SET_ERR_MSG(extack,
+				   "offset is not on an instruction boundary");
+		break;
+	case -EINVAL:
+		if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+			NL_SET_ERR_MSG(extack,
+					   "cannot probe here: not a function entry, blacklisted (NOKPROBE_SYMBOL) or not kernel text");
+		else
+			NL_SET_ERR_MSG(extack,
+					   "cannot probe here: blacklisted (NOKPROBE_SYMBOL, see /sys/kernel/debug/kprobes/blacklist), notrace, or not kernel text");
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG(extack,
+				   "address is busy (another probe type owns it)");
+		break;
+	case -EOPNOTSUPP:
+		NL_SET_ERR_MSG(extack,
+				   "probing this address is not supported");
+		break;
+	case -ENOMEM:
+		NL_SET_ERR_MSG(extack, "out of memory");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "register_kprobe failed");
+		break;
+	}
+}
+
+int rp_register(struct rawprobe_probe *p)
+{
+	int err;
+
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		err = register_kretprobe(&p->krp);
+	else
+		err = register_kprobe(&p->kp);
+	if (!err)
+		p->registered = true;
+	return err;
+}
+
+/*
+ * unregister_kprobes() returns nothing, yet the kernel may keep a kprobe
+ * registered: when disarming it fails (ftrace_set_filter_ip() out of
+ * memory, with a WARN), it clears the kprobe's addr and leaves it in its
+ * table, its handlers still called. Such a probe must not be freed: it
+ * stays registered (addr restored, so that unregistering can be tried
+ * again) and its removal fails. Found by the allocation-failure loops.
+ */
+static void rp_unregister_begin(struct rawprobe_probe *p)
+{
+	p->unreg_addr = rp_probe_kprobe(p)->addr;
+}
+
+static void rp_unregister_end(struct rawprobe_probe *p)
+{
+	struct kprobe *kp = rp_probe_kprobe(p);
+
+	p->registered = !kp->addr;
+	if (p->registered) {
+		kp->addr = p->unreg_addr;
+		pr_warn("probe %u on %s: the kernel kept it registered; it stays\n",
+			p->id, p->target);
+	}
+}
+
+void rp_unregister(struct rawprobe_probe *p)
+{
+	if (!p->registered)
+		return;
+	rp_unregister_begin(p);
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		unregister_kretprobe(&p->krp);
+	else
+		unregister_kprobe(&p->kp);
+	rp_unregister_end(p);
+}
+
+/*
+ * Many probes at once (socket release, del all, rmmod): one grace period
+ * for the lot instead of one per probe.
+ */
+void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
+{
+	struct kretprobe **krps;
+	struct kprobe **kps;
+	unsigned int i, nk = 0, nr = 0;
+
+	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
+	if (!kps || !krps) {
+		for (i = 0; i < n; i++)
+			rp_unregister(v[i]);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v[i]->registered)
+			continue;
+		rp_unregister_begin(v[i]);
+		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
+			krps[nr++] = &v[i]->krp;
+		else
+			kps[nk++] = &v[i]->kp;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(krps, nr);
+	for (i = 0; i < n; i++)
+		if (v[i]->registered)
+			rp_unregister_end(v[i]);
+out:
+	kfree(kps);
+	kfree(krps);
+}
+
+/* Before the probes are freed: wait out the kernel's refusals. */
+static void rp_unregister_all(struct rawprobe_probe **v, unsigned int n)
+{
+	unsigned int i;
+
+	for (;;) {
+		rp_unregister_batch(v, n);
+		for (i = 0; i < n && !v[i]->registered; i++)
+			;
+		if (i == n)
+			return;
+		msleep(100);
+	}
+}
+
+/* Registration; on failure, undo the first i probes in one grace period. */
+int rp_register_all(struct rawprobe_probe **v, unsigned int n,
+		    struct netlink_ext_ack *extack, int *failed)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
+			rp_probe_kprobe(v[i])->flags |= KPROBE_FLAG_DISABLED;
+		err = rp_register(v[i]);
+		if (err) {
+			rp_explain_register_error(v[i], err, extack);
+			*failed = i;
+			rp_unregister_all(v, i);
+			return err;
+		}
+	}
+	return 0;
+}
