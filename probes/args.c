@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Argument capture, shared by every probe kind. Runs in probe handlers:
- * no locks, no sleeping; memory the probed code handed us is read with
- * the *_nofault helpers only. Everything here is NOKPROBE_SYMBOL: a
- * probe on a handler would recurse into it.
+ * Argument capture, shared by every probe kind: where arguments come
+ * from (registers, or a syscall's pt_regs), then, in probe handlers, no
+ * locks, no sleeping; memory the probed code handed us is read with the
+ * *_nofault helpers only. Everything a handler calls here is
+ * NOKPROBE_SYMBOL: a probe on a handler would recurse into it.
  */
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
 #include <linux/ptrace.h>
 #include "core.h"
+
+/*
+ * Syscall entry points (__x64_sys_*) take one argument: the user's
+ * pt_regs. Their "real" arguments are the syscall's, read from there.
+ */
+bool rp_is_syscall_wrapper(const char *sym)
+{
+	return str_has_prefix(sym, "__x64_sys_") ||
+	       str_has_prefix(sym, "__ia32_sys_") ||
+	       str_has_prefix(sym, "__ia32_compat_sys_") ||
+	       str_has_prefix(sym, "__x64_compat_sys_");
+}
 
 #ifdef CONFIG_X86_64
 /* Where a syscall's arguments sit in the user pt_regs (x86-64, ia32). */

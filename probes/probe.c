@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What all probe kinds share: validation of the argument declaration and
- * the choice of where arguments come from, then the per-kind setup.
+ * the choice of where arguments come from, then the per-kind setup
+ * (custom.c's for other modules' probes, which builds on kprobe.c and
+ * kretprobe.c and calls nothing here).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/string.h>
 #include "core.h"
-
-/*
- * Syscall entry points (__x64_sys_*) take one argument: the user's
- * pt_regs. Their "real" arguments are the syscall's, read from there.
- */
-bool rp_is_syscall_wrapper(const char *sym)
-{
-	return str_has_prefix(sym, "__x64_sys_") ||
-	       str_has_prefix(sym, "__ia32_sys_") ||
-	       str_has_prefix(sym, "__ia32_compat_sys_") ||
-	       str_has_prefix(sym, "__x64_compat_sys_");
-}
 
 static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
