@@ -470,8 +470,11 @@ static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 		if (*c == ',' && !empty) {
 			names++;
 			empty = true;
-		} else if (isalnum(*c) || strchr("_->.[]", *c)) {
+		} else if (isalnum(*c) || strchr("_.[]", *c)) {
 			empty = false;
+		} else if (c[0] == '-' && c[1] == '>') {
+			empty = false;
+			c++;
 		} else {
 			break;
 		}

@@ -90,6 +90,7 @@ static void arg_names_malformed(struct rp_nl *nl)
 		{ "an empty name", "fd,,count", 3 },
 		{ "a trailing comma", "fd,", 1 },
 		{ "a name with a dash", "f-d", 1 },
+		{ "a path ending in a dash", "skb-", 1 },
 		{ "a name with an escape", "f\x1b[2J", 1 },
 		{ "empty names", "", 1 },
 	};
@@ -123,7 +124,7 @@ static void arg_names_echoed(struct rp_nl *nl)
 
 	msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
 	nla_put_u8(msg, RAWPROBE_A_NARGS, 3);
-	nla_put_string(msg, RAWPROBE_A_ARG_NAMES, "file,buf,count_2");
+	nla_put_string(msg, RAWPROBE_A_ARG_NAMES, "file->f_pos,buf,a.b[2]");
 	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_DISABLED |
 		    RAWPROBE_F_PERSISTENT);
 	expect(nl, "argument names: three for three arguments", msg, 0, false);
@@ -133,7 +134,190 @@ static void arg_names_echoed(struct rp_nl *nl)
 	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
 	rp_nl_call(nl, msg, get_names, names);
 	verdict("argument names: reported as given",
-		!strcmp(names, "file,buf,count_2"), names);
+		!strcmp(names, "file->f_pos,buf,a.b[2]"), names);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_DEL, 0);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	rp_nl_call(nl, msg, NULL, NULL);
+}
+
+/* The plain fetch of argument src: the register, size bytes. */
+static struct rawprobe_fetch fetch_of(int src, int size)
+{
+	struct rawprobe_fetch f = { .src = src, .size = size };
+
+	return f;
+}
+
+static struct nl_msg *fetch_msg(struct rp_nl *nl, int kind,
+				const struct rawprobe_fetch *f)
+{
+	struct nl_msg *msg = add_msg(nl, kind, "vfs_read");
+
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 1);
+	nla_put(msg, RAWPROBE_A_FETCH, sizeof(*f), f);
+	return msg;
+}
+
+static struct nl_msg *term_msg(struct rp_nl *nl, int kind,
+			       const struct rawprobe_value_term *t, int n)
+{
+	struct nl_msg *msg = add_msg(nl, kind, "vfs_read");
+
+	nla_put(msg, RAWPROBE_A_VALUE_FILTER, n * sizeof(*t), t);
+	return msg;
+}
+
+/* Fetch programs of the wrong shape, or where no argument is defined. */
+static void fetch_malformed(struct rp_nl *nl)
+{
+	static const struct {
+		const char *what;
+		struct rawprobe_fetch f;
+	} bad[] = {
+		{ "source 7", { .src = 7, .size = 8 } },
+		{ "retval in an entry probe", { .src = RAWPROBE_FETCH_RETVAL,
+						.size = 8 } },
+		{ "5 loads", { .nloads = 5, .size = 8 } },
+		{ "size 3", { .size = 3 } },
+		{ "size 0", { .size = 0 } },
+		{ "an unknown flag", { .size = 8, .flags = 2 } },
+		{ "reserved set", { .size = 8, .reserved = 1 } },
+		{ "a bitfield past its load", { .size = 1, .bit_off = 4,
+						.bit_size = 5 } },
+		{ "a bit offset without a bitfield", { .size = 4,
+						       .bit_off = 1 } },
+	};
+	struct rawprobe_fetch two[2] = { fetch_of(0, 8), fetch_of(1, 8) };
+	char what[80];
+	struct nl_msg *msg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(what, sizeof(what), "fetch: %s", bad[i].what);
+		expect(nl, what, fetch_msg(nl, RAWPROBE_KIND_JPROBE, &bad[i].f),
+		       -EINVAL, true);
+	}
+	msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 1);
+	nla_put(msg, RAWPROBE_A_FETCH, sizeof(two), two);
+	expect(nl, "fetch: two programs for one argument", msg, -EINVAL, true);
+	msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
+	nla_put(msg, RAWPROBE_A_FETCH, sizeof(two[0]), two);
+	expect(nl, "fetch: no argument to compute", msg, -EINVAL, true);
+	msg = add_msg(nl, RAWPROBE_KIND_KPROBE, NULL);
+	nla_put_u64(msg, RAWPROBE_A_ADDR, 0xffffffff81000000ULL);
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 1);
+	nla_put(msg, RAWPROBE_A_FETCH, sizeof(two[0]), two);
+	expect(nl, "fetch: at a raw address", msg, -EINVAL, true);
+}
+
+/* Value filters of the wrong shape or length. */
+static void value_filter_malformed(struct rp_nl *nl)
+{
+	struct rawprobe_value_term t[RAWPROBE_MAX_VALUE_TERMS + 1];
+	struct nl_msg *msg;
+	int i;
+
+	for (i = 0; i <= RAWPROBE_MAX_VALUE_TERMS; i++)
+		t[i] = (struct rawprobe_value_term){ .fetch = fetch_of(0, 8),
+						     .cmp = RAWPROBE_CMP_NE };
+	expect(nl, "value filter: 9 terms",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 9), -ERANGE, true);
+	expect(nl, "value filter: empty",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 0), -EINVAL, true);
+	msg = add_msg(nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put(msg, RAWPROBE_A_VALUE_FILTER, sizeof(t[0]) + 4, t);
+	expect(nl, "value filter: a length not a multiple of a term", msg,
+	       -EINVAL, true);
+	t[1].flags = RAWPROBE_TERM_OR;
+	t[0].flags = RAWPROBE_TERM_OR;
+	expect(nl, "value filter: || before the first term",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 2), -EINVAL, true);
+	t[0].flags = 0;
+	t[1].cmp = __RAWPROBE_CMP_MAX;
+	expect(nl, "value filter: an unknown comparison",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 2), -EINVAL, true);
+	t[1].cmp = 0;
+	expect(nl, "value filter: comparison 0",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 2), -EINVAL, true);
+	t[1].cmp = RAWPROBE_CMP_LT;
+	t[1].fetch.src = RAWPROBE_FETCH_RETVAL;
+	expect(nl, "value filter: retval in an entry probe",
+	       term_msg(nl, RAWPROBE_KIND_KPROBE, t, 2), -EINVAL, true);
+	t[1].fetch.nloads = 9;
+	expect(nl, "value filter: a malformed fetch",
+	       term_msg(nl, RAWPROBE_KIND_KRETPROBE, t, 2), -EINVAL, true);
+	msg = term_msg(nl, RAWPROBE_KIND_KPROBE, t, 1);
+	nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, "a \"quoted\" text");
+	expect(nl, "value filter: text with quotes", msg, -EINVAL, true);
+}
+
+static int get_values(struct nlattr **a, void *ctx)
+{
+	unsigned char *out = ctx;
+
+	if (a[RAWPROBE_A_FETCH] && nla_len(a[RAWPROBE_A_FETCH]) <= 200)
+		memcpy(out, nla_data(a[RAWPROBE_A_FETCH]),
+		       nla_len(a[RAWPROBE_A_FETCH]));
+	if (a[RAWPROBE_A_VALUE_FILTER] &&
+	    nla_len(a[RAWPROBE_A_VALUE_FILTER]) <= 400)
+		memcpy(out + 200, nla_data(a[RAWPROBE_A_VALUE_FILTER]),
+		       nla_len(a[RAWPROBE_A_VALUE_FILTER]));
+	if (a[RAWPROBE_A_VALUE_FILTER_STR])
+		snprintf((char *)out + 600, RAWPROBE_FILTER_STR_LEN, "%s",
+			 nla_get_string(a[RAWPROBE_A_VALUE_FILTER_STR]));
+	return 0;
+}
+
+/*
+ * A kretprobe with a fetch at entry and one of retval, and a filter of
+ * two alternatives: accepted and reported byte for byte; the same
+ * probe with another filter is another probe, not a duplicate.
+ */
+static void values_echoed(struct rp_nl *nl)
+{
+	struct rawprobe_fetch f[2] = {
+		{ .src = 0, .nloads = 1, .size = 8, .off = { 0x40 } },
+		{ .src = RAWPROBE_FETCH_RETVAL, .size = 4,
+		  .flags = RAWPROBE_FETCH_SIGNED },
+	};
+	struct rawprobe_value_term t[3] = {
+		{ .fetch = f[1], .cmp = RAWPROBE_CMP_LT },
+		{ .fetch = fetch_of(2, 8), .cmp = RAWPROBE_CMP_ANY,
+		  .value = 0x40 },
+		{ .fetch = fetch_of(2, 4), .cmp = RAWPROBE_CMP_GE,
+		  .flags = RAWPROBE_TERM_OR, .value = 4096 },
+	};
+	static unsigned char got[600 + RAWPROBE_FILTER_STR_LEN];
+	const char *text = "retval < 0 && count & 0x40 || count >= 4096";
+	struct nl_msg *msg;
+	uint32_t id = 0;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		msg = add_msg(nl, RAWPROBE_KIND_KRETPROBE, "vfs_read");
+		nla_put_u8(msg, RAWPROBE_A_NARGS, 2);
+		nla_put(msg, RAWPROBE_A_FETCH, sizeof(f), f);
+		nla_put(msg, RAWPROBE_A_VALUE_FILTER,
+			(i ? 1 : 3) * sizeof(t[0]), t);
+		nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, text);
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_DISABLED |
+			    RAWPROBE_F_PERSISTENT);
+		expect(nl, i ? "values: the same probe, another filter" :
+			       "values: a kretprobe with fetches and a filter",
+		       msg, 0, false);
+	}
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
+	rp_nl_call(nl, msg, get_id, &id);
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, 0);
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id - 1);
+	rp_nl_call(nl, msg, get_values, got);
+	verdict("values: fetches reported as given",
+		!memcmp(got, f, sizeof(f)), "differ");
+	verdict("values: terms reported as given",
+		!memcmp(got + 200, t, sizeof(t)), "differ");
+	verdict("values: the filter's text reported as given",
+		!strcmp((char *)got + 600, text), (char *)got + 600);
 	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_DEL, 0);
 	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
 	rp_nl_call(nl, msg, NULL, NULL);
@@ -265,6 +449,9 @@ int main(void)
 
 	arg_names_malformed(&nl);
 	arg_names_echoed(&nl);
+	fetch_malformed(&nl);
+	value_filter_malformed(&nl);
+	values_echoed(&nl);
 
 	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
 	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "");

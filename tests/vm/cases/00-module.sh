@@ -14,7 +14,7 @@ t_version() {
 	expect_match "module +0\.1\.0 \(ABI 1\) on Linux $(uname -r | sed 's/[.+]/\\&/g')" \
 		"$out" "module line"
 	j=$($CTL -j version)
-	expect_eq 1 "$(json_get "$j" 'j["module"]["abi"]')" "module abi"
+	expect_eq 2 "$(json_get "$j" 'j["module"]["abi"]')" "module abi"
 	expect_eq True "$(json_get "$j" 'j["abi_match"]')" "abi_match"
 	expect_eq "$(nproc --all)" "$(json_get "$j" 'j["module"]["rings"]')" "one ring per CPU"
 }
