@@ -189,6 +189,10 @@ void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 bool rp_is_syscall_wrapper(const char *sym);
+unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
+void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,
+		     unsigned int n);
+void rp_stack_emit(struct pt_regs *regs, struct rawprobe_record *rec);
 int rp_fetch_check(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
 void rp_fetch_args(struct rawprobe_probe *p, const u64 *raw, u64 retval,
 		   u64 *args, u8 *fault_mask);

@@ -25,6 +25,8 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 			rp_args_fetch(p, regs, rec->args, p->spec.nargs);
 		rp_emit_args(p, rec);
 	}
+	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
+		rp_stack_emit(regs, rec);
 	rp_emit_end(p, &slot);
 	return 0;
 }

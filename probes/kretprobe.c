@@ -17,6 +17,8 @@ struct rp_kret_data {
 	u64 args[RAWPROBE_MAX_ARGS];	/* what the record will show */
 	u64 raw[RAWPROBE_MAX_ARGS];	/* registers, for value filters */
 	u8 fault_mask;			/* of args fetched at entry */
+	u8 nframes;			/* --stack: the callers at entry */
+	u64 frames[RAWPROBE_STACK_MAX];
 };
 
 /* Arguments as the record shows them, and what a value filter reads. */
@@ -52,6 +54,8 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	d->entry_ns = ktime_get_mono_fast_ns();
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
+	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
+		d->nframes = rp_stack_save(regs, d->frames);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kret_entry);
@@ -82,6 +86,8 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		}
 		rp_emit_args(p, rec);
 	}
+	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
+		rp_stack_record(rec, d->frames, d->nframes);
 	rp_emit_end(p, &slot);
 	return 0;
 }

@@ -10,6 +10,27 @@
 #include <linux/string.h>
 #include "core.h"
 
+/* A stack takes the string's place, and needs a function's entry. */
+static int rp_check_stack(struct rawprobe_probe *p,
+			  struct netlink_ext_ack *extack)
+{
+	const struct rp_probe_spec *s = &p->spec;
+
+	if (!(s->flags & RAWPROBE_F_STACK))
+		return 0;
+	if (p->str_arg >= 0) {
+		NL_SET_ERR_MSG(extack,
+			       "a stack takes the record's string area: not with a string argument");
+		return -EINVAL;
+	}
+	if (s->offset || !s->symbol[0]) {
+		NL_SET_ERR_MSG(extack,
+			       "stacks are recorded at a function entry given by name");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	const struct rp_probe_spec *s = &p->spec;
@@ -37,7 +58,7 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 		}
 		p->str_arg = i;
 	}
-	return 0;
+	return rp_check_stack(p, extack);
 }
 
 int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)

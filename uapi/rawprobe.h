@@ -54,6 +54,13 @@ enum rawprobe_kind {
  * meaningful.
  */
 #define RAWPROBE_REC_DISCARD	(1U << 5)
+/*
+ * str[] holds a kernel stack instead of a string (RAWPROBE_F_STACK):
+ * str_len / 8 return addresses (__u64), the probed function's caller
+ * first, at most RAWPROBE_STACK_MAX of them.
+ */
+#define RAWPROBE_REC_STACK	(1U << 6)
+#define RAWPROBE_STACK_MAX	(RAWPROBE_STR_LEN / 8)
 
 /* rawprobe_record.str_arg when str[] is not one of the arguments */
 #define RAWPROBE_STR_ARG_NONE	0xff
@@ -355,6 +362,10 @@ enum rawprobe_stat {
 #define RAWPROBE_F_DISABLED	(1U << 1)	/* add without arming */
 #define RAWPROBE_F_ALL		(1U << 2)	/* del/reset: every probe */
 #define RAWPROBE_F_SYSCALL	(1U << 3)	/* args come from a pt_regs arg */
+#define RAWPROBE_F_STACK	(1U << 4)	/* record the kernel stack (entry
+						 * probes: at the hit; kretprobes:
+						 * at entry) in the string area
+						 */
 
 enum rawprobe_state {
 	RAWPROBE_STATE_ARMED	= 1,	/* registered and enabled */

@@ -323,6 +323,26 @@ static void values_echoed(struct rp_nl *nl)
 	rp_nl_call(nl, msg, NULL, NULL);
 }
 
+/* A stack takes the string area, and needs a named function's entry. */
+static void stack_refused(struct rp_nl *nl)
+{
+	struct nl_msg *msg;
+
+	msg = add_msg(nl, RAWPROBE_KIND_JPROBE, "vfs_read");
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 1);
+	nla_put(msg, RAWPROBE_A_ARGTYPES, 1, (char []){ RAWPROBE_ARG_KSTR });
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_STACK);
+	expect(nl, "stack: with a string argument", msg, -EINVAL, true);
+	msg = add_msg(nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_u32(msg, RAWPROBE_A_OFFSET, 4);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_STACK);
+	expect(nl, "stack: inside a function", msg, -EINVAL, true);
+	msg = add_msg(nl, RAWPROBE_KIND_KPROBE, NULL);
+	nla_put_u64(msg, RAWPROBE_A_ADDR, 0xffffffff81000000ULL);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_STACK);
+	expect(nl, "stack: at a raw address", msg, -EINVAL, true);
+}
+
 /* Malformed lists of PROBE_DEL, refused by the policy or the module. */
 static void del_list_malformed(struct rp_nl *nl)
 {
@@ -452,6 +472,7 @@ int main(void)
 	fetch_malformed(&nl);
 	value_filter_malformed(&nl);
 	values_echoed(&nl);
+	stack_refused(&nl);
 
 	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
 	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "");
