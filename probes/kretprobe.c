@@ -102,6 +102,9 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
 		p->krp.kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	p->krp.entry_handler = rp_kret_entry;
 	p->krp.handler = rp_kret_return;
-	p->krp.data_size = sizeof(struct rp_kret_data);
+	/* Every instance carries it: the stack only when asked for. */
+	p->krp.data_size = p->spec.flags & RAWPROBE_F_STACK ?
+			   sizeof(struct rp_kret_data) :
+			   offsetof(struct rp_kret_data, frames);
 	p->krp.maxactive = p->spec.maxactive;
 }
