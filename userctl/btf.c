@@ -10,46 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "btf.h"
+#include "btf_int.h"
 #include "cli.h"
 #include "escape.h"
 #include "symbols.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define RP_BTF_NAME_MAX		64
-#define RP_BTF_TYPE_MAX		160
-#define RP_BTF_PARAMS_MAX	16	/* shown; C allows more */
 #define RP_BTF_MODS		16	/* modules' BTF kept at once */
-#define RP_BTF_DEPTH		16	/* of type chains we follow */
-
-/* Can rawprobe record an argument of that type? */
-enum rp_btf_fit {
-	RP_FIT_OK,	/* as its type says */
-	RP_FIT_RAW,	/* a register's raw value, with a note */
-	RP_FIT_STOP,	/* not in a general register: neither are later ones */
-};
-
-struct rp_btf_param {
-	char name[RP_BTF_NAME_MAX];
-	char type[RP_BTF_TYPE_MAX];	/* as C spells it: "struct file *" */
-	uint32_t type_id;		/* in the prototype's btf; 0: unknown */
-	unsigned char argtype;		/* enum rawprobe_argtype */
-	unsigned char fit;		/* enum rp_btf_fit */
-};
-
-struct rp_btf_proto {
-	const struct btf *btf;
-	char from[RP_BTF_NAME_MAX + 64];	/* whose arguments, if not its own */
-	bool syscall;			/* args are in the user's pt_regs */
-	bool varargs;
-	unsigned int nparams;		/* all; params[] holds the first ones */
-	unsigned int same_name;		/* other functions of that name */
-	char ret[RP_BTF_TYPE_MAX];
-	struct rp_btf_param params[RP_BTF_PARAMS_MAX];
-};
 
 /* --- loading --- */
 
@@ -194,15 +163,14 @@ static struct btf *rp_btf_module(const char *module, int *err, bool verbose)
 
 /* --- types --- */
 
-static const char *rp_btf_str(const struct btf *btf, uint32_t off)
+const char *rp_btf_str(const struct btf *btf, uint32_t off)
 {
 	const char *s = btf__name_by_offset(btf, off);
 
 	return s ? s : "";
 }
 
-/* Through typedefs, const, volatile, restrict and type tags. */
-static const struct btf_type *rp_btf_skip(const struct btf *btf, uint32_t *id)
+const struct btf_type *rp_btf_skip(const struct btf *btf, uint32_t *id)
 {
 	const struct btf_type *t;
 	int depth;
@@ -217,9 +185,6 @@ static const struct btf_type *rp_btf_skip(const struct btf *btf, uint32_t *id)
 	}
 	return NULL;
 }
-
-static void rp_btf_spell(const struct btf *btf, uint32_t id, char *buf,
-			 size_t len, int depth);
 
 /* "int (*)(struct sock *, int)" for a pointer to a function */
 static void rp_btf_spell_fn(const struct btf *btf, const struct btf_type *t,
@@ -244,7 +209,7 @@ static void rp_btf_spell_fn(const struct btf *btf, const struct btf_type *t,
 		snprintf(buf + at, len - at, "%s)", n ? "" : "void");
 }
 
-static const char *rp_btf_tag(const struct btf_type *t)
+const char *rp_btf_tag(const struct btf_type *t)
 {
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
@@ -258,9 +223,9 @@ static const char *rp_btf_tag(const struct btf_type *t)
 	}
 }
 
-/* A type as C spells it, and bpftrace -lv shows it: "const char *". */
-static void rp_btf_spell(const struct btf *btf, uint32_t id, char *buf,
-			 size_t len, int depth)
+/* As bpftrace -lv shows it. */
+void rp_btf_spell(const struct btf *btf, uint32_t id, char *buf, size_t len,
+		  int depth)
 {
 	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
 	char inner[RP_BTF_TYPE_MAX];
@@ -338,7 +303,7 @@ static void rp_btf_spell(const struct btf *btf, uint32_t id, char *buf,
  * and a float is in an SSE register: past those, later arguments are not
  * in the registers rawprobe reads for them (x86-64 and arm64 ABIs).
  */
-static int rp_btf_fit(const struct btf *btf, uint32_t id, unsigned char *type)
+int rp_btf_fit(const struct btf *btf, uint32_t id, unsigned char *type)
 {
 	const struct btf_type *t = rp_btf_skip(btf, &id);
 	bool sign;
@@ -436,16 +401,9 @@ static int rp_btf_where(const char *function, const char *module,
 	return *id ? 0 : -ENOENT;
 }
 
-#define RP_BTF_NEAR 5
-
-struct rp_btf_near {
-	int score;
-	const char *name;
-};
-
 /* Into the few best, in score then name order (as symbols.c does). */
-static void rp_btf_near_add(struct rp_btf_near *best, int *nbest, int score,
-			    const char *name)
+void rp_btf_near_add(struct rp_btf_near *best, int *nbest, int score,
+		     const char *name)
 {
 	int i;
 
@@ -469,6 +427,18 @@ static void rp_btf_near_add(struct rp_btf_near *best, int *nbest, int score,
 		(*nbest)++;
 }
 
+void rp_btf_near_print(const struct rp_btf_near *best, int nbest)
+{
+	int i;
+
+	if (!nbest)
+		return;
+	fprintf(stderr, "  did you mean:");
+	for (i = 0; i < nbest; i++)
+		fprintf(stderr, " %s", best[i].name);
+	fputc('\n', stderr);
+}
+
 /* "did you mean": the nearest functions of that BTF, from id start on */
 static void rp_btf_near(const struct btf *btf, uint32_t start,
 			const char *function)
@@ -477,7 +447,7 @@ static void rp_btf_near(const struct btf *btf, uint32_t start,
 	uint32_t id, n = btf__type_cnt(btf);
 	const struct btf_type *t;
 	const char *name;
-	int nbest = 0, i, score;
+	int nbest = 0, score;
 
 	for (id = start; id < n; id++) {
 		t = btf__type_by_id(btf, id);
@@ -488,12 +458,7 @@ static void rp_btf_near(const struct btf *btf, uint32_t start,
 		if (score >= 0)
 			rp_btf_near_add(best, &nbest, score, name);
 	}
-	if (!nbest)
-		return;
-	fprintf(stderr, "  did you mean:");
-	for (i = 0; i < nbest; i++)
-		fprintf(stderr, " %s", best[i].name);
-	fputc('\n', stderr);
+	rp_btf_near_print(best, nbest);
 }
 
 static void rp_btf_unknown(const char *function, const char *module)
@@ -544,6 +509,7 @@ static void rp_btf_fill(const struct btf *btf, uint32_t func_id,
 	}
 	pr->nparams = n;
 	rp_btf_spell(btf, t->type, pr->ret, sizeof(pr->ret), 0);
+	pr->ret_id = t->type;
 	for (i = 0; i < n && i < RP_BTF_PARAMS_MAX; i++)
 		rp_btf_param_set(&pr->params[i], btf, rp_btf_str(btf, p[i].name_off),
 				 p[i].type, i);
@@ -720,6 +686,7 @@ static int rp_btf_from_format(const char *tracefs, const char *sys,
 	bool args = false;
 	unsigned int n = 0;
 	FILE *f;
+	int id;
 
 	snprintf(path, len, "%s/events/syscalls/sys_enter_%s/format", tracefs, sys);
 	f = fopen(path, "r");
@@ -747,6 +714,8 @@ static int rp_btf_from_format(const char *tracefs, const char *sys,
 		return -EBADMSG;
 	pr->nparams = n;
 	snprintf(pr->ret, sizeof(pr->ret), "long");
+	id = btf__find_by_name_kind(pr->btf, "long int", BTF_KIND_INT);
+	pr->ret_id = id > 0 ? (uint32_t)id : 0;
 	snprintf(pr->from, sizeof(pr->from), "syscalls:sys_enter_%s's format",
 		 sys);
 	return 0;
@@ -799,9 +768,8 @@ static int rp_btf_syscall(const char *function, const char *sys, bool compat,
 	return -ENOENT;
 }
 
-/* function's prototype; the syscall's own for a syscall's entry point */
-static int rp_btf_proto_get(const char *function, const char *module,
-			    struct rp_btf_proto *pr, bool verbose)
+int rp_btf_proto_get(const char *function, const char *module,
+		     struct rp_btf_proto *pr, bool verbose)
 {
 	const struct btf *btf;
 	const char *sys;
@@ -933,14 +901,47 @@ static int rp_btf_desc_target(const char *name, char *module, size_t mlen,
 	return rp_is_ident(fn, strlen(fn), flen - 1) ? 0 : -1;
 }
 
+/* How a value of type id (modifiers skipped) is labelled */
+static unsigned char rp_btf_label_how(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	if (t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL))
+		return RP_LABEL_BOOL;
+	return t && btf_is_any_enum(t) ? RP_LABEL_ENUM : RP_LABEL_NONE;
+}
+
+/*
+ * Field fetches name their values (parameters, paths) in any order;
+ * other probes' names label their arguments only when they are the
+ * function's own, in order.
+ */
+static int rp_btf_label_type(const struct rp_probe_desc *d,
+			     const struct rp_btf_proto *pr, unsigned int i,
+			     bool by_name, uint32_t *id)
+{
+	const char *name = d->arg_names + d->name_off[i];
+	size_t len = d->name_len[i];
+
+	if (by_name)
+		return rp_fetch_path_type(pr, d->kind, name, len, id) ? 0 : 1;
+	if (i >= pr->nparams || i >= RP_BTF_PARAMS_MAX ||
+	    strlen(pr->params[i].name) != len ||
+	    memcmp(pr->params[i].name, name, len))
+		return -1;
+	*id = pr->params[i].type_id;
+	return rp_btf_skip(pr->btf, id) ? 1 : 0;
+}
+
 static void rp_btf_labels_make(struct rp_btf_labels *l,
 			       const struct rp_probe_desc *d)
 {
 	char module[64], fn[RP_PROBE_NAME_MAX];
-	const struct btf_type *t;
 	struct rp_btf_proto pr;
 	unsigned int i;
 	uint32_t id;
+	bool by_name;
+	int rc;
 
 	memset(l, 0, sizeof(*l));
 	l->id = d->id;
@@ -950,18 +951,14 @@ static void rp_btf_labels_make(struct rp_btf_labels *l,
 	    rp_btf_proto_get(fn, module, &pr, false))
 		return;
 	l->btf = pr.btf;
-	for (i = 0; i < d->nargs && i < pr.nparams && i < RP_BTF_PARAMS_MAX; i++) {
-		/* the names say these are the function's arguments */
-		if (strlen(pr.params[i].name) != d->name_len[i] ||
-		    memcmp(pr.params[i].name, d->arg_names + d->name_off[i],
-			   d->name_len[i]))
+	/* (a path is a field fetch's name, whatever the capture says) */
+	by_name = d->by_name || strpbrk(d->arg_names, "-.[");
+	for (i = 0; i < d->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+		rc = rp_btf_label_type(d, &pr, i, by_name, &id);
+		if (rc < 0)
 			return;
-		id = pr.params[i].type_id;
-		t = rp_btf_skip(pr.btf, &id);
-		if (t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL))
-			l->how[i] = RP_LABEL_BOOL;
-		else if (t && btf_is_any_enum(t))
-			l->how[i] = RP_LABEL_ENUM;
+		if (rc)
+			l->how[i] = rp_btf_label_how(pr.btf, id);
 		l->type[i] = id;
 	}
 }

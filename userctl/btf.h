@@ -36,7 +36,8 @@ int rp_btf_req_args(struct rp_probe_req *req);
 /*
  * A label for value v of named argument i of d: "true"/"false" for a
  * bool, the enumerator's name for an enum, from the BTF of d's function
- * (looked up once per probe); NULL otherwise. An rp_arg_label_fn.
+ * (looked up once per probe): the parameter's type, or the field's that
+ * a path names (file->f_mode); NULL otherwise. An rp_arg_label_fn.
  */
 const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 			     uint64_t v);

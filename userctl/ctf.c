@@ -74,7 +74,9 @@ enum rp_ctf_fmt {
 	RP_CTF_SDEC,	/* s32, s64 */
 	RP_CTF_PTR,	/* 0x..., and a field argN_sym */
 	RP_CTF_STR,	/* the captured string */
-	RP_CTF_FAULT,	/* its fetch faulted: 0x..., and argN_fault = 1 */
+	RP_CTF_FAULT,	/* its string's fetch faulted: 0x..., argN_fault = 1 */
+	/* a field fetch faulted (record's fault_mask): argN_fetch_fault = 1 */
+	RP_CTF_FETCH_FAULT,
 };
 
 /*
@@ -328,6 +330,7 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 		[RP_CTF_HEX] = "xint64_t", [RP_CTF_UDEC] = "uint64_t",
 		[RP_CTF_SDEC] = "int64_t", [RP_CTF_PTR] = "xint64_t",
 		[RP_CTF_STR] = "string", [RP_CTF_FAULT] = "xint64_t",
+		[RP_CTF_FETCH_FAULT] = "xint64_t",
 	};
 	bool str = sh->own_str;
 	unsigned int i;
@@ -346,6 +349,8 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 			fprintf(f, "\t\tstring arg%u_sym;\n", i);
 		if (sh->fmt[i] == RP_CTF_FAULT)
 			fprintf(f, "\t\tuint8_t arg%u_fault;\n", i);
+		if (sh->fmt[i] == RP_CTF_FETCH_FAULT)
+			fprintf(f, "\t\tuint8_t arg%u_fetch_fault;\n", i);
 		str |= sh->fmt[i] == RP_CTF_STR;
 	}
 	if (sh->own_str)
@@ -396,7 +401,9 @@ static unsigned int rp_ctf_fmt_of(const struct rawprobe_record *r,
 {
 	unsigned int t = rp_argtype_of(d, i);
 
-	/* as rp_text_args(): the string, else "<fault>" */
+	/* as rp_text_args(): "(fault)", the string, else "<fault>" */
+	if (rp_arg_faulted(r, i))
+		return RP_CTF_FETCH_FAULT;
 	if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
 		return RP_CTF_STR;
 	if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
@@ -601,7 +608,7 @@ static unsigned char *rp_ctf_payload(unsigned char *p,
 		p = rp_le64(p, r->args[i]);
 		if (sh->fmt[i] == RP_CTF_PTR)
 			p = rp_ctf_sym(p, r->args[i]);
-		if (sh->fmt[i] == RP_CTF_FAULT)
+		if (sh->fmt[i] == RP_CTF_FAULT || sh->fmt[i] == RP_CTF_FETCH_FAULT)
 			*p++ = 1;
 	}
 	if (sh->own_str)

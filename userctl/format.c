@@ -3,6 +3,7 @@
 #include <string.h>
 #include "escape.h"
 #include "format.h"
+#include "path.h"
 #include "symbols.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -187,7 +188,7 @@ int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 	for (i = 0; i <= len; i++) {
 		if (i < len && names[i] != ',')
 			continue;
-		if (n == d->nargs || !rp_is_ident(names + start, i - start, len))
+		if (n == d->nargs || !rp_is_path(names + start, i - start))
 			return -EINVAL;
 		d->name_off[n] = (unsigned char)start;
 		d->name_len[n++] = (unsigned char)(i - start);
@@ -311,13 +312,15 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			*p++ = ',';
 			*p++ = ' ';
 		}
-		/* identifiers only (rp_desc_set_names): nothing to escape */
+		/* identifiers and paths (rp_desc_set_names): nothing to escape */
 		if (named && i < d->nargs) {
 			p = rp_put(p, d->arg_names + d->name_off[i], d->name_len[i]);
 			*p++ = '=';
 		}
 		t = rp_argtype_of(d, i);
-		if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+		if (rp_arg_faulted(r, i))
+			p = rp_put(p, "(fault)", 7);	/* no value: not 0 */
+		else if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
 			p = rp_text_str(p, r);
 		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
 			p = rp_put(p, "<fault>", 7);
@@ -481,7 +484,9 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 			unsigned int t = rp_argtype_of(d, i);
 
-			if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+			if (rp_arg_faulted(r, i))
+				json_null(j);
+			else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
 				json_s64(j, (int64_t)r->args[i]);
 			else
 				json_u64(j, r->args[i]);

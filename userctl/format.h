@@ -40,7 +40,12 @@ struct rp_probe_desc {
 	unsigned char nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	char name[RP_PROBE_NAME_MAX];	/* "kretprobe:vfs_read" */
-	unsigned char pad[3];		/* (a capture's probe item is 240 bytes) */
+	/*
+	 * The arguments are field fetches (RAWPROBE_A_FETCH): named by what
+	 * they are (parameters, field paths), in any order, not by position.
+	 */
+	unsigned char by_name;
+	unsigned char pad[2];		/* (a capture's probe item is 240 bytes) */
 	/*
 	 * Argument names (RAWPROBE_A_ARG_NAMES), set by rp_desc_set_names().
 	 * Capture files keep them in an item of their own: the probe item
@@ -52,8 +57,9 @@ struct rp_probe_desc {
 #define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
 
 /*
- * Name d's arguments from "fd,buf,count": one identifier per argument
- * (d->nargs of them). -EINVAL and no names if names is not that.
+ * Name d's arguments from "fd,buf,count": one identifier or field path
+ * (path.h: "skb->len") per argument (d->nargs of them). -EINVAL and no
+ * names if names is not that.
  */
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
 static inline int rp_desc_has_names(const struct rp_probe_desc *d)
@@ -76,6 +82,12 @@ void rp_format_set_labels(rp_arg_label_fn fn);
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
 /* Is argument i of r the captured string (or its fault)? */
 int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
+/* Did argument i's field fetch hit an unreadable address (no value)? */
+static inline int rp_arg_faulted(const struct rawprobe_record *r,
+				 unsigned int i)
+{
+	return i < RAWPROBE_MAX_ARGS && (r->fault_mask >> i) & 1;
+}
 
 /*
  * One line of human output for a record: addresses of raw-address probes

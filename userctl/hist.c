@@ -61,7 +61,7 @@ static bool rp_hist_value(const struct rp_hist_opts *o,
 		return r->flags & RAWPROBE_REC_RETVAL;
 	default:
 		if (!(r->flags & RAWPROBE_REC_ARGS) || o->arg >= r->nargs ||
-		    rp_arg_is_str(r, o->arg))
+		    rp_arg_is_str(r, o->arg) || rp_arg_faulted(r, o->arg))
 			return false;
 		t = rp_argtype_of(d, o->arg);
 		*is_signed = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;

@@ -12,6 +12,7 @@
 #include <netlink/attr.h>
 #include "btf.h"
 #include "cli.h"
+#include "fetch.h"
 #include "probe.h"
 #include "symbols.h"
 
@@ -77,6 +78,17 @@ static void rp_arg_names_parse(struct nlattr *a, struct rp_probe_info *pi)
 		pi->arg_names[0] = '\0';
 }
 
+/* The filter as written, echoed by the kernel: shown as it is, if printable */
+static void rp_value_filter_parse(struct nlattr *a, struct rp_probe_info *pi)
+{
+	const char *c;
+
+	rp_nla_str(a, pi->value_filter, sizeof(pi->value_filter));
+	for (c = pi->value_filter; *c; c++)
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+			pi->value_filter[0] = '\0';
+}
+
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 {
 	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
@@ -111,6 +123,11 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		nla_memcpy(pi->argtypes, a[RAWPROBE_A_ARGTYPES],
 			   sizeof(pi->argtypes));
 	rp_arg_names_parse(a[RAWPROBE_A_ARG_NAMES], pi);
+	if (a[RAWPROBE_A_FETCH] && pi->nargs &&
+	    nla_len(a[RAWPROBE_A_FETCH]) ==
+	    (int)(pi->nargs * sizeof(struct rawprobe_fetch)))
+		pi->nfetch = pi->nargs;
+	rp_value_filter_parse(a[RAWPROBE_A_VALUE_FILTER_STR], pi);
 	if (a[RAWPROBE_A_STATS] &&
 	    !nla_parse_nested(s, RAWPROBE_STAT_MAX, a[RAWPROBE_A_STATS], NULL)) {
 		pi->hits = rp_stat(s, RAWPROBE_STAT_HITS);
@@ -120,6 +137,7 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->miss_recursion = rp_stat(s, RAWPROBE_STAT_MISS_RECURSION);
 		pi->str_faults = rp_stat(s, RAWPROBE_STAT_STR_FAULTS);
 		pi->filtered = rp_stat(s, RAWPROBE_STAT_FILTERED);
+		pi->fetch_faults = rp_stat(s, RAWPROBE_STAT_FETCH_FAULTS);
 	}
 	return 0;
 }
@@ -150,6 +168,11 @@ void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s)
 	rp_escape_str(s->target, sizeof(s->target), target, sizeof(target));
 	rp_escape_str(s->owner, sizeof(s->owner), pi->owner, sizeof(pi->owner));
 	rp_filter_str(&pi->filter, s->filter, sizeof(s->filter));
+	/* printable, checked: shown as it was written */
+	if (pi->value_filter[0])
+		snprintf(s->filter + strlen(s->filter),
+			 sizeof(s->filter) - strlen(s->filter), "%sif %s",
+			 s->filter[0] ? " " : "", pi->value_filter);
 }
 
 void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
@@ -164,6 +187,7 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	d->is_addr = !pi->symbol[0] && !pi->name[0];
 	d->nargs = pi->nargs;
 	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
+	d->by_name = pi->nfetch != 0;
 	rp_desc_set_names(d, pi->arg_names);
 }
 
@@ -300,6 +324,14 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	if (r->nargs > 0 && r->arg_names[0] &&
 	    nla_put_string(msg, RAWPROBE_A_ARG_NAMES, r->arg_names))
 		return -EMSGSIZE;
+	if (r->nfetch && nla_put(msg, RAWPROBE_A_FETCH,
+				 (int)(r->nfetch * sizeof(r->fetch[0])), r->fetch))
+		return -EMSGSIZE;
+	if (r->nterms &&
+	    (nla_put(msg, RAWPROBE_A_VALUE_FILTER,
+		     (int)(r->nterms * sizeof(r->terms[0])), r->terms) ||
+	     nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, r->value_filter)))
+		return -EMSGSIZE;
 	return rp_filter_put(msg, &r->filter);
 }
 
@@ -320,11 +352,31 @@ static void rp_names_hint(const struct rp_nl *nl, const struct rp_probe_req *req
 			  int err)
 {
 	if (err != -EINVAL || !req->arg_names[0] || req->filter.set ||
-	    !strstr(nl->errmsg, "ttribute"))
+	    req->nfetch || req->nterms || !strstr(nl->errmsg, "ttribute"))
 		return;
 	fprintf(stderr, "rawprobectl: this rawprobe module cannot keep argument "
 		"names (--args auto, NAME:TYPE): load a newer module, or give "
 		"types only (--args s32,ptr,...)\n");
+}
+
+/* ...and field fetches and value filters (ABI 2). */
+static void rp_fetch_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			  int err)
+{
+	if (err != -EINVAL || !(req->nfetch || req->nterms) ||
+	    req->filter.set || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot read fields "
+		"or filter on values (--args PATH, --filter): load the module "
+		"of this rawprobectl (ABI %d)\n", RAWPROBE_ABI_VERSION);
+}
+
+static void rp_add_hints(const struct rp_nl *nl, const struct rp_probe_req *req,
+			 int err)
+{
+	rp_filter_hint(nl, req, err);
+	rp_names_hint(nl, req, err);
+	rp_fetch_hint(nl, req, err);
 }
 
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
@@ -348,8 +400,7 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 		snprintf(t.module, sizeof(t.module), "%s", req->module);
 		rp_probe_target(&t, what, sizeof(what));
 		rp_nl_perror(nl, what, err);
-		rp_filter_hint(nl, req, err);
-		rp_names_hint(nl, req, err);
+		rp_add_hints(nl, req, err);
 	}
 	return err;
 }
@@ -420,8 +471,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 			}
 		}
 		rp_nl_perror(nl, what, err);
-		rp_filter_hint(nl, &reqs[0], err);
-		rp_names_hint(nl, &reqs[0], err);
+		rp_add_hints(nl, &reqs[0], err);
 		return err;
 	}
 	return r.n == n ? 0 : -EBADMSG;
@@ -454,21 +504,42 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	return err;
 }
 
-/* Arguments where the kernel defines them: a function's entry. */
-static int rp_auto_args_one(struct rp_probe_req *r)
+int rp_entry_check(const struct rp_probe_req *r, const char *what)
 {
-	int err;
-
 	if (!r->symbol[0])
-		return rp_usage_error("--args auto needs a function's name, not "
-				      "an address: its prototype comes from BTF");
+		return rp_usage_error("%s needs a function's name, not an "
+				      "address: its types come from BTF", what);
 	if (r->offset)
-		return rp_usage_error("--args auto: %s%s%s+0x%x is not a "
-				      "function's entry, where arguments are "
-				      "defined", r->module, r->module[0] ? ":" : "",
+		return rp_usage_error("%s: %s%s%s+0x%x is not a function's "
+				      "entry, where arguments are defined",
+				      what, r->module, r->module[0] ? ":" : "",
 				      r->symbol, r->offset);
+	return RP_EXIT_OK;
+}
+
+/* --args auto: the function's arguments as BTF has them */
+static int rp_args_auto(struct rp_probe_req *r)
+{
+	int err = rp_entry_check(r, "--args auto");
+
+	if (err)
+		return err;
 	err = rp_btf_req_args(r);
 	return err ? rp_exit_from_errno(err) : RP_EXIT_OK;
+}
+
+/* What needs the function's BTF: --args auto or by name, --filter */
+static int rp_auto_args_one(struct rp_probe_req *r)
+{
+	int rc = RP_EXIT_OK;
+
+	if (r->args_by_name[0])
+		rc = rp_fetch_args_compile(r);
+	else if (r->args_auto)
+		rc = rp_args_auto(r);
+	if (!rc && r->value_filter[0])
+		rc = rp_filter_compile(r);
+	return rc;
 }
 
 int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
@@ -477,8 +548,6 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		if (!reqs[i].args_auto)
-			continue;
 		rc = rp_auto_args_one(&reqs[i]);
 		if (rc)
 			return rc;
@@ -516,7 +585,23 @@ static void rp_add_usage(FILE *out)
 		"                       (str/ustr: kernel/user string, one per probe),\n"
 		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
 		"                       'auto': names and types from the kernel's BTF\n"
-		"                       (see 'rawprobectl btf show FUNC')\n"
+		"                       (see 'rawprobectl btf show FUNC'), or by name\n"
+		"                       from BTF, parameters and fields of the structs\n"
+		"                       they point to: PATH[:TYPE],... where PATH is\n"
+		"                       ARG, then ->MEMBER, .MEMBER or [N] (ARG: a\n"
+		"                       parameter's name, argN, or retval in a\n"
+		"                       kretprobe), e.g. 'skb->len,skb->dev->name'\n"
+		"                       (a char array is a string); a field behind\n"
+		"                       a bad pointer shows as (fault)\n"
+		"      --filter EXPR    record only hits where EXPR holds (in the\n"
+		"                       kernel): comparisons VALUE OP CONST joined by\n"
+		"                       && and || (&& first), VALUE retval, argN or a\n"
+		"                       PATH as above; OP ==, !=, <, <=, >, >=, or &\n"
+		"                       (any of the bits; '& C == 0': none of them);\n"
+		"                       CONST a number (0x hex, negative) or an\n"
+		"                       enumerator; at most %d comparisons, %d\n"
+		"                       characters, e.g. 'retval < 0 && count > 4096'\n"
+		"                       (kretprobes test at return)\n"
 		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
 		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
 		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
@@ -531,6 +616,7 @@ static void rp_add_usage(FILE *out)
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
 		"'probe del ID' removes it. Prints the new probes' ids.\n",
+		RAWPROBE_MAX_VALUE_TERMS, RAWPROBE_FILTER_STR_LEN - 1,
 		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1);
 }
 
@@ -543,9 +629,18 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 	switch (opt) {
 	case 'a':
 		req->args_auto = !strcmp(arg, "auto");
-		if (req->args_auto) {
-			req->nargs = 0;
-			req->arg_names[0] = '\0';
+		req->args_by_name[0] = '\0';
+		req->nfetch = 0;
+		req->nargs = 0;
+		req->arg_names[0] = '\0';
+		if (req->args_auto)
+			return 0;
+		if (rp_args_by_name(arg)) {
+			if (strlen(arg) >= sizeof(req->args_by_name))
+				return rp_usage_error("--args: %zu characters, at "
+						      "most %d", strlen(arg),
+						      RP_ARGSPEC_MAX - 1);
+			strcpy(req->args_by_name, arg);
 			return 0;
 		}
 		n = rp_argspec_parse_names(arg, req->argtypes, req->arg_names,
@@ -575,6 +670,8 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 	case 'S':
 		req->flags |= RAWPROBE_F_SYSCALL;
 		return 0;
+	case 'F':
+		return rp_value_filter_opt(arg, req);
 	default:
 		return rp_filter_opt(opt, arg, &req->filter);
 	}
@@ -625,41 +722,96 @@ static void rp_arg_names_json(struct json *j, const char *names,
 	json_arr_close(j);
 }
 
+/* A value filter's term as --dry-run shows it: "&& src=arg2 size=8 gt 4096" */
+static void rp_term_text(const struct rawprobe_value_term *t, unsigned int i)
+{
+	char fetch[128];
+	bool bits = t->cmp == RAWPROBE_CMP_ANY || t->cmp == RAWPROBE_CMP_NONE;
+
+	rp_fetch_str(&t->fetch, fetch, sizeof(fetch));
+	printf("  term%u: %s%s %s ", i, !i ? "" :
+	       t->flags & RAWPROBE_TERM_OR ? "|| " : "&& ", fetch,
+	       rp_cmp_name(t->cmp));
+	if (bits)
+		printf("0x%" PRIx64 "\n", (uint64_t)t->value);
+	else if (t->fetch.flags & RAWPROBE_FETCH_SIGNED)
+		printf("%" PRId64 "\n", (int64_t)t->value);
+	else
+		printf("%" PRIu64 "\n", (uint64_t)t->value);
+}
+
+/* The programs under the request's line: one per argument, then terms */
+static void rp_dry_run_programs(const struct rp_probe_req *r)
+{
+	const char *name = r->arg_names;
+	char fetch[128];
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < r->nfetch; i++) {
+		len = strcspn(name, ",");
+		rp_fetch_str(&r->fetch[i], fetch, sizeof(fetch));
+		printf("  arg%u %.*s: %s\n", i, (int)len, name, fetch);
+		name += len + (name[len] == ',');
+	}
+	if (r->nterms)
+		printf("  filter %s\n", r->value_filter);
+	for (i = 0; i < r->nterms; i++)
+		rp_term_text(&r->terms[i], i);
+}
+
+static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
+{
+	struct json *j = &rp_json;
+	int i;
+
+	json_obj_open(j);
+	json_kv_str(j, "kind", rp_kind_name(r->kind));
+	json_kv_str(j, "target", target);
+	json_kv_bool(j, "syscall_args", r->flags & RAWPROBE_F_SYSCALL);
+	json_kv_bool(j, "persistent", r->flags & RAWPROBE_F_PERSISTENT);
+	json_kv_bool(j, "disabled", r->flags & RAWPROBE_F_DISABLED);
+	json_key(j, "args");
+	json_arr_open(j);
+	for (i = 0; i < r->nargs; i++)
+		json_str(j, rp_argtype_name(r->argtypes[i]));
+	json_arr_close(j);
+	if (r->arg_names[0])
+		rp_arg_names_json(j, r->arg_names, (unsigned int)r->nargs);
+	if (r->nfetch) {
+		json_key(j, "fetch");
+		json_arr_open(j);
+		for (i = 0; i < r->nfetch; i++)
+			rp_fetch_json(j, &r->fetch[i]);
+		json_arr_close(j);
+	}
+	if (r->nterms)
+		rp_value_filter_json(j, r->value_filter, r->terms, r->nterms);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
 /* --dry-run: what PROBE_ADD would carry, one request a line (or document) */
 static void rp_dry_run_one(const struct rp_probe_req *r)
 {
 	char target[RP_TARGET_MAX], args[RAWPROBE_ARG_NAMES_LEN + 64];
 	struct rp_probe_info t = { .offset = r->offset, .addr = r->addr };
-	int i;
 
 	snprintf(t.symbol, sizeof(t.symbol), "%s", r->symbol);
 	snprintf(t.module, sizeof(t.module), "%s", r->module);
 	rp_probe_target(&t, target, sizeof(target));
-	if (!rp_opts.json) {
-		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
-			    args, sizeof(args));
-		printf("%s:%s args=%s%s%s%s\n", rp_kind_name(r->kind), target,
-		       r->nargs ? args : "none",
-		       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
-		       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
-		       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
+	if (rp_opts.json) {
+		rp_dry_run_json(r, target);
 		return;
 	}
-	json_obj_open(&rp_json);
-	json_kv_str(&rp_json, "kind", rp_kind_name(r->kind));
-	json_kv_str(&rp_json, "target", target);
-	json_kv_bool(&rp_json, "syscall_args", r->flags & RAWPROBE_F_SYSCALL);
-	json_kv_bool(&rp_json, "persistent", r->flags & RAWPROBE_F_PERSISTENT);
-	json_kv_bool(&rp_json, "disabled", r->flags & RAWPROBE_F_DISABLED);
-	json_key(&rp_json, "args");
-	json_arr_open(&rp_json);
-	for (i = 0; i < r->nargs; i++)
-		json_str(&rp_json, rp_argtype_name(r->argtypes[i]));
-	json_arr_close(&rp_json);
-	if (r->arg_names[0])
-		rp_arg_names_json(&rp_json, r->arg_names, (unsigned int)r->nargs);
-	json_obj_close(&rp_json);
-	json_end_doc(&rp_json);
+	rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names, args,
+		    sizeof(args));
+	printf("%s:%s args=%s%s%s%s\n", rp_kind_name(r->kind), target,
+	       r->nargs ? args : "none",
+	       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
+	       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
+	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
+	rp_dry_run_programs(r);
 }
 
 static void rp_dry_run(const struct rp_probe_req *reqs, size_t n)
@@ -894,6 +1046,8 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	if (pi->arg_names[0])
 		rp_arg_names_json(j, pi->arg_names, pi->nargs);
 	rp_filter_json(j, &pi->filter);
+	if (pi->value_filter[0])
+		json_kv_str(j, "value_filter", pi->value_filter);
 	json_key(j, "stats");
 	json_obj_open(j);
 	json_kv_u64(j, "hits", pi->hits);
@@ -902,6 +1056,7 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	json_kv_u64(j, "missed_maxactive", pi->miss_maxactive);
 	json_kv_u64(j, "missed_recursion", pi->miss_recursion);
 	json_kv_u64(j, "string_faults", pi->str_faults);
+	json_kv_u64(j, "fetch_faults", pi->fetch_faults);
 	json_kv_u64(j, "filtered", pi->filtered);
 	json_obj_close(j);
 	json_obj_close(j);
@@ -984,9 +1139,11 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 	       "  lost        %" PRIu64 " (ring full)\n"
 	       "  missed      %" PRIu64 " (maxactive), %" PRIu64 " (recursion)\n"
 	       "  filtered    %" PRIu64 "\n"
-	       "  str faults  %" PRIu64 "\n",
+	       "  str faults  %" PRIu64 "\n"
+	       "  fetch faults %" PRIu64 " (fields behind bad pointers)\n",
 	       pi->hits, pi->records, pi->lost_ring, pi->miss_maxactive,
-	       pi->miss_recursion, pi->filtered, pi->str_faults);
+	       pi->miss_recursion, pi->filtered, pi->str_faults,
+	       pi->fetch_faults);
 }
 
 static int rp_probe_list_cmd(int argc, char **argv)

@@ -137,8 +137,9 @@ static void rp_csv_args(FILE *out, const struct rawprobe_record *r,
 
 	for (i = 0; i < RAWPROBE_MAX_ARGS; i++) {
 		fputc(',', out);
+		/* a fetch that faulted has no value: empty, as a string's */
 		if (!(r->flags & RAWPROBE_REC_ARGS) || i >= r->nargs ||
-		    rp_arg_is_str(r, i))
+		    rp_arg_is_str(r, i) || rp_arg_faulted(r, i))
 			continue;
 		t = rp_argtype_of(d, i);
 		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
@@ -243,10 +244,12 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 		    i < RAWPROBE_MAX_ARGS; i++) {
 		unsigned int t = rp_argtype_of(d, i);
 
-		if (rp_arg_is_str(r, i))
+		if (rp_arg_is_str(r, i) && !rp_arg_faulted(r, i))
 			continue;
 		snprintf(key, sizeof(key), "arg%u", i);
-		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+		if (rp_arg_faulted(r, i))
+			json_kv_str(j, key, "(fault)");	/* as text shows it */
+		else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
 			json_kv_s64(j, key, (int64_t)r->args[i]);
 		else
 			json_kv_u64(j, key, r->args[i]);

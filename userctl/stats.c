@@ -10,11 +10,11 @@
 #include "cli.h"
 #include "probe.h"
 
-#define RP_NSTATS 7
+#define RP_NSTATS 8
 
 static const char *const rp_stat_keys[RP_NSTATS] = {
 	"hits", "records", "lost_ring", "missed_maxactive",
-	"missed_recursion", "string_faults", "filtered",
+	"missed_recursion", "string_faults", "fetch_faults", "filtered",
 };
 
 static void rp_stats_of(const struct rp_probe_info *pi, uint64_t *v)
@@ -25,7 +25,8 @@ static void rp_stats_of(const struct rp_probe_info *pi, uint64_t *v)
 	v[3] = pi->miss_maxactive;
 	v[4] = pi->miss_recursion;
 	v[5] = pi->str_faults;
-	v[6] = pi->filtered;
+	v[6] = pi->fetch_faults;
+	v[7] = pi->filtered;
 }
 
 static void rp_stats_json_counters(struct json *j, const uint64_t *v)
@@ -71,9 +72,9 @@ static void rp_stats_print(const struct rp_probe_info *v, size_t n,
 		json_key(&rp_json, "probes");
 		json_arr_open(&rp_json);
 	} else {
-		printf("%5s %-36s %10s %10s %10s %10s %10s %10s %10s\n", "ID",
-		       "PROBE", "HITS", "RECORDS", "LOST", "MISSED", "RECURSION",
-		       "STRFAULTS", "FILTERED");
+		printf("%5s %-36s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+		       "ID", "PROBE", "HITS", "RECORDS", "LOST", "MISSED",
+		       "RECURSION", "STRFAULTS", "FETCHFLTS", "FILTERED");
 	}
 	for (i = 0; i < n; i++) {
 		if (!rp_stats_wanted(v[i].id, ids, nids))
@@ -116,7 +117,10 @@ static const char rp_stats_show_usage[] =
 	"  MISSED     kretprobe returns missed: maxactive instances in use\n"
 	"  RECURSION  hits missed: the probe fired inside a probe handler\n"
 	"  STRFAULTS  string arguments that could not be read\n"
+	"  FETCHFLTS  field fetches (--args PATH, --filter) that hit a bad\n"
+	"             pointer: those values show as (fault)\n"
 	"  FILTERED   hits rejected by the probe's --pid/--tgid/--comm/--cpu\n"
+	"             or --filter\n"
 	"HITS = RECORDS + LOST for every probe.\n";
 
 static int rp_stats_show(int argc, char **argv)

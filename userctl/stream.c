@@ -368,8 +368,12 @@ static void rp_stream_usage(FILE *out, int mode)
 		"  -e, --probe KIND:TARGET  add a probe owned by this command\n"
 		"                           (KIND: kprobe, kretprobe, jprobe)\n"
 		"  PROBE OPTIONS apply to the probe before them:\n"
-		"    -a, --args SPEC        argument count, types, NAME:TYPE list or\n"
-		"                           'auto' (BTF) (see 'probe add --help')\n"
+		"    -a, --args SPEC        argument count, types, NAME:TYPE list,\n"
+		"                           'auto' (BTF) or field paths by name\n"
+		"                           ('skb->len,skb->dev->name', BTF)\n"
+		"        --filter EXPR      record only hits where EXPR holds, in\n"
+		"                           the kernel ('retval < 0 && skb->len >\n"
+		"                           1000'; see 'probe add --help')\n"
 		"    -m, --maxactive N      kretprobe instances\n"
 		"    -s, --strmax N         string capture length\n"
 		"  Filters (in the kernel for this command's probes, here for others):\n"
@@ -542,10 +546,14 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'a':
 	case 'm':
 	case 's':
-		if (!c->nreqs)
-			return rp_usage_error("-%c applies to a probe: give the probe first",
-					      opt);
-		return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
+	case 'F':
+		if (c->nreqs)
+			return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
+		if (opt == 'F')	/* (no short option) */
+			return rp_usage_error("--filter applies to a probe: "
+					      "give the probe first");
+		return rp_usage_error("-%c applies to a probe: give the probe "
+				      "first", opt);
 	case 'P':
 	case 'T':
 	case 'C':

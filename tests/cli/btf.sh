@@ -7,8 +7,10 @@
 # text and JSON (validated against the schema), unknown functions and
 # missing BTF, modules' split BTF, syscall entry points (__do_sys_ in BTF,
 # or a syscall's tracepoint format), the requests probe add --dry-run
-# would send, and captures of named probes in every format. No module is
-# needed. Ends with "N passed, N failed".
+# would send, field paths (--args by name) and value filters (--filter)
+# compiled against it, their offsets checked against pahole's view of the
+# same BTF, and captures of named probes and field fetches in every
+# format. No module is needed. Ends with "N passed, N failed".
 #   tests/cli/btf.sh            RAWPROBECTL=... for another build
 AREA=btf
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +53,12 @@ ffffffff81100d00 T pte_val
 ffffffff81100e00 T fpregs_get
 ffffffff81100f00 T __cpuhp_remove_state
 ffffffff81101000 T cc_platform_has
+ffffffff81101100 T consume_skb
+ffffffff81101200 T sk_skb_reason_drop
+ffffffff81101300 T inet_release
+ffffffff81101400 T inet_csk_accept
+ffffffff81101500 T wake_up_process
+ffffffff81101600 T perf_event_create_kernel_counter
 ffffffffc0001000 t ext4_sync_file	[ext4]
 KSYMS
 export RAWPROBE_KALLSYMS=$T/kallsyms
@@ -208,6 +216,253 @@ check "names string"     0 "^jprobe:__x64_sys_openat args=dfd:s32,filename:ustr 
 check "names mixed"      2 "^$" "bad --args 'fd:s32,ptr'" -- $ADD kprobe vfs_read --args fd:s32,ptr --dry-run
 check "names bad name"   2 "^$" "bad --args '1fd:s32'" -- $ADD kprobe vfs_read --args 1fd:s32 --dry-run
 check "types dry run"    0 "^kprobe:vfs_read args=u64,ptr persistent$" "^$" -- $ADD kprobe vfs_read --args u64,ptr --dry-run
+
+# --- field paths (--args by name) and --filter: offsets as pahole has them ---
+check "pahole installed (tools/deps.sh)" 0 "^v1\.[0-9]+" "^$" -- pahole --version
+# po STRUCT MEMBER: "OFFSET BIT BITS" of MEMBER as pahole -F btf shows it
+# (the first one of that name, anonymous structs' and unions' included)
+po() {
+	pahole -F btf -C "$1" "$BTF/vmlinux" | python3 -c '
+import re, sys
+pat = re.compile(r"[\s*]%s(?:\[\d+\])*(?::(\d+))?;\s+/\*\s+(\d+)(?::\s*(\d+))?\s+\d+\s+\*/"
+                 % re.escape(sys.argv[1]))
+for line in sys.stdin:
+    m = pat.search(line)
+    if m:
+        print(m.group(2), m.group(3) or 0, m.group(1) or 0)
+        break' "$2"
+}
+# What --dry-run -j compiled, one line per probe: "args TYPE..., fetch
+# SRC/LOADS/SIZE/SIGNED/BIT_OFF/BIT_SIZE/ADD..., terms [or] CMP VALUE
+# PROGRAM;..." and, for a bitfield, "@ABSOLUTE_BIT+WIDTH" after its program
+cat >"$T/progs.py" <<'PY'
+import json, sys
+def prog(f):
+    s = '%s/%s/%d/%d/%d/%d/%d' % (f['src'], ','.join(map(str, f['loads'])),
+                                  f['size'], f['signed'], f['bit_off'],
+                                  f['bit_size'], f['add'])
+    if f['bit_size']:
+        s += '@%d+%d' % (f['loads'][-1] * 8 + f['bit_off'], f['bit_size'])
+    return s
+for line in sys.stdin:
+    d = json.loads(line)
+    terms = d.get('value_filter', {}).get('terms', [])
+    print('args %s, fetch %s, terms %s' % (
+        ' '.join(d['args']), ' '.join(prog(f) for f in d.get('fetch', [])),
+        ';'.join('%s%s %d %s' % ('or ' if t['or'] else '', t['cmp'], t['value'],
+                                 prog(t['fetch'])) for t in terms)))
+PY
+progs() { $ADD -j "$@" --dry-run | python3 "$T/progs.py"; }
+read -r f_pos _ <<<"$(po file f_pos)"
+read -r f_flags _ <<<"$(po file f_flags)"
+read -r f_path _ <<<"$(po file f_path)"
+read -r p_dentry _ <<<"$(po path dentry)"
+read -r d_name _ <<<"$(po dentry d_name)"
+read -r q_name _ <<<"$(po qstr name)"
+read -r q_len _ <<<"$(po qstr len)"
+read -r skb_len _ <<<"$(po sk_buff len)"
+read -r skb_dev _ <<<"$(po sk_buff dev)"
+read -r nd_name _ <<<"$(po net_device name)"
+read -r sock_state _ <<<"$(po socket state)"
+read -r sock_type _ <<<"$(po socket type)"
+read -r sk_proto _ <<<"$(po sock sk_protocol)"
+read -r pt_off pt_bit pt_bits <<<"$(po sk_buff pkt_type)"
+read -r df_off df_bit df_bits <<<"$(po sk_buff ignore_df)"
+read -r ms_off ms_bit ms_bits <<<"$(po task_struct in_memstall)"
+read -r pi_off pi_bit pi_bits <<<"$(po perf_event_attr precise_ip)"
+check "pahole offsets"   0 "^$" "^$" -- bash -c "[ -n '$f_pos' ] && [ -n '$q_len' ] && [ -n '$nd_name' ] && [ '$pt_bits' = 3 ] && [ '$df_bits' = 1 ] && [ '$pi_bits' = 2 ] && [ '$ms_bits' = 1 ]"
+check "path vfs_read"    0 "^args s64 u64, fetch 0/$f_pos/8/1/0/0/0 2//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe vfs_read --args 'file->f_pos,count'
+check "path text"        0 "^kprobe:vfs_read args=file->f_pos:s64,count:u64 persistent
+  arg0 file->f_pos: src=arg0 loads=$f_pos size=8 signed
+  arg1 count: src=arg2 size=8$" "^$" -- $ADD kprobe vfs_read --args 'file -> f_pos, count' --dry-run
+check "path json names"  0 '"arg_names":\["file->f_pos","count"\],"fetch":\[' "^$" \
+	-- $ADD -j kprobe vfs_read --args 'file->f_pos,count' --dry-run
+check "path skb->len"    0 "^args u32 u32, fetch 0/$skb_len/4/0/0/0/0 0/$skb_len/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->len,arg0->len'
+check "path second arg, enum" 0 "^args u32 u32, fetch 1/$skb_len/4/0/0/0/0 2//4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe sk_skb_reason_drop --args 'skb->len,reason'
+check "path two levels, char array" 0 "^args str, fetch 0/$skb_dev/8/0/0/0/$nd_name, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->dev->name'
+check "path . then ->"   0 "^args str u32, fetch 0/$((f_path + p_dentry)),$((d_name + q_name))/8/0/0/0/0 0/$((f_path + p_dentry)),$((d_name + q_len))/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe vfs_read --args 'file->f_path.dentry->d_name.name:str,file->f_path.dentry->d_name.len'
+check "path bitfields"   0 "^args u32 u32, fetch 0/$pt_off/1/0/$pt_bit/3/0@$((pt_off * 8 + pt_bit))\+3 0/$df_off/1/0/$df_bit/1/0@$((df_off * 8 + df_bit))\+1, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->pkt_type,skb->ignore_df'
+# pahole shows these in their 4- and 8-byte units; rawprobe loads the
+# fewest bytes that hold them: the same bits
+check "path bitfield in an int" 0 "^args u32, fetch 0/[0-9]+/1/0/[0-7]/1/0@$((ms_off * 8 + ms_bit))\+1, terms $" "^$" \
+	-- progs kprobe wake_up_process --args 'p->in_memstall'
+check "path bitfield across bytes" 0 "^args u64, fetch 0/$(((pi_off * 8 + pi_bit) / 8))/2/0/$(((pi_off * 8 + pi_bit) % 8))/2/0@$((pi_off * 8 + pi_bit))\+2, terms $" "^$" \
+	-- progs kprobe perf_event_create_kernel_counter --args 'attr->precise_ip'
+check "path signed, enum field" 0 "^args s32 u32, fetch 0/$sock_type/2/1/0/0/0 0/$sock_state/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'sock->type,sock->state'
+check "path index, :ptr" 0 "^args u32 ptr u64, fetch 0/$skb_dev,$((nd_name + 2))/1/0/0/0/0 0/$skb_dev/8/0/0/0/$nd_name 0//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->dev->name[2],skb->dev->name:ptr,skb:u64'
+check "path retval"      0 "^args u32 ptr, fetch retval/$sk_proto/2/0/0/0/0 retval//8/0/0/0/0, terms $" "^$" \
+	-- progs kretprobe inet_csk_accept --args 'retval->sk_protocol,retval'
+check "path module"      0 "^args s64 s32, fetch 0/$f_pos/8/1/0/0/0 3//4/1/0/0/0, terms $" "^$" \
+	-- progs kprobe ext4:ext4_sync_file --args 'file->f_pos,datasync'
+check "path batch"       0 "^args u32, fetch 0/$skb_len/4/0/0/0/0, terms  args u32, fetch 1/$skb_len/4/0/0/0/0, terms  $" "^$" \
+	-- bash -c "$ADD -j kprobe consume_skb sk_skb_reason_drop --args 'skb->len' --dry-run | python3 $T/progs.py | tr '\n' ' '"
+check "path stream"      3 "^$" "not loaded" -- $CTL stream -e kprobe:consume_skb -a 'skb->len' --filter 'skb->len > 1000' -d 1
+check "names positional" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
+	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
+check "types and a name" 2 "^$" "--args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
+	-- $ADD kprobe vfs_read --args fd:s32,buf --dry-run
+# errors: each names the element and why, exit 2 (1: no BTF)
+check "path unknown member" 2 "^$" "^rawprobectl: --args 'skb->lenn': 'skb' \(struct sk_buff\) has no member 'lenn'   did you mean: len" \
+	-- bash -c "$ADD kprobe consume_skb --args 'skb->lenn' --dry-run 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS[0]}"
+check "path not a pointer" 2 "^$" "--args 'skb->len->x': 'skb->len' is unsigned int, not a pointer$" \
+	-- $ADD kprobe consume_skb --args 'skb->len->x' --dry-run
+check "path . on a pointer" 2 "^$" "'skb' is a pointer: 'skb->len' follows it" \
+	-- $ADD kprobe consume_skb --args 'skb.len' --dry-run
+check "path a struct"    2 "^$" "--args 'file->f_path': is a struct path: name one of its fields" \
+	-- $ADD kprobe vfs_read --args 'file->f_path' --dry-run
+check "path 5 loads"     2 "^$" "needs more than 4 reads of memory .*RAWPROBE_FETCH_MAX_LOADS" \
+	-- $ADD kprobe consume_skb --args 'skb->sk->sk_socket->file->f_path.dentry->d_name.name:str' --dry-run
+check "path 4 loads"     0 "^args u64, fetch 0/[0-9]+,[0-9]+,[0-9]+,[0-9]+/8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->sk->sk_socket->file->f_inode:u64'
+check "path no argument" 2 "^$" "'sbk' is not an argument of consume_skb \(its arguments: skb\), nor argN or retval" \
+	-- $ADD kprobe consume_skb --args 'sbk->len' --dry-run
+check "path past the end" 2 "^$" "'skb->dev->name' has 16 elements: \[16\] is past its end" \
+	-- $ADD kprobe consume_skb --args 'skb->dev->name[16]' --dry-run
+check "path syntax"      2 "^$" "--args 'skb->': expected a name or an index at the end" \
+	-- $ADD kprobe consume_skb --args 'skb->' --dry-run
+check "path bad type"    2 "^$" "unknown type 'flt'" -- $ADD kprobe consume_skb --args 'skb->len:flt' --dry-run
+check "path str of int"  2 "^$" "is unsigned int: a string is a char array or a pointer" \
+	-- $ADD kprobe consume_skb --args 'skb->len:str' --dry-run
+check "path two strings" 2 "^$" "'skb->dev->name' and 'skb->cb' are both strings" \
+	-- $ADD kprobe consume_skb --args 'skb->dev->name,skb->cb' --dry-run
+check "path kretprobe string" 2 "^$" "'skb->dev->name' is a string: string capture is for kprobes" \
+	-- $ADD kretprobe consume_skb --args 'skb->dev->name' --dry-run
+check "path argument 7"  2 "^$" "is argument 7 of consume_skb: rawprobe reads the first 6" \
+	-- $ADD kprobe consume_skb --args 'arg6' --dry-run
+check "path retval at entry" 2 "^$" "'retval' is only known to kretprobes, at return \(this is a kprobe\)" \
+	-- $ADD kprobe inet_csk_accept --args 'retval->sk_protocol' --dry-run
+check "path address"     2 "^$" "--args by name needs a function's name, not an address" \
+	-- $ADD kprobe 0xffffffff81100000 --args 'file->f_pos' --dry-run
+check "path offset"      2 "^$" "--args by name: vfs_read\+0x10 is not a function's entry" \
+	-- $ADD kprobe vfs_read+0x10 --args 'file->f_pos' --dry-run
+check "path no BTF"      1 "^$" "no BTF of the kernel: /nonexistent" \
+	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args 'file->f_pos' --dry-run
+check "path unknown function" 1 "^$" "no_fn_rp: no such function in the BTF" \
+	-- env RAWPROBE_KALLSYMS=/dev/null $ADD kprobe no_fn_rp --args 'x->y' --dry-run
+check "path 7 arguments" 2 "^$" "more than 6 arguments" \
+	-- $ADD kprobe vfs_read --args 'count,count,count,count,count,count,count' --dry-run
+
+# --filter: terms, as the kernel tests them
+check "filter && || & hex" 0 "^args , fetch , terms lt 0 retval//8/1/0/0/0;gt 4096 2//8/0/0/0/0;or any 32768 0/$f_flags/4/0/0/0/0$" "^$" \
+	-- progs kretprobe vfs_read --filter 'retval < 0 && count > 0x1000 || file->f_flags & 0x8000'
+check "filter & == 0, !=" 0 "^args , fetch , terms none 12 0/$skb_len/4/0/0/0/0;ne 0 0/$skb_dev/8/0/0/0/0$" "^$" \
+	-- progs kprobe consume_skb --filter 'skb->len & 12 == 0 && skb->dev != 0'
+# SS_CONNECTED is 3 (include/uapi/linux/net.h), as BTF has it
+check "filter enumerator, negative" 0 "^args , fetch , terms eq 3 0/$sock_state/4/0/0/0/0;or lt -1 0/$sock_type/2/1/0/0/0$" "^$" \
+	-- progs kprobe inet_release --filter 'sock->state == SS_CONNECTED || sock->type < -1'
+check "filter bool" 0 "^args , fetch , terms eq 1 1//1/0/0/0/0$" "^$" \
+	-- progs kprobe __cpuhp_remove_state --filter 'invoke == true'
+# CC_ATTR_GUEST_MEM_ENCRYPT is 2 (include/linux/cc_platform.h)
+check "filter retval bool, enum" 0 "^args , fetch , terms eq 1 retval//1/0/0/0/0;eq 2 0//4/0/0/0/0$" "^$" \
+	-- progs kretprobe cc_platform_has --filter 'retval == true && attr == CC_ATTR_GUEST_MEM_ENCRYPT'
+check "filter retval int" 0 "^args , fetch , terms ge -4 retval//4/1/0/0/0$" "^$" \
+	-- progs kretprobe inet_release --filter 'retval >= -4'
+check "filter unsigned -1" 0 "^args , fetch , terms eq 4294967295 0/$skb_len/4/0/0/0/0$" "^$" \
+	-- progs kprobe consume_skb --filter 'skb->len == -1'
+check "filter bitfield"  0 "^args , fetch , terms eq 3 0/$pt_off/1/0/$pt_bit/3/0@$((pt_off * 8 + pt_bit))\+3$" "^$" \
+	-- progs kprobe consume_skb --filter 'skb->pkt_type == 3'
+check "filter text"      0 "^kretprobe:vfs_read args=none persistent
+  filter retval < 0 \|\| count > 4096
+  term0: src=retval size=8 signed lt 0
+  term1: \|\| src=arg2 size=8 gt 4096$" "^$" -- $ADD kretprobe vfs_read --filter '  retval < 0 || count > 4096 ' --dry-run
+check "filter json text" 0 '"value_filter":\{"text":"retval<0","terms":\[\{"fetch":\{"src":"retval",' "^$" \
+	-- $ADD -j kretprobe vfs_read --filter 'retval<0' --dry-run
+check "filter with args" 0 "^args u32, fetch 0/$skb_len/4/0/0/0/0, terms gt 1000 0/$skb_len/4/0/0/0/0$" "^$" \
+	-- progs kprobe consume_skb --args 'skb->len' --filter 'skb->len > 1000'
+check "filter no BTF"    0 "^args , fetch , terms lt -1 retval//8/1/0/0/0;gt 100 2//8/0/0/0/0$" "^$" \
+	-- env RAWPROBECTL_BTF=/nonexistent bash -c "$ADD -j kretprobe vfs_read --filter 'retval<-1 && arg2 > 100' --dry-run | python3 $T/progs.py"
+check "filter no BTF, a path" 1 "^$" "no BTF of the kernel" \
+	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --filter 'file->f_pos > 0' --dry-run
+check "filter retval at entry" 2 "^$" "^rawprobectl: --filter: 'retval' is only known to kretprobes" \
+	-- $ADD kprobe vfs_read --filter 'retval < 0' --dry-run
+check "filter void"      2 "^$" "'retval' is nothing: consume_skb returns void" \
+	-- $ADD kretprobe consume_skb --filter 'retval == 0' --dry-run
+check "filter no comparison" 2 "^$" "^rawprobectl: --filter: expected a comparison after 'skb->len'" \
+	-- $ADD kprobe consume_skb --filter 'skb->len' --dry-run
+check "filter operator"  2 "^$" "unknown operator '=<' after 'skb->len'" \
+	-- $ADD kprobe consume_skb --filter 'skb->len =< 3' --dry-run
+check "filter no number" 2 "^$" "expected a number after 'skb->len >'" \
+	-- $ADD kprobe consume_skb --filter 'skb->len > ' --dry-run
+check "filter dangling &&" 2 "^$" "expected a value .* at the end" \
+	-- $ADD kprobe consume_skb --filter 'skb->len > 3 &&' --dry-run
+check "filter junk"      2 "^$" "expected &&, \|\| or the end after 'skb->len > 3', not 'and 4'" \
+	-- $ADD kprobe consume_skb --filter 'skb->len > 3 and 4' --dry-run
+check "filter & == 1"    2 "^$" "compares with 0 only" -- $ADD kprobe consume_skb --filter 'skb->len & 4 == 1' --dry-run
+check "filter too big"   2 "^$" "0x100000000 does not fit 'skb->len', a 32-bit value" \
+	-- $ADD kprobe consume_skb --filter 'skb->len > 0x100000000' --dry-run
+check "filter 3 bits"    2 "^$" "8 does not fit 'skb->pkt_type', a 3-bit value" \
+	-- $ADD kprobe consume_skb --filter 'skb->pkt_type == 8' --dry-run
+check "filter enumerator typo" 2 "^$" "'SS_CONECTED' is no enumerator of socket_state   did you mean: SS_CONNECTED" \
+	-- bash -c "$ADD kprobe inet_release --filter 'sock->state == SS_CONECTED' --dry-run 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS[0]}"
+check "filter name of no enum" 2 "^$" "'abc' is not a number" -- $ADD kprobe consume_skb --filter 'skb->len > abc' --dry-run
+check "filter a string"  2 "^$" "'skb->dev->name' is a string: a filter compares numbers" \
+	-- $ADD kprobe consume_skb --filter 'skb->dev->name == 0' --dry-run
+check "filter member"    2 "^$" "^rawprobectl: --filter: 'skb' \(struct sk_buff\) has no member 'lenn'" \
+	-- $ADD kprobe consume_skb --filter 'skb->lenn > 1' --dry-run
+eight=$(printf 'skb->len>%d && ' 1 2 3 4 5 6 7)'skb->len>8'
+check "filter 8 terms"   0 "^args , fetch , terms gt 1 .*;gt 8 0/$skb_len/4/0/0/0/0$" "^$" \
+	-- progs kprobe consume_skb --filter "$eight"
+check "filter 9 terms"   2 "^$" "more than 8 comparisons: the kernel takes at most 8" \
+	-- $ADD kprobe consume_skb --filter "$eight||skb->len>9" --dry-run
+long="retval > 0 ||$(printf '%103s' '') retval < 1"	# 127 characters
+check "filter 127 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or lt 1 retval//8/1/0/0/0$" "^$" \
+	-- progs kretprobe vfs_read --filter "$long"
+check "filter 128 characters" 2 "^$" "--filter: 128 characters: the kernel keeps at most 127" \
+	-- $ADD kretprobe vfs_read --filter "${long}0" --dry-run
+check "filter quote"     2 "^$" "unexpected character 0x22" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
+check "filter empty"     2 "^$" "--filter: empty" -- $ADD kprobe vfs_read --filter '  ' --dry-run
+check "filter address"   2 "^$" "--filter needs a function's name, not an address" \
+	-- $ADD kretprobe 0xffffffff81100000 --filter 'retval < 0' --dry-run
+check "filter stream first" 2 "^$" "--filter applies to a probe: give the probe first" \
+	-- $CTL stream --filter 'retval < 0'
+check "filter stream bad" 2 "^$" "'retval' is only known to kretprobes" \
+	-- $CTL stream -e kprobe:vfs_read --filter 'retval < 0'
+check "filter help"      0 "--filter EXPR .*at most 8 comparisons, 127" "^$" -- bash -c "$ADD --help | tr '\n' ' '"
+
+# --- captures of field fetches: (fault), null, labels of fields ---
+python3 "$here/mkcapture.py" --fetch "$T/fetch.rpc"
+cat >"$T/fetch.txt" <<'EOF'
+     8.000000   0     600 nc               kprobe:vfs_read          (file->f_pos=4096, count=100, file->f_path.dentry->d_name.name="hostname")
+     8.000001   0     600 nc               kprobe:vfs_read          (file->f_pos=(fault), count=100, file->f_path.dentry->d_name.name="hostname")
+     8.000002   0     600 nc               kprobe:vfs_read          (file->f_pos=0, count=100, file->f_path.dentry->d_name.name=(fault))
+     8.000003   0     600 nc               kprobe:inet_release      (sock->state=SS_CONNECTED, sock->type=-1, sock->sk->sk_gso_disabled=1)
+     8.000004   0     600 nc               kprobe:inet_release      (sock->state=(fault), sock->type=(fault), sock->sk->sk_gso_disabled=(fault))
+     8.000005   0     600 nc               kprobe:__cpuhp_remove_state (invoke=true, state=CPUHP_INVALID)
+     8.000006   0     600 nc               kprobe:__cpuhp_remove_state (invoke=1, state=-1)
+     8.000007   0     600 nc               kretprobe:inet_release   (sock->state=SS_UNCONNECTED) = 0 (10 ns)
+     8.000008   0     600 nc               kretprobe:inet_release   (sock->state=(fault)) = -22 (10 ns)
+EOF
+same "fetch text"        "$T/fetch.txt" -- $CTL stream -r "$T/fetch.rpc"
+sed -e 's/=SS_CONNECTED/=3/' -e 's/=SS_UNCONNECTED/=1/' -e 's/invoke=true, state=CPUHP_INVALID/invoke=1, state=-1/' \
+    "$T/fetch.txt" >"$T/fetch-nobtf.txt"
+same "fetch without BTF" "$T/fetch-nobtf.txt" -- env RAWPROBECTL_BTF=/nonexistent $CTL stream -r "$T/fetch.rpc"
+cat >"$T/fetch.py" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]['args'] == [4096, 100, 0xffff888000002000], recs[0]
+assert recs[0]['arg_names'][2] == 'file->f_path.dentry->d_name.name'
+assert recs[1]['args'][0] is None and recs[1]['args'][1] == 100, recs[1]
+assert recs[2]['args'][2] is None and recs[2]['str_fault'], recs[2]
+assert recs[3]['args'] == [3, -1, 1] and recs[4]['args'] == [None] * 3
+assert recs[8]['args'] == [None] and recs[8]['retval'] == -22, recs[8]
+print('fetch json ok')
+PY
+check "fetch json"       0 "^fetch json ok$" "^$" \
+	-- bash -c "$CTL -j stream -r $T/fetch.rpc -o $T/fetch.json 2>/dev/null && python3 $T/fetch.py $T/fetch.json"
+check "fetch csv"        0 '^8000001000,2,0,600,600,"nc",1,"kprobe:vfs_read",kprobe,0xffffffff81100000,"vfs_read\+0x0",,100,,,,,"hostname",,$' "^$" \
+	-- bash -c "$CTL stream -r $T/fetch.rpc -f csv 2>/dev/null | sed -n 3p"
+check "fetch perfetto"   0 '"args":\{"cpu":0,"arg0":"\(fault\)","arg1":100,"str":"hostname"\}' "^$" \
+	-- bash -c "$CTL stream -r $T/fetch.rpc -f perfetto 2>/dev/null | grep -m1 fault"
+check "fetch hist"       0 "arg0: count 2, avg 2048, min 0, max 4096" "^$" -- bash -c "$CTL hist -r $T/fetch.rpc --arg 0 -i 1 2>/dev/null"
+check "fetch raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/fetch.rpc -f raw -o $T/fetch2.rpc 2>/dev/null && cmp <($CTL stream -r $T/fetch.rpc 2>/dev/null) <($CTL stream -r $T/fetch2.rpc 2>/dev/null)"
 
 # --- captures of named probes: text, JSON, CSV, raw ---
 python3 "$here/mkcapture.py" --names "$T/names.rpc"

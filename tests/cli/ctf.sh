@@ -126,6 +126,11 @@ check "same as text/json: capture"     0 "^ctf ok: 14 events$" "^$" -- same "$T/
 check "same as text/json: escapes"     0 "^ctf ok: 4 events$" "^$" -- same "$T/esc.rpc" "$T/esc"
 check "same as text/json: filters"     0 "^ctf ok: [1-9][0-9]+ events$" "^$" -- same "$T/ctf.rpc" "$T/filt" --cpu 2 -i 2
 check "filtered: one CPU" 0 "^channel0_2 metadata $" "^$" -- bash -c "ls $T/filt | tr '\n' ' '"
+# field fetches that faulted (fault_mask): argN_fetch_fault, text's (fault)
+check "fetch faults: metadata" 0 "^arg0 arg1 arg2 $" "^$" \
+	-- bash -c "grep -oE '^\s+uint8_t arg[0-9]_fetch_fault;$' $T/tr/metadata | grep -o 'arg[0-9]' | sort -u | tr '\n' ' '"
+check "fetch faults: events" 0 "do_work: .* arg0 = 0x0, arg0_fetch_fault = 1, arg1 = -1, arg2 = 0x0, arg2_fetch_fault = 1, str = " "^$" \
+	-- bash -c "babeltrace2 $T/tr | grep -m1 arg0_fetch_fault"
 check "same as text/json: 20000 records" 0 "^ctf ok: 20000 events$" "^$" \
 	-- same_with "$CTL" "$T/bench.ksyms" "$T/bench.rpc" "$T/bench"
 check "same as text/json: ASan build" 0 "^ctf ok: 4000 events$" "^$" \
@@ -137,20 +142,21 @@ check "old CPUs gone"    0 "^channel0_0 channel0_1 metadata $" "^$" -- bash -c "
 check "empty trace"      0 "^$" "^$" -- bash -c "$CTL stream -r $T/ctf.rpc --pid 99999 -f ctf -o $T/empty 2>/dev/null && test -s $T/empty/metadata && babeltrace2 $T/empty"
 cat > "$T/odd.py" <<'PY'
 # A record with too many arguments, a string with no NUL and too long a
-# length, CPU 65535, an unknown kind, time going back on one CPU, and a
-# probe with no description.
+# length, fault bits past its arguments, CPU 65535, an unknown kind, time
+# going back on one CPU, and a probe with no description.
 import struct, sys
 sys.path.insert(0, sys.argv[1])
 from mkcapture import desc
 out = [b'RPCAP001', desc(1, 1, b'kprobe:odd\xff', [4] * 6)]
-def rec(ts, cpu, flags, nargs, str_arg, str_len, probe=1):
-    body = struct.pack('<QQIBBHII16sQ6QqQHBBI128s', ts, 1, probe, 9, flags,
+def rec(ts, cpu, flags, nargs, str_arg, str_len, faults=0, probe=1):
+    body = struct.pack('<QQIBBHII16sQ6QqQBBBBI128s', ts, 1, probe, 9, flags,
                        cpu, 1, 1, b'X' * 16, 0xffffffff81100010,
-                       *([0xffffffff81100200] * 6), -1, 1, str_len, str_arg,
-                       nargs, 0, b'A' * 128)
+                       *([0xffffffff81100200] * 6), -1, 1, str_len, faults,
+                       str_arg, nargs, 0, b'A' * 128)
     return struct.pack('<II', 2, len(body)) + body
-out += [rec(10, 65535, 0xff, 200, 3, 65535), rec(5, 65535, 0x1f, 7, 6, 300),
-        rec(20, 0, 0x07, 6, 250, 0), rec(21, 0, 0x15, 6, 2, 5, probe=7)]
+out += [rec(10, 65535, 0xff, 200, 3, 255, 0xff),
+        rec(5, 65535, 0x1f, 7, 6, 200, 0xc0),
+        rec(20, 0, 0x07, 6, 250, 0), rec(21, 0, 0x15, 6, 2, 5, 0x24, probe=7)]
 open(sys.argv[2], 'wb').write(b''.join(out))
 PY
 python3 "$T/odd.py" "$here" "$T/odd.rpc"

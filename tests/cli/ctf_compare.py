@@ -130,7 +130,9 @@ def text_args(fields):
     for k, v in fields:
         if not re.fullmatch(r'arg\d', k):
             continue
-        if isinstance(v, str):
+        if f.get(k + '_fetch_fault'):   # a field fetch hit a bad pointer
+            out.append('(fault)')
+        elif isinstance(v, str):
             out.append('"%s"%s' % (esc(v), trunc))
         elif f.get(k + '_fault'):
             out.append('<fault>')
@@ -169,7 +171,8 @@ def json_diffs(ev, rec):
             'probe_id': c['probe_id'], 'kind': c['kind'][0],
             'addr': '0x%x' % c['addr'][1], 'sym': c['sym'] or None,
             'probe': None if ev['name'] == '?' else ev['name'],
-            'str_fault': any(k.endswith('fault') for k in f) or None,
+            'str_fault': any(k.endswith('fault') and
+                             not k.endswith('fetch_fault') for k in f) or None,
             'retval': f.get('retval'), 'latency_ns': f.get('latency_ns')}
     got = {k: rec.get(k) for k in want}
     if got['probe'] is not None:    # names are escaped in the metadata
@@ -178,8 +181,10 @@ def json_diffs(ev, rec):
     if args or 'args' in rec:
         # the string argument: JSON has the pointer, CTF the string
         ja = rec.get('args', [])
-        want['args'] = [None if isinstance(v, str) else
-                        v[1] if isinstance(v, tuple) else v for k, v in args]
+        # a faulted fetch: JSON's null, CTF's 0 and argN_fetch_fault
+        want['args'] = [None if isinstance(v, str) or f.get(k + '_fetch_fault')
+                        else v[1] if isinstance(v, tuple) else v
+                        for k, v in args]
         got['args'] = [None if isinstance(v, str) else w
                        for (k, v), w in zip(args, ja)] \
             if len(ja) == len(args) else ja

@@ -27,6 +27,11 @@
 # Debian 6.12's BTF), names that do not match BTF's, and names that are
 # no identifiers (ignored).
 #
+# tests/cli/mkcapture.py --fetch FILE writes instead records of probes
+# whose arguments are field fetches (--args 'file->f_pos', by name): some
+# faulted (the record's fault_mask), enums of fields by name from BTF,
+# parameters by name in any order.
+#
 # Layout (userctl/sink.c): "RPCAP001", then items (u32 tag, u32 length,
 # payload): 1 = a probe description (the first 240 bytes of struct
 # rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
@@ -46,9 +51,9 @@ def as_bytes(s):
     return s if isinstance(s, bytes) else s.encode()
 
 
-def desc(pid, kind, name, types, is_addr=0):
-    body = struct.pack('<IBBB6s224s3x', pid, kind, is_addr, len(types),
-                       bytes(types), as_bytes(name))
+def desc(pid, kind, name, types, is_addr=0, by_name=0):
+    body = struct.pack('<IBBB6s224sB2x', pid, kind, is_addr, len(types),
+                       bytes(types), as_bytes(name), by_name)
     assert len(body) == 240
     return struct.pack('<II', 1, len(body)) + body
 
@@ -59,15 +64,17 @@ def names(pid, text):
 
 
 def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
-           retval=None, latency=0, s=None, str_arg=0, extra=0):
+           retval=None, latency=0, s=None, str_arg=0, extra=0, faults=0):
     flags = (F_ARGS if args else 0) | (F_RETVAL if retval is not None else 0)
     flags |= (F_STR if s is not None else 0) | extra
-    a = [x & (2**64 - 1) for x in args] + [0] * (6 - len(args))
+    # a field fetch that faulted leaves 0 (uapi/rawprobe.h)
+    a = [0 if faults >> i & 1 else x & (2**64 - 1)
+         for i, x in enumerate(args)] + [0] * (6 - len(args))
     sb = as_bytes(s or '')
-    body = struct.pack('<QQIBBHII16sQ6QqQHBBI128s', ts, seq, probe, kind,
+    body = struct.pack('<QQIBBHII16sQ6QqQBBBBI128s', ts, seq, probe, kind,
                        flags, cpu, pid, tgid, as_bytes(comm), addr, *a,
-                       retval or 0, latency, len(sb), str_arg, len(args),
-                       0, sb)
+                       retval or 0, latency, len(sb), faults, str_arg,
+                       len(args), 0, sb)
     assert len(body) == 256
     return struct.pack('<II', 2, len(body)) + body
 
@@ -175,6 +182,44 @@ def named(path):
         f.write(b''.join(out))
 
 
+def fetched(path):
+    out = [b'RPCAP001',
+           desc(1, KPROBE, 'kprobe:vfs_read', [S64, U64, KSTR], by_name=1),
+           names(1, 'file->f_pos,count,file->f_path.dentry->d_name.name'),
+           # an enum field (socket_state), a signed short, a bitfield
+           desc(2, KPROBE, 'kprobe:inet_release', [U32, S32, U32], by_name=1),
+           names(2, 'sock->state,sock->type,sock->sk->sk_gso_disabled'),
+           # parameters by name, not in their order: still labelled
+           desc(3, KPROBE, 'kprobe:__cpuhp_remove_state', [U32, S32],
+                by_name=1),
+           names(3, 'invoke,state'),
+           # the same names given by position: not the function's
+           desc(4, KPROBE, 'kprobe:__cpuhp_remove_state', [U32, S32]),
+           names(4, 'invoke,state'),
+           desc(5, KRETPROBE, 'kretprobe:inet_release', [U32], by_name=1),
+           names(5, 'sock->state')]
+    ts = 8_000_000_000
+    recs = [
+        (1, KPROBE, [4096, 100, 0xffff888000002000],
+         dict(s='hostname', str_arg=2)),
+        (1, KPROBE, [0, 100, 0xffff888000002000],
+         dict(s='hostname', str_arg=2, faults=1)),
+        (1, KPROBE, [0, 100, 0],
+         dict(str_arg=2, extra=F_FAULT, faults=4)),
+        (2, KPROBE, [3, -1, 1], {}),
+        (2, KPROBE, [0, 0, 0], dict(faults=7)),
+        (3, KPROBE, [1, -1], {}),
+        (4, KPROBE, [1, -1], {}),
+        (5, KRETPROBE, [1], dict(retval=0, latency=10)),
+        (5, KRETPROBE, [0], dict(retval=-22, latency=10, faults=1)),
+    ]
+    for i, (probe, kind, args, kw) in enumerate(recs):
+        out.append(record(ts + 1000 * i, i + 1, probe, kind, 0, 600, 600, 'nc',
+                          0xffffffff81100000, args, **kw))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
 CTF_COMMS = [('cat', 100, 100), ('dd', 200, 199), ('kworker/0:1 x', 7, 7),
              ('with,comma"q', 300, 300), ('caf\xe9\t\x1b', 301, 301)]
 CTF_STRS = ['/etc/hostname', '', 'a"b\\c\n', bytes(range(1, 128)),
@@ -197,17 +242,18 @@ def ctf_record(rng, ts, cpu, seq):
         return record(ts, seq, 2, JPROBE, cpu, pid, tgid, comm,
                       0xffffffff81100400, [-100, 0x7ffd0000 + seq], s=s,
                       str_arg=1, extra=F_TRUNC if len(s) == 127 else 0)
-    if r == 2:                  # openat whose string faulted
+    if r == 2:                  # openat whose string faulted (its pointer too)
         return record(ts, seq, 2, JPROBE, cpu, pid, tgid, comm,
                       0xffffffff81100400, [-100, 0x10], str_arg=1,
-                      extra=F_FAULT)
+                      extra=F_FAULT, faults=2 if seq % 3 == 0 else 0)
     if r == 3:                  # a raw address: no arguments
         return record(ts, seq, 3, KPROBE, cpu, pid, tgid, comm,
                       0xffffffff81100010)
     if r == 4:                  # s64, s32, u64 and a string of its own
-        return record(ts, seq, 4, KPROBE, cpu, pid, tgid, comm,
+        return record(ts, seq, 4, KPROBE, cpu, pid, tgid, comm,  # field
                       0xffffffff81100500, [-(2**63), -1, 2**64 - 1],
-                      s=rng.choice(CTF_STRS), str_arg=0xff)
+                      s=rng.choice(CTF_STRS), str_arg=0xff,  # fetches
+                      faults=5 if seq % 5 == 0 else 0)       # faulted
     if r == 5:                  # a custom probe: a fault of no argument
         return record(ts, seq, 5, 4, cpu, pid, tgid, comm,
                       0xffffffff81100600, [rng.randrange(2**64), 0],
@@ -313,5 +359,7 @@ if __name__ == '__main__':
         escapes(sys.argv[2])
     elif sys.argv[1] == '--names':
         named(sys.argv[2])
+    elif sys.argv[1] == '--fetch':
+        fetched(sys.argv[2])
     else:
         main(sys.argv[1])

@@ -15,7 +15,8 @@ check "probe help"       0 "probe del"       "^$"          -- $CTL probe help
 check "probe add --help" 0 "maxactive"       "^$"          -- $CTL probe add --help
 check "stream --help"    0 "--duration"      "^$"          -- $CTL stream --help
 check "ring set help"    0 "power of two"    "^$"          -- $CTL ring set help
-check "version -V"       0 "ABI 1"           "^$"          -- $CTL -V
+abi=$(sed -n 's/^#define RAWPROBE_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$repo/uapi/rawprobe.h")
+check "version -V"       0 "ABI $abi\)"      "^$"          -- $CTL -V
 check "no object"        2 "^$"              "Usage"       -- $CTL
 check "bad option"       2 "^$"              "Usage"       -- $CTL --frob
 check "unknown object"   2 "^$"              "unknown object 'frob'" -- $CTL frob

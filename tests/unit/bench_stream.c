@@ -76,7 +76,7 @@ static __u64 rng(void)
 static void set_str(struct rawprobe_record *r, const char *s, __u8 arg)
 {
 	r->flags |= RAWPROBE_REC_STR;
-	r->str_len = (__u16)strlen(s);
+	r->str_len = (__u8)strlen(s);
 	r->str_arg = arg;
 	strcpy(r->str, s);
 }

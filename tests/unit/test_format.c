@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the stream's record formatters (userctl/format.c,
- * json.c, outbuf.c, escape.c): the hand-written text and JSON lines must
+ * json.c, outbuf.c, escape.c, CSV in sink.c): the hand-written text and
+ * JSON lines must
  * be the bytes that the printf-based formatters they replaced wrote. The
  * references below are those formatters, kept here as the oracle (with a
  * slow escaping of their own for text), run on edge values and on random
@@ -24,6 +25,7 @@
 #include "escape.h"
 #include "format.h"
 #include "outbuf.h"
+#include "sink.h"
 #include "symbols.h"
 #include "test_rand.h"
 
@@ -208,7 +210,9 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 			if ((int)i < nnames)
 				fprintf(out, "%s=", names[i]);
 			type = rp_argtype_of(d, i);
-			if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+			if ((r->fault_mask >> i) & 1)
+				fputs("(fault)", out);
+			else if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
 				ref_str(out, r);
 			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
 				 i == r->str_arg)
@@ -281,7 +285,9 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 			unsigned int t = rp_argtype_of(d, i);
 
 			fputs(i ? "," : "", out);
-			if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+			if ((r->fault_mask >> i) & 1)
+				fputs("null", out);
+			else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
 				fprintf(out, "%" PRId64, (int64_t)r->args[i]);
 			else
 				fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
@@ -599,7 +605,9 @@ static void test_names(void **state)
 	char names[RAWPROBE_ARG_NAMES_LEN];
 	static const char *const bad[] = {
 		"a,b", "a,b,c,d", "a,,c", ",b,c", "a,b,", "a b,c,d", "1a,b,c",
-		"a,b,c\x1b", "a,b,c\n", "",
+		"a,b,c\x1b", "a,b,c\n", "", "a->,b,c", "a,b..c,d", "a,b[x],c",
+		"a,b[1,c", "a,b-c,d", "a,->b,c", "a,b.1c,d", "a,b[2147483648],c",
+		"a,b -> c,d",
 	};
 	size_t i;
 
@@ -607,6 +615,12 @@ static void test_names(void **state)
 	assert_int_equal(rp_desc_set_names(&d, "fd,buf,_count9"), 0);
 	assert_string_equal(d.arg_names, "fd,buf,_count9");
 	assert_int_equal(d.name_off[2], 7);
+	assert_int_equal(d.name_len[2], 7);
+	/* field paths (--args by name), as the kernel sends them back */
+	assert_int_equal(rp_desc_set_names(&d, "skb->dev->name,f.a[12],x[0]->y"),
+			 0);
+	assert_int_equal(d.name_off[1], 15);
+	assert_int_equal(d.name_len[1], 7);
 	assert_int_equal(d.name_len[2], 7);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = rp_desc_set_names(&d, bad[i]);
@@ -637,6 +651,60 @@ static void test_names(void **state)
 					   types, names, sizeof(names)) < 0);
 	/* rp_argspec_parse takes no names */
 	assert_true(rp_argspec_parse("fd:s32", types) < 0);
+}
+
+/* A record of field fetches, some faulted: (fault), null, an empty field */
+static void test_fetch_faults(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 7, .kind = RAWPROBE_KIND_KPROBE, .nargs = 3, .by_name = 1,
+		.argtypes = { RAWPROBE_ARG_S64, RAWPROBE_ARG_U32,
+			      RAWPROBE_ARG_KSTR },
+		.name = "kprobe:vfs_read",
+	};
+	struct rawprobe_record r;
+	struct rp_sink sink;
+	char *text, *csv = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(rp_desc_set_names(&d, "file->f_pos,count,file->f_path."
+					   "dentry->d_name.name"), 0);
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_KPROBE;
+	r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_STR_FAULT;
+	r.nargs = 3;
+	r.args[0] = 0;			/* what a faulted fetch leaves */
+	r.args[1] = 4096;
+	r.str_arg = 2;
+	r.fault_mask = 1U << 0 | 1U << 2;
+	check_both(&r, &d);
+	text = format_as(TEXT, &r, &d);
+	assert_non_null(strstr(text, " (file->f_pos=(fault), count=4096, "
+				     "file->f_path.dentry->d_name.name=(fault))"));
+	free(text);
+	text = format_as(JSON_BUF, &r, &d);
+	assert_non_null(strstr(text, "\"args\":[null,4096,null],\"arg_names\":"
+				     "[\"file->f_pos\",\"count\","));
+	free(text);
+
+	/* CSV: the faulted argument's field is empty, as a string's is */
+	f = open_memstream(&csv, &len);
+	assert_non_null(f);
+	assert_int_equal(rp_sink_init(&sink, RP_FMT_CSV, f, false), 0);
+	sink.ops->record(&sink, &r, &d);
+	fclose(f);
+	assert_non_null(strstr(csv, ",\"kprobe:vfs_read\",kprobe,0x"));
+	assert_non_null(strstr(csv, ",,4096,,,,,,,\n"));
+	free(csv);
+
+	/* no bit, no fault: the value (0 here) is shown */
+	r.fault_mask = 0;
+	text = format_as(TEXT, &r, &d);
+	assert_non_null(strstr(text, "(file->f_pos=0, count=4096, "
+				     "file->f_path.dentry->d_name.name=<fault>)"));
+	free(text);
 }
 
 static uint64_t rng_state = 7;
@@ -699,10 +767,16 @@ static void rnd_names(struct rp_probe_desc *d)
 
 	if (rnd() % 2)
 		return;
+	/* identifiers and field paths, and now and then neither */
+	static const char *const tails[] = { "", "->f", ".g2", "[3]", "->h[0].i",
+					     "->", "[x]" };
 	for (k = 0; k < n && at < 100; k++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%c%u",
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%c%u%s",
 				       k ? "," : "", rnd() % 9 ? 'a' + k : '-',
-				       (unsigned int)(rnd() % 1000));
+				       (unsigned int)(rnd() % 1000),
+				       tails[rnd() % 12 < 7 ? 0 :
+					     rnd() % (sizeof(tails) /
+						      sizeof(tails[0]))]);
 	rp_desc_set_names(d, names);
 }
 
@@ -730,7 +804,8 @@ static void test_random_records(void **state)
 		r.retval = (int64_t)rnd_value();
 		r.latency_ns = rnd_value();
 		rnd_string(r.str, RAWPROBE_STR_LEN);
-		r.str_len = (uint16_t)(rnd() % 2 ? strlen(r.str) : rnd() % 300);
+		r.str_len = (uint8_t)(rnd() % 2 ? strlen(r.str) : rnd() % 256);
+		r.fault_mask = (uint8_t)(rnd() % 4 ? 0 : rnd());
 		r.str_arg = (uint8_t)(rnd() % 3 ? rnd() % 7 : 0xff);
 		r.nargs = (uint8_t)(rnd() % 8);
 
@@ -1078,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_text_worst_case),
 		cmocka_unit_test(test_text_worst_named),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_fetch_faults),
 		cmocka_unit_test(test_random_records),
 	};
 

@@ -109,6 +109,32 @@ run_tests() {
 	done
 }
 
+# --- ftrace, to compare with ---
+
+TRACING=/sys/kernel/tracing
+
+# An ftrace kprobe event rp_test/NAME with fetchargs (DEFINITION
+# "p:..." or "r:...", or without one: "p:"), enabled; removed by
+# ftrace_del (and at the test's exit, whatever happened).
+ftrace_add() {	# NAME DEFINITION
+	echo "-:rp_test/$1" >> $TRACING/kprobe_events 2>/dev/null || true
+	case $2 in
+	[pr]:*) echo "${2%%:*}:rp_test/$1 ${2#?:}" ;;
+	*) echo "p:rp_test/$1 $2" ;;
+	esac >> $TRACING/kprobe_events
+	echo > $TRACING/trace
+	echo 1 > $TRACING/events/rp_test/$1/enable
+	FTRACE_EVENT=$1
+	trap ftrace_del EXIT
+}
+
+ftrace_del() {
+	[ -n "${FTRACE_EVENT:-}" ] || return 0
+	echo 0 > $TRACING/events/rp_test/$FTRACE_EVENT/enable 2>/dev/null || true
+	echo "-:rp_test/$FTRACE_EVENT" >> $TRACING/kprobe_events 2>/dev/null || true
+	FTRACE_EVENT=
+}
+
 # --- streams ---
 
 # stream_bg OUT ARGS...: start a JSON stream in the background and wait

@@ -5,25 +5,6 @@
 
 S=$T_SCRATCH
 VALIDATE=tests/cli/validate_json.py
-TRACING=/sys/kernel/tracing
-
-# An ftrace kprobe event rp_test/NAME with fetchargs, enabled; removed by
-# ftrace_del (and at the test's exit, whatever happened).
-ftrace_add() {	# NAME DEFINITION
-	echo "-:rp_test/$1" >> $TRACING/kprobe_events 2>/dev/null || true
-	echo "p:rp_test/$1 $2" >> $TRACING/kprobe_events
-	echo > $TRACING/trace
-	echo 1 > $TRACING/events/rp_test/$1/enable
-	FTRACE_EVENT=$1
-	trap ftrace_del EXIT
-}
-
-ftrace_del() {
-	[ -n "${FTRACE_EVENT:-}" ] || return 0
-	echo 0 > $TRACING/events/rp_test/$FTRACE_EVENT/enable 2>/dev/null || true
-	echo "-:rp_test/$FTRACE_EVENT" >> $TRACING/kprobe_events 2>/dev/null || true
-	FTRACE_EVENT=
-}
 
 t_btf_show_live() {
 	local want
