@@ -71,6 +71,8 @@ if [ $host = 1 ]; then
 	tally "host BTF tests (btf show, --args auto, Debian 6.12's BTF)" "${PIPESTATUS[0]}"
 	tests/cli/hostile.sh 2>&1 | tee "$log"
 	tally "host hostile CLI invocations (ASan+UBSan)" "${PIPESTATUS[0]}"
+	tests/cli/stack.sh 2>&1 | tee "$log"
+	tally "host kernel stack output (--stack, folded, hist --stack)" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"
 	tally "host example template tests" "${PIPESTATUS[0]}"
 	python3 tests/ynl/check-spec.py 2>&1 | tee "$log"

@@ -878,6 +878,9 @@ struct rp_btf_labels {
 	const struct btf *btf;
 	unsigned char how[RAWPROBE_MAX_ARGS];
 	uint32_t type[RAWPROBE_MAX_ARGS];
+	/* the return value's (kretprobes): how, type id, rawprobe type */
+	unsigned char ret_how, ret_argtype;
+	uint32_t ret_type;
 };
 
 #define RP_BTF_LABEL_CACHE 64
@@ -933,6 +936,26 @@ static int rp_btf_label_type(const struct rp_probe_desc *d,
 	return rp_btf_skip(pr->btf, id) ? 1 : 0;
 }
 
+/*
+ * The return value's type: as an argument of it would be recorded, so
+ * printed; a signed 64-bit number when there is none (void) or it fits
+ * no register.
+ */
+static void rp_btf_ret_make(struct rp_btf_labels *l,
+			    const struct rp_btf_proto *pr)
+{
+	uint32_t id = pr->ret_id;
+
+	l->ret_argtype = RAWPROBE_ARG_S64;
+	if (!id || rp_btf_fit(pr->btf, id, &l->ret_argtype) != RP_FIT_OK) {
+		l->ret_argtype = RAWPROBE_ARG_S64;
+		return;
+	}
+	rp_btf_skip(pr->btf, &id);
+	l->ret_how = rp_btf_label_how(pr->btf, id);
+	l->ret_type = id;
+}
+
 static void rp_btf_labels_make(struct rp_btf_labels *l,
 			       const struct rp_probe_desc *d)
 {
@@ -951,6 +974,7 @@ static void rp_btf_labels_make(struct rp_btf_labels *l,
 	    rp_btf_proto_get(fn, module, &pr, false))
 		return;
 	l->btf = pr.btf;
+	rp_btf_ret_make(l, &pr);
 	/* (a path is a field fetch's name, whatever the capture says) */
 	by_name = d->by_name || strpbrk(d->arg_names, "-.[");
 	for (i = 0; i < d->nargs && i < RAWPROBE_MAX_ARGS; i++) {
@@ -1032,6 +1056,20 @@ static const char *rp_btf_enumerator(const struct btf *btf, uint32_t id,
 	return NULL;
 }
 
+/* Value v of type id, labelled how */
+static const char *rp_btf_label(const struct btf *btf, unsigned char how,
+				uint32_t id, uint64_t v)
+{
+	switch (how) {
+	case RP_LABEL_BOOL:
+		return v & 0xff ? "true" : "false";	/* _Bool: its low byte */
+	case RP_LABEL_ENUM:
+		return rp_btf_enumerator(btf, id, v);
+	default:
+		return NULL;
+	}
+}
+
 const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 			     uint64_t v)
 {
@@ -1042,14 +1080,22 @@ const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 	l = rp_btf_labels(d);
 	if (!l || !l->btf)
 		return NULL;
-	switch (l->how[i]) {
-	case RP_LABEL_BOOL:
-		return v & 0xff ? "true" : "false";	/* _Bool: its low byte */
-	case RP_LABEL_ENUM:
-		return rp_btf_enumerator(l->btf, l->type[i], v);
-	default:
+	return rp_btf_label(l->btf, l->how[i], l->type[i], v);
+}
+
+const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,
+			     unsigned int *type)
+{
+	const struct rp_btf_labels *l;
+
+	*type = RAWPROBE_ARG_S64;
+	if (d->kind != RAWPROBE_KIND_KRETPROBE)
 		return NULL;
-	}
+	l = rp_btf_labels(d);
+	if (!l || !l->btf)
+		return NULL;
+	*type = l->ret_argtype;
+	return rp_btf_label(l->btf, l->ret_how, l->ret_type, v);
 }
 
 /* --- rawprobectl btf show --- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Functions' prototypes from the kernel's BTF (libbpf): 'rawprobectl btf
- * show', --args auto, and enum and bool values shown by name.
+ * show', --args auto, enum and bool values shown by name, and kretprobes'
+ * return values typed.
  *
  * The BTF is /sys/kernel/btf/vmlinux, and a module's function's
  * /sys/kernel/btf/MODULE (split BTF over vmlinux's); or $RAWPROBECTL_BTF:
@@ -41,5 +42,12 @@ int rp_btf_req_args(struct rp_probe_req *req);
  */
 const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 			     uint64_t v);
+/*
+ * How the return value v of d's function reads (a kretprobe's), from its
+ * BTF: its type as an argument of that type is recorded, and its label
+ * as rp_btf_arg_label() gives one. An rp_ret_label_fn.
+ */
+const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,
+			     unsigned int *type);
 
 #endif

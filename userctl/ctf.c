@@ -16,7 +16,8 @@
  * arguments, string and return value it carries (RAWPROBE_REC_*), and a
  * CTF event class fixes its fields, so there is one class per probe and
  * record shape, made when a record needs it; the fields are what text
- * output prints (rp_record_text()), typed as it prints them.
+ * output prints (rp_record_text()), typed as it prints them, and a
+ * kernel stack as a sequence of the frames' names.
  *
  * The metadata describes every class made, so it is written at the end.
  * It is also written at the start and before any packet with a class it
@@ -40,6 +41,7 @@
 #include "cli.h"
 #include "ctf.h"
 #include "escape.h"
+#include "stack.h"
 #include "symbols.h"
 
 #define RP_CTF_MAGIC	0xc1fc1fc1U
@@ -53,11 +55,13 @@
 #define RP_CTF_SYM_MAX	RP_KSYM_MAX
 /*
  * The longest event: header, context, six ptr arguments with their
- * symbols, a string of its own, its flags, return value and latency.
+ * symbols, a string of its own, its flags, return value and latency,
+ * and a stack's frames as symbols.
  */
 #define RP_CTF_EVENT_MAX						\
 	(12 + 4 + 1 + 8 + 4 + 4 + RP_CTF_COMM_MAX + 8 + RP_CTF_SYM_MAX +	\
-	 RAWPROBE_MAX_ARGS * (8 + RP_CTF_SYM_MAX) + RP_CTF_STR_MAX + 2 + 16)
+	 RAWPROBE_MAX_ARGS * (8 + RP_CTF_SYM_MAX) + RP_CTF_STR_MAX + 2 + 16 + \
+	 1 + RAWPROBE_STACK_MAX * RP_CTF_SYM_MAX)
 _Static_assert(RP_CTF_HEADER + RP_CTF_EVENT_MAX <= RP_CTF_PACKET,
 	       "an event fits in a packet");
 
@@ -100,6 +104,7 @@ struct rp_ctf_shape {
 	uint8_t own_str;		/* a string after the arguments */
 	uint8_t fault;			/* a fetch faulted, for no argument */
 	uint8_t retval;			/* return value and latency */
+	uint8_t stack;			/* a sequence of frames */
 	char name[RP_PROBE_NAME_MAX];	/* the probe's, zero-padded */
 };
 
@@ -338,7 +343,8 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 	fputs("event {\n\tname = ", f);
 	rp_ctf_put_name(f, sh->known ? sh->name : "?");
 	fprintf(f, ";\n\tid = %" PRIu32 ";\n\tstream_id = 0;\n", id);
-	if (!sh->nargs && !sh->own_str && !sh->fault && !sh->retval) {
+	if (!sh->nargs && !sh->own_str && !sh->fault && !sh->retval &&
+	    !sh->stack) {
 		fputs("};\n\n", f);	/* no fields: CTF has no empty struct */
 		return;
 	}
@@ -359,8 +365,13 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 		fputs("\t\tuint8_t str_truncated;\n", f);
 	if (sh->fault)
 		fputs("\t\tuint8_t str_fault;\n", f);
+	/* the register's, as JSON has it (text types it from BTF, if any) */
 	if (sh->retval)
 		fputs("\t\tint64_t retval;\n\t\tuint64_t latency_ns;\n", f);
+	/* as JSON's "stack": never an empty string (babeltrace2 2.0.4) */
+	if (sh->stack)
+		fputs("\t\tuint8_t stack_len;\n"
+		      "\t\tstring stack[stack_len];\n", f);
 	fputs("\t};\n};\n\n", f);
 }
 
@@ -482,6 +493,7 @@ static void rp_ctf_shape_of(struct rp_ctf_shape *sh,
 		      (!args || r->str_arg >= r->nargs);
 	sh->fault = fault;
 	sh->retval = !!(r->flags & RAWPROBE_REC_RETVAL);
+	sh->stack = (uint8_t)rp_has_stack(r);
 	sh->empty = (uint16_t)rp_ctf_empty(r, sh);
 }
 
@@ -592,6 +604,22 @@ static unsigned char *rp_ctf_rec_str(unsigned char *p,
 	return rp_ctf_str(p, r->str, rp_ctf_str_len(r));
 }
 
+/* The frames' count, then each as rp_frame_str() names it. */
+static unsigned char *rp_ctf_stack(unsigned char *p,
+				   const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = rp_stack_frames(r, frames), i;
+	char buf[RP_KSYM_MAX];
+	size_t len;
+
+	*p++ = (unsigned char)n;
+	for (i = 0; i < n; i++)
+		p = rp_ctf_str(p, rp_frame_str(frames[i], buf, &len),
+			       RP_CTF_SYM_MAX - 1);
+	return p;
+}
+
 static unsigned char *rp_ctf_payload(unsigned char *p,
 				     const struct rawprobe_record *r,
 				     const struct rp_ctf_shape *sh)
@@ -621,6 +649,8 @@ static unsigned char *rp_ctf_payload(unsigned char *p,
 		p = rp_le64(p, (uint64_t)r->retval);
 		p = rp_le64(p, r->latency_ns);
 	}
+	if (sh->stack)
+		p = rp_ctf_stack(p, r);
 	return p;
 }
 

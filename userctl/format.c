@@ -4,6 +4,7 @@
 #include "escape.h"
 #include "format.h"
 #include "path.h"
+#include "stack.h"
 #include "symbols.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -201,25 +202,34 @@ int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 }
 
 static rp_arg_label_fn rp_arg_label;
+static rp_ret_label_fn rp_ret_label;
 
 void rp_format_set_labels(rp_arg_label_fn fn)
 {
 	rp_arg_label = fn;
 }
 
-/* A label for a named u32/s32 argument (bools and enums are those), or NULL. */
-static const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
-			    unsigned int type, uint64_t v, size_t *len)
+void rp_format_set_ret_labels(rp_ret_label_fn fn)
 {
-	const char *l;
+	rp_ret_label = fn;
+}
 
-	if (!rp_arg_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
-		return NULL;
-	l = rp_arg_label(d, i, v);
+/* Only identifiers are shown: nothing in them to escape. */
+static const char *rp_label_shown(const char *l, size_t *len)
+{
 	if (!l)
 		return NULL;
 	*len = strnlen(l, RP_ARG_LABEL_MAX + 1);
 	return rp_is_ident(l, *len, RP_ARG_LABEL_MAX) ? l : NULL;
+}
+
+/* A label for a named u32/s32 argument (bools and enums are those), or NULL. */
+static const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
+			    unsigned int type, uint64_t v, size_t *len)
+{
+	if (!rp_arg_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
+		return NULL;
+	return rp_label_shown(rp_arg_label(d, i, v), len);
 }
 
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
@@ -243,14 +253,17 @@ int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 /* A ptr argument, "0x" and 16 digits, and its symbol; the string is shorter. */
 #define RP_TEXT_ARG_MAX		(2 + 16 + RP_TEXT_SYM_MAX)
 _Static_assert(RP_TEXT_STR_MAX <= RP_TEXT_ARG_MAX, "an argument's room");
-/* Time, CPU and thread; and the return value and latency. */
+/*
+ * Time, CPU and thread; and the return value and latency (typed, a
+ * pointer's symbol or a label: an argument's room, at the end below).
+ */
 #define RP_TEXT_NUMBERS_MAX	128
 #define RP_TEXT_LINE_MAX						\
 	(RP_TEXT_NUMBERS_MAX + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1 +	\
 	 RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) +				\
 	 RP_TEXT_SYM_MAX + 3 + RAWPROBE_MAX_ARGS * (2 + RP_TEXT_ARG_MAX) + \
 	 RAWPROBE_ARG_NAMES_LEN + RAWPROBE_MAX_ARGS +			\
-	 1 + RP_TEXT_STR_MAX + 1)
+	 1 + RP_TEXT_STR_MAX + RP_TEXT_ARG_MAX + 1)
 _Static_assert(RP_ARG_LABEL_MAX <= RP_TEXT_ARG_MAX, "a label's room");
 
 /* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
@@ -398,15 +411,63 @@ static char *rp_text_head(char *p, const struct rawprobe_record *r)
 	return rp_put(p, c->who_txt, c->who_len);
 }
 
-/* " = %lld (%llu ns)" */
-static char *rp_text_retval(char *p, const struct rawprobe_record *r)
+/* The return value as its function's type has it (rp_ret_label_fn). */
+static char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
+			       const struct rp_probe_desc *d)
+{
+	unsigned int type = RAWPROBE_ARG_S64;
+	uint64_t v = (uint64_t)r->retval;
+	const char *label;
+	size_t len;
+
+	if (!rp_ret_label || !d)
+		return rp_put_s64(p, r->retval);
+	label = rp_label_shown(rp_ret_label(d, v, &type), &len);
+	if (label)
+		return rp_put(p, label, len);
+	switch (type) {
+	case RAWPROBE_ARG_S32:
+		return rp_put_s64(p, (int32_t)v);
+	case RAWPROBE_ARG_U32:
+		return rp_put_u64(p, (uint32_t)v);
+	case RAWPROBE_ARG_U64:
+		return rp_put_u64(p, v);
+	case RAWPROBE_ARG_PTR:
+		return rp_text_arg(p, type, v);
+	default:
+		return rp_put_s64(p, (int64_t)v);
+	}
+}
+
+/* " = %lld (%llu ns)", the value typed when its type is known */
+static char *rp_text_retval(char *p, const struct rawprobe_record *r,
+			    const struct rp_probe_desc *d)
 {
 	p = rp_put(p, " = ", 3);
-	p = rp_put_s64(p, r->retval);
+	p = rp_text_ret_value(p, r, d);
 	*p++ = ' ';
 	*p++ = '(';
 	p = rp_put_u64(p, r->latency_ns);
 	return rp_put(p, " ns)", 4);
+}
+
+/*
+ * The callers under the record's line, innermost first, one a line as
+ * bpftrace prints a kstack: the line above names the probed function.
+ */
+static void rp_text_stack(struct rp_outbuf *ob,
+			  const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = rp_stack_frames(r, frames), i;
+	char *p = rp_ob_begin(ob, n * (8 + RP_FRAME_TEXT_MAX + 1));
+
+	for (i = 0; i < n; i++) {
+		p = rp_put(p, "        ", 8);
+		p = rp_put_frame(p, frames[i]);
+		*p++ = '\n';
+	}
+	rp_ob_end(ob, p);
 }
 
 void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
@@ -430,9 +491,11 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		p = rp_text_str(p, r);
 	}
 	if (r->flags & RAWPROBE_REC_RETVAL)
-		p = rp_text_retval(p, r);
+		p = rp_text_retval(p, r, d);
 	*p++ = '\n';
 	rp_ob_end(ob, p);
+	if (rp_has_stack(r))
+		rp_text_stack(ob, r);
 }
 
 /* "addr": a hex string, as JSON numbers lose precision beyond 2^53 */
@@ -502,6 +565,11 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 	}
 	if (r->flags & RAWPROBE_REC_STR_FAULT)
 		json_kv_bool(j, "str_fault", true);
+	if (rp_has_stack(r)) {
+		uint64_t frames[RAWPROBE_STACK_MAX];
+
+		rp_stack_json(j, frames, rp_stack_frames(r, frames));
+	}
 	if (r->flags & RAWPROBE_REC_RETVAL) {
 		json_kv_s64(j, "retval", r->retval);
 		json_kv_u64(j, "latency_ns", r->latency_ns);

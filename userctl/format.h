@@ -78,6 +78,17 @@ typedef const char *(*rp_arg_label_fn)(const struct rp_probe_desc *d,
 				       unsigned int i, uint64_t v);
 void rp_format_set_labels(rp_arg_label_fn fn);
 
+/*
+ * How a kretprobe's return value v reads, from its function's type: *type
+ * is RAWPROBE_ARG_S32, U32, S64, U64 or PTR (the register's bits above
+ * a 32-bit type's are not the value's), and a label as rp_arg_label_fn's
+ * ("true", an enumerator's name) or NULL. Set by whoever knows the types
+ * (BTF: btf.c); by default, NULL: a signed 64-bit number.
+ */
+typedef const char *(*rp_ret_label_fn)(const struct rp_probe_desc *d,
+				       uint64_t v, unsigned int *type);
+void rp_format_set_ret_labels(rp_ret_label_fn fn);
+
 /* The type of argument i of a record (u64 when d does not say). */
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
 /* Is argument i of r the captured string (or its fault)? */

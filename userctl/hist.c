@@ -9,6 +9,7 @@
 #include <string.h>
 #include "escape.h"
 #include "hist.h"
+#include "stack.h"
 
 #define RP_LOG2_BUCKETS	65	/* [0], [1, 2), ... [2^63, 2^64) */
 #define RP_LINEAR_MAX	1000	/* linear buckets before the overflow one */
@@ -23,11 +24,38 @@ struct rp_hist {
 	double sum;
 };
 
+/*
+ * hist --stack: one stack of a probe (and command, with --by comm) as
+ * recorded. Records are counted by addresses, a hash lookup each; the
+ * names, which merge the call sites within a function, come at the end.
+ */
+struct rp_hstack {
+	uint64_t count;
+	/* the key: from addr up to folded, zero-filled */
+	uint64_t addr;			/* the probed function's */
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n;
+	char comm[RAWPROBE_COMM_LEN];	/* "" without --by comm */
+	char probe[RP_PROBE_NAME_MAX];
+	char *folded;			/* at the end: [comm;]root;...;fn */
+};
+
+#define RP_HSTACK_KEY	offsetof(struct rp_hstack, addr)
+#define RP_HSTACK_KEY_LEN (offsetof(struct rp_hstack, folded) - RP_HSTACK_KEY)
+
+struct rp_hstacks {
+	struct rp_hstack **v;
+	size_t n;
+	uint32_t *slots;		/* index into v + 1; 0 is free */
+	size_t nslots;			/* a power of two, at most half full */
+};
+
 struct rp_hists {
 	struct rp_hist_opts o;
 	bool json;
 	struct rp_hist **v;
 	size_t n;
+	struct rp_hstacks stacks;	/* RP_HIST_STACK */
 	uint64_t skipped;	/* records without the value */
 };
 
@@ -38,7 +66,8 @@ static const char *rp_hist_value_name(const struct rp_hist_opts *o,
 		snprintf(buf, len, "arg%u", o->arg);
 	else
 		snprintf(buf, len, "%s", o->value == RP_HIST_RETVAL ?
-			 "retval" : "latency_ns");
+			 "retval" : o->value == RP_HIST_STACK ? "stack" :
+			 "latency_ns");
 	return buf;
 }
 
@@ -121,6 +150,117 @@ static void rp_hist_add(struct rp_hist *x, const struct rp_hist_opts *o,
 		x->over++;
 }
 
+/* What a histogram is named by: its probe, gone or not. */
+static void rp_hist_probe(char *probe, size_t len,
+			  const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	if (d)
+		snprintf(probe, len, "%s", d->name);
+	else
+		snprintf(probe, len, "probe#%u", r->probe_id);
+}
+
+/* --- stacks --- */
+
+static uint32_t rp_hstack_hash(const struct rp_hstack *k)
+{
+	const unsigned char *p = (const unsigned char *)k + RP_HSTACK_KEY;
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < RP_HSTACK_KEY_LEN; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static bool rp_hstack_same(const struct rp_hstack *a,
+			   const struct rp_hstack *b)
+{
+	return !memcmp((const char *)a + RP_HSTACK_KEY,
+		       (const char *)b + RP_HSTACK_KEY, RP_HSTACK_KEY_LEN);
+}
+
+static void rp_hstack_slot_put(uint32_t *slots, size_t nslots,
+			       const struct rp_hstack *k, size_t i)
+{
+	size_t at = rp_hstack_hash(k) & (nslots - 1);
+
+	while (slots[at])
+		at = (at + 1) & (nslots - 1);
+	slots[at] = (uint32_t)(i + 1);
+}
+
+/* Room for one more stack: the slots at most half full, v as big. */
+static int rp_hstack_grow(struct rp_hstacks *t)
+{
+	size_t nslots = t->nslots ? t->nslots * 2 : 256, i;
+	uint32_t *slots;
+	void *v;
+
+	if (2 * (t->n + 1) <= t->nslots)
+		return 0;
+	if (nslots / 2 > UINT32_MAX)
+		return -ENOMEM;
+	v = realloc(t->v, nslots / 2 * sizeof(*t->v));
+	slots = calloc(nslots, sizeof(*slots));
+	if (v)
+		t->v = v;
+	if (!v || !slots) {
+		free(slots);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n; i++)
+		rp_hstack_slot_put(slots, nslots, t->v[i], i);
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	return 0;
+}
+
+/* The stack k counts in: found, or a new one; NULL without memory. */
+static struct rp_hstack *rp_hstack_find(struct rp_hstacks *t,
+					const struct rp_hstack *k)
+{
+	struct rp_hstack *x;
+	size_t at;
+
+	for (at = t->nslots ? rp_hstack_hash(k) & (t->nslots - 1) : 0;
+	     t->nslots && t->slots[at]; at = (at + 1) & (t->nslots - 1))
+		if (rp_hstack_same(t->v[t->slots[at] - 1], k))
+			return t->v[t->slots[at] - 1];
+	x = malloc(sizeof(*x));
+	if (!x || rp_hstack_grow(t)) {
+		free(x);
+		return NULL;
+	}
+	*x = *k;
+	t->v[t->n] = x;
+	rp_hstack_slot_put(t->slots, t->nslots, x, t->n++);
+	return x;
+}
+
+/* A record without a stack counts as its function alone. */
+static void rp_hstack_record(struct rp_hists *h,
+			     const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d)
+{
+	struct rp_hstack k, *x;
+
+	memset(&k, 0, sizeof(k));
+	k.addr = r->addr;
+	k.n = rp_stack_frames(r, k.frames);
+	if (h->o.by_comm)
+		memcpy(k.comm, r->comm, sizeof(k.comm));
+	/* folded lines do not name probes: one line for a stack of two */
+	if (h->json)
+		rp_hist_probe(k.probe, sizeof(k.probe), r, d);
+	h->skipped += !rp_has_stack(r);
+	x = rp_hstack_find(&h->stacks, &k);
+	if (x)
+		x->count++;
+}
+
 static void rp_hist_record(struct rp_sink *s, const struct rawprobe_record *r,
 			   const struct rp_probe_desc *d)
 {
@@ -130,14 +270,15 @@ static void rp_hist_record(struct rp_sink *s, const struct rawprobe_record *r,
 	bool is_signed;
 	int64_t v;
 
+	if (h->o.value == RP_HIST_STACK) {
+		rp_hstack_record(h, r, d);
+		return;
+	}
 	if (!rp_hist_value(&h->o, r, d, &v, &is_signed)) {
 		h->skipped++;
 		return;
 	}
-	if (d)
-		snprintf(probe, sizeof(probe), "%s", d->name);
-	else
-		snprintf(probe, sizeof(probe), "probe#%u", r->probe_id);
+	rp_hist_probe(probe, sizeof(probe), r, d);
 	if (h->o.by_comm)
 		snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, r->comm);
 	x = rp_hist_find(h, probe, comm);
@@ -304,11 +445,141 @@ static int rp_hist_cmp(const void *a, const void *b)
 	return c ? c : strcmp((*x)->comm, (*y)->comm);
 }
 
+/* --- printing stacks --- */
+
+/* x's folded stack, by names: [comm;]root;...;caller;function */
+static int rp_hstack_fold(struct rp_hstack *x, bool by_comm)
+{
+	char buf[RP_FOLDED_LINE_MAX], *p = buf;
+
+	if (by_comm) {
+		p = rp_put_folded_str(p, x->comm, sizeof(x->comm));
+		*p++ = ';';
+	}
+	p = rp_put_folded_stack(p, x->addr, x->frames, x->n);
+	*p = '\0';
+	x->folded = strdup(buf);
+	return x->folded ? 0 : -ENOMEM;
+}
+
+static int rp_hstack_by_name(const void *a, const void *b)
+{
+	const struct rp_hstack *const *x = a, *const *y = b;
+	int c = strcmp((*x)->probe, (*y)->probe);
+
+	return c ? c : strcmp((*x)->folded, (*y)->folded);
+}
+
+/* The most seen first; then in name order, so the output is stable. */
+static int rp_hstack_by_count(const void *a, const void *b)
+{
+	const struct rp_hstack *const *x = a, *const *y = b;
+
+	if ((*x)->count != (*y)->count)
+		return (*x)->count < (*y)->count ? 1 : -1;
+	return rp_hstack_by_name(a, b);
+}
+
+static void rp_hstack_free(struct rp_hstack *x)
+{
+	free(x->folded);
+	free(x);
+}
+
+/*
+ * Stacks that differ only in where within a function a call was (the
+ * offsets) read the same by name: one line each, their counts added.
+ */
+static int rp_hstacks_merge(struct rp_hstacks *t, bool by_comm)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (rp_hstack_fold(t->v[i], by_comm))
+			return -ENOMEM;
+	if (!t->n)	/* qsort(NULL, 0) is undefined */
+		return 0;
+	qsort(t->v, t->n, sizeof(*t->v), rp_hstack_by_name);
+	for (i = 1; i < t->n; i++) {
+		if (!rp_hstack_by_name(&t->v[k], &t->v[i])) {
+			t->v[k]->count += t->v[i]->count;
+			rp_hstack_free(t->v[i]);
+		} else {
+			t->v[++k] = t->v[i];
+		}
+	}
+	t->n = k + 1;
+	qsort(t->v, t->n, sizeof(*t->v), rp_hstack_by_count);
+	return 0;
+}
+
+/* As the folded line has it, names alone: the callers innermost first. */
+static void rp_hstack_json(struct json *j, const struct rp_hists *h,
+			   const struct rp_hstack *x)
+{
+	char buf[RP_KSYM_MAX];
+	const char *name;
+	unsigned int i;
+	size_t len;
+
+	json_obj_open(j);
+	json_kv_str(j, "probe", x->probe);
+	if (h->o.by_comm)
+		json_kv_strn(j, "comm", x->comm, sizeof(x->comm));
+	json_kv_str(j, "value", "stack");
+	name = rp_frame_func(x->addr, buf, &len);
+	json_kv_strn(j, "function", name, len);
+	json_key(j, "stack");
+	json_arr_open(j);
+	for (i = 0; i < x->n; i++) {
+		name = rp_frame_func(x->frames[i], buf, &len);
+		json_strn(j, name, len);
+	}
+	json_arr_close(j);
+	json_kv_u64(j, "count", x->count);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+/* Folded lines, "stack count", for flamegraph.pl; or JSON, one a stack. */
+static void rp_hstack_end(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	struct rp_hstacks *t = &h->stacks;
+	size_t i;
+
+	if (rp_hstacks_merge(t, h->o.by_comm)) {
+		fprintf(stderr, "rawprobectl: hist: %s\n", strerror(ENOMEM));
+		s->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < t->n; i++) {
+		if (h->json)
+			rp_hstack_json(&s->json, h, t->v[i]);
+		else
+			fprintf(s->out, "%s %" PRIu64 "\n", t->v[i]->folded,
+				t->v[i]->count);
+	}
+	/* stderr: what goes to a flame graph stays stacks only */
+	if (!t->n)
+		fprintf(stderr, "rawprobectl: hist: no records\n");
+	if (h->skipped)
+		fprintf(stderr, "rawprobectl: hist: %" PRIu64 " records had "
+			"no stack (probes without --stack): counted as their "
+			"function alone\n", h->skipped);
+	fflush(s->out);
+}
+
 static void rp_hist_end(struct rp_sink *s)
 {
 	struct rp_hists *h = s->priv;
 	char vname[16];
 	size_t i;
+
+	if (h->o.value == RP_HIST_STACK) {
+		rp_hstack_end(s);
+		return;
+	}
 
 	if (h->n)	/* qsort(NULL, 0) is undefined */
 		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
@@ -339,6 +610,10 @@ static void rp_hist_free(struct rp_sink *s)
 	for (i = 0; i < h->n; i++)
 		free(h->v[i]);
 	free(h->v);
+	for (i = 0; i < h->stacks.n; i++)
+		rp_hstack_free(h->stacks.v[i]);
+	free(h->stacks.v);
+	free(h->stacks.slots);
 	free(h);
 }
 

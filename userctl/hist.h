@@ -2,7 +2,8 @@
 /*
  * rawprobectl hist: log2 or linear histograms of a record value
  * (kretprobe latency, the return value, or an argument), per probe and
- * optionally per command name, printed as bars like bpftrace's.
+ * optionally per command name, printed as bars like bpftrace's; or with
+ * --stack, counts per kernel stack, printed as folded stacks.
  */
 #ifndef RAWPROBECTL_HIST_H
 #define RAWPROBECTL_HIST_H
@@ -15,6 +16,7 @@ enum rp_hist_value {
 	RP_HIST_LATENCY,	/* latency_ns of return records (default) */
 	RP_HIST_RETVAL,		/* retval of return records */
 	RP_HIST_ARG,		/* args[arg] */
+	RP_HIST_STACK,		/* counts per kernel stack (--stack), folded */
 };
 
 struct rp_hist_opts {

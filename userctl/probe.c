@@ -371,12 +371,24 @@ static void rp_fetch_hint(const struct rp_nl *nl, const struct rp_probe_req *req
 		"of this rawprobectl (ABI %d)\n", RAWPROBE_ABI_VERSION);
 }
 
+/* ...and stacks: an older policy refuses the flag's bit. */
+static void rp_stack_hint(const struct rp_nl *nl,
+			  const struct rp_probe_req *req, int err)
+{
+	if (err != -EINVAL || !(req->flags & RAWPROBE_F_STACK) ||
+	    !strstr(nl->errmsg, "reserved bit"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot record "
+		"stacks (--stack): load the module of this rawprobectl\n");
+}
+
 static void rp_add_hints(const struct rp_nl *nl, const struct rp_probe_req *req,
 			 int err)
 {
 	rp_filter_hint(nl, req, err);
 	rp_names_hint(nl, req, err);
 	rp_fetch_hint(nl, req, err);
+	rp_stack_hint(nl, req, err);
 }
 
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
@@ -504,16 +516,57 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	return err;
 }
 
-int rp_entry_check(const struct rp_probe_req *r, const char *what)
+/* Option what needs r at a named function's entry: why, if it is not. */
+static int rp_entry_needed(const struct rp_probe_req *r, const char *what,
+			   const char *why_name, const char *why_entry)
 {
 	if (!r->symbol[0])
 		return rp_usage_error("%s needs a function's name, not an "
-				      "address: its types come from BTF", what);
+				      "address: %s", what, why_name);
 	if (r->offset)
 		return rp_usage_error("%s: %s%s%s+0x%x is not a function's "
-				      "entry, where arguments are defined",
-				      what, r->module, r->module[0] ? ":" : "",
-				      r->symbol, r->offset);
+				      "entry, %s", what, r->module,
+				      r->module[0] ? ":" : "", r->symbol,
+				      r->offset, why_entry);
+	return RP_EXIT_OK;
+}
+
+int rp_entry_check(const struct rp_probe_req *r, const char *what)
+{
+	return rp_entry_needed(r, what, "its types come from BTF",
+			       "where arguments are defined");
+}
+
+/*
+ * What the kernel refuses with --stack (probes/probe.c), said before
+ * asking it: the stack needs a named function's entry...
+ */
+static int rp_stack_entry_check(const struct rp_probe_req *r)
+{
+	if (!(r->flags & RAWPROBE_F_STACK))
+		return RP_EXIT_OK;
+	return rp_entry_needed(r, "--stack", "stacks are recorded at a "
+			       "function's entry", "where stacks are recorded");
+}
+
+/* ...and takes the string area, so no argument may be a string. */
+static int rp_stack_args_check(const struct rp_probe_req *r)
+{
+	char args[RAWPROBE_ARG_NAMES_LEN + 64];
+	int i;
+
+	if (!(r->flags & RAWPROBE_F_STACK))
+		return RP_EXIT_OK;
+	for (i = 0; i < r->nargs; i++) {
+		if (r->argtypes[i] != RAWPROBE_ARG_KSTR &&
+		    r->argtypes[i] != RAWPROBE_ARG_USTR)
+			continue;
+		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
+			    args, sizeof(args));
+		return rp_usage_error("--stack takes the record's string "
+				      "area: not with a str/ustr argument "
+				      "(--args %s)", args);
+	}
 	return RP_EXIT_OK;
 }
 
@@ -531,15 +584,17 @@ static int rp_args_auto(struct rp_probe_req *r)
 /* What needs the function's BTF: --args auto or by name, --filter */
 static int rp_auto_args_one(struct rp_probe_req *r)
 {
-	int rc = RP_EXIT_OK;
+	int rc = rp_stack_entry_check(r);
 
+	if (rc)
+		return rc;
 	if (r->args_by_name[0])
 		rc = rp_fetch_args_compile(r);
 	else if (r->args_auto)
 		rc = rp_args_auto(r);
 	if (!rc && r->value_filter[0])
 		rc = rp_filter_compile(r);
-	return rc;
+	return rc ? rc : rp_stack_args_check(r);
 }
 
 int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
@@ -604,6 +659,10 @@ static void rp_add_usage(FILE *out)
 		"                       (kretprobes test at return)\n"
 		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
 		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
+		"      --stack          record the kernel stack: up to %d callers,\n"
+		"                       innermost first (at a function's entry;\n"
+		"                       kretprobes: as it was entered); not with\n"
+		"                       a str/ustr argument\n"
 		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
 		"      --syscall        arguments come from a pt_regs argument\n"
 		"                       (automatic for __x64_sys_* symbols)\n"
@@ -617,7 +676,8 @@ static void rp_add_usage(FILE *out)
 		"The probe persists after the command exits, like kprobe_events;\n"
 		"'probe del ID' removes it. Prints the new probes' ids.\n",
 		RAWPROBE_MAX_VALUE_TERMS, RAWPROBE_FILTER_STR_LEN - 1,
-		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1);
+		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1,
+		RAWPROBE_STACK_MAX);
 }
 
 /* Options shared by probe add and stream -e. */
@@ -669,6 +729,9 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 		return 0;
 	case 'S':
 		req->flags |= RAWPROBE_F_SYSCALL;
+		return 0;
+	case 'K':
+		req->flags |= RAWPROBE_F_STACK;
 		return 0;
 	case 'F':
 		return rp_value_filter_opt(arg, req);
@@ -771,6 +834,8 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 	json_kv_bool(j, "syscall_args", r->flags & RAWPROBE_F_SYSCALL);
 	json_kv_bool(j, "persistent", r->flags & RAWPROBE_F_PERSISTENT);
 	json_kv_bool(j, "disabled", r->flags & RAWPROBE_F_DISABLED);
+	if (r->flags & RAWPROBE_F_STACK)
+		json_kv_bool(j, "stack", true);
 	json_key(j, "args");
 	json_arr_open(j);
 	for (i = 0; i < r->nargs; i++)
@@ -806,8 +871,9 @@ static void rp_dry_run_one(const struct rp_probe_req *r)
 	}
 	rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names, args,
 		    sizeof(args));
-	printf("%s:%s args=%s%s%s%s\n", rp_kind_name(r->kind), target,
+	printf("%s:%s args=%s%s%s%s%s\n", rp_kind_name(r->kind), target,
 	       r->nargs ? args : "none",
+	       r->flags & RAWPROBE_F_STACK ? " stack" : "",
 	       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
 	       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
 	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
@@ -1036,6 +1102,8 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	json_kv_str(j, "state", rp_state_name(pi->state));
 	json_kv_bool(j, "persistent", pi->flags & RAWPROBE_F_PERSISTENT);
 	json_kv_bool(j, "syscall_args", pi->flags & RAWPROBE_F_SYSCALL);
+	if (pi->flags & RAWPROBE_F_STACK)
+		json_kv_bool(j, "stack", true);
 	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
 		json_kv_u64(j, "maxactive", pi->maxactive);
 	json_key(j, "args");
@@ -1092,7 +1160,7 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       "%s%s%s%s%s%s%s%s\n",
+		       "%s%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
@@ -1101,7 +1169,8 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 		       shown.filter[0] ? "  [" : "", shown.filter,
 		       shown.filter[0] ? "]" : "",
 		       shown.owner[0] ? "  by module " : "", shown.owner,
-		       args[0] ? "  args " : "", args);
+		       args[0] ? "  args " : "", args,
+		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "");
 	}
 }
 
@@ -1133,6 +1202,10 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 	printf("%s%s\n", pi->nargs ? "" : "none",
 	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
 	       " (from the syscall's pt_regs)" : "");
+	if (pi->flags & RAWPROBE_F_STACK)
+		printf("  stack       the kernel stack, at %s\n",
+		       pi->kind == RAWPROBE_KIND_KRETPROBE ?
+		       "the function's entry" : "each hit");
 	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
 	printf("  hits        %" PRIu64 "\n"
 	       "  records     %" PRIu64 "\n"

@@ -104,7 +104,8 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 	{ "args",      required_argument, NULL, 'a' },			\
 	{ "maxactive", required_argument, NULL, 'm' },			\
 	{ "strmax",    required_argument, NULL, 's' },			\
-	{ "filter",    required_argument, NULL, 'F' }
+	{ "filter",    required_argument, NULL, 'F' },			\
+	{ "stack",     no_argument,       NULL, 'K' }
 
 /* Filters: per probe in probe add, per stream (and its -e) in stream. */
 #define RP_FILTER_LONGOPTS						\
@@ -113,7 +114,7 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 	{ "comm",      required_argument, NULL, 'C' },			\
 	{ "cpu",       required_argument, NULL, 'U' }
 
-/* An option shared by probe add and stream -e (a:m:s:dSF, filters). */
+/* An option shared by probe add and stream -e (a:m:s:dSFK, filters). */
 int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
 /* Add it; on success *pi describes the new probe. Prints errors. */
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,

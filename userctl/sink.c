@@ -9,6 +9,7 @@
 #include <string.h>
 #include "escape.h"
 #include "sink.h"
+#include "stack.h"
 #include "symbols.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -20,6 +21,7 @@ static const char *const rp_formats[] = {
 	[RP_FMT_PERFETTO]	= "perfetto",
 	[RP_FMT_RAW]		= "raw",
 	[RP_FMT_CTF]		= "ctf",
+	[RP_FMT_FOLDED]		= "folded",
 	[RP_FMT_HIST]		= "hist",
 };
 
@@ -86,6 +88,13 @@ static void rp_json_record(struct rp_sink *s, const struct rawprobe_record *r,
 	rp_record_json(&s->json, r, d);
 }
 
+static void rp_folded_record(struct rp_sink *s, const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d)
+{
+	(void)d;	/* the function comes from the address, as the frames */
+	rp_record_folded(&s->ob, r);
+}
+
 static void rp_outbuf_sink_free(struct rp_sink *s)
 {
 	rp_outbuf_free(&s->ob);
@@ -96,6 +105,9 @@ static const struct rp_sink_ops rp_text_ops = {
 };
 static const struct rp_sink_ops rp_json_ops = {
 	.record = rp_json_record, .free = rp_outbuf_sink_free,
+};
+static const struct rp_sink_ops rp_folded_ops = {
+	.record = rp_folded_record, .free = rp_outbuf_sink_free,
 };
 
 void rp_sink_flush(struct rp_sink *s)
@@ -109,25 +121,53 @@ void rp_sink_flush(struct rp_sink *s)
  * Escaped as in text output (a CSV is read in terminals too, and so
  * every row is one line), then quoted.
  */
-static void rp_csv_str(FILE *out, const char *s, size_t max)
+static void rp_csv_put(FILE *out, const char *s, size_t max)
 {
 	char esc[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];	/* the longest */
 	const char *c;
 
 	rp_escape_str(esc, sizeof(esc), s, max);
-	fputc('"', out);
 	for (c = esc; *c; c++) {
 		if (*c == '"')
 			fputc('"', out);
 		fputc(*c, out);
+	}
+}
+
+static void rp_csv_str(FILE *out, const char *s, size_t max)
+{
+	fputc('"', out);
+	rp_csv_put(out, s, max);
+	fputc('"', out);
+}
+
+/* The frames, innermost first, joined by ';' in one field */
+static void rp_csv_stack(FILE *out, const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = rp_stack_frames(r, frames), i;
+	char buf[RP_KSYM_MAX];
+	const char *frame;
+	size_t len;
+
+	if (!n)
+		return;
+	fputc('"', out);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(';', out);
+		frame = rp_frame_str(frames[i], buf, &len);
+		rp_csv_put(out, frame, len);
 	}
 	fputc('"', out);
 }
 
 static void rp_csv_begin(struct rp_sink *s)
 {
+	/* new columns go last: scripts that index them keep working */
 	fputs("ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,addr,sym,"
-	      "arg0,arg1,arg2,arg3,arg4,arg5,str,retval,latency_ns\n", s->out);
+	      "arg0,arg1,arg2,arg3,arg4,arg5,str,retval,latency_ns,stack\n",
+	      s->out);
 }
 
 static void rp_csv_args(FILE *out, const struct rawprobe_record *r,
@@ -169,10 +209,12 @@ static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
 	if (r->flags & RAWPROBE_REC_STR)
 		rp_csv_str(out, r->str, RAWPROBE_STR_LEN);
 	if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, ",%" PRId64 ",%" PRIu64 "\n", (int64_t)r->retval,
+		fprintf(out, ",%" PRId64 ",%" PRIu64 ",", (int64_t)r->retval,
 			(uint64_t)r->latency_ns);
 	else
-		fputs(",,\n", out);
+		fputs(",,,", out);
+	rp_csv_stack(out, r);
+	fputc('\n', out);
 }
 
 static const struct rp_sink_ops rp_csv_ops = {
@@ -258,6 +300,12 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 		json_kv_str(j, "str", r->str);
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		json_kv_s64(j, "retval", r->retval);
+	/* as -j has it: the UI lists args.stack[0], [1], ... */
+	if (rp_has_stack(r)) {
+		uint64_t frames[RAWPROBE_STACK_MAX];
+
+		rp_stack_json(j, frames, rp_stack_frames(r, frames));
+	}
 	json_obj_close(j);
 }
 
@@ -380,7 +428,7 @@ int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
 	static const struct rp_sink_ops *const ops[] = {
 		[RP_FMT_TEXT] = &rp_text_ops, [RP_FMT_JSON] = &rp_json_ops,
 		[RP_FMT_CSV] = &rp_csv_ops, [RP_FMT_PERFETTO] = &rp_perfetto_ops,
-		[RP_FMT_RAW] = &rp_raw_ops,
+		[RP_FMT_RAW] = &rp_raw_ops, [RP_FMT_FOLDED] = &rp_folded_ops,
 	};
 
 	memset(s, 0, sizeof(*s));
@@ -395,7 +443,7 @@ int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
 		s->priv = calloc(1, sizeof(struct rp_idset));
 	if ((fmt == RP_FMT_PERFETTO || fmt == RP_FMT_RAW) && !s->priv)
 		return -ENOMEM;
-	if (fmt == RP_FMT_TEXT || fmt == RP_FMT_JSON) {
+	if (fmt == RP_FMT_TEXT || fmt == RP_FMT_JSON || fmt == RP_FMT_FOLDED) {
 		if (rp_outbuf_init(&s->ob, out, RP_OUTBUF_SIZE))
 			return -ENOMEM;
 		json_set_outbuf(&s->json, &s->ob);

@@ -19,6 +19,7 @@ enum rp_format {
 	RP_FMT_PERFETTO,	/* Chrome trace-event JSON (ui.perfetto.dev) */
 	RP_FMT_RAW,		/* capture file: replay with --input */
 	RP_FMT_CTF,		/* CTF 1.8 trace directory (ctf.h) */
+	RP_FMT_FOLDED,		/* a folded stack per record (flamegraph.pl) */
 	RP_FMT_HIST,		/* histograms, printed at the end */
 };
 

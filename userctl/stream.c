@@ -56,6 +56,8 @@ struct rp_stream_cfg {
 	bool quiet;
 	struct rp_hist_opts hist;
 	bool hist_opts;			/* a hist option was given */
+	bool hist_value;		/* --arg or --retval */
+	bool hist_stack;		/* --stack */
 };
 
 
@@ -359,7 +361,10 @@ static void rp_stream_usage(FILE *out, int mode)
 		"Histograms of kretprobe latency (default), of the return value or\n"
 		"of an argument, per probe (and per command with --by comm),\n"
 		"printed at exit. Without probes: the records of existing probes.\n"
-		"  rawprobectl hist kretprobe:vfs_read --duration 5 --by comm\n",
+		"  rawprobectl hist kretprobe:vfs_read --duration 5 --by comm\n"
+		"With --stack: how often each kernel stack was seen, as folded\n"
+		"stacks for flamegraph.pl:\n"
+		"  rawprobectl hist kprobe:vfs_read --stack -d 5 > vfs_read.folded\n",
 	};
 
 	fputs(synopsis[mode], out);
@@ -375,7 +380,14 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           the kernel ('retval < 0 && skb->len >\n"
 		"                           1000'; see 'probe add --help')\n"
 		"    -m, --maxactive N      kretprobe instances\n"
-		"    -s, --strmax N         string capture length\n"
+		"    -s, --strmax N         string capture length\n");
+	if (mode != RP_MODE_HIST)	/* hist's is of every probe: below */
+		fprintf(out,
+			"        --stack            record the kernel stack: up to %d callers\n"
+			"                           (at a function's entry; not with a\n"
+			"                           str/ustr argument)\n",
+			RAWPROBE_STACK_MAX);
+	fprintf(out,
 		"  Filters (in the kernel for this command's probes, here for others):\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
 		"  -i, --id ID              only records of probe ID (repeatable)\n"
@@ -391,18 +403,27 @@ static void rp_stream_usage(FILE *out, int mode)
 			"      --retval             histogram of the return value\n"
 			"      --linear STEP        linear buckets of width STEP\n"
 			"                           (default: log2 buckets)\n"
-			"      --by comm            one histogram per command name\n");
+			"      --by comm            one histogram per command name\n"
+			"      --stack              every probe records its kernel stack\n"
+			"                           (as the probe option of stream);\n"
+			"                           counts per stack instead, the most\n"
+			"                           seen first, as folded stacks\n"
+			"                           ([COMM;]root;...;caller;function N;\n"
+			"                           the command with --by comm)\n");
 	else
 		fprintf(out,
 			"  -f, --format FMT         text (default), json (= -j), csv,\n"
 			"                           perfetto (Chrome trace JSON for\n"
 			"                           ui.perfetto.dev), raw (capture file),\n"
 			"                           ctf (CTF 1.8 trace directory for\n"
-			"                           babeltrace2 and Trace Compass)\n"
+			"                           babeltrace2 and Trace Compass),\n"
+			"                           folded (COMM;root;...;function 1 a\n"
+			"                           record, for flamegraph.pl)\n"
 			"  -q, --quiet              count only, print the summary\n"
 			"\n"
 			"Text columns: CLOCK_MONOTONIC seconds, cpu, pid, comm, probe,\n"
-			"arguments, '= return value (latency ns)' for kretprobes.\n");
+			"arguments, '= return value (latency ns)' for kretprobes; a\n"
+			"stack follows, a caller a line, innermost first.\n");
 	fprintf(out, "A summary (hits, lost, filtered, sequence gaps) goes to "
 		"stderr at exit.\n");
 }
@@ -470,9 +491,14 @@ static int rp_hist_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 					      RAWPROBE_MAX_ARGS - 1, arg);
 		c->hist.value = RP_HIST_ARG;
 		c->hist.arg = (unsigned int)v;
+		c->hist_value = true;
 		return 0;
 	case RP_OPT_RETVAL:
 		c->hist.value = RP_HIST_RETVAL;
+		c->hist_value = true;
+		return 0;
+	case 'K':
+		c->hist_stack = true;	/* the value is chosen once all are known */
 		return 0;
 	case RP_OPT_LINEAR:
 		if (rp_parse_u64(arg, 1, UINT64_MAX / 2000, &v))
@@ -522,8 +548,9 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'f':
 		c->format = rp_format_parse(arg);
 		if (c->format < 0 || c->format == RP_FMT_HIST)
-			return rp_usage_error("--format is text, json, csv, perfetto, "
-					      "raw or ctf, not '%s'", arg);
+			return rp_usage_error("--format is text, json, csv, folded, "
+					      "perfetto, raw or ctf, not '%s'",
+					      arg);
 		return 0;
 	case 'q':
 		c->quiet = true;
@@ -531,6 +558,19 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	default:
 		return rp_hist_opt(opt, arg, c);
 	}
+}
+
+/* An option of the probe given last. */
+static int rp_stream_probe_opt(int opt, const char *arg,
+			       struct rp_stream_cfg *c)
+{
+	if (c->nreqs)
+		return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
+	if (opt == 'F' || opt == 'K')	/* (no short option) */
+		return rp_usage_error("--%s applies to a probe: give the probe "
+				      "first", opt == 'F' ? "filter" : "stack");
+	return rp_usage_error("-%c applies to a probe: give the probe first",
+			      opt);
 }
 
 static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
@@ -543,17 +583,15 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 			return rp_usage_error("unexpected '%s' (probes are given "
 					      "with -e)", arg);
 		return rp_stream_add_probe(c, arg);
+	case 'K':	/* hist: counts stacks, of every probe */
+		if (c->mode == RP_MODE_HIST)
+			return rp_hist_opt(opt, arg, c);
+		return rp_stream_probe_opt(opt, arg, c);
 	case 'a':
 	case 'm':
 	case 's':
 	case 'F':
-		if (c->nreqs)
-			return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
-		if (opt == 'F')	/* (no short option) */
-			return rp_usage_error("--filter applies to a probe: "
-					      "give the probe first");
-		return rp_usage_error("-%c applies to a probe: give the probe "
-				      "first", opt);
+		return rp_stream_probe_opt(opt, arg, c);
 	case 'P':
 	case 'T':
 	case 'C':
@@ -578,6 +616,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->input && c->nreqs)
 		return rp_usage_error("--input replays a capture: it cannot add "
 				      "probes");
+	if (c->hist_stack && (c->hist_value || c->hist.step))
+		return rp_usage_error("hist --stack counts stacks: not with "
+				      "--arg, --retval or --linear");
 	if (c->mode == RP_MODE_HIST)
 		c->format = RP_FMT_HIST;
 	else if (c->format < 0)
@@ -588,9 +629,14 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->format == RP_FMT_CTF && !c->output)
 		return rp_usage_error("--format ctf writes a trace directory: "
 				      "give -o DIR");
+	if (c->hist_stack)
+		c->hist.value = RP_HIST_STACK;
 	/* the stream's filters go into the kernel with its own probes */
-	for (i = 0; i < c->nreqs; i++)
+	for (i = 0; i < c->nreqs; i++) {
 		c->reqs[i].filter = c->filter;
+		if (c->hist_stack)
+			c->reqs[i].flags |= RAWPROBE_F_STACK;
+	}
 	return 0;
 }
 
@@ -699,8 +745,10 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (rc)
 		return rc;
 	s->lost0 = rp_stream_ring_lost(s);	/* this command's losses only */
-	if (!c->quiet && c->format != RP_FMT_RAW && c->format != RP_FMT_HIST)
-		rp_ksyms_preload();	/* before the probes fire */
+	/* before the probes fire (and modules with stacks' frames go) */
+	if (!c->quiet && c->format != RP_FMT_RAW &&
+	    (c->format != RP_FMT_HIST || c->hist.value == RP_HIST_STACK))
+		rp_ksyms_preload();
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
@@ -744,8 +792,9 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	rc = rp_probe_auto_args(c.reqs, c.nreqs);
 	if (rc)
 		return rc;
-	/* named arguments: bools and enums shown by name, from BTF */
+	/* named arguments, return values: bools and enums by name, from BTF */
 	rp_format_set_labels(rp_btf_arg_label);
+	rp_format_set_ret_labels(rp_btf_ret_label);
 	/* a directory for ctf, made ready before any probe is added */
 	if (c.format == RP_FMT_CTF && (rc = rp_ctf_prepare(c.output)))
 		return rc;

@@ -415,7 +415,8 @@ static void rp_ksyms_load(void)
 		    rp_ksym_push(&k, &cap))
 			break;
 	fclose(f);
-	qsort(rp_ksyms.v, rp_ksyms.n, sizeof(*rp_ksyms.v), rp_ksym_cmp);
+	if (rp_ksyms.n)		/* qsort(NULL, 0) is undefined */
+		qsort(rp_ksyms.v, rp_ksyms.n, sizeof(*rp_ksyms.v), rp_ksym_cmp);
 }
 
 void rp_ksyms_preload(void)
@@ -424,15 +425,11 @@ void rp_ksyms_preload(void)
 		rp_ksyms_load();
 }
 
-void rp_ksym_format(uint64_t addr, char *buf, size_t len)
+/* The function addr is in, or NULL (not in kernel text, or not known). */
+static const struct rp_ksym *rp_ksym_find(uint64_t addr)
 {
-	/* a kallsyms line is < 512 bytes; the offset adds 19 */
-	char tmp[512 + 32], *p;
-	const struct rp_ksym *s;
-	size_t lo = 0, hi, n;
-	const char *mod;
+	size_t lo = 0, hi;
 
-	buf[0] = '\0';
 	if (!rp_ksyms.loaded)
 		rp_ksyms_load();
 	hi = rp_ksyms.n;
@@ -445,7 +442,7 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 	if (!hi || addr < rp_ksyms.v[0].addr ||
 	    (addr > rp_ksyms.v[hi - 1].addr &&
 	     addr - rp_ksyms.v[hi - 1].addr > 0x10000))
-		return;
+		return NULL;
 	/* the last symbol at or below addr */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -455,8 +452,20 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 		else
 			hi = mid;
 	}
-	s = &rp_ksyms.v[lo - 1];	/* lo > 0: addr >= v[0].addr */
-	if (!s->name)
+	/* lo > 0: addr >= v[0].addr */
+	return rp_ksyms.v[lo - 1].name ? &rp_ksyms.v[lo - 1] : NULL;
+}
+
+void rp_ksym_format(uint64_t addr, char *buf, size_t len)
+{
+	/* a kallsyms line is < 512 bytes; the offset adds 19 */
+	char tmp[512 + 32], *p;
+	const struct rp_ksym *s = rp_ksym_find(addr);
+	const char *mod;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!s)
 		return;
 	/* "name+0x10 [module]", cut to len like snprintf */
 	p = rp_put(tmp, s->name, s->name_len);
@@ -467,6 +476,14 @@ void rp_ksym_format(uint64_t addr, char *buf, size_t len)
 	n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
 	memcpy(buf, tmp, n);
 	buf[n] = '\0';
+}
+
+const char *rp_ksym_func(uint64_t addr, size_t *len)
+{
+	const struct rp_ksym *s = rp_ksym_find(addr);
+
+	*len = s ? s->name_len : 0;
+	return s ? s->name : "";
 }
 
 int rp_ksym_module(const char *name, char *module, size_t len)

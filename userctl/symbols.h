@@ -44,6 +44,12 @@ void rp_ksyms_preload(void);
  * string (length in *len) is valid until the next call.
  */
 const char *rp_ksym_cached(uint64_t addr, size_t *len);
+/*
+ * The name alone (no offset, no module) of the function addr is in, its
+ * length in *len: 0 when rp_ksym_format() would give "". Not
+ * NUL-terminated where the module follows; valid while kallsyms is.
+ */
+const char *rp_ksym_func(uint64_t addr, size_t *len);
 /* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
 int rp_ksym_exists(const char *name);
 /* The same, and module (if not NULL) gets its module ("" for vmlinux). */

@@ -457,7 +457,7 @@ print('fetch json ok')
 PY
 check "fetch json"       0 "^fetch json ok$" "^$" \
 	-- bash -c "$CTL -j stream -r $T/fetch.rpc -o $T/fetch.json 2>/dev/null && python3 $T/fetch.py $T/fetch.json"
-check "fetch csv"        0 '^8000001000,2,0,600,600,"nc",1,"kprobe:vfs_read",kprobe,0xffffffff81100000,"vfs_read\+0x0",,100,,,,,"hostname",,$' "^$" \
+check "fetch csv"        0 '^8000001000,2,0,600,600,"nc",1,"kprobe:vfs_read",kprobe,0xffffffff81100000,"vfs_read\+0x0",,100,,,,,"hostname",,,$' "^$" \
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f csv 2>/dev/null | sed -n 3p"
 check "fetch perfetto"   0 '"args":\{"cpu":0,"arg0":"\(fault\)","arg1":100,"str":"hostname"\}' "^$" \
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f perfetto 2>/dev/null | grep -m1 fault"
@@ -500,11 +500,40 @@ assert 'arg_names' not in recs[11]
 print('names json ok')
 PY
 check "names json fields" 0 "^names json ok$" "^$" -- bash -c "$CTL -j stream -r $T/names.rpc -o $T/names.json 2>/dev/null && python3 $T/names.py $T/names.json"
-check "names csv columns" 0 "^ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,addr,sym,arg0,arg1,arg2,arg3,arg4,arg5,str,retval,latency_ns$" "^$" \
+check "names csv columns" 0 "^ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,addr,sym,arg0,arg1,arg2,arg3,arg4,arg5,str,retval,latency_ns,stack$" "^$" \
 	-- bash -c "$CTL stream -r $T/names.rpc -f csv 2>/dev/null | head -1"
 check "names raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f raw -o $T/names2.rpc 2>/dev/null && cmp <($CTL stream -r $T/names.rpc 2>/dev/null) <($CTL stream -r $T/names2.rpc 2>/dev/null) && cmp <($CTL -j stream -r $T/names.rpc 2>/dev/null) <($CTL -j stream -r $T/names2.rpc 2>/dev/null)"
 check "names perfetto"   0 "valid: 1 documents" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f perfetto 2>/dev/null | $VALIDATE perfetto-"
 check "names hist"       0 "do_sys_openat2|__x64_sys_openat, arg0: count 1" "^$" -- bash -c "$CTL hist -r $T/names.rpc --arg 0 -i 1 2>/dev/null"
+
+# --- kretprobes' return values typed from BTF: text only ---
+python3 "$here/mkcapture.py" --returns "$T/returns.rpc"
+cat >"$T/returns.txt" <<'EOF'
+     7.500000   0     500 cat              kretprobe:it_real_fn     = HRTIMER_NORESTART (10 ns)
+     7.500001   0     500 cat              kretprobe:it_real_fn     = HRTIMER_RESTART (10 ns)
+     7.500002   0     500 cat              kretprobe:it_real_fn     = 7 (10 ns)
+     7.500003   0     500 cat              kretprobe:cc_platform_has = false (10 ns)
+     7.500004   0     500 cat              kretprobe:cc_platform_has = true (10 ns)
+     7.500005   0     500 cat              kretprobe:jiffies_to_msecs = 4 (10 ns)
+     7.500006   0     500 cat              kretprobe:filp_open      = 0xffff888003a1e000 (10 ns)
+     7.500007   0     500 cat              kretprobe:filp_open      = 0xfffffffffffffffe (10 ns)
+     7.500008   0     500 cat              kretprobe:ext4:ext4_sync_file = -1 (10 ns)
+     7.500009   0     500 cat              kretprobe:ext4:ext4_sync_file = 0 (10 ns)
+     7.500010   0     500 cat              kretprobe:nr_free_buffer_pages = 18446744073709551615 (10 ns)
+     7.500011   0     500 cat              kretprobe:kfree          = 5 (10 ns)
+     7.500012   0     500 cat              kretprobe:vfs_read       = -14 (10 ns)
+     7.500013   0     500 cat              kretprobe:no_such_fn_rp  = 4294967295 (10 ns)
+EOF
+same "returns text"      "$T/returns.txt" -- $CTL stream -r "$T/returns.rpc"
+same "returns text, ASan" "$T/returns.txt" -- env ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
+	UBSAN_OPTIONS=halt_on_error=1:exitcode=98 "$repo/build/asan/rawprobectl" stream -r "$T/returns.rpc"
+# without BTF: the register, signed, as before; JSON keeps it so
+echo "0 1 7 256 1 -2401053092612145148 -131391578578944 -2 4294967295 0 -1 5 -14 4294967295" >"$T/returns-raw.txt"
+same "returns without BTF" "$T/returns-raw.txt" \
+	-- bash -c "RAWPROBECTL_BTF=/nonexistent $CTL stream -r $T/returns.rpc 2>/dev/null | sed -E 's/.* = (-?[0-9]+) \\(10 ns\\)\$/\\1/' | paste -sd' '"
+same "returns json raw"  "$T/returns-raw.txt" \
+	-- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.loads(l)[\"retval\"] for l in sys.stdin])'"
+check "returns json schema" 0 "valid: 14 documents" "^$" -- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | $VALIDATE record"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -51,6 +51,7 @@ python3 "$here/mkcapture.py" --ctf "$T/ctf2.rpc" 2
 python3 "$here/mkcapture.py" "$T/cap.rpc"
 python3 "$here/mkcapture.py" --escapes "$T/esc.rpc"
 python3 "$here/mkcapture.py" --bench 20000 "$T/bench.rpc" "$T/bench.ksyms"
+python3 "$here/mkcapture.py" --stack "$T/stack.rpc" "$T/stack.ksyms"
 
 check "babeltrace2 installed (tools/deps.sh)" 0 "^Babeltrace 2" "^$" -- babeltrace2 --version
 
@@ -135,6 +136,13 @@ check "same as text/json: 20000 records" 0 "^ctf ok: 20000 events$" "^$" \
 	-- same_with "$CTL" "$T/bench.ksyms" "$T/bench.rpc" "$T/bench"
 check "same as text/json: ASan build" 0 "^ctf ok: 4000 events$" "^$" \
 	-- same_with "$ASAN" "$T/kallsyms" "$T/ctf.rpc" "$T/asan"
+# kernel stacks (--stack): a sequence of the frames' strings, as JSON's
+check "same as text/json: stacks" 0 "^ctf ok: 9 events$" "^$" \
+	-- same_with "$ASAN" "$T/stack.ksyms" "$T/stack.rpc" "$T/stack"
+check "stacks: metadata" 0 "^3$" "^$" \
+	-- bash -c "grep -c -Fx \$'\\t\\tstring stack[stack_len];' $T/stack/metadata"
+check "stacks: events"   0 '^\[9\.000040000\] .* kretprobe:vfs_read: .*\{ retval = 1, latency_ns = 1500, stack_len = 4, stack = \[ \[0\] = "ksys_read\+0x6b", \[1\] = "__x64_sys_read\+0x19", \[2\] = "do_syscall_64\+0x38", \[3\] = "entry_SYSCALL_64_after_hwframe\+0x76" \] \}$' "^$" \
+	-- bash -c "babeltrace2 --clock-seconds $T/stack | grep kretprobe"
 
 # --- a directory reused, an empty trace, records out of the ordinary ---
 check "reuses its own trace" 0 "^ctf ok: [1-9][0-9]+ events$" "^$" -- same "$T/ctf2.rpc" "$T/tr"

@@ -10,6 +10,8 @@
 # and argument formats), which must be the line text output has; the
 # fields text output does not show (time in ns, sequence, process, probe
 # id, kind, address and symbol, fault flags) must be the JSON record's.
+# A stack (a sequence of strings in CTF) is the lines under the record's
+# in text output and JSON's "stack".
 # Prints "ctf ok: N events", or the first differences and exits 1.
 #
 # Everything is handled as bytes (latin-1 strings): babeltrace2 prints
@@ -42,9 +44,28 @@ def bt_string(s, i):
     return ''.join(out), i + 1
 
 
+def bt_array(s, i):
+    """[ [0] = v, [1] = w ] (or [ ]) at s[i]: a list of the values."""
+    assert s.startswith('[ ', i), s[i:]
+    out, i = [], i + 2
+    while not s.startswith(']', i):
+        m = re.compile(r'\[(\d+)\] = ').match(s, i)
+        assert int(m.group(1)) == len(out), s[i:]
+        v, i = bt_value(s, m.end())
+        out.append(v)
+        if s.startswith(', ', i):
+            i += 2
+        else:
+            assert s.startswith(' ', i), s[i:]
+            i += 1
+    return out, i + 1
+
+
 def bt_value(s, i):
     if s[i] == '"':
         return bt_string(s, i)
+    if s[i] == '[':             # a sequence: the stack's frames
+        return bt_array(s, i)
     if s[i] == '(':             # enumeration: ( "label" : container = N )
         label, i = bt_string(s, i + 2)
         m = re.compile(r' : container = (-?\d+) \)').match(s, i)
@@ -159,7 +180,9 @@ def text_line(ev):
     line += text_args(ev['fields'])
     if 'retval' in f:
         line += ' = %d (%d ns)' % (f['retval'], f['latency_ns'])
-    return line
+    # the callers, one a line under the record's
+    return ''.join([line] + ['\n        ' + esc(fr)
+                             for fr in f.get('stack', [])])
 
 # --- what JSON output has and text output does not ---
 
@@ -173,7 +196,8 @@ def json_diffs(ev, rec):
             'probe': None if ev['name'] == '?' else ev['name'],
             'str_fault': any(k.endswith('fault') and
                              not k.endswith('fetch_fault') for k in f) or None,
-            'retval': f.get('retval'), 'latency_ns': f.get('latency_ns')}
+            'retval': f.get('retval'), 'latency_ns': f.get('latency_ns'),
+            'stack': f.get('stack')}
     got = {k: rec.get(k) for k in want}
     if got['probe'] is not None:    # names are escaped in the metadata
         got['probe'] = esc(got['probe'])
@@ -198,12 +222,24 @@ def json_diffs(ev, rec):
             for k in want if want[k] != got[k]]
 
 
+def text_records(lines):
+    """A record's line with its stack's lines under it (indented by 8;
+    a record's line starts with at most 5 spaces), as one string."""
+    out = []
+    for line in lines:
+        if out and re.match(r' {8}\S', line):
+            out[-1] += '\n' + line
+        else:
+            out.append(line)
+    return out
+
+
 def main(bt_path, text_path, json_path):
     def lines(p):
         return open(p, encoding='latin-1', newline='\n').read() \
             .split('\n')[:-1]
     bt = [bt_event(line) for line in lines(bt_path)]
-    text = lines(text_path)
+    text = text_records(lines(text_path))
     recs = [json.loads(line) for line in lines(json_path)]
     bad = []
     if not len(bt) == len(text) == len(recs):

@@ -141,6 +141,23 @@ parse_errors() {
 	try 2 probe add kprobe vfs_read --cpu 65536
 	try 2 probe add kprobe vfs_read --pid 2147483648
 
+	# Kernel stacks where the kernel would refuse them, and the option's
+	# place.
+	try 2 probe add kprobe vfs_read+4 --stack
+	try 2 probe add kprobe 0x1000 --stack
+	try 2 probe add jprobe vfs_read -a u64,ustr --stack
+	try 2 probe add jprobe vfs_read -a p:str --stack
+	try 2 probe add kprobe vfs_read --stack=1
+	try 2 stream --stack
+	try 2 stream -e kprobe:vfs_read+4 --stack
+	try 2 trace --stack kprobe:vfs_read
+	try 2 trace kretprobe:0x1000 --stack
+	try 2 hist --stack --arg 0
+	try 2 hist --retval --stack
+	try 2 hist --stack --linear 1
+	try 2 hist kprobe:vfs_read+4 --stack
+	try 2 stream -f FOLDED
+
 	# Formats, files and the rest.
 	try 2 stream -f xml
 	try 2 stream -f ''
@@ -226,6 +243,7 @@ kernel_errors() {
 	try K probe add kprobe vfs_read vfs_read+1	# a batch: all or none
 	try K probe add jprobe vfs_read no_such_function_rawprobe -a 3
 	try K probe add kprobe 0x1
+	try K probe add kprobe no_such_function_rawprobe --stack
 	try K probe del 12345
 	try K probe show 12345
 	try K probe enable 12345

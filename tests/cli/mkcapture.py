@@ -32,6 +32,19 @@
 # faulted (the record's fault_mask), enums of fields by name from BTF,
 # parameters by name in any order.
 #
+# tests/cli/mkcapture.py --returns FILE writes instead kretprobe records
+# of functions of every return type in Debian 6.12's BTF (tests/cli/btf.sh):
+# an enum, a bool, unsigned int (upper bits that are not its), a
+# pointer, int in a module, unsigned long, void, and one not in BTF.
+#
+# tests/cli/mkcapture.py --stack FILE writes instead records of probes
+# with --stack (RAWPROBE_REC_STACK: return addresses in the string area)
+# for tests/cli/stack.sh and its kallsyms (STACK_KALLSYMS below): the
+# same stack at two call sites of one function, a module's frame, an
+# address no function holds, an empty stack, the deepest one, a
+# kretprobe's, one with arguments, a command that needs escaping (and
+# holds the folded format's ';'), and a record without a stack.
+#
 # Layout (userctl/sink.c): "RPCAP001", then items (u32 tag, u32 length,
 # payload): 1 = a probe description (the first 240 bytes of struct
 # rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
@@ -44,6 +57,7 @@ import sys
 KPROBE, KRETPROBE, JPROBE = 1, 2, 3
 U64, S64, S32, U32, PTR, KSTR, USTR = range(7)
 F_ARGS, F_RETVAL, F_STR, F_TRUNC, F_FAULT = 1, 2, 4, 8, 16
+F_STACK = 64
 
 
 def as_bytes(s):
@@ -64,13 +78,17 @@ def names(pid, text):
 
 
 def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
-           retval=None, latency=0, s=None, str_arg=0, extra=0, faults=0):
+           retval=None, latency=0, s=None, str_arg=0, extra=0, faults=0,
+           stack=None):
     flags = (F_ARGS if args else 0) | (F_RETVAL if retval is not None else 0)
     flags |= (F_STR if s is not None else 0) | extra
     # a field fetch that faulted leaves 0 (uapi/rawprobe.h)
     a = [0 if faults >> i & 1 else x & (2**64 - 1)
          for i, x in enumerate(args)] + [0] * (6 - len(args))
     sb = as_bytes(s or '')
+    if stack is not None:       # u64 return addresses, the caller first
+        flags |= F_STACK
+        sb = struct.pack('<%dQ' % len(stack), *stack)
     body = struct.pack('<QQIBBHII16sQ6QqQBBBBI128s', ts, seq, probe, kind,
                        flags, cpu, pid, tgid, as_bytes(comm), addr, *a,
                        retval or 0, latency, len(sb), faults, str_arg,
@@ -220,6 +238,83 @@ def fetched(path):
         f.write(b''.join(out))
 
 
+def returns(path):
+    fns = ['it_real_fn', 'cc_platform_has', 'jiffies_to_msecs', 'filp_open',
+           'ext4:ext4_sync_file', 'nr_free_buffer_pages', 'kfree',
+           'vfs_read', 'no_such_fn_rp']
+    out = [b'RPCAP001'] + [desc(i + 1, KRETPROBE, 'kretprobe:' + f, [])
+                           for i, f in enumerate(fns)]
+    recs = [(1, 0), (1, 1), (1, 7), (2, 0x100), (2, 1),
+            (3, 0xdeadbeef00000004), (4, 0xffff888003a1e000), (4, -2),
+            (5, 0xffffffff), (5, 0), (6, -1), (7, 5), (8, -14),
+            (9, 0xffffffff)]
+    for i, (probe, ret) in enumerate(recs):
+        ret = ret - 2**64 if ret >= 2**63 else ret
+        out.append(record(7_500_000_000 + 1000 * i, i + 1, probe, KRETPROBE,
+                          0, 500, 500, 'cat', 0xffffffff81100000,
+                          retval=ret, latency=10))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
+# The kallsyms of tests/cli/stack.sh (RAWPROBE_KALLSYMS)
+STACK_KALLSYMS = """\
+ffffffff81000000 T _stext
+ffffffff81000100 T entry_SYSCALL_64_after_hwframe
+ffffffff81000400 T do_syscall_64
+ffffffff81100000 T vfs_read
+ffffffff81100200 T vfs_write
+ffffffff81100300 T kernel_read
+ffffffff81100400 T ksys_read
+ffffffff81100500 T __x64_sys_read
+ffffffff81100800 t do_sys_openat2
+ffffffff81200000 D some_data
+ffffffffc0001000 t ext4_file_read_iter\t[ext4]
+"""
+VFS_READ, KSYS_READ, SYS_READ = 0xffffffff81100000, 0xffffffff81100400, \
+    0xffffffff81100500
+DO_SYSCALL, ENTRY = 0xffffffff81000400, 0xffffffff81000100
+KERNEL_READ, EXT4_READ = 0xffffffff81100300, 0xffffffffc0001000
+NOWHERE = 0xffffffffc0100000    # past the last function: no name
+READ_STACK = [KSYS_READ + 0x6b, SYS_READ + 0x19, DO_SYSCALL + 0x38,
+              ENTRY + 0x76]
+
+
+def stacks(path, ksyms=None):
+    out = [b'RPCAP001',
+           desc(1, KPROBE, 'kprobe:vfs_read', []),
+           desc(2, KRETPROBE, 'kretprobe:vfs_read', []),
+           desc(3, KPROBE, 'kprobe:vfs_write', []),
+           desc(4, JPROBE, 'jprobe:do_sys_openat2', [S32, U32])]
+    recs = [
+        (1, KPROBE, 'dd', VFS_READ, dict(stack=READ_STACK)),
+        # another call site in ksys_read: one stack by name
+        (1, KPROBE, 'dd', VFS_READ,
+         dict(stack=[KSYS_READ + 0x80] + READ_STACK[1:])),
+        (1, KPROBE, 'cat', VFS_READ,
+         dict(stack=[KERNEL_READ + 0x52, EXT4_READ + 0x10, NOWHERE,
+                     DO_SYSCALL + 0x38])),
+        (2, KRETPROBE, 'dd', VFS_READ,
+         dict(stack=READ_STACK, retval=1, latency=1500)),
+        (3, KPROBE, 'cat', 0xffffffff81100200, {}),
+        (1, KPROBE, 'a;b\x1b', VFS_READ, dict(stack=READ_STACK[:1])),
+        (1, KPROBE, 'dd', VFS_READ, dict(stack=[])),
+        (4, JPROBE, 'cat', 0xffffffff81100800,
+         dict(args=[-100, 0x8000], stack=[DO_SYSCALL + 0x38])),
+        (1, KPROBE, 'deep', VFS_READ,
+         dict(stack=[DO_SYSCALL + i for i in range(1, 17)])),
+    ]
+    for i, (probe, kind, comm, addr, kw) in enumerate(recs):
+        out.append(record(9_000_000_000 + 10_000 * (i + 1), i + 1, probe,
+                          kind, i % 2, 200 + i, 200 + i, comm, addr,
+                          str_arg=0xff, **kw))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+    if ksyms:
+        with open(ksyms, 'w') as f:
+            f.write(STACK_KALLSYMS)
+
+
 CTF_COMMS = [('cat', 100, 100), ('dd', 200, 199), ('kworker/0:1 x', 7, 7),
              ('with,comma"q', 300, 300), ('caf\xe9\t\x1b', 301, 301)]
 CTF_STRS = ['/etc/hostname', '', 'a"b\\c\n', bytes(range(1, 128)),
@@ -361,5 +456,9 @@ if __name__ == '__main__':
         named(sys.argv[2])
     elif sys.argv[1] == '--fetch':
         fetched(sys.argv[2])
+    elif sys.argv[1] == '--returns':
+        returns(sys.argv[2])
+    elif sys.argv[1] == '--stack':
+        stacks(*sys.argv[2:4])
     else:
         main(sys.argv[1])

@@ -3,7 +3,8 @@
  * Host unit tests of the stream's record formatters (userctl/format.c,
  * json.c, outbuf.c, escape.c, CSV in sink.c): the hand-written text and
  * JSON lines must
- * be the bytes that the printf-based formatters they replaced wrote. The
+ * be the bytes that the printf-based formatters they replaced wrote (and
+ * a record's kernel stack, what the oracle says of it). The
  * references below are those formatters, kept here as the oracle (with a
  * slow escaping of their own for text), run on edge values and on random
  * records. The escaping of human output is also tested on its own.
@@ -186,6 +187,43 @@ static const char *ref_label_of(const struct rp_probe_desc *d, unsigned int i,
 	return l;
 }
 
+/* A record's stack: its frames, from the string area. */
+static unsigned int ref_frames(const struct rawprobe_record *r,
+			       uint64_t *frames)
+{
+	unsigned int n = r->str_len / 8;
+
+	if (!(r->flags & RAWPROBE_REC_STACK))
+		return 0;
+	if (n > RAWPROBE_STACK_MAX)
+		n = RAWPROBE_STACK_MAX;
+	memcpy(frames, r->str, n * 8);
+	return n;
+}
+
+/* A frame as every output names it: its symbol, else its address. */
+static void ref_frame(char *buf, size_t len, uint64_t addr)
+{
+	rp_ksym_format(addr, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "0x%" PRIx64, addr);
+}
+
+/* A line for each caller, under the record's line. */
+static void ref_text_stack(FILE *out, const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = ref_frames(r, frames), i;
+	char frame[200];
+
+	for (i = 0; i < n; i++) {
+		ref_frame(frame, sizeof(frame), frames[i]);
+		fputs("        ", out);
+		ref_escape(out, frame, sizeof(frame));
+		fputc('\n', out);
+	}
+}
+
 static void ref_text(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
@@ -236,13 +274,14 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
 			(int64_t)r->retval, (uint64_t)r->latency_ns);
 	fputc('\n', out);
+	ref_text_stack(out, r);
 }
 
-static void ref_json_str(FILE *out, const char *key, const char *s)
+static void ref_json_value(FILE *out, const char *s)
 {
 	const unsigned char *p;
 
-	fprintf(out, ",\"%s\":\"", key);
+	fputc('"', out);
 	for (p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
 		case '"':  fputs("\\\"", out); break;
@@ -258,6 +297,27 @@ static void ref_json_str(FILE *out, const char *key, const char *s)
 		}
 	}
 	fputc('"', out);
+}
+
+static void ref_json_str(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ",\"%s\":", key);
+	ref_json_value(out, s);
+}
+
+static void ref_json_stack(FILE *out, const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = ref_frames(r, frames), i;
+	char frame[200];
+
+	fputs(",\"stack\":[", out);
+	for (i = 0; i < n; i++) {
+		ref_frame(frame, sizeof(frame), frames[i]);
+		fputs(i ? "," : "", out);
+		ref_json_value(out, frame);
+	}
+	fputc(']', out);
 }
 
 static void ref_json(FILE *out, const struct rawprobe_record *r,
@@ -306,6 +366,8 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 	}
 	if (r->flags & RAWPROBE_REC_STR_FAULT)
 		fputs(",\"str_fault\":true", out);
+	if (r->flags & RAWPROBE_REC_STACK)
+		ref_json_stack(out, r);
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, ",\"retval\":%" PRId64 ",\"latency_ns\":%" PRIu64,
 			(int64_t)r->retval, (uint64_t)r->latency_ns);
@@ -539,6 +601,112 @@ static void test_text_worst_case(void **state)
 	free(text);
 }
 
+/* Sixteen frames, each a symbol escaped to its longest, under that line. */
+static void test_text_worst_stack(void **state)
+{
+	struct rp_probe_desc d = { .id = 9, .kind = RAWPROBE_KIND_KPROBE };
+	struct rawprobe_record r;
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	char *text;
+	unsigned int k;
+
+	(void)state;
+	memset(d.name, 0x9b, sizeof(d.name) - 1);
+	base_record(&r);
+	r.flags = RAWPROBE_REC_STACK | RAWPROBE_REC_RETVAL;
+	for (k = 0; k < RAWPROBE_STACK_MAX; k++)
+		frames[k] = ESC_SYM_ADDR + 0xfff - k;
+	memcpy(r.str, frames, sizeof(frames));
+	r.str_len = 255;		/* more than the area: 16 frames */
+	check_both(&r, &d);
+	text = format_as(TEXT, &r, &d);
+	assert_true(strlen(text) > RAWPROBE_STACK_MAX * 700);
+	assert_null(strchr(text, 0x1b));
+	free(text);
+	r.str_len = 0;			/* an empty stack: no frame */
+	check_both(&r, &d);
+}
+
+/*
+ * The test's return types, by probe id: s32, u32, s64, u64, ptr; 10 a
+ * bool, 11 an enum whose value 2 has a name that is no identifier.
+ */
+static const char *test_ret_label(const struct rp_probe_desc *d, uint64_t v,
+				  unsigned int *type)
+{
+	static const unsigned int types[] = {
+		RAWPROBE_ARG_S32, RAWPROBE_ARG_U32, RAWPROBE_ARG_S64,
+		RAWPROBE_ARG_U64, RAWPROBE_ARG_PTR,
+	};
+
+	*type = d->id < 10 ? types[d->id % 5] : RAWPROBE_ARG_U32;
+	if (d->id == 10)
+		return v & 0xff ? "true" : "false";
+	if (d->id == 11)
+		return v == 1 ? "HRTIMER_RESTART" : v == 2 ? "not one" : NULL;
+	return NULL;
+}
+
+/* " = VALUE (" of r as text shows it, for probe id */
+static void check_ret(uint32_t id, uint64_t v, const char *want)
+{
+	struct rp_probe_desc d = { .id = id, .kind = RAWPROBE_KIND_KRETPROBE,
+				   .name = "kretprobe:f" };
+	struct rawprobe_record r;
+	char *text, *at;
+
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_KRETPROBE;
+	r.flags = RAWPROBE_REC_RETVAL;
+	r.retval = (int64_t)v;
+	r.latency_ns = 7;
+	text = format_as(TEXT, &r, &d);
+	at = strstr(text, " = ");
+	assert_non_null(at);
+	assert_string_equal(at, want);
+	free(text);
+}
+
+/* Return values typed from BTF (rp_ret_label_fn): a register's bits. */
+static void test_ret_typed(void **state)
+{
+	struct rp_probe_desc d = { .id = 4, .kind = RAWPROBE_KIND_KRETPROBE };
+	struct rawprobe_record r;
+	char *text;
+
+	(void)state;
+	rp_format_set_ret_labels(test_ret_label);
+	check_ret(0, 0xffffffffULL, " = -1 (7 ns)\n");	/* int -1 in eax */
+	check_ret(0, 0xfffffffffffffff2ULL, " = -14 (7 ns)\n");
+	check_ret(1, 0xffffffff00000005ULL, " = 5 (7 ns)\n");
+	check_ret(2, (uint64_t)-14, " = -14 (7 ns)\n");
+	check_ret(3, UINT64_MAX, " = 18446744073709551615 (7 ns)\n");
+	check_ret(4, TEXT_BASE + 0x110, " = 0xffffffff81000110 <fn_1+0x10> (7 ns)\n");
+	check_ret(4, 0, " = 0x0 (7 ns)\n");
+	check_ret(10, 0x100, " = false (7 ns)\n");
+	check_ret(10, 1, " = true (7 ns)\n");
+	check_ret(11, 1, " = HRTIMER_RESTART (7 ns)\n");
+	check_ret(11, 2, " = 2 (7 ns)\n");
+	check_ret(11, 3, " = 3 (7 ns)\n");
+	/* the longest: a pointer to a symbol escaped to its longest */
+	memset(d.name, 0x9b, sizeof(d.name) - 1);
+	base_record(&r);
+	memset(r.comm, 0x1b, sizeof(r.comm));
+	r.flags = RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC | RAWPROBE_REC_RETVAL;
+	r.str_arg = RAWPROBE_STR_ARG_NONE;
+	memset(r.str, 0x7f, RAWPROBE_STR_LEN - 1);
+	r.str_len = RAWPROBE_STR_LEN;
+	r.retval = (int64_t)(ESC_SYM_ADDR + 0xfff);
+	r.latency_ns = UINT64_MAX;
+	text = format_as(TEXT, &r, &d);
+	assert_non_null(strstr(text, " = 0xffffffff81040fff <\\x1b"));
+	assert_null(strchr(text, 0x1b));
+	free(text);
+	/* no type known: the signed 64 bits, as before */
+	rp_format_set_ret_labels(NULL);
+	check_ret(0, 0xffffffffULL, " = 4294967295 (7 ns)\n");
+}
+
 /* The test's labels: every other value, of the longest length kept. */
 static const char *test_label(const struct rp_probe_desc *d, unsigned int i,
 			      uint64_t v)
@@ -689,14 +857,17 @@ static void test_fetch_faults(void **state)
 				     "[\"file->f_pos\",\"count\","));
 	free(text);
 
-	/* CSV: the faulted argument's field is empty, as a string's is */
+	/*
+	 * CSV: the faulted argument's field is empty, as a string's is
+	 * (then str, retval, latency_ns and stack: empty too)
+	 */
 	f = open_memstream(&csv, &len);
 	assert_non_null(f);
 	assert_int_equal(rp_sink_init(&sink, RP_FMT_CSV, f, false), 0);
 	sink.ops->record(&sink, &r, &d);
 	fclose(f);
 	assert_non_null(strstr(csv, ",\"kprobe:vfs_read\",kprobe,0x"));
-	assert_non_null(strstr(csv, ",,4096,,,,,,,\n"));
+	assert_non_null(strstr(csv, ",,4096,,,,,,,,\n"));
 	free(csv);
 
 	/* no bit, no fault: the value (0 here) is shown */
@@ -780,6 +951,19 @@ static void rnd_names(struct rp_probe_desc *d)
 	rp_desc_set_names(d, names);
 }
 
+/* Frames in the test's kallsyms, some of them nowhere. */
+static void rnd_stack(struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = (unsigned int)(rnd() % (RAWPROBE_STACK_MAX + 1)), k;
+
+	for (k = 0; k < n; k++)
+		frames[k] = rnd() % 8 ? TEXT_BASE + rnd() % 0x41000 :
+			    rnd_value();
+	memcpy(r->str, frames, n * sizeof(frames[0]));
+	r->str_len = (uint8_t)(n * sizeof(frames[0]));
+}
+
 static void test_random_records(void **state)
 {
 	struct rp_probe_desc d;
@@ -793,7 +977,8 @@ static void test_random_records(void **state)
 		r.seq = rnd_value();
 		r.probe_id = (uint32_t)rnd();
 		r.kind = (uint8_t)(rnd() % 6);
-		r.flags = (uint8_t)(rnd() % 32);
+		r.flags = (uint8_t)(rnd() % 32 |
+				    (rnd() % 4 ? 0 : RAWPROBE_REC_STACK));
 		r.cpu = (uint16_t)rnd_value();
 		r.pid = (uint32_t)rnd_value();
 		r.tgid = (uint32_t)rnd_value();
@@ -805,6 +990,8 @@ static void test_random_records(void **state)
 		r.latency_ns = rnd_value();
 		rnd_string(r.str, RAWPROBE_STR_LEN);
 		r.str_len = (uint8_t)(rnd() % 2 ? strlen(r.str) : rnd() % 256);
+		if ((r.flags & RAWPROBE_REC_STACK) && rnd() % 2)
+			rnd_stack(&r);
 		r.fault_mask = (uint8_t)(rnd() % 4 ? 0 : rnd());
 		r.str_arg = (uint8_t)(rnd() % 3 ? rnd() % 7 : 0xff);
 		r.nargs = (uint8_t)(rnd() % 8);
@@ -1152,6 +1339,8 @@ int main(void)
 		cmocka_unit_test(test_edge_strings),
 		cmocka_unit_test(test_text_worst_case),
 		cmocka_unit_test(test_text_worst_named),
+		cmocka_unit_test(test_text_worst_stack),
+		cmocka_unit_test(test_ret_typed),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_fetch_faults),
 		cmocka_unit_test(test_random_records),
