@@ -154,7 +154,7 @@ modules-debug:
 # churn cases on the KCSAN kernel; any sanitizer report fails the run.
 check-debug:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory ctl modules-debug
+	@$(MAKE) --no-print-directory ctl ctl-asan modules-debug
 	@tests/run-all.sh --debug
 
 # The in-VM suite, the stress smoke and the locked-down boot on Debian's
