@@ -94,13 +94,14 @@ static void copy_record(struct rawprobe_record *dst,
 	 * defined behaviour (and not a report under ThreadSanitizer); relaxed,
 	 * because the fence after the loop orders them all before the
 	 * commit re-check at once.
-	 * str[] only when flags says it holds something (uapi: otherwise it
-	 * is an older record's): half the copy for most records. A torn
-	 * flags byte is caught by the same commit re-check.
+	 * str[] only when flags says it holds something, a string or a stack
+	 * (uapi: otherwise it is an older record's): half the copy for most
+	 * records. A torn flags byte is caught by the same commit re-check.
 	 */
 	for (i = 0; i < RP_HEAD_WORDS; i++)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
-	if (dst->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT))
+	if (dst->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT |
+			  RAWPROBE_REC_STACK))
 		for (; i < RP_RECORD_WORDS; i++)
 			d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 }

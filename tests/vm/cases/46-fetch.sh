@@ -77,20 +77,21 @@ data" "$(grep -x data $S/rp-name.vals)" "the file's name, twice"
 		fail "rawprobe and ftrace differ: $(diff $S/rp-name.vals $S/ft-name.vals | head -10)"
 }
 
-# vfs_read's pos is NULL for a pipe (a stream: no position), a pointer
-# to the position for a file: the read through NULL is flagged as a
-# fault, counted, and the probe goes on.
+# vfs_read's pos is NULL for a socket (a stream: no position), a
+# pointer to the position for a file: the read through NULL is flagged
+# as a fault, counted, and the probe goes on. (Pipes are streams too
+# from 6.12 on, not on 6.1.)
 t_null_pointer_flagged() {
 	local id
 	data_file
-	bg_start $S/pos.txt trace jprobe:vfs_read --args 'pos[0]' --comm dd -d 60
-	echo hello | dd of=/dev/null bs=1 count=1 2>/dev/null
+	bg_start $S/pos.txt trace jprobe:vfs_read --args 'pos[0]' -d 60
+	python3 -c 'import os, socket; a, b = socket.socketpair(); a.send(b"x"); os.read(b.fileno(), 1)'
 	dd if=$S/data of=/dev/null bs=4096 skip=1 count=1 2>/dev/null
 	id=$(probe_on vfs_read)
 	$CTL -j probe show $id > $S/pos-show.json
 	bg_stop INT
-	expect_ge 1 "$(grep -c 'dd +jprobe:vfs_read +(pos\[0\]=(fault))$' $S/pos.txt)" "the pipe's read: a fault"
-	expect_eq 1 "$(grep -c 'dd +jprobe:vfs_read +(pos\[0\]=4096)$' $S/pos.txt)" "the file's read at 4096"
+	expect_ge 1 "$(grep -cE 'python3 +jprobe:vfs_read +\(pos\[0\]=\(fault\)\)$' $S/pos.txt)" "the socket's read: a fault"
+	expect_eq 1 "$(grep -cE ' dd +jprobe:vfs_read +\(pos\[0\]=4096\)$' $S/pos.txt)" "the file's read at 4096"
 	expect_ge 1 "$(json_get "$(cat $S/pos-show.json)" 'j["stats"]["fetch_faults"]')" "fetch_faults counted"
 }
 
@@ -115,7 +116,8 @@ t_filter_equal_or() {
 
 t_filter_mask_and_range() {
 	# 777 = 0x309, 555 = 0x22b, 333 = 0x14d
-	expect_eq "333x2 777x2" "$(filter_reads $S/mask.txt 'count & 0x100')" "& 0x100"
+	# (dd's loader reads 784 and 832 bytes, with 0x100 set, first)
+	expect_eq "333x2 777x2" "$(filter_reads $S/mask.txt 'count & 0x100 && count < 780')" "& 0x100 &&"
 	expect_eq "555x2" "$(filter_reads $S/range.txt 'count > 400 && count < 700')" "> && <"
 	expect_eq "" "$(filter_reads $S/none.txt 'count == 1')" "no match"
 }

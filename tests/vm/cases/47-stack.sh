@@ -26,10 +26,10 @@ t_stack_matches_ftrace() {
 	expect_eq ksys_read "$(head -1 $S/rp.names)" "vfs_read's caller"
 	grep -qx do_syscall_64 $S/rp.names || fail "no do_syscall_64 in $(paste -sd' ' $S/rp.names)"
 	# ftrace: the stack after dd's first event, from the caller on
-	awk '/ dd-[0-9]+ .*rp_test/ && !seen { seen = 1; next }
+	awk '/ dd-[0-9]+ .* vfs_read: / && !seen { seen = 1; next }
 	     seen && /=>/ { print; next } seen && n++ { exit }' $S/ftrace.txt |
 		names | sed -n '/^ksys_read$/,$p' > $S/ft.names
-	expect_ge 2 "$(wc -l < $S/ft.names)" "ftrace's stack from ksys_read on"
+	expect_ge 2 "$(wc -l < $S/ft.names)" "ftrace's stack from ksys_read on: $(head -12 $S/ftrace.txt)"
 	cmp -s $S/rp.names <(head -n "$(wc -l < $S/rp.names)" $S/ft.names) ||
 		fail "stacks differ: rawprobe $(paste -sd' ' $S/rp.names), ftrace $(paste -sd' ' $S/ft.names)"
 }
