@@ -31,7 +31,7 @@ PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmoc
       dwarves	# pahole: field offsets the host tests check --args paths against (tests/cli/btf.sh)
       linux-source-6.12)	# YNL's schema and cli.py (tests/ynl)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
-      libssl-dev xz-utils kmod cpio)
+      libssl-dev xz-utils kmod cpio dwarves)	# pahole: BTF
 DEB_PKGS=(dpkg-dev debhelper dh-dkms pkg-config libbpf-dev libnl-3-dev libnl-genl-3-dev
       lintian dkms)
 
