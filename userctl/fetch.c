@@ -778,17 +778,37 @@ static bool rp_arg_is_name(const char *elem, size_t len)
 	return !isdigit((unsigned char)word[0]) && rp_argtype_parse(word) < 0;
 }
 
+/* A bare type word of the positional form (u64, s32, ...). */
+static bool rp_arg_is_type(const char *elem, size_t len)
+{
+	char word[16];
+
+	if (!len || len >= sizeof(word))
+		return false;
+	memcpy(word, elem, len);
+	word[len] = '\0';
+	return rp_argtype_parse(word) >= 0;
+}
+
+/*
+ * By name when an element is a path, or names a parameter in a list
+ * with no type word: "s32,bogus" is a typo in a list of types, and is
+ * refused as one.
+ */
 bool rp_args_by_name(const char *spec)
 {
+	bool name = false, type = false;
 	const char *e = spec;
 	size_t len;
 
 	for (;;) {
 		len = strcspn(e, ",");
-		if (strcspn(e, "-.[") < len || rp_arg_is_name(e, len))
+		if (strcspn(e, "-.[") < len)
 			return true;
+		name |= rp_arg_is_name(e, len);
+		type |= rp_arg_is_type(e, len);
 		if (!e[len])
-			return false;
+			return name && !type;
 		e += len + 1;
 	}
 }

@@ -167,6 +167,11 @@ check "syscall unknown type" 0 "^kprobe:__x64_sys_lseek args=fd:u32,offset:u64,w
 	"'frob_t offset' is recorded as a raw u64" -- $ADD kprobe __x64_sys_lseek -a auto --dry-run
 
 # --- --args auto: what probe add would send (--dry-run) ---
+# a typo in a list of types stays one, even where BTF knows the function
+check "types with a typo" 2 "^$" "^rawprobectl: bad --args 's32,bogus': a count" \
+	-- $CTL probe add kprobe vfs_read --args s32,bogus --dry-run
+check "names by BTF"      0 "^kprobe:vfs_read args=count:u64,file:ptr persistent$" "^$" \
+	-- $CTL probe add kprobe vfs_read --args count,file --dry-run
 check "auto vfs_read"    0 "^kprobe:vfs_read args=file:ptr,buf:ptr,count:u64,pos:ptr persistent$" "^$" \
 	-- $ADD kprobe vfs_read --args auto --dry-run
 check "auto openat"      0 "^jprobe:__x64_sys_openat args=dfd:s32,filename:ptr,flags:s32,mode:u32 syscall persistent$" "^$" \

@@ -10,8 +10,8 @@ t_device() {
 t_version() {
 	local out j
 	out=$($CTL version)
-	expect_match "^rawprobectl 0\.1\.0 \(ABI 1\)" "$out" "CLI line"
-	expect_match "module +0\.1\.0 \(ABI 1\) on Linux $(uname -r | sed 's/[.+]/\\&/g')" \
+	expect_match "^rawprobectl 0\.1\.0 \(ABI 2\)" "$out" "CLI line"
+	expect_match "module +0\.1\.0 \(ABI 2\) on Linux $(uname -r | sed 's/[.+]/\\&/g')" \
 		"$out" "module line"
 	j=$($CTL -j version)
 	expect_eq 2 "$(json_get "$j" 'j["module"]["abi"]')" "module abi"
