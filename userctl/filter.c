@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "probe.h"
+#include "escape.h"
+#include "filter.h"
 
 bool rp_filter_match(const struct rp_filter *f,
 		     const struct rawprobe_record *r)
