@@ -70,12 +70,13 @@ define build-mods
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/$(BUILD)/Module.symvers modules
 endef
 
-# Test-only modules (tests/vm/modules).
-test-modules:
+# Test-only modules (tests/vm/modules); they link against the core's
+# Module.symvers, so under make -j they wait for it.
+test-modules: $(BUILD)/rawprobe.ko
 	$(call build-mods,$(wildcard tests/vm/modules/*),test-modules)
 
 # The benchmark's empty-handler module (tests/bench), for make bench only.
-bench-module:
+bench-module: $(BUILD)/rawprobe.ko
 	$(call build-mods,tests/bench/Kbuild tests/bench/rp_bench_empty.c,bench)
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
