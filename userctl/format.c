@@ -519,11 +519,11 @@ static void rp_json_names(struct json *j, const struct rp_probe_desc *d)
 	json_arr_close(j);
 }
 
-void rp_record_json(struct json *j, const struct rawprobe_record *r,
-		    const struct rp_probe_desc *d)
+/* The record's members up to "sym", the generic way (a FILE, or -p). */
+static void rp_json_head(struct json *j, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
 {
 	const char *sym;
-	unsigned int i;
 	size_t len;
 
 	json_obj_open(j);
@@ -541,28 +541,132 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 	sym = rp_ksym_cached(r->addr, &len);
 	if (len)
 		json_kv_str(j, "sym", sym);
-	if (r->flags & RAWPROBE_REC_ARGS) {
+}
+
+/*
+ * The same bytes at a cursor (compact output into the stream's buffer):
+ * constant keys, one reservation; what made -j half as fast as text
+ * was a call, a strlen and a scan per key. false: not compact.
+ */
+static bool rp_json_head_fast(struct json *j, const struct rawprobe_record *r,
+			      const struct rp_probe_desc *d)
+{
+	size_t comm_n = strnlen(r->comm, RAWPROBE_COMM_LEN);
+	size_t name_n = d ? strnlen(d->name, sizeof(d->name)) : 0;
+	const char *kind = rp_kind_name(r->kind);
+	size_t kind_n = strlen(kind), sym_n;
+	const char *sym = rp_ksym_cached(r->addr, &sym_n);
+	char *p;
+
+	p = json_cursor(j, 256 + 6 * (comm_n + name_n + kind_n + sym_n));
+	if (!p)
+		return false;
+	p = rp_put_u64(JSON_PUT_LIT(p, "{\"ts_ns\":"), r->ts_ns);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"seq\":"), r->seq);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"cpu\":"), r->cpu);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"pid\":"), r->pid);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"tgid\":"), r->tgid);
+	p = json_put_string(JSON_PUT_LIT(p, ",\"comm\":"), r->comm, comm_n);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"probe_id\":"), r->probe_id);
+	if (d)
+		p = json_put_string(JSON_PUT_LIT(p, ",\"probe\":"), d->name,
+				    name_n);
+	p = json_put_string(JSON_PUT_LIT(p, ",\"kind\":"), kind, kind_n);
+	p = rp_put_hex(JSON_PUT_LIT(p, ",\"addr\":\""), r->addr);
+	*p++ = '"';
+	if (sym_n)
+		p = json_put_string(JSON_PUT_LIT(p, ",\"sym\":"), sym, sym_n);
+	json_cursor_done(j, p, 1);
+	return true;
+}
+
+static void rp_json_args(struct json *j, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
+{
+	unsigned int i, n = r->nargs < RAWPROBE_MAX_ARGS ?
+			    r->nargs : RAWPROBE_MAX_ARGS;
+	char *p = json_cursor(j, 16 + n * (RP_S64_CHARS_MAX + 1));
+
+	if (p)
+		p = JSON_PUT_LIT(p, ",\"args\":[");
+	else {
 		json_key(j, "args");
 		json_arr_open(j);
-		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
-			unsigned int t = rp_argtype_of(d, i);
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int t = rp_argtype_of(d, i);
+		bool sign = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
 
+		if (!p) {
 			if (rp_arg_faulted(r, i))
 				json_null(j);
-			else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+			else if (sign)
 				json_s64(j, (int64_t)r->args[i]);
 			else
 				json_u64(j, r->args[i]);
+			continue;
 		}
+		if (i)
+			*p++ = ',';
+		if (rp_arg_faulted(r, i))
+			p = JSON_PUT_LIT(p, "null");
+		else if (sign)
+			p = rp_put_s64(p, (int64_t)r->args[i]);
+		else
+			p = rp_put_u64(p, r->args[i]);
+	}
+	if (p) {
+		*p++ = ']';
+		json_cursor_done(j, p, 1);
+	} else {
 		json_arr_close(j);
-		if (rp_desc_has_names(d))
-			rp_json_names(j, d);
 	}
-	if (r->flags & RAWPROBE_REC_STR) {
+	if (rp_desc_has_names(d))
+		rp_json_names(j, d);
+}
+
+static void rp_json_str(struct json *j, const struct rawprobe_record *r)
+{
+	size_t n = strnlen(r->str, RAWPROBE_STR_LEN);
+	bool trunc = r->flags & RAWPROBE_REC_STR_TRUNC;
+	char *p = json_cursor(j, 48 + 6 * n);
+
+	if (!p) {
 		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);
-		json_kv_bool(j, "str_truncated",
-			     r->flags & RAWPROBE_REC_STR_TRUNC);
+		json_kv_bool(j, "str_truncated", trunc);
+		return;
 	}
+	p = json_put_string(JSON_PUT_LIT(p, ",\"str\":"), r->str, n);
+	if (trunc)
+		p = JSON_PUT_LIT(p, ",\"str_truncated\":true");
+	else
+		p = JSON_PUT_LIT(p, ",\"str_truncated\":false");
+	json_cursor_done(j, p, 1);
+}
+
+static void rp_json_retval(struct json *j, const struct rawprobe_record *r)
+{
+	char *p = json_cursor(j, 32 + RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
+
+	if (!p) {
+		json_kv_s64(j, "retval", r->retval);
+		json_kv_u64(j, "latency_ns", r->latency_ns);
+		return;
+	}
+	p = rp_put_s64(JSON_PUT_LIT(p, ",\"retval\":"), r->retval);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"latency_ns\":"), r->latency_ns);
+	json_cursor_done(j, p, 1);
+}
+
+void rp_record_json(struct json *j, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	if (!rp_json_head_fast(j, r, d))
+		rp_json_head(j, r, d);
+	if (r->flags & RAWPROBE_REC_ARGS)
+		rp_json_args(j, r, d);
+	if (r->flags & RAWPROBE_REC_STR)
+		rp_json_str(j, r);
 	if (r->flags & RAWPROBE_REC_STR_FAULT)
 		json_kv_bool(j, "str_fault", true);
 	if (rp_has_stack(r)) {
@@ -570,10 +674,8 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 
 		rp_stack_json(j, frames, rp_stack_frames(r, frames));
 	}
-	if (r->flags & RAWPROBE_REC_RETVAL) {
-		json_kv_s64(j, "retval", r->retval);
-		json_kv_u64(j, "latency_ns", r->latency_ns);
-	}
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		rp_json_retval(j, r);
 	json_obj_close(j);
 	json_end_doc(j);
 }

@@ -150,20 +150,60 @@ void json_arr_close(struct json *j)
 	json_close(j, ']');
 }
 
-static void json_escape_byte(struct json *j, unsigned char c)
+/* The escape of byte c at p (2 or 6 bytes). */
+static char *json_put_escape(char *p, unsigned char c)
 {
 	static const char hex[16] = "0123456789abcdef";
-	char esc[6] = { '\\', json_escape_of[c] };
 
-	if (esc[1] != 'u') {
-		json_put(j, esc, 2);
-		return;
+	*p++ = '\\';
+	*p++ = json_escape_of[c];
+	if (p[-1] != 'u')
+		return p;
+	*p++ = '0';
+	*p++ = '0';
+	*p++ = hex[c >> 4];
+	*p++ = hex[c & 15];
+	return p;
+}
+
+static void json_escape_byte(struct json *j, unsigned char c)
+{
+	char esc[6];
+
+	json_put(j, esc, (size_t)(json_put_escape(esc, c) - esc));
+}
+
+char *json_put_string(char *p, const char *s, size_t n)
+{
+	const unsigned char *at = (const unsigned char *)s;
+	const unsigned char *end = at + n;
+	const unsigned char *run;
+
+	*p++ = '"';
+	while (at < end) {
+		for (run = at; at < end && !json_escape_of[*at]; at++)
+			;
+		p = rp_put(p, run, (size_t)(at - run));
+		if (at < end)
+			p = json_put_escape(p, *at++);
 	}
-	esc[2] = '0';
-	esc[3] = '0';
-	esc[4] = hex[c >> 4];
-	esc[5] = hex[c & 15];
-	json_put(j, esc, 6);
+	*p++ = '"';
+	return p;
+}
+
+char *json_cursor(struct json *j, size_t max)
+{
+	if (!j->ob || j->pretty)
+		return NULL;
+	return rp_ob_begin(j->ob, max);
+}
+
+void json_cursor_done(struct json *j, char *p, int depth)
+{
+	rp_ob_end(j->ob, p);
+	j->depth = depth;
+	j->first = false;
+	j->after_key = false;
 }
 
 /* s[0..n), quoted and escaped; plain runs in one piece. */

@@ -44,6 +44,20 @@ void json_raw(struct json *j, const char *literal);
 /* Ends a top-level document: a newline, flushed (JSON lines). */
 void json_end_doc(struct json *j);
 
+/*
+ * The cursor form, for a caller that writes many members at once in
+ * compact output (a record of the stream): json_cursor() reserves max
+ * bytes and returns where to write them, or NULL when the output is a
+ * FILE or pretty (then use the calls above); json_cursor_done() takes
+ * the end and the depth there (1: inside the object the piece opened).
+ * Write with rp_put_* (outbuf.h), JSON_PUT_LIT and json_put_string().
+ */
+char *json_cursor(struct json *j, size_t max);
+void json_cursor_done(struct json *j, char *p, int depth);
+/* s[0..n) quoted and escaped at p: up to 2 + 6n bytes. */
+char *json_put_string(char *p, const char *s, size_t n);
+#define JSON_PUT_LIT(p, lit) rp_put(p, lit, sizeof(lit) - 1)
+
 static inline void json_kv_str(struct json *j, const char *k, const char *v)
 {
 	json_key(j, k);
