@@ -88,13 +88,17 @@ bg_stop() {
 }
 
 run_tests() {
-	local t rc
+	local t rc start
 	for t in $T_ORDER; do
 		# T_ONLY=REGEX: only the tests it matches (when working on some)
 		[ -n "${T_ONLY:-}" ] && ! [[ $t =~ $T_ONLY ]] && continue
+		start=$SECONDS
 		# not "|| rc=$?": bash ignores set -e on the left of ||
 		( set -e; "$t" )
 		rc=$?
+		# where a slow suite's time goes (a debug kernel's above all)
+		[ $((SECONDS - start)) -ge 10 ] &&
+			echo "# ${T_CASE:-}${t#t_}: $((SECONDS - start)) s"
 		# isolation: a failed test must not leave probes to the next
 		if grep -q '^rawprobe ' /proc/modules; then
 			$CTL probe del all >/dev/null 2>&1

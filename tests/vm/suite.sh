@@ -47,6 +47,7 @@ for c in "${cases[@]}"; do
 		failn=$((failn + 1))
 		continue
 	fi
+	start=$SECONDS
 	out=$(
 		. "$here/lib.sh"
 		T_CASE="$name: "
@@ -70,6 +71,7 @@ for c in "${cases[@]}"; do
 		echo "#counts $T_PASS $T_FAIL"
 	)
 	printf '%s\n' "$out" | grep -v '^#counts'
+	echo "# $name: $((SECONDS - start)) s"
 	read -r p f < <(printf '%s\n' "$out" | awk '/^#counts/ { print $2, $3 }')
 	pass=$((pass + ${p:-0}))
 	failn=$((failn + ${f:-1}))
