@@ -13,7 +13,11 @@
 #   P <add ms> <remove ms>                    1,000 kprobes, one batch
 # Beside the configurations the issue names, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
-# in overwrite mode, with no reader competing for the host's CPUs.
+# in overwrite mode, with no reader competing for the host's CPUs. The
+# feature rows are ring rows too, each one option over its base row:
+# --args auto, --filter (passing every call), --stack on getpgid, and
+# one field fetch (pid->numbers[0].nr) on pid_vnr, which every
+# getpgid(0) calls once, beside a plain probe there.
 #
 #   guest.sh [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
 set -u
@@ -24,7 +28,9 @@ ROUNDS=11
 CALLS=100000
 CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe rawprobe_kretprobe
 	rawprobe_kprobe_ring rawprobe_kretprobe_ring ftrace_kprobe
-	ftrace_kretprobe bpftrace_kprobe"
+	ftrace_kretprobe bpftrace_kprobe rawprobe_args_auto_ring
+	rawprobe_filter_ring rawprobe_stack_ring rawprobe_pid_vnr_ring
+	rawprobe_field_ring"
 while getopts "r:n:c:" opt; do
 	case $opt in
 	r)	ROUNDS=$OPTARG ;;
@@ -35,6 +41,7 @@ while getopts "r:n:c:" opt; do
 done
 
 SYM=__x64_sys_getpgid
+FIELD_SYM=pid_vnr	# getpgid(0) -> do_getpgid() -> pid_vnr(task_pgrp(current))
 LOOP=build/tools/getpgid_loop
 EMPTY=$(dirname "$KO")/bench/rp_bench_empty.ko
 TR=/sys/kernel/tracing
@@ -77,8 +84,8 @@ stop() {
 	return 0
 }
 
-probe_armed() {	# is any kprobe on the symbol registered?
-	grep -q " $SYM+0x" $KPLIST
+probe_armed() {	# is any kprobe on the symbol (default: getpgid's) registered?
+	grep -q " ${1:-$SYM}+0x" $KPLIST
 }
 
 # result CONFIG "NS CALLS" PRODUCED DELIVERED LOST
@@ -130,19 +137,32 @@ json_num() {
 # (a flight recorder) with no reader: every hit writes a record into the
 # same 4 MiB a stream would use, and no reader competes for the host.
 # "Delivered" is the records committed to the ring.
-run_rawprobe_ring() {	# kprobe | kretprobe
-	local id res j
+ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
+	local cfg=$1 kind=$2 sym=$3 id res j
+	shift 3
 	$CTL ring set mode overwrite || return 1
-	id=$($CTL probe add "$1" $SYM) || return 1
+	id=$($CTL probe add "$kind" "$sym" "$@") || return 1
 	res=$(workload)
 	j=$($CTL -j probe show "$id")
 	$CTL probe del "$id"
 	$CTL ring set mode discard
-	result "rawprobe_$1_ring" "$res" "$(json_num "$j" hits)" \
+	result "$cfg" "$res" "$(json_num "$j" hits)" \
 		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
 }
-run_rawprobe_kprobe_ring() { run_rawprobe_ring kprobe; }
-run_rawprobe_kretprobe_ring() { run_rawprobe_ring kretprobe; }
+run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
+run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
+# What each option of issue 16 adds to the plain record (getpgid(0): pid 0)
+run_rawprobe_args_auto_ring() {
+	ring_row rawprobe_args_auto_ring kprobe $SYM --args auto
+}
+run_rawprobe_filter_ring() {
+	ring_row rawprobe_filter_ring kprobe $SYM --args auto --filter 'pid == 0'
+}
+run_rawprobe_stack_ring() { ring_row rawprobe_stack_ring kprobe $SYM --stack; }
+run_rawprobe_pid_vnr_ring() { ring_row rawprobe_pid_vnr_ring kprobe $FIELD_SYM; }
+run_rawprobe_field_ring() {
+	ring_row rawprobe_field_ring kprobe $FIELD_SYM --args 'pid->numbers[0].nr'
+}
 
 ftrace_drained() {
 	! grep -q '^entries: [1-9]' $TR/per_cpu/cpu*/stats
@@ -198,8 +218,12 @@ run_bpftrace_kprobe() {
 	result bpftrace_kprobe "$res" "${res#* }" "$n" "$lost"
 }
 
-check_clean() {	# nothing may be left on the symbol between configurations
-	! probe_armed || { echo "bench: a probe was left on $SYM" >&2; exit 1; }
+check_clean() {	# nothing may be left on the symbols between configurations
+	local sym
+	for sym in $SYM $FIELD_SYM; do
+		! probe_armed $sym ||
+			{ echo "bench: a probe was left on $sym" >&2; exit 1; }
+	done
 }
 
 command -v bpftrace >/dev/null ||

@@ -37,6 +37,29 @@ ROWS = [
      "kretprobe_empty"),
     ("ftrace_kretprobe", "ftrace `r:` event, `trace_pipe` reader",
      "kretprobe_empty"),
+    ("rawprobe_args_auto_ring", "… + `--args auto` (pid), overwrite, no reader",
+     "kprobe_empty"),
+    ("rawprobe_filter_ring",
+     "… + `--args auto --filter 'pid == 0'` (passes), overwrite, no reader",
+     "kprobe_empty"),
+    ("rawprobe_stack_ring", "… + `--stack`, overwrite, no reader",
+     "kprobe_empty"),
+    ("rawprobe_pid_vnr_ring", "rawprobe kprobe on `pid_vnr`, overwrite, "
+     "no reader", "kprobe_empty"),
+    ("rawprobe_field_ring", "… + `--args 'pid->numbers[0].nr'` (one field "
+     "fetch), overwrite, no reader", "kprobe_empty"),
+]
+
+# What one option adds: (config, the row without it, what it is)
+FEATURES = [
+    ("rawprobe_args_auto_ring", "rawprobe_kprobe_ring",
+     "`--args auto` (one syscall argument, typed from BTF)"),
+    ("rawprobe_filter_ring", "rawprobe_args_auto_ring",
+     "`--filter 'pid == 0'` (one term, every call passes)"),
+    ("rawprobe_stack_ring", "rawprobe_kprobe_ring",
+     "`--stack` (up to 16 callers)"),
+    ("rawprobe_field_ring", "rawprobe_pid_vnr_ring",
+     "one field fetch (`pid->numbers[0].nr`, a nofault load)"),
 ]
 
 TARGETS = [  # config, max ratio to its empty probe
@@ -136,6 +159,15 @@ def section(runs, unavailable, probes, kernel, cpus, command, conditions,
                "got (diagnosis rows: records committed to the ring); lost: "
                "ring full (rawprobe), overruns and drops (ftrace), `Lost N "
                "events` (bpftrace). Totals over all rounds.\n")
+    feats = [(c, b, what) for c, b, what in FEATURES
+             if over.get(c) is not None and over.get(b) is not None]
+    if feats:
+        out.append("What each option adds to the record (its row's "
+                   "overhead minus the row without it):\n")
+        for cfg, base, what in feats:
+            out.append(f"- {what}: {over[cfg] - over[base]:+.0f} ns/call "
+                       f"({over[cfg]:.0f} vs {over[base]:.0f})")
+        out.append("")
     out.append("Targets:\n")
     for cfg, limit in TARGETS:
         floor = next(f for c, _, f in ROWS if c == cfg)
