@@ -119,47 +119,55 @@ void rp_sink_flush(struct rp_sink *s)
 
 /*
  * Escaped as in text output (a CSV is read in terminals too, and so
- * every row is one line), then quoted.
+ * every row is one line), then quoted, a '"' doubled: at most 2 +
+ * RP_CSV_STR_MAX(n) bytes at the cursor for n bytes of s.
  */
-static void rp_csv_put(FILE *out, const char *s, size_t max)
-{
-	char esc[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];	/* the longest */
-	const char *c;
+#define RP_CSV_STR_MAX(n)	(2 + 2 * RP_ESCAPED_MAX(n))
 
-	rp_escape_str(esc, sizeof(esc), s, max);
-	for (c = esc; *c; c++) {
-		if (*c == '"')
-			fputc('"', out);
-		fputc(*c, out);
+#define RP_CSV_FIELD_MAX	RP_PROBE_NAME_MAX	/* the longest field */
+_Static_assert(RP_CSV_FIELD_MAX >= RP_KSYM_MAX &&
+	       RP_CSV_FIELD_MAX >= RAWPROBE_STR_LEN, "a field is cut");
+
+static char *rp_csv_put(char *p, const char *s, size_t n)
+{
+	char esc[RP_ESCAPED_MAX(RP_CSV_FIELD_MAX)], *e, *end, *q;
+
+	if (n > RP_CSV_FIELD_MAX)
+		n = RP_CSV_FIELD_MAX;	/* none is longer */
+	end = rp_put_escaped(esc, s, n);
+	for (e = esc; (q = memchr(e, '"', (size_t)(end - e))); e = q + 1) {
+		p = rp_put(p, e, (size_t)(q + 1 - e));
+		*p++ = '"';
 	}
+	return rp_put(p, e, (size_t)(end - e));
 }
 
-static void rp_csv_str(FILE *out, const char *s, size_t max)
+static char *rp_csv_str(char *p, const char *s, size_t max)
 {
-	fputc('"', out);
-	rp_csv_put(out, s, max);
-	fputc('"', out);
+	*p++ = '"';
+	p = rp_csv_put(p, s, strnlen(s, max));
+	*p++ = '"';
+	return p;
 }
 
 /* The frames, innermost first, joined by ';' in one field */
-static void rp_csv_stack(FILE *out, const struct rawprobe_record *r)
+static void rp_csv_stack(struct rp_outbuf *ob, const struct rawprobe_record *r)
 {
 	uint64_t frames[RAWPROBE_STACK_MAX];
 	unsigned int n = rp_stack_frames(r, frames), i;
-	char buf[RP_KSYM_MAX];
+	char buf[RP_KSYM_MAX], *p;
 	const char *frame;
 	size_t len;
 
-	if (!n)
-		return;
-	fputc('"', out);
 	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(';', out);
 		frame = rp_frame_str(frames[i], buf, &len);
-		rp_csv_put(out, frame, len);
+		p = rp_ob_begin(ob, 2 + RP_CSV_STR_MAX(len));
+		*p++ = i ? ';' : '"';
+		p = rp_csv_put(p, frame, len);
+		if (i + 1 == n)
+			*p++ = '"';
+		rp_ob_end(ob, p);
 	}
-	fputc('"', out);
 }
 
 static void rp_csv_begin(struct rp_sink *s)
@@ -170,55 +178,76 @@ static void rp_csv_begin(struct rp_sink *s)
 	      s->out);
 }
 
-static void rp_csv_args(FILE *out, const struct rawprobe_record *r,
-			const struct rp_probe_desc *d)
+static char *rp_csv_args(char *p, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
 {
 	unsigned int i, t;
 
 	for (i = 0; i < RAWPROBE_MAX_ARGS; i++) {
-		fputc(',', out);
+		*p++ = ',';
 		/* a fetch that faulted has no value: empty, as a string's */
 		if (!(r->flags & RAWPROBE_REC_ARGS) || i >= r->nargs ||
 		    rp_arg_is_str(r, i) || rp_arg_faulted(r, i))
 			continue;
 		t = rp_argtype_of(d, i);
 		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
-			fprintf(out, "%" PRId64, (int64_t)r->args[i]);
+			p = rp_put_s64(p, (int64_t)r->args[i]);
 		else
-			fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
+			p = rp_put_u64(p, r->args[i]);
 	}
+	return p;
 }
+
+/* The most a row takes before its stack. */
+#define RP_CSV_ROW_MAX	(8 * (RP_S64_CHARS_MAX + 1) + 32 + \
+			 RP_CSV_STR_MAX(RAWPROBE_COMM_LEN) + \
+			 2 * RP_CSV_STR_MAX(RP_CSV_FIELD_MAX) + \
+			 RAWPROBE_MAX_ARGS * (RP_S64_CHARS_MAX + 1) + \
+			 RP_CSV_STR_MAX(RAWPROBE_STR_LEN) + \
+			 2 * (RP_S64_CHARS_MAX + 1))
 
 static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
-	char sym[200];
-	FILE *out = s->out;
+	const char *kind = rp_kind_name(r->kind), *sym;
+	char *p = rp_ob_begin(&s->ob, RP_CSV_ROW_MAX);
+	size_t sym_n;
 
-	rp_ksym_format(r->addr, sym, sizeof(sym));
-	fprintf(out, "%" PRIu64 ",%" PRIu64 ",%u,%u,%u,", (uint64_t)r->ts_ns,
-		(uint64_t)r->seq, r->cpu, r->pid, r->tgid);
-	rp_csv_str(out, r->comm, RAWPROBE_COMM_LEN);
-	fprintf(out, ",%u,", r->probe_id);
-	rp_csv_str(out, d ? d->name : "", sizeof(d->name));
-	fprintf(out, ",%s,0x%" PRIx64 ",", rp_kind_name(r->kind),
-		(uint64_t)r->addr);
-	rp_csv_str(out, sym, sizeof(sym));
-	rp_csv_args(out, r, d);
-	fputc(',', out);
+	sym = rp_ksym_cached(r->addr, &sym_n);
+	p = rp_put_u64(p, r->ts_ns);
+	p = rp_put_u64(rp_put(p, ",", 1), r->seq);
+	p = rp_put_u64(rp_put(p, ",", 1), r->cpu);
+	p = rp_put_u64(rp_put(p, ",", 1), r->pid);
+	p = rp_put_u64(rp_put(p, ",", 1), r->tgid);
+	p = rp_csv_str(rp_put(p, ",", 1), r->comm, RAWPROBE_COMM_LEN);
+	p = rp_put_u64(rp_put(p, ",", 1), r->probe_id);
+	p = rp_csv_str(rp_put(p, ",", 1), d ? d->name : "", sizeof(d->name));
+	p = rp_put(rp_put(p, ",", 1), kind, strlen(kind));
+	p = rp_put_hex(rp_put(p, ",", 1), r->addr);
+	*p++ = ',';
+	*p++ = '"';
+	p = rp_csv_put(p, sym, sym_n);
+	*p++ = '"';
+	p = rp_csv_args(p, r, d);
+	*p++ = ',';
 	if (r->flags & RAWPROBE_REC_STR)
-		rp_csv_str(out, r->str, RAWPROBE_STR_LEN);
-	if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, ",%" PRId64 ",%" PRIu64 ",", (int64_t)r->retval,
-			(uint64_t)r->latency_ns);
-	else
-		fputs(",,,", out);
-	rp_csv_stack(out, r);
-	fputc('\n', out);
+		p = rp_csv_str(p, r->str, RAWPROBE_STR_LEN);
+	*p++ = ',';
+	if (r->flags & RAWPROBE_REC_RETVAL) {
+		p = rp_put_s64(p, r->retval);
+		p = rp_put_u64(rp_put(p, ",", 1), r->latency_ns);
+	} else {
+		*p++ = ',';
+	}
+	*p++ = ',';
+	rp_ob_end(&s->ob, p);
+	rp_csv_stack(&s->ob, r);
+	rp_ob_putc(&s->ob, '\n');
 }
 
 static const struct rp_sink_ops rp_csv_ops = {
 	.begin = rp_csv_begin, .record = rp_csv_record,
+	.free = rp_outbuf_sink_free,
 };
 
 /*
@@ -241,7 +270,7 @@ static void rp_perfetto_event_start(struct rp_sink *s, const char *ph,
 				    const struct rawprobe_record *r)
 {
 	if (s->n++)
-		fputs(",\n", s->out);
+		rp_ob_put(&s->ob, ",\n", 2);
 	json_obj_open(&s->json);
 	json_kv_str(&s->json, "ph", ph);
 	json_kv_u64(&s->json, "pid", r->tgid);
@@ -352,6 +381,7 @@ static void rp_perfetto_free(struct rp_sink *s)
 
 	free(p->threads.v);
 	free(p);
+	rp_outbuf_sink_free(s);
 }
 
 static const struct rp_sink_ops rp_perfetto_ops = {
@@ -443,7 +473,7 @@ int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
 		s->priv = calloc(1, sizeof(struct rp_idset));
 	if ((fmt == RP_FMT_PERFETTO || fmt == RP_FMT_RAW) && !s->priv)
 		return -ENOMEM;
-	if (fmt == RP_FMT_TEXT || fmt == RP_FMT_JSON || fmt == RP_FMT_FOLDED) {
+	if (fmt != RP_FMT_RAW) {
 		if (rp_outbuf_init(&s->ob, out, RP_OUTBUF_SIZE))
 			return -ENOMEM;
 		json_set_outbuf(&s->json, &s->ob);

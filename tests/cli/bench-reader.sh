@@ -4,8 +4,8 @@
 # Records per second of the stream's reader on the host (no module):
 #   tests/cli/bench-reader.sh [RECORDS [ROUNDS]]
 #
-# 1. replay: `rawprobectl stream -r CAPTURE > /dev/null` in text, JSON
-#    and -q, on a capture of RECORDS (default 2,000,000) records written
+# 1. replay: `rawprobectl stream -r CAPTURE > /dev/null` in each output
+#    format (text, JSON, CSV, Perfetto, folded, raw) and -q, on a capture of RECORDS (default 2,000,000) records written
 #    by mkcapture.py --bench (kept in $RP_BENCH_DIR, default /tmp);
 # 2. live: tests/unit/build/bench/bench_stream, the rings filled in memory
 #    by the kernel's writer and drained with the stream's merge.
@@ -41,18 +41,22 @@ replay() {
 		"$ctl" "$@" -r "$cap" >/dev/null 2>&1
 		t1=$(date +%s%N)
 		echo $(( n * 1000000000 / (t1 - t0) ))
-	done | median | xargs printf "replay %-5s %12d records/s\n" "$name"
+	done | median | xargs printf "replay %-8s %12d records/s\n" "$name"
 }
 
 live() {
 	local i
 	for ((i = 0; i < rounds; i++)); do
 		"$bench" "$1" "$n" | awk '{ print int($(NF - 1)) }'
-	done | median | xargs printf "live   %-5s %12d records/s\n" "$1"
+	done | median | xargs printf "live   %-8s %12d records/s\n" "$1"
 }
 
 replay text stream
 replay json -j stream
+replay csv stream -f csv
+replay perfetto stream -f perfetto
+replay folded stream -f folded
+replay raw stream -f raw
 replay quiet stream -q
 live text
 live json
