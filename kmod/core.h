@@ -110,6 +110,7 @@ struct rawprobe_probe {
 	bool registered;		/* kp/krp is registered */
 	kprobe_opcode_t *unreg_addr;	/* kp.addr, while unregistering */
 	bool syscall_regs;		/* args live in a pt_regs argument */
+	bool syscall_ia32;		/* ... in the ia32 registers */
 	s8 str_arg;			/* first string argument, or -1 */
 	u8 nraw;			/* argument registers fetches read */
 	struct rp_probe_spec spec;

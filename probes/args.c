@@ -37,18 +37,26 @@ static const unsigned short rp_sys32_regs[RAWPROBE_MAX_ARGS] = {
 	offsetof(struct pt_regs, di), offsetof(struct pt_regs, bp),
 };
 
+/*
+ * A syscall's entry point gets the task's own pt_regs, at the top of its
+ * stack: plain loads there. Any other pointer (a probe on a wrapper
+ * called some other way) is read without faulting.
+ */
 static void rp_args_from_syscall(const struct rawprobe_probe *p,
 				 struct pt_regs *regs, u64 *args, unsigned int n)
 {
 	const void *uregs = (const void *)regs_get_kernel_argument(regs, 0);
-	const unsigned short *off = strstr(p->spec.symbol, "ia32") ?
+	const unsigned short *off = p->syscall_ia32 ?
 				    rp_sys32_regs : rp_sys64_regs;
+	bool own = uregs == task_pt_regs(current);
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		unsigned long v = 0;
 
-		if (copy_from_kernel_nofault(&v, uregs + off[i], sizeof(v)))
+		if (own)
+			v = *(const unsigned long *)(uregs + off[i]);
+		else if (copy_from_kernel_nofault(&v, uregs + off[i], sizeof(v)))
 			v = 0;
 		args[i] = v;
 	}

@@ -70,6 +70,7 @@ int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 		return err;
 	p->syscall_regs = (p->spec.flags & RAWPROBE_F_SYSCALL) ||
 			  rp_is_syscall_wrapper(p->spec.symbol);
+	p->syscall_ia32 = p->syscall_regs && strstr(p->spec.symbol, "ia32");
 	if (p->spec.symbol[0] && p->spec.module[0])
 		snprintf(p->target, sizeof(p->target), "%s:%s",
 			 p->spec.module, p->spec.symbol);
