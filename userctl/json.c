@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "json.h"
+#include "escape.h"
 #include "outbuf.h"
 
 void json_init(struct json *j, FILE *out, bool pretty)
@@ -173,13 +174,26 @@ static void json_escape_byte(struct json *j, unsigned char c)
 	json_put(j, esc, (size_t)(json_put_escape(esc, c) - esc));
 }
 
-char *json_put_string(char *p, const char *s, size_t n)
+/*
+ * Does a byte of w need a JSON escape (below 0x20, '"', '\\', 0x7f and
+ * up)? rp_word_needs_escape() (escape.h) with '"' as a second byte that
+ * must be escaped: ~((x ^ c) + 0x7f) has its high bit set if x is c.
+ */
+static inline bool json_word_needs_escape(uint64_t w)
 {
-	const unsigned char *at = (const unsigned char *)s;
-	const unsigned char *end = at + n;
+	uint64_t x = w & ~RP_HIGH_BITS;
+
+	return ((w | ~(x + RP_BYTES(0x60)) | (x + RP_BYTES(0x01)) |
+		 ~((x ^ RP_BYTES('\\')) + RP_BYTES(0x7f)) |
+		 ~((x ^ RP_BYTES('"')) + RP_BYTES(0x7f))) & RP_HIGH_BITS) != 0;
+}
+
+/* Byte by byte: plain runs copied at once, the rest escaped. */
+static char *json_put_escaped_bytes(char *p, const unsigned char *at,
+				    const unsigned char *end)
+{
 	const unsigned char *run;
 
-	*p++ = '"';
 	while (at < end) {
 		for (run = at; at < end && !json_escape_of[*at]; at++)
 			;
@@ -187,6 +201,38 @@ char *json_put_string(char *p, const char *s, size_t n)
 		if (at < end)
 			p = json_put_escape(p, *at++);
 	}
+	return p;
+}
+
+/*
+ * As rp_put_escaped() (escape.h): eight bytes checked and copied a step,
+ * the tail as the last word (overlapping the one before); byte by byte
+ * from the first word that holds something to escape.
+ */
+char *json_put_string(char *p, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	uint64_t w;
+
+	*p++ = '"';
+	if (n >= sizeof(w)) {
+		for (; i + sizeof(w) <= n; i += sizeof(w)) {
+			memcpy(&w, u + i, sizeof(w));
+			if (json_word_needs_escape(w))
+				goto bytes;
+			memcpy(p + i, &w, sizeof(w));
+		}
+		memcpy(&w, u + n - sizeof(w), sizeof(w));
+		if (i < n && json_word_needs_escape(w))
+			goto bytes;
+		memcpy(p + n - sizeof(w), &w, sizeof(w));
+		p += n;
+		*p++ = '"';
+		return p;
+	}
+bytes:
+	p = json_put_escaped_bytes(p + i, u + i, u + n);
 	*p++ = '"';
 	return p;
 }
