@@ -25,6 +25,7 @@ HEADER_METAS=(linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-6.12-rt
 PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmocka-dev
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
       bpftrace python3 python3-jsonschema python3-yaml groff-base man-db
+      jq	# json_get's plain paths in the guest (tools/ctl-helpers.sh)
       babeltrace2	# reads --format ctf traces back (tests/cli/ctf.sh)
       qemu-user	# qemu-x86_64 -plugin: the TCG instruction counter's host test (tests/tcg-insn)
       zstd	# unpacks Debian 6.12's vmlinuz for its BTF (tests/cli/btf-fixture.sh)
