@@ -319,7 +319,7 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 	size_t i;
 	FILE *f;
 
-	f = fopen(rp_kallsyms_path(), "r");
+	f = rp_kallsyms_open();
 	if (!f)
 		return 0;	/* the kernel will judge */
 	q = calloc(n, sizeof(*q));
@@ -407,7 +407,7 @@ static void rp_ksyms_load(void)
 	FILE *f;
 
 	rp_ksyms.loaded = 1;
-	f = fopen(rp_kallsyms_path(), "r");
+	f = rp_kallsyms_open();
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
@@ -491,7 +491,7 @@ int rp_ksym_module(const char *name, char *module, size_t len)
 	struct rp_ksym_line k;
 	char line[512];
 	int found = 0;
-	FILE *f = fopen(rp_kallsyms_path(), "r");
+	FILE *f = rp_kallsyms_open();
 
 	if (!f)
 		return -1;

@@ -10,10 +10,16 @@
 #define RAWPROBECTL_SYMBOLS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
-/* /proc/kallsyms, or $RAWPROBE_KALLSYMS */
+/* /proc/kallsyms, or $RAWPROBE_KALLSYMS: what messages name */
 const char *rp_kallsyms_path(void);
+/*
+ * Open it for reading: for root, a copy kept in /run/rawprobe for this
+ * boot and these modules (kallsyms_cache.c). NULL and errno on failure.
+ */
+FILE *rp_kallsyms_open(void);
 
 /*
  * Check a probe target against kallsyms. Returns 0 when it is fine or

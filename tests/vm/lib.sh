@@ -9,6 +9,12 @@
 CTL=${RAWPROBECTL:?}
 KO=${RAWPROBE_KO:?}
 RING_DEFAULT=16384	# ring_records's default (kmod/main.c): tests restore it
+# A debug kernel of tests/vm/debug-kernel.sh (6.12.N-rawprobe-VARIANT):
+# several times slower, so scale tests take fewer of what they scale.
+case $(uname -r) in
+*-rawprobe-*)	T_DEBUG_KERNEL=1 ;;
+*)		T_DEBUG_KERNEL=0 ;;
+esac
 T_PASS=0
 T_FAIL=0
 T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)
