@@ -119,6 +119,19 @@ t_probe_add_batch() {
 		$CTL probe add kprobe vfs_read vfs_write do_sys_openat2
 }
 
+# Field fetches with a value filter, and a stack (issue 16): attributes
+# of their own in the same request (BTF: the debug kernels have it).
+t_probe_add_fetch_filter() {
+	fault_walk send added_one del_all \
+		$CTL probe add kprobe vfs_read --args 'file->f_pos,count' \
+		--filter 'count > 0'
+}
+
+t_probe_add_stack() {
+	fault_walk send added_one del_all \
+		$CTL probe add kretprobe vfs_read --stack
+}
+
 t_probe_add_module_target() {
 	insmod "$TARGET_KO"
 	fault_walk send added_one del_all \
@@ -260,7 +273,8 @@ t_stream_release() {
 }
 
 tests t_faults_ready t_probe_add_kprobe t_probe_add_kretprobe \
-	t_probe_add_jprobe t_probe_add_batch t_probe_add_module_target \
+	t_probe_add_jprobe t_probe_add_batch t_probe_add_fetch_filter \
+	t_probe_add_stack t_probe_add_module_target \
 	t_probe_del t_probe_disable_enable t_probe_reset t_ring_set \
 	t_stream_open t_stream_mmap_control t_stream_mmap_records \
 	t_stream_owned_probes t_stream_release
