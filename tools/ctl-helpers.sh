@@ -5,14 +5,21 @@
 # CTL is the rawprobectl to run. Assertions are the sourcing script's own.
 
 # json_get JSON EXPR: a Python expression on the parsed JSON j, printed
-# as Python prints it. A plain path (j["stats"]["hits"], j[0]["kind"])
-# goes to jq, which starts several times faster under TCG (and faster
-# still on the debug kernels); a scalar reads the same from both.
+# as Python prints it. A plain path to a number, string, boolean or null
+# (j["stats"]["hits"], j[0]["kind"]) goes to jq, which starts several
+# times faster under TCG (and faster still on the debug kernels), and
+# prints it as Python would; anything else (a list, an expression, a
+# number past 2^53, which jq 1.6 rounds) to Python.
 json_get() {
-	if [[ $2 =~ ^j(\[(\"[A-Za-z0-9_]+\"|[0-9]+)\])+$ ]]; then
-		printf '%s' "$1" | jq -r ".${2#j}"' | if . == true then "True"
-			elif . == false then "False" elif . == null then "None"
-			else . end'
+	local v
+	if [[ $2 =~ ^j(\[(\"[A-Za-z0-9_]+\"|[0-9]+)\])+$ ]] &&
+	   v=$(printf '%s' "$1" | jq -r ".${2#j}"' |
+		if type == "array" or type == "object" then error("not a scalar")
+		elif type == "number" and fabs > 9007199254740991
+		then error("past a double")
+		elif . == true then "True" elif . == false then "False"
+		elif . == null then "None" else . end' 2>/dev/null); then
+		printf '%s\n' "$v"
 		return
 	fi
 	printf '%s' "$1" |
