@@ -109,8 +109,10 @@ static void rp_cache_prune(const char *keep)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
+		/* another writer's temporary (".XXXXXX") is not ours to remove */
 		if (strncmp(e->d_name, RP_KSYMS_CACHE_PREFIX,
-			    strlen(RP_KSYMS_CACHE_PREFIX)))
+			    strlen(RP_KSYMS_CACHE_PREFIX)) ||
+		    strchr(e->d_name, '.'))
 			continue;
 		snprintf(old, sizeof(old), RP_KSYMS_CACHE_DIR "/%s", e->d_name);
 		if (strcmp(old, keep))
