@@ -40,7 +40,8 @@ CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
-	examples-kdir modules-debug check-debug ctl-asan stress check-rt check-pkg
+	examples-kdir modules-debug check-debug ctl-asan stress check-rt check-pkg \
+	bench-steps
 
 all: module ctl
 
@@ -53,12 +54,17 @@ module: $(BUILD)/rawprobe.ko
 
 # (a debug kernel rebuilt in place has a new Module.symvers)
 $(BUILD)/rawprobe.ko: $(KSRC) $(wildcard $(KDIR)/Module.symvers)
+	$(call build-core,$(BUILD))
+
+# $(call build-core,DIR[,MAKE VARIABLES]): the core in DIR, a tree of links.
+define build-core
 	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR or run tools/deps.sh" >&2; exit 1; }
-	@mkdir -p $(BUILD)
-	@for d in $(SRC_DIRS); do mkdir -p $(BUILD)/$$d; \
-		for f in $$d/*.[ch]; do ln -sf $(CURDIR)/$$f $(BUILD)/$$f; done; done
-	@ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules
+	@mkdir -p $(1)
+	@for d in $(SRC_DIRS); do mkdir -p $(1)/$$d; \
+		for f in $$d/*.[ch]; do ln -sf $(CURDIR)/$$f $(1)/$$f; done; done
+	@ln -sf $(CURDIR)/Kbuild $(1)/Kbuild
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(1) $(2) modules
+endef
 
 # Out-of-tree helper modules, per kernel like the core:
 # $(call build-mods,FILES,DIR) links FILES into build/<release>/DIR, builds there.
@@ -78,6 +84,13 @@ test-modules: $(BUILD)/rawprobe.ko
 # The benchmark's empty-handler module (tests/bench), for make bench only.
 bench-module: $(BUILD)/rawprobe.ko
 	$(call build-mods,tests/bench/Kbuild tests/bench/rp_bench_empty.c,bench)
+
+# make bench's staircase: the core with its record path cut short at each
+# step (RP_BENCH_STEP in kmod/record.h), in build/<release>/bench-step<N>.
+BENCH_STEPS := 1 2 3
+bench-steps: $(foreach n,$(BENCH_STEPS),$(BUILD)/bench-step$(n)/rawprobe.ko)
+$(BUILD)/bench-step%/rawprobe.ko: $(KSRC)
+	$(call build-core,$(BUILD)/bench-step$*,RP_BENCH_STEP=$*)
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/ring_mmap build/tools/getpgid_loop build/tools/fail_nth.so \
@@ -285,7 +298,8 @@ labs-dist:
 .PHONY: tcg-plugin
 TCG_INSN := tools/tcg-insn
 RPMARK_ADDR ?= 0x3f000000
-tcg-plugin: build/tcg-insn/libinsn.so build/tcg-insn/insn_loop
+tcg-plugin: build/tcg-insn/libinsn.so build/tcg-insn/insn_loop \
+	build/tcg-insn/getpgid_marked
 
 build/tcg-insn/libinsn.so: $(TCG_INSN)/insn.c $(TCG_INSN)/qemu-plugin-7.2.h
 	@mkdir -p $(@D)
@@ -297,4 +311,12 @@ build/tcg-insn/insn_loop: $(TCG_INSN)/insn_loop.c $(TCG_INSN)/insn_loop.S \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -static -no-pie \
 		-Wl,--section-start=.rpmark=$(RPMARK_ADDR) -o $@ $(filter %.c %.S,$^)
+
+# make bench's workload for the instruction count (tests/bench)
+build/tcg-insn/getpgid_marked: tests/bench/getpgid_marked.c \
+		$(TCG_INSN)/rpmark.c $(TCG_INSN)/rpmark.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -static -no-pie \
+		-I$(TCG_INSN) -Wl,--section-start=.rpmark=$(RPMARK_ADDR) \
+		-o $@ $(filter %.c,$^)
 # --- end of the TCG instruction counter ---

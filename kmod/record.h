@@ -35,10 +35,29 @@ struct rp_rings {
 };
 
 /* Owned by ring.c; read here without its lock. */
+/*
+ * make bench's staircase (docs/performance.md) builds copies of the
+ * module with the record path cut short at a step, so that each step's
+ * instructions can be counted; 0, the module as shipped, compiles every
+ * test below away.
+ *   1: count the hit and return   2: + reserve and commit
+ *   3: + the header               0: + the clock (as shipped)
+ */
+#ifndef RP_BENCH_STEP
+#define RP_BENCH_STEP 0
+#endif
+#define RP_BENCH_CUT(step) (RP_BENCH_STEP && RP_BENCH_STEP <= (step))
+
 extern struct rp_rings __rcu *rp_rings;
 extern u32 rp_watermark;
 extern bool rp_reader_sleeping;
 DECLARE_PER_CPU(struct irq_work, rp_wakeup_work);
+
+/* A record's time: CLOCK_MONOTONIC, NMI-safe (the uapi's ts_ns). */
+static __always_inline u64 rp_clock_ns(void)
+{
+	return RP_BENCH_CUT(3) ? 0 : ktime_get_mono_fast_ns();
+}
 
 /*
  * Returns a record with its common header filled, or NULL when the ring
@@ -66,8 +85,11 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	if (unlikely(!rec))
 		return NULL;
 
-	rec->ts_ns = ktime_get_mono_fast_ns();
 	rec->seq = seq;
+	slot->rec = rec;
+	if (RP_BENCH_CUT(2))
+		return rec;
+	rec->ts_ns = rp_clock_ns();
 	rec->probe_id = probe_id;
 	rec->kind = kind;
 	rec->flags = 0;
@@ -81,7 +103,6 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	rec->str_len = 0;
 	rec->fault_mask = 0;
 	rec->str_arg = RAWPROBE_STR_ARG_NONE;
-	slot->rec = rec;
 	return rec;
 }
 

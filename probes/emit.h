@@ -67,6 +67,8 @@ rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
 	struct rawprobe_record *rec;
 
 	this_cpu_inc(p->stats->hits);
+	if (RP_BENCH_CUT(1))
+		return NULL;
 	rec = rp_record_reserve(slot, p->id, kind);
 	if (unlikely(!rec)) {
 		this_cpu_inc(p->stats->lost_ring);

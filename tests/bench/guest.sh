@@ -11,6 +11,9 @@
 #                                             (round 0: the warm-up)
 #   U <config> <reason>                       configuration unavailable
 #   P <add ms> <remove ms>                    1,000 kprobes, one batch
+#   I <round> <config> <intervals> <calls>    (-i) the marked workload ran:
+#                                             its intervals are the next
+#                                             ones in the plugin's output
 # Beside the configurations the issue names, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
@@ -19,30 +22,53 @@
 # one field fetch (pid->numbers[0].nr) on pid_vnr, which every
 # getpgid(0) calls once, beside a plain probe there.
 #
-#   guest.sh [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
+# With -i, the instruction count (docs/performance.md): the guest runs
+# under the TCG plugin tools/tcg-insn, and the workload is
+# build/tcg-insn/getpgid_marked, INTERVALS intervals of CALLS calls
+# between the plugin's markers per run; the host pairs the plugin's
+# counts with the I lines in order. Its configurations add jprobe-style
+# rows and the staircase, step<N>_*_ring: the ring row on a copy of the
+# core cut short at step N (make bench-steps, kmod/record.h).
+#
+#   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
 
-ROUNDS=11
-CALLS=100000
-CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe rawprobe_kretprobe
-	rawprobe_kprobe_ring rawprobe_kretprobe_ring ftrace_kprobe
-	ftrace_kretprobe bpftrace_kprobe rawprobe_args_auto_ring
-	rawprobe_filter_ring rawprobe_stack_ring rawprobe_pid_vnr_ring
-	rawprobe_field_ring"
-while getopts "r:n:c:" opt; do
+INSN=0
+ROUNDS=""
+CALLS=""
+CONFIGS=""
+INTERVALS=21	# per run, with -i
+OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
+	rawprobe_pid_vnr_ring rawprobe_field_ring"
+TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
+	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
+	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS"
+INSN_CONFIGS="$TIME_CONFIGS rawprobe_jprobe rawprobe_jprobe_ring
+	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
+	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
+while getopts "ir:n:c:" opt; do
 	case $opt in
+	i)	INSN=1 ;;
 	r)	ROUNDS=$OPTARG ;;
 	n)	CALLS=$OPTARG ;;
 	c)	CONFIGS=$OPTARG ;;
 	*)	exit 2 ;;
 	esac
 done
+# Counts do not vary like times: fewer rounds, short intervals (a timer
+# tick lands in few of them, and the median interval has none).
+if [ $INSN = 1 ]; then
+	: "${ROUNDS:=3}" "${CALLS:=256}" "${CONFIGS:=$INSN_CONFIGS}"
+else
+	: "${ROUNDS:=11}" "${CALLS:=100000}" "${CONFIGS:=$TIME_CONFIGS}"
+fi
 
 SYM=__x64_sys_getpgid
 FIELD_SYM=pid_vnr	# getpgid(0) -> do_getpgid() -> pid_vnr(task_pgrp(current))
 LOOP=build/tools/getpgid_loop
+MARKED=build/tcg-insn/getpgid_marked
 EMPTY=$(dirname "$KO")/bench/rp_bench_empty.ko
 TR=/sys/kernel/tracing
 KPLIST=/sys/kernel/debug/kprobes/list
@@ -50,8 +76,21 @@ OUT=$T_SCRATCH
 declare -A UNAVAILABLE=()
 
 # The workload, on cpu0: median ns/call of 5 batches, and the calls made.
+# With -i: "- CALLS_MADE", after an I line on the real output (fd 3). A
+# marked run that fails leaves the plugin's intervals out of step with the
+# I lines: the pass ends (the main loop sees insn.broken).
 workload() {
-	taskset -c 0 $LOOP -b 5 "$CALLS"
+	local n
+	if [ $INSN = 0 ]; then
+		taskset -c 0 $LOOP -b 5 "$CALLS"
+		return
+	fi
+	if ! n=$(taskset -c 0 $MARKED "$INTERVALS" "$CALLS"); then
+		touch "$OUT/insn.broken"
+		return 1
+	fi
+	echo "I $ROUND $CONFIG $INTERVALS $CALLS" >&3
+	echo "- $n"
 }
 
 # alive PID: running, not a zombie waiting for us to reap it
@@ -112,9 +151,10 @@ run_kretprobe_empty() { run_empty kretprobe; }
 
 # rawprobectl stream owns the probe and prints every record to /dev/null;
 # its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
-run_rawprobe() {	# kprobe | kretprobe
+run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 	local pid res
-	taskset -c 1 $CTL stream -e "$1:$SYM" >/dev/null 2>"$OUT/stream.err" &
+	taskset -c 1 $CTL stream -e "$1:$SYM" "${@:2}" >/dev/null \
+		2>"$OUT/stream.err" &
 	pid=$!
 	wait_for probe_armed 200 || { stop $pid INT; return 1; }
 	res=$(workload)
@@ -127,6 +167,7 @@ run_rawprobe() {	# kprobe | kretprobe
 }
 run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
+run_rawprobe_jprobe() { run_rawprobe jprobe --args auto; }
 
 # json_num JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
 json_num() {
@@ -151,6 +192,32 @@ ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 }
 run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
+run_rawprobe_jprobe_ring() {
+	ring_row rawprobe_jprobe_ring jprobe $SYM --args auto
+}
+
+# The staircase: the ring row on a copy of the core whose record path
+# stops at step N (kmod/record.h), loaded in place of the core.
+step_row() {	# N KIND
+	local ko rc
+	ko=$(dirname "$KO")/bench-step$1/rawprobe.ko
+	if [ ! -f "$ko" ]; then
+		unavailable "step$1_$2_ring" "no $ko (make bench-steps)"
+		return 0
+	fi
+	module_unload
+	insmod "$ko" || { module_load; return 1; }
+	ring_row "step$1_$2_ring" "$2" $SYM
+	rc=$?
+	rmmod rawprobe
+	module_load
+	return $rc
+}
+for step in 1 2 3; do
+	for kind in kprobe kretprobe; do
+		eval "run_step${step}_${kind}_ring() { step_row $step $kind; }"
+	done
+done
 # What each option of issue 16 adds to the plain record (getpgid(0): pid 0)
 run_rawprobe_args_auto_ring() {
 	ring_row rawprobe_args_auto_ring kprobe $SYM --args auto
@@ -228,6 +295,7 @@ check_clean() {	# nothing may be left on the symbols between configurations
 
 command -v bpftrace >/dev/null ||
 	unavailable bpftrace_kprobe "bpftrace is not installed"
+exec 3>&1
 echo "K $(uname -r) $(nproc)"
 module_load
 check_clean
@@ -243,10 +311,17 @@ for ((ROUND = 0; ROUND <= ROUNDS; ROUND++)); do
 		idx=$(( (i + ROUND) % nconf + 1 ))
 		c=${!idx}
 		[ -n "${UNAVAILABLE[$c]:-}" ] && continue
+		CONFIG=$c
 		"run_$c" || echo "bench: $c failed in round $ROUND" >&2
+		if [ -e "$OUT/insn.broken" ]; then
+			echo "bench: the marked workload failed ($c, round" \
+				"$ROUND): the instruction counts stop here" >&2
+			exit 1
+		fi
 		check_clean
 	done
 done
+[ $INSN = 1 ] && { module_unload; rm -rf "$T_SCRATCH"; exit 0; }
 
 # Adding and removing 1,000 kprobes: one batch, one removal.
 probeable_functions 1000 > "$OUT/funcs"

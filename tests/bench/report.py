@@ -2,11 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn tests/bench/guest.sh's raw lines into the benchmark's Markdown.
 
-    report.py RAW [--doc FILE] [--command CMD] [--conditions TEXT]
+    report.py [RAW] [--insn RAW --insn-counts FILE] [--doc FILE]
+              [--command CMD] [--conditions TEXT] [--insn-conditions TEXT]
 
-Prints the results section. With --doc, also replaces the part of FILE
-between the bench:results markers with it (the rest of FILE, the
-hand-written reading of the numbers, is left alone).
+RAW: the time guest's output. --insn: the instruction guest's output
+(guest.sh -i), with --insn-counts the TCG plugin's counts, one line
+"COUNT VCPU" per interval, in the order of the guest's I lines.
+
+Prints the results sections. With --doc, also replaces the parts of FILE
+between the bench:results and bench:insn markers with them (the rest of
+FILE, the hand-written reading of the numbers, is left alone).
 """
 import argparse
 import os
@@ -17,6 +22,8 @@ import time
 
 BEGIN = "<!-- bench:results:begin (tests/bench/run.sh rewrites this part) -->"
 END = "<!-- bench:results:end -->"
+INSN_BEGIN = "<!-- bench:insn:begin (tests/bench/run.sh rewrites this part) -->"
+INSN_END = "<!-- bench:insn:end -->"
 
 # (config, label, the empty probe it is compared with)
 ROWS = [
@@ -65,6 +72,44 @@ FEATURES = [
 TARGETS = [  # config, max ratio to its empty probe
     ("rawprobe_kprobe", 1.3),
     ("rawprobe_kretprobe", 1.2),
+]
+
+# The instruction count's rows: the time rows and these
+INSN_ROWS = ROWS[:4] + [
+    ("rawprobe_jprobe", "rawprobe jprobe-style, `--args auto`, `stream` > "
+     "/dev/null", "kprobe_empty"),
+    ("rawprobe_jprobe_ring", "rawprobe jprobe-style, `--args auto`, "
+     "overwrite, no reader", "kprobe_empty"),
+] + ROWS[4:]
+
+# The staircase: (config, step, the row before it); the first of each
+# kind is compared with its empty probe
+STAIRS = [
+    ("kprobe", [
+        ("kprobe_empty", "empty kprobe handler (the floor)", None),
+        ("step1_kprobe_ring", "counts the hit, returns", "kprobe_empty"),
+        ("step2_kprobe_ring", "+ reserve and commit", "step1_kprobe_ring"),
+        ("step3_kprobe_ring", "+ the header (pid, tgid, comm, cpu, id, "
+         "kind, address, zeroed fields)", "step2_kprobe_ring"),
+        ("rawprobe_kprobe_ring", "+ the clock: the record as shipped",
+         "step3_kprobe_ring"),
+        ("rawprobe_jprobe_ring", "+ typed arguments (jprobe-style, "
+         "`--args auto`)", "rawprobe_kprobe_ring"),
+        ("rawprobe_kprobe", "the shipped record with a `stream` reader "
+         "(wakeups)", "rawprobe_kprobe_ring"),
+    ]),
+    ("kretprobe", [
+        ("kretprobe_empty", "empty kretprobe handlers (the floor)", None),
+        ("step1_kretprobe_ring", "counts the hit, returns",
+         "kretprobe_empty"),
+        ("step2_kretprobe_ring", "+ reserve and commit",
+         "step1_kretprobe_ring"),
+        ("step3_kretprobe_ring", "+ the header", "step2_kretprobe_ring"),
+        ("rawprobe_kretprobe_ring", "+ both clock reads: the record as "
+         "shipped", "step3_kretprobe_ring"),
+        ("rawprobe_kretprobe", "the shipped record with a `stream` reader "
+         "(wakeups)", "rawprobe_kretprobe_ring"),
+    ]),
 ]
 
 
@@ -193,27 +238,177 @@ def section(runs, unavailable, probes, kernel, cpus, command, conditions,
     return "\n".join(out) + "\n"
 
 
+def parse_insn(raw, counts_path):
+    """{config: {round: [instructions per call, one per interval]}}."""
+    counts = []
+    for line in open(counts_path, errors="replace"):
+        f = line.split()
+        if len(f) == 2 and not line.startswith("#"):
+            counts.append(int(f[0]))
+    per_call = {}
+    unavailable = {}
+    kernel = cpus = "?"
+    used = 0
+    shapes = set()
+    for line in open(raw, errors="replace"):
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "K" and len(f) >= 3:
+            kernel, cpus = f[1], f[2]
+        elif f[0] == "U" and len(f) >= 2:
+            unavailable[f[1]] = " ".join(f[2:])
+        elif f[0] == "I" and len(f) == 5:
+            rnd, cfg, k, n = int(f[1]), f[2], int(f[3]), int(f[4])
+            shapes.add((k, n))
+            got = counts[used:used + k]
+            used += k
+            if len(got) < k:
+                raise SystemExit(f"report: {counts_path} has {len(counts)} "
+                                 f"intervals, fewer than the I lines ask")
+            if rnd:     # round 0 is the warm-up
+                per_call.setdefault(cfg, {})[rnd] = [c / n for c in got]
+    if used != len(counts):
+        raise SystemExit(f"report: {counts_path} has {len(counts)} intervals,"
+                         f" the I lines {used}: they do not line up")
+    return per_call, unavailable, kernel, cpus, shapes
+
+
+def insn_stats(per_call):
+    """config -> (median, mean, spread): the median interval of each round,
+    their median; the mean of all intervals (ticks and wakeups included);
+    the rounds' range over the median."""
+    out = {}
+    for cfg, rounds in per_call.items():
+        meds = [statistics.median(v) for v in rounds.values()]
+        med = statistics.median(meds)
+        allv = [x for v in rounds.values() for x in v]
+        spread = (max(meds) - min(meds)) / med if med else 0.0
+        out[cfg] = (med, statistics.fmean(allv), spread)
+    return out
+
+
+def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
+                 conditions, when):
+    st = insn_stats(per_call)
+    nrounds = max((len(r) for r in per_call.values()), default=0)
+    base = st.get("none", (None,))[0]
+    over = {c: v[0] - base for c, v in st.items()} if base else {}
+    out = [f"Measured {time.strftime('%Y-%m-%d', time.localtime(when))} on "
+           f"Linux {kernel} ({cpus} vCPUs) with:\n\n    {command}\n",
+           "Guest instructions per getpgid call on the workload's vCPU, "
+           "user and kernel together, counted by the TCG plugin "
+           "tools/tcg-insn between the markers of "
+           "build/tcg-insn/getpgid_marked; each run is "
+           f"{' or '.join(f'{k} intervals of {n:,} calls' for k, n in sorted(shapes))}"
+           ", a configuration's figure the median interval of "
+           f"each of {nrounds} rounds (after a warm-up round), then the "
+           "median of those. Mean: every interval's, timer ticks and "
+           "reader wakeups included. Spread: the rounds' range over the "
+           f"figure. {conditions}\n",
+           "| configuration | instructions/call | spread | overhead vs no "
+           "probe | × empty probe | mean |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for cfg, label, floor in INSN_ROWS:
+        if cfg in unavailable:
+            out.append(f"| {label} | unavailable: {unavailable[cfg]} "
+                       "| | | | |")
+            continue
+        if cfg not in st:
+            continue
+        med, mean, spread = st[cfg]
+        ratio = "–"
+        if floor and cfg != floor and over.get(floor):
+            ratio = f"{over[cfg] / over[floor]:.2f}"
+        ovs = "–" if cfg == "none" or cfg not in over else f"{over[cfg]:+,.0f}"
+        out.append(f"| {label} | {med:,.1f} | {spread * 100:.2f}% | {ovs} | "
+                   f"{ratio} | {mean:,.1f} |")
+    out.append("")
+    for kind, steps in STAIRS:
+        rows = [(c, what, prev) for c, what, prev in steps if c in over]
+        if len(rows) < 2:
+            continue
+        out.append(f"The {kind} record path, a step at a time (copies of "
+                   "the core cut short at each step, `make bench-steps`; "
+                   "overhead over no probe):\n")
+        out.append("| step | overhead | × empty | this step adds |")
+        out.append("|---|---:|---:|---:|")
+        floor = steps[0][0]
+        for cfg, what, prev in rows:
+            ratio = (f"{over[cfg] / over[floor]:.2f}" if over.get(floor)
+                     else "–")
+            add = (f"{over[cfg] - over[prev]:+,.0f}" if prev in over
+                   else "")
+            out.append(f"| {what} | {over[cfg]:+,.0f} | {ratio} | {add} |")
+        out.append("")
+    out.append("Targets, in instructions:\n")
+    for cfg, limit in TARGETS:
+        for c in (cfg + "_ring", cfg):
+            floor = next(f for r, _, f in INSN_ROWS if r == c)
+            if c not in over or not over.get(floor):
+                continue
+            ratio = over[c] / over[floor]
+            out.append(f"- {c} ≤ {limit}× {floor}: {ratio:.2f}× — "
+                       f"{'met' if ratio <= limit else 'MISSED'}")
+    for other in ("ftrace_kprobe", "bpftrace_kprobe"):
+        if "rawprobe_kprobe" in over and over.get(other):
+            share = over["rawprobe_kprobe"] / over[other]
+            out.append(f"- rawprobe_kprobe's added instructions ≤ 1/3 of "
+                       f"{other}'s: {share:.2f} — "
+                       f"{'met' if share <= 1 / 3 else 'MISSED'}")
+    worst = max((v[2] for v in st.values()), default=0)
+    out.append(f"- repeat runs agree within 1% (the widest spread of any "
+               f"row): {worst * 100:.2f}% — "
+               f"{'met' if worst <= 0.01 else 'MISSED'}")
+    return "\n".join(out) + "\n"
+
+
+def replace_marked(doc, begin, end, text, path):
+    pat = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
+    if not pat.search(doc):
+        raise SystemExit(f"report: no {begin} markers in {path}")
+    return pat.sub(lambda m: begin + "\n" + text + end, doc)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("raw")
+    ap.add_argument("raw", nargs="?")
+    ap.add_argument("--insn")
+    ap.add_argument("--insn-counts")
     ap.add_argument("--doc")
     ap.add_argument("--command", default="tests/bench/run.sh")
     ap.add_argument("--conditions", default="")
+    ap.add_argument("--insn-conditions", default="")
     a = ap.parse_args()
-    runs, unavailable, probes, kernel, cpus = parse(a.raw)
-    if not runs:
-        print("report: no results in " + a.raw, file=sys.stderr)
-        return 1
-    text = section(runs, unavailable, probes, kernel, cpus, a.command,
-                   a.conditions, os.path.getmtime(a.raw))
-    print(text)
+    parts = []
+    if a.raw:
+        runs, unavailable, probes, kernel, cpus = parse(a.raw)
+        if not runs:
+            print("report: no results in " + a.raw, file=sys.stderr)
+            return 1
+        parts.append((BEGIN, END, section(
+            runs, unavailable, probes, kernel, cpus, a.command,
+            a.conditions, os.path.getmtime(a.raw))))
+    if a.insn:
+        if not a.insn_counts:
+            ap.error("--insn needs --insn-counts")
+        per_call, unavailable, kernel, cpus, shapes = parse_insn(
+            a.insn, a.insn_counts)
+        if not per_call:
+            print("report: no instruction counts in " + a.insn,
+                  file=sys.stderr)
+            return 1
+        parts.append((INSN_BEGIN, INSN_END, insn_section(
+            per_call, unavailable, kernel, cpus, shapes, a.command,
+            a.insn_conditions, os.path.getmtime(a.insn))))
+    if not parts:
+        ap.error("nothing to report: give RAW, --insn or both")
+    for _, _, text in parts:
+        print(text)
     if a.doc:
         doc = open(a.doc).read()
-        pat = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-        if not pat.search(doc):
-            print(f"report: no results markers in {a.doc}", file=sys.stderr)
-            return 1
-        doc = pat.sub(lambda m: BEGIN + "\n" + text + END, doc)
+        for begin, end, text in parts:
+            doc = replace_marked(doc, begin, end, text, a.doc)
         open(a.doc, "w").write(doc)
     return 0
 

@@ -6,8 +6,11 @@
 # tests/bench/rp_bench_empty.c), rawprobe kprobe/kretprobe with a stream
 # draining, ftrace kprobe_events with a trace_pipe reader and bpftrace
 # printing one line per hit; configurations interleaved over many rounds,
-# medians reported. Then the time to add and remove 1,000 kprobes. Prints
-# a Markdown table and puts it in docs/performance.md.
+# medians reported. Then the time to add and remove 1,000 kprobes. Then a
+# second guest under the TCG instruction counter (tools/tcg-insn) counts
+# the guest instructions per call of the same configurations, with
+# jprobe-style rows and the record path's staircase (guest.sh -i). Prints
+# Markdown tables and puts them in docs/performance.md.
 #
 #   tests/bench/run.sh [options]
 #     -k, --kernel K    6.1 (default) or 6.12
@@ -17,6 +20,9 @@
 #     -t, --timeout S   limit for the guest (default 1800)
 #     -o, --out DIR     keep the raw results there (default build/bench)
 #         --no-doc      do not rewrite docs/performance.md
+#         --no-insn     times only (no instruction count)
+#         --insn-only   the instruction count only
+#         --insn-rounds N  its rounds after the warm-up (default 3)
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
 # empty-handler module itself and installs bpftrace if it is missing.
@@ -25,6 +31,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=1800 out=build/bench doc=1
+times=1 insn=1 insn_rounds=3
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,7 +42,10 @@ while [ $# -gt 0 ]; do
 	-t|--timeout)	timeout=$2; shift 2 ;;
 	-o|--out)	out=$2; shift 2 ;;
 	--no-doc)	doc=0; shift ;;
-	-h|--help)	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-insn)	insn=0; shift ;;
+	--insn-only)	times=0; shift ;;
+	--insn-rounds)	insn_rounds=$2; shift 2 ;;
+	-h|--help)	sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -49,36 +59,65 @@ if ! command -v bpftrace >/dev/null; then
 fi
 
 for rel in $(tools/deps.sh --print); do
-	make --no-print-directory -s bench-module \
+	make --no-print-directory -s bench-module bench-steps \
 		KDIR=/usr/src/linux-headers-$rel >/dev/null || exit 1
 done
-make --no-print-directory -s ctl || exit 1
+make --no-print-directory -s ctl tcg-plugin || exit 1
 
-mkdir -p "$out/vm"
-load=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "bench: kernel $kernel, $rounds rounds of ${calls} calls; the guest prints nothing until it is done" >&2
-start=$(date +%s)
-tests/vm/run -k "$kernel" -n -t "$timeout" -o "$out/vm" -- \
-	tests/bench/guest.sh -r "$rounds" -n "$calls" ${configs:+-c "$configs"} \
-	> "$out/guest.log" 2>&1
-rc=$?
-secs=$(( $(date +%s) - start ))
-grep -v '^[KRUP] ' "$out/guest.log" | grep -v '^round ' >&2
-if [ $rc != 0 ]; then
-	echo "bench: the guest failed (exit $rc); see $out/guest.log;" \
-		"the partial results follow, docs/performance.md is left alone" >&2
-	doc=0
-fi
+# bench_guest NAME GUEST.SH-OPTION...: one guest; sets rc, secs, load
+bench_guest() {
+	local name=$1 start
+	shift
+	rm -rf "${out:?}/$name"
+	mkdir -p "$out/$name"
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	start=$(date +%s)
+	tests/vm/run -k "$kernel" -n -t "$timeout" -o "$out/$name" \
+		"${plugin[@]}" -- tests/bench/guest.sh "$@" \
+		> "$out/$name.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	grep -v '^[KRUPI] ' "$out/$name.log" | grep -v '^round ' >&2
+	if [ $rc != 0 ]; then
+		echo "bench: the guest failed (exit $rc); see $out/$name.log;" \
+			"the partial results follow, docs/performance.md is" \
+			"left alone" >&2
+		doc=0
+	fi
+}
 
-cond="QEMU TCG (no KVM), 2 vCPUs, workload pinned to cpu0 and readers to"
-cond+=" cpu1, on a 2-core host shared with other jobs (load average $load"
-cond+=" at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end); the"
-cond+=" whole run took $((secs / 60)) min $((secs % 60)) s."
+conditions() {	# what the run ran on
+	echo "QEMU TCG (no KVM), 2 vCPUs, workload pinned to cpu0 and" \
+		"readers to cpu1, on a 2-core host shared with other jobs" \
+		"(load average $load at the start, $(cut -d' ' -f1-3 \
+		/proc/loadavg) at the end); the guest took $((secs / 60))" \
+		"min $((secs % 60)) s."
+}
+
 cmd="tests/bench/run.sh${args[*]:+ ${args[*]}}"
 [ "${MAKELEVEL:-}" ] && [ ${#args[@]} = 0 ] && cmd="make bench"
-# The guest's output as it wrote it (complete even if the guest hung).
-report=(python3 tests/bench/report.py "$out/vm/output" --command "$cmd"
-	--conditions "$cond")
+report=(python3 tests/bench/report.py --command "$cmd")
+plugin=()
+status=0
+if [ $times = 1 ]; then
+	echo "bench: kernel $kernel, $rounds rounds of ${calls} calls; the guest prints nothing until it is done" >&2
+	bench_guest vm -r "$rounds" -n "$calls" ${configs:+-c "$configs"}
+	[ $rc = 0 ] || status=1
+	# the guest's output as it wrote it (complete even if the guest hung)
+	report+=("$out/vm/output" --conditions "$(conditions)")
+fi
+if [ $insn = 1 ]; then
+	# vcpu=0: the workload's CPU; the plugin writes one count per interval
+	counts=$PWD/$out/insn-counts
+	rm -f "$counts"
+	plugin=(--plugin "build/tcg-insn/libinsn.so,$(tools/tcg-insn/marks.sh \
+		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts")
+	echo "bench: kernel $kernel, instruction count, $insn_rounds rounds" >&2
+	bench_guest insn-vm -i -r "$insn_rounds" ${configs:+-c "$configs"}
+	[ $rc = 0 ] || status=1
+	report+=(--insn "$out/insn-vm/output" --insn-counts "$counts"
+		--insn-conditions "$(conditions)")
+fi
 [ $doc = 1 ] && report+=(--doc docs/performance.md)
 "${report[@]}" || exit 1
-[ $rc = 0 ]
+exit $status

@@ -209,5 +209,43 @@ check "qemu-system-x86_64 refuses a vcpu= beyond the machine's" \
 	'grep -q "tcg-insn: vcpu=3: the machine has 1 vCPUs" "$T/err" && grep -q "Could not load plugin" "$T/err"' \
 	"stderr: $(head -c 300 "$T/err")"
 
+# --- make bench's workload and report.py's pairing of counts and runs ---
+# Under qemu-x86_64 the system call is emulated (no kernel): every call
+# costs the loop's few instructions, so an interval of 2N calls counts
+# exactly N calls' worth more than one of N.
+MARKED=build/tcg-insn/getpgid_marked
+bench_run() {	# INTERVALS CALLS: the counts appended to $T/counts
+	qemu-x86_64 -plugin "$PLUGIN,$(tools/tcg-insn/marks.sh $MARKED),out=$T/one" \
+		$MARKED -w 10 "$@" >"$T/made" 2>"$T/err" &&
+		awk '!/^#/' "$T/one" >> "$T/counts"
+}
+: > "$T/counts"
+bench_run 3 100 && bench_run 3 100 && bench_run 3 200 && bench_run 3 300
+mapfile -t c < <(awk '{ print $1 }' "$T/counts")
+check "getpgid_marked: 3 intervals a run, the same count each, each 100 calls more adding the same count" \
+	'[ ${#c[@]} = 12 ] && [ "${c[0]}" = "${c[2]}" ] && [ "${c[6]}" = "${c[8]}" ] && [ $(( c[9] - c[6] )) = $(( c[6] - c[0] )) ] && [ $(( c[6] - c[0] )) -ge 300 ]' \
+	"counts: ${c[*]}"
+per100=$(( c[6] - c[0] ))	# 100 calls' instructions
+head -9 "$T/counts" > "$T/counts9" && mv "$T/counts9" "$T/counts"
+# The guest's lines as guest.sh -i prints them: a warm-up round (dropped),
+# then "none" and "kprobe_empty" (claimed as 100 calls an interval, so
+# its figure is the 200-call runs' count over 100).
+printf '%s\n' "K test-kernel 2" "I 0 none 3 100" "I 1 none 3 100" \
+	"U bpftrace_kprobe not installed" "I 1 kprobe_empty 3 100" > "$T/guest"
+python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" \
+	--command test > "$T/report" 2>&1
+want_none=$(awk -v c="${c[0]}" 'BEGIN { printf "%.1f", c / 100 }')
+want_over=$(awk -v d="$per100" 'BEGIN { printf "%+d", d / 100 }')
+check "report.py: instructions per call from the run's own intervals, overhead over no probe" \
+	'grep -q "^| no probe | $want_none | 0.00% | – | – | $want_none |" "$T/report" && grep -q "^| empty kprobe (the floor) | .* | $want_over | – |" "$T/report"' \
+	"want $want_none and $want_over; got: $(grep -E "no probe|empty kprobe" "$T/report" | head -3)"
+check "report.py: an unavailable configuration says why" \
+	'grep -q "bpftrace kprobe, .* | unavailable: not installed" "$T/report"' \
+	"$(grep bpftrace "$T/report")"
+echo "1 0" >> "$T/counts"
+check "report.py: counts that do not line up with the runs are refused" \
+	'! python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" >"$T/report" 2>&1 && grep -q "do not line up" "$T/report"' \
+	"$(head -c 300 "$T/report")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
