@@ -105,6 +105,7 @@ struct rp_probe_spec {
 
 struct rawprobe_probe {
 	struct list_head node;		/* rp_probes, under rp_registry_lock */
+	struct hlist_node hnode;	/* rp_probe_hash, by target */
 	u32 id;
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */

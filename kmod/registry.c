@@ -18,7 +18,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/hashtable.h>
 #include <linux/idr.h>
+#include <linux/jhash.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -27,6 +29,12 @@
 DEFINE_MUTEX(rp_registry_lock);
 LIST_HEAD(rp_probes);
 static DEFINE_IDR(rp_probe_ids);
+/*
+ * The table's probes by target (kind, symbol, module, offset, address),
+ * for the duplicate check: a batch of n probes against a table of m costs
+ * n lookups, not n * (m + n) comparisons (10,000 probes: 10^8).
+ */
+static DEFINE_HASHTABLE(rp_probe_hash, 10);
 static u32 rp_nr_probes;
 static BLOCKING_NOTIFIER_HEAD(rp_probe_events);
 
@@ -57,11 +65,22 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0]));
 }
 
+static u32 rp_spec_hash(const struct rp_probe_spec *s)
+{
+	u32 h = jhash(s->symbol, strnlen(s->symbol, sizeof(s->symbol)),
+		      s->kind);
+
+	h = jhash(s->module, strnlen(s->module, sizeof(s->module)), h);
+	return jhash_3words((u32)s->offset, (u32)s->addr,
+			    (u32)(s->addr >> 32), h);
+}
+
+/* A probe of the table, or of the batch being inserted, the same as spec. */
 static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 {
 	struct rawprobe_probe *p;
 
-	list_for_each_entry(p, &rp_probes, node)
+	hash_for_each_possible(rp_probe_hash, p, hnode, rp_spec_hash(spec))
 		if (!p->desc && rp_spec_same(&p->spec, spec))
 			return p;
 	return NULL;
@@ -89,6 +108,7 @@ static unsigned int rp_remove_locked(struct rawprobe_probe **v,
 			continue;
 		}
 		list_del(&v[i]->node);
+		hash_del(&v[i]->hnode);
 		idr_remove(&rp_probe_ids, v[i]->id);
 		rp_nr_probes--;
 		rp_probe_event(v[i], RAWPROBE_EVENT_REMOVED);
@@ -155,25 +175,20 @@ struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 	return p;
 }
 
-/* Against the table and against the probes earlier in the batch. */
-static bool rp_is_duplicate(struct rawprobe_probe **v, unsigned int i)
+/*
+ * Against the table and the probes earlier in the batch, which are hashed
+ * as they pass (a module's own handlers, desc set, are its business and
+ * never match).
+ */
+static bool rp_is_duplicate(struct rawprobe_probe *p)
 {
-	unsigned int k;
-
-	if (rp_find_same(&v[i]->spec))
-		return true;
-	if (v[i]->desc)
-		return false;	/* a module's own handlers: its business */
-	for (k = 0; k < i; k++)
-		if (rp_spec_same(&v[k]->spec, &v[i]->spec))
-			return true;
-	return false;
+	return rp_find_same(&p->spec);
 }
 
 int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		     struct netlink_ext_ack *extack, int *failed)
 {
-	unsigned int i, nid = 0;
+	unsigned int i, nid = 0, nhashed = 0;
 	int err;
 
 	if (rp_nr_probes + n > RAWPROBE_MAX_PROBES) {
@@ -181,12 +196,14 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		return -ENOSPC;
 	}
 	for (i = 0; i < n; i++) {
-		if (rp_is_duplicate(v, i)) {
+		if (rp_is_duplicate(v[i])) {
 			NL_SET_ERR_MSG(extack, "an identical probe already exists");
 			*failed = i;
 			err = -EEXIST;
 			goto err_ids;
 		}
+		hash_add(rp_probe_hash, &v[i]->hnode, rp_spec_hash(&v[i]->spec));
+		nhashed++;
 		/* Cyclic: a new probe must not take the id of records
 		 * still waiting in the rings from a deleted one.
 		 */
@@ -209,6 +226,8 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 	return 0;
 
 err_ids:
+	for (i = 0; i < nhashed; i++)
+		hash_del(&v[i]->hnode);
 	for (i = 0; i < nid; i++)
 		idr_remove(&rp_probe_ids, v[i]->id);
 	return err;

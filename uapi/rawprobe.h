@@ -456,7 +456,7 @@ struct rawprobe_value_term {
 
 /* Bounds enforced by the netlink policies. */
 #define RAWPROBE_MAXACTIVE_MAX	4096
-#define RAWPROBE_MAX_PROBES	8192
+#define RAWPROBE_MAX_PROBES	16384
 #define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
 #define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
 #define RAWPROBE_ARG_NAMES_LEN	128	/* A_ARG_NAMES, with its NUL */

@@ -316,6 +316,30 @@ t_batch_all_or_nothing() {
 	$CTL probe del all
 }
 
+# The duplicate check (a hash of the table by target): inside a batch and
+# against the table, and nothing stale left in it by a refused batch or a
+# deletion (a stale entry would be a freed probe: KASAN's to find).
+t_duplicate_check() {
+	local id
+	expect_fail 1 "identical probe.*EEXIST" \
+		$CTL probe add kprobe vfs_read vfs_write vfs_read
+	expect_eq 0 "$(probe_count)" "a batch with a duplicate leaves nothing"
+	id=$($CTL probe add kprobe vfs_read) ||
+		fail "vfs_read refused after the refused batch"
+	$CTL probe del "$id"
+	id=$($CTL probe add kprobe vfs_read) ||
+		fail "vfs_read refused after its deletion"
+	expect_fail 1 "identical probe.*EEXIST" \
+		$CTL probe add kprobe vfs_write vfs_read
+	expect_eq 1 "$(probe_count)" "a batch refused against the table leaves nothing"
+	$CTL probe add kretprobe vfs_read >/dev/null ||
+		fail "a kretprobe on the same function is not the same probe"
+	$CTL probe add kprobe vfs_read --comm x >/dev/null ||
+		fail "another filter is not the same probe"
+	expect_eq 3 "$(probe_count)" "three probes on vfs_read"
+	$CTL probe del all
+}
+
 tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
 	t_exact_accounting t_stream_delivers_all t_maxactive \
 	t_enable_disable_reset t_bad_input t_killed_stream_leaves_nothing \
@@ -323,4 +347,4 @@ tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
 	t_module_target_by_name_and_address t_raw_address_refuses_args \
 	t_handlers_not_probeable \
 	t_persistent_survives_cli t_module_gone_and_rearm t_many_probes \
-	t_kallsyms_copy t_batch_all_or_nothing
+	t_kallsyms_copy t_batch_all_or_nothing t_duplicate_check
