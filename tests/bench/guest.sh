@@ -10,7 +10,10 @@
 #   R <round> <config> <ns/call> <calls> <produced> <delivered> <lost>
 #                                             (round 0: the warm-up)
 #   U <config> <reason>                       configuration unavailable
-#   P <add ms> <remove ms>                    1,000 kprobes, one batch
+#   S <tool> <n> <add ms> <remove ms> <armed> n kprobes added and removed,
+#                                             rawprobe (batches) and ftrace
+#                                             (kprobe_events), same symbols;
+#                                             *_unarmed: registered only
 #   I <round> <config> <intervals> <calls>    (-i) the marked workload ran:
 #                                             its intervals are the next
 #                                             ones in the plugin's output
@@ -20,7 +23,11 @@
 # feature rows are ring rows too, each one option over its base row:
 # --args auto, --filter (passing every call), --stack on getpgid, and
 # one field fetch (pid->numbers[0].nr) on pid_vnr, which every
-# getpgid(0) calls once, beside a plain probe there.
+# getpgid(0) calls once, beside a plain probe there. rawprobe_kprobe_ring_1000
+# is the ring row with 1,000 other probes registered (disabled: in the
+# kernel's kprobe table, where every hit's lookup walks them, but not
+# armed, so that none fires in the workload); kprobe_empty_1000 the
+# empty probe with the same 1,000.
 #
 # With -i, the instruction count (docs/performance.md): the guest runs
 # under the TCG plugin tools/tcg-insn, and the workload is
@@ -30,7 +37,9 @@
 # rows and the staircase, step<N>_*_ring: the ring row on a copy of the
 # core cut short at step N (make bench-steps, kmod/record.h).
 #
-#   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."]
+#   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
+# -s: the probe counts of the add/remove comparison (default "1000 10000";
+# "" for none).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
@@ -40,17 +49,20 @@ ROUNDS=""
 CALLS=""
 CONFIGS=""
 INTERVALS=21	# per run, with -i
+SCALE="1000 10000"
 OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 	rawprobe_pid_vnr_ring rawprobe_field_ring"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
 	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS"
-INSN_CONFIGS="$TIME_CONFIGS rawprobe_jprobe rawprobe_jprobe_ring
+INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_ring_1000 kprobe_empty_1000
+	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
 	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
-while getopts "ir:n:c:" opt; do
+while getopts "ir:n:c:s:" opt; do
 	case $opt in
 	i)	INSN=1 ;;
+	s)	SCALE=$OPTARG ;;
 	r)	ROUNDS=$OPTARG ;;
 	n)	CALLS=$OPTARG ;;
 	c)	CONFIGS=$OPTARG ;;
@@ -178,11 +190,16 @@ json_num() {
 # (a flight recorder) with no reader: every hit writes a record into the
 # same 4 MiB a stream would use, and no reader competes for the host.
 # "Delivered" is the records committed to the ring.
+# AFTER_ADD, if set, is a command run once the probe is in.
 ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 	local cfg=$1 kind=$2 sym=$3 id res j
 	shift 3
 	$CTL ring set mode overwrite || return 1
 	id=$($CTL probe add "$kind" "$sym" "$@") || return 1
+	if [ -n "${AFTER_ADD:-}" ] && ! $AFTER_ADD; then
+		$CTL probe del "$id"
+		return 1
+	fi
 	res=$(workload)
 	j=$($CTL -j probe show "$id")
 	$CTL probe del "$id"
@@ -194,6 +211,31 @@ run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
 run_rawprobe_jprobe_ring() {
 	ring_row rawprobe_jprobe_ring jprobe $SYM --args auto
+}
+# The others go in after getpgid's probe: the kernel's kprobe table puts
+# a new probe at the head of its hash chain, where a lookup finds it first.
+add_1000_disabled() {
+	head -1000 "$OUT/funcs" | $CTL probe add kprobe - --disabled >/dev/null
+}
+run_rawprobe_kprobe_ring_1000() {
+	local rc
+	AFTER_ADD=add_1000_disabled ring_row rawprobe_kprobe_ring_1000 kprobe $SYM
+	rc=$?
+	$CTL probe del all >/dev/null
+	return $rc
+}
+# The floor with the same 1,000 behind it: what the kernel's lookup costs.
+run_kprobe_empty_1000() {
+	local rc=0
+	insmod "$EMPTY" kind=kprobe symbol=$SYM || return 1
+	if add_1000_disabled; then
+		result kprobe_empty_1000 "$(workload)" - - -
+	else
+		rc=1
+	fi
+	$CTL probe del all >/dev/null
+	rmmod rp_bench_empty
+	return $rc
 }
 
 # The staircase: the ring row on a copy of the core whose record path
@@ -293,12 +335,60 @@ check_clean() {	# nothing may be left on the symbols between configurations
 	done
 }
 
+# n kprobes from $OUT/funcs added then removed by rawprobe (batches of
+# 256, then probe del all) and by ftrace (kprobe_events: create, enable,
+# disable, clear); armed: the kprobes debugfs lists not disabled. The
+# _unarmed rows register the same kprobes without arming them (rawprobe
+# --disabled; ftrace events never enabled): the difference is the arming,
+# the text patching.
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+scale_rawprobe() {	# N [--disabled]
+	local t0 add n tool=rawprobe${2:+_unarmed}
+	head -"$1" "$OUT/funcs" > "$OUT/scale"
+	t0=$(date +%s%N)
+	$CTL probe add kprobe - ${2:+"$2"} < "$OUT/scale" >/dev/null || return 1
+	add=$(ms_since "$t0")
+	n=$(grep -vc DISABLED $KPLIST)
+	t0=$(date +%s%N)
+	$CTL probe del all >/dev/null || return 1
+	echo "S $tool $1 $add $(ms_since "$t0") $n"
+}
+# One write per event, through one open file: kprobe_events stops a
+# multi-line write at the first line it refuses (a symbol it will not
+# take), and the refusals are counted instead (then "armed" says so).
+scale_ftrace() {	# N [unarmed]
+	local t0 add n tool=ftrace${2:+_unarmed} line refused=0
+	head -"$1" "$OUT/funcs" |
+		awk '{ print "p:rpscale/e" NR " " $1 }' > "$OUT/scale"
+	echo > $TR/error_log
+	t0=$(date +%s%N)
+	exec 4>> $TR/kprobe_events
+	while read -r line; do
+		echo "$line" >&4 2>/dev/null || refused=$((refused + 1))
+	done < "$OUT/scale"
+	exec 4>&-
+	[ -n "${2:-}" ] || echo 1 > $TR/events/rpscale/enable || return 1
+	add=$(ms_since "$t0")
+	n=$(grep -vc DISABLED $KPLIST)
+	t0=$(date +%s%N)
+	[ -n "${2:-}" ] || echo 0 > $TR/events/rpscale/enable
+	echo > $TR/kprobe_events || return 1
+	echo "S $tool $1 $add $(ms_since "$t0") $n"
+	[ $refused = 0 ] || echo "bench: kprobe_events refused $refused of" \
+		"$1 events; the first: $(grep -m1 -A2 . $TR/error_log)" >&2
+}
+
 command -v bpftrace >/dev/null ||
 	unavailable bpftrace_kprobe "bpftrace is not installed"
 exec 3>&1
 echo "K $(uname -r) $(nproc)"
 module_load
 check_clean
+# the largest scale step's functions, none of them the workload's
+max=1000
+for n in $SCALE; do [ "$n" -gt $max ] && max=$n; done
+probeable_functions $((max + 10)) | grep -vx -e $SYM -e $FIELD_SYM |
+	head -$max > "$OUT/funcs"
 set -- $CONFIGS
 nconf=$#
 # Round 0 is a warm-up whose results report.py drops: under TCG the first
@@ -323,13 +413,15 @@ for ((ROUND = 0; ROUND <= ROUNDS; ROUND++)); do
 done
 [ $INSN = 1 ] && { module_unload; rm -rf "$T_SCRATCH"; exit 0; }
 
-# Adding and removing 1,000 kprobes: one batch, one removal.
-probeable_functions 1000 > "$OUT/funcs"
-t0=$(date +%s%N)
-$CTL probe add kprobe - < "$OUT/funcs" >/dev/null || exit 1
-t1=$(date +%s%N)
-$CTL probe del all
-t2=$(date +%s%N)
-echo "P $(( (t1 - t0) / 1000000 )) $(( (t2 - t1) / 1000000 ))"
+# Adding and removing many kprobes, rawprobe then ftrace on the same ones.
+for n in $SCALE; do
+	echo "scale: $n kprobes" >&2
+	scale_rawprobe "$n" || echo "bench: rawprobe failed to add $n" >&2
+	scale_ftrace "$n" || echo "bench: ftrace failed to add $n" >&2
+	scale_rawprobe "$n" --disabled ||
+		echo "bench: rawprobe failed to add $n disabled" >&2
+	scale_ftrace "$n" unarmed ||
+		echo "bench: ftrace failed to create $n events" >&2
+done
 module_unload
 rm -rf "$T_SCRATCH"

@@ -74,12 +74,18 @@ TARGETS = [  # config, max ratio to its empty probe
     ("rawprobe_kretprobe", 1.2),
 ]
 
+SCALE_TOOLS = ["rawprobe", "ftrace", "rawprobe_unarmed", "ftrace_unarmed"]
+
 # The instruction count's rows: the time rows and these
 INSN_ROWS = ROWS[:4] + [
     ("rawprobe_jprobe", "rawprobe jprobe-style, `--args auto`, `stream` > "
      "/dev/null", "kprobe_empty"),
     ("rawprobe_jprobe_ring", "rawprobe jprobe-style, `--args auto`, "
      "overwrite, no reader", "kprobe_empty"),
+    ("rawprobe_kprobe_ring_1000", "rawprobe kprobe + record, overwrite, "
+     "no reader, 1,000 other probes registered (disabled)", "kprobe_empty"),
+    ("kprobe_empty_1000", "empty kprobe, 1,000 other probes registered "
+     "(disabled)", "kprobe_empty"),
 ] + ROWS[4:]
 
 # The staircase: (config, step, the row before it); the first of each
@@ -117,6 +123,7 @@ def parse(path):
     runs = {}          # config -> {round: (ns, calls, produced, delivered, lost)}
     unavailable = {}   # config -> reason
     probes = None
+    scale = []         # (tool, n, add ms, remove ms, armed)
     kernel = cpus = "?"
     for line in open(path, errors="replace"):
         f = line.split()
@@ -133,7 +140,9 @@ def parse(path):
             unavailable[f[1]] = " ".join(f[2:])
         elif f[0] == "P" and len(f) == 3:
             probes = (int(f[1]), int(f[2]))
-    return runs, unavailable, probes, kernel, cpus
+        elif f[0] == "S" and len(f) == 6:
+            scale.append((f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5])))
+    return runs, unavailable, (probes, scale), kernel, cpus
 
 
 def quartiles(v):
@@ -231,10 +240,36 @@ def section(runs, unavailable, probes, kernel, cpus, command, conditions,
         out.append(f"- {cfg}, zero records lost with the default ring: "
                    f"{int(lost):,} of {int(prod):,} lost — "
                    f"{'met' if lost == 0 else 'MISSED'}")
+    probes, scale = probes
     if probes:
         out.append(f"\nAdding 1,000 kprobes (`rawprobectl probe add kprobe -`, "
                    f"one batch): {probes[0] / 1000:.1f} s; removing them "
                    f"(`probe del all`): {probes[1] / 1000:.1f} s.")
+    if scale:
+        out.append("\nAdding and removing many kprobes on the same "
+                   "functions: rawprobe `probe add kprobe -` (batches of "
+                   "256) and `probe del all`; ftrace `p:` lines appended "
+                   "to `kprobe_events`, the group enabled, then disabled "
+                   "and `kprobe_events` cleared. Unarmed: the same kprobes "
+                   "registered without arming them (rawprobe `--disabled`, "
+                   "ftrace events never enabled), so the difference is the "
+                   "arming. Armed: what the kprobes debugfs list shows not "
+                   "disabled once they are added.\n")
+        ns = sorted({n for _, n, _, _, _ in scale})
+        out.append("| | " + " | ".join(f"{n:,}: add | remove | armed"
+                                        for n in ns) + " |")
+        out.append("|---|" + "---:|---:|---:|" * len(ns))
+        by = {(t, n): (a, r, k) for t, n, a, r, k in scale}
+        for tool in SCALE_TOOLS:
+            if not any((tool, n) in by for n in ns):
+                continue
+            cells = []
+            for n in ns:
+                x = by.get((tool, n))
+                cells += ([f"{x[0] / 1000:.1f} s", f"{x[1] / 1000:.1f} s",
+                           f"{x[2]:,}"] if x else ["failed", "", ""])
+            out.append(f"| {tool.replace('_', ' ')} | " + " | ".join(cells)
+                       + " |")
     return "\n".join(out) + "\n"
 
 
@@ -356,6 +391,16 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
             out.append(f"- rawprobe_kprobe's added instructions ≤ 1/3 of "
                        f"{other}'s: {share:.2f} — "
                        f"{'met' if share <= 1 / 3 else 'MISSED'}")
+    if "rawprobe_kprobe_ring_1000" in st and "rawprobe_kprobe_ring" in st:
+        r = st["rawprobe_kprobe_ring_1000"][0] / st["rawprobe_kprobe_ring"][0]
+        out.append(f"- one probe with 1,000 others registered within 5% of "
+                   f"one alone, per call: {(r - 1) * 100:+.1f}% — "
+                   f"{'met' if r <= 1.05 else 'MISSED'}")
+        if "kprobe_empty_1000" in st and "kprobe_empty" in st:
+            d = st["kprobe_empty_1000"][0] - st["kprobe_empty"][0]
+            out.append(f"  (the empty kprobe with the same 1,000: "
+                       f"{d:+,.0f} instructions per call, the kernel's "
+                       f"kprobe table lookup)")
     worst = max((v[2] for v in st.values()), default=0)
     out.append(f"- repeat runs agree within 1% (the widest spread of any "
                f"row): {worst * 100:.2f}% — "
@@ -383,7 +428,7 @@ def main():
     parts = []
     if a.raw:
         runs, unavailable, probes, kernel, cpus = parse(a.raw)
-        if not runs:
+        if not runs and not any(probes):
             print("report: no results in " + a.raw, file=sys.stderr)
             return 1
         parts.append((BEGIN, END, section(

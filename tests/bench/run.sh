@@ -6,7 +6,8 @@
 # tests/bench/rp_bench_empty.c), rawprobe kprobe/kretprobe with a stream
 # draining, ftrace kprobe_events with a trace_pipe reader and bpftrace
 # printing one line per hit; configurations interleaved over many rounds,
-# medians reported. Then the time to add and remove 1,000 kprobes. Then a
+# medians reported. Then the time to add and remove 1,000 and 10,000
+# kprobes, rawprobe beside ftrace on the same functions. Then a
 # second guest under the TCG instruction counter (tools/tcg-insn) counts
 # the guest instructions per call of the same configurations, with
 # jprobe-style rows and the record path's staircase (guest.sh -i). Prints
@@ -23,6 +24,10 @@
 #         --no-insn     times only (no instruction count)
 #         --insn-only   the instruction count only
 #         --insn-rounds N  its rounds after the warm-up (default 3)
+#         --insn-exact  the plugin counts each instruction (exact=on),
+#                       not each block: slower, to check per-block counts
+#         --scale "N..."   kprobe counts to add and remove, rawprobe and
+#                       ftrace (default "1000 10000"; "" for none)
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
 # empty-handler module itself and installs bpftrace if it is missing.
@@ -31,7 +36,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=1800 out=build/bench doc=1
-times=1 insn=1 insn_rounds=3
+times=1 insn=1 insn_rounds=3 scale="1000 10000" exact=""
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -45,7 +50,9 @@ while [ $# -gt 0 ]; do
 	--no-insn)	insn=0; shift ;;
 	--insn-only)	times=0; shift ;;
 	--insn-rounds)	insn_rounds=$2; shift 2 ;;
-	-h|--help)	sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--insn-exact)	exact=",exact=on"; shift ;;
+	--scale)	scale=$2; shift 2 ;;
+	-h|--help)	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -101,7 +108,8 @@ plugin=()
 status=0
 if [ $times = 1 ]; then
 	echo "bench: kernel $kernel, $rounds rounds of ${calls} calls; the guest prints nothing until it is done" >&2
-	bench_guest vm -r "$rounds" -n "$calls" ${configs:+-c "$configs"}
+	bench_guest vm -r "$rounds" -n "$calls" ${configs:+-c "$configs"} \
+		-s "$scale"
 	[ $rc = 0 ] || status=1
 	# the guest's output as it wrote it (complete even if the guest hung)
 	report+=("$out/vm/output" --conditions "$(conditions)")
@@ -111,7 +119,7 @@ if [ $insn = 1 ]; then
 	counts=$PWD/$out/insn-counts
 	rm -f "$counts"
 	plugin=(--plugin "build/tcg-insn/libinsn.so,$(tools/tcg-insn/marks.sh \
-		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts")
+		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts$exact")
 	echo "bench: kernel $kernel, instruction count, $insn_rounds rounds" >&2
 	bench_guest insn-vm -i -r "$insn_rounds" ${configs:+-c "$configs"}
 	[ $rc = 0 ] || status=1
