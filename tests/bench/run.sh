@@ -18,7 +18,7 @@
 #     -r, --rounds N    rounds after the warm-up (default 11: 3 to 5 minutes)
 #     -n, --calls N     getpgid calls per run (default 100000)
 #     -c, --configs L   only these configurations (see tests/bench/guest.sh)
-#     -t, --timeout S   limit for the guest (default 1800)
+#     -t, --timeout S   limit for each guest (default 5400)
 #     -o, --out DIR     keep the raw results there (default build/bench)
 #         --no-doc      do not rewrite docs/performance.md
 #         --no-insn     times only (no instruction count)
@@ -35,7 +35,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
-kernel=6.1 rounds=11 calls=100000 configs="" timeout=1800 out=build/bench doc=1
+kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
 times=1 insn=1 insn_rounds=3 scale="1000 10000" exact=""
 args=("$@")
 while [ $# -gt 0 ]; do
