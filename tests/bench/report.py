@@ -119,16 +119,21 @@ STAIRS = [
 ]
 
 
+def fields(path):
+    """The guest's lines, split, the empty ones left out."""
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if f:
+            yield f
+
+
 def parse(path):
     runs = {}          # config -> {round: (ns, calls, produced, delivered, lost)}
     unavailable = {}   # config -> reason
     probes = None
     scale = []         # (tool, n, add ms, remove ms, armed)
     kernel = cpus = "?"
-    for line in open(path, errors="replace"):
-        f = line.split()
-        if not f:
-            continue
+    for f in fields(path):
         if f[0] == "K" and len(f) >= 3:
             kernel, cpus = f[1], f[2]
         elif f[0] == "R" and len(f) == 8:
@@ -285,10 +290,7 @@ def parse_insn(raw, counts_path):
     kernel = cpus = "?"
     used = 0
     shapes = set()
-    for line in open(raw, errors="replace"):
-        f = line.split()
-        if not f:
-            continue
+    for f in fields(raw):
         if f[0] == "K" and len(f) >= 3:
             kernel, cpus = f[1], f[2]
         elif f[0] == "U" and len(f) >= 2:
