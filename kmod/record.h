@@ -34,7 +34,6 @@ struct rp_rings {
 	struct rp_ring ring[];
 };
 
-/* Owned by ring.c; read here without its lock. */
 /*
  * make bench's staircase (docs/performance.md) builds copies of the
  * module with the record path cut short at a step, so that each step's
@@ -48,6 +47,7 @@ struct rp_rings {
 #endif
 #define RP_BENCH_CUT(step) (RP_BENCH_STEP && RP_BENCH_STEP <= (step))
 
+/* Owned by ring.c; read here without its lock. */
 extern struct rp_rings __rcu *rp_rings;
 extern u32 rp_watermark;
 extern bool rp_reader_sleeping;
