@@ -367,7 +367,10 @@ scale_ftrace() {	# N [unarmed]
 		echo "$line" >&4 2>/dev/null || refused=$((refused + 1))
 	done < "$OUT/scale"
 	exec 4>&-
-	[ -n "${2:-}" ] || echo 1 > $TR/events/rpscale/enable || return 1
+	if [ -z "${2:-}" ] && ! echo 1 > $TR/events/rpscale/enable; then
+		echo > $TR/kprobe_events	# nothing left for the next step
+		return 1
+	fi
 	add=$(ms_since "$t0")
 	n=$(grep -vc DISABLED $KPLIST)
 	t0=$(date +%s%N)

@@ -130,7 +130,6 @@ def fields(path):
 def parse(path):
     runs = {}          # config -> {round: (ns, calls, produced, delivered, lost)}
     unavailable = {}   # config -> reason
-    probes = None
     scale = []         # (tool, n, add ms, remove ms, armed)
     kernel = cpus = "?"
     for f in fields(path):
@@ -143,11 +142,9 @@ def parse(path):
             runs.setdefault(f[2], {})[int(f[1])] = num
         elif f[0] == "U" and len(f) >= 2:
             unavailable[f[1]] = " ".join(f[2:])
-        elif f[0] == "P" and len(f) == 3:
-            probes = (int(f[1]), int(f[2]))
         elif f[0] == "S" and len(f) == 6:
             scale.append((f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5])))
-    return runs, unavailable, (probes, scale), kernel, cpus
+    return runs, unavailable, scale, kernel, cpus
 
 
 def quartiles(v):
@@ -168,7 +165,7 @@ def count(v):
     return f"{int(v):,}" if v is not None else "–"
 
 
-def section(runs, unavailable, probes, kernel, cpus, command, conditions,
+def section(runs, unavailable, scale, kernel, cpus, command, conditions,
             when):
     out = []
     nrounds = max((len(r) for r in runs.values()), default=0)
@@ -245,11 +242,6 @@ def section(runs, unavailable, probes, kernel, cpus, command, conditions,
         out.append(f"- {cfg}, zero records lost with the default ring: "
                    f"{int(lost):,} of {int(prod):,} lost — "
                    f"{'met' if lost == 0 else 'MISSED'}")
-    probes, scale = probes
-    if probes:
-        out.append(f"\nAdding 1,000 kprobes (`rawprobectl probe add kprobe -`, "
-                   f"one batch): {probes[0] / 1000:.1f} s; removing them "
-                   f"(`probe del all`): {probes[1] / 1000:.1f} s.")
     if scale:
         out.append("\nAdding and removing many kprobes on the same "
                    "functions: rawprobe `probe add kprobe -` (batches of "
@@ -429,12 +421,12 @@ def main():
     a = ap.parse_args()
     parts = []
     if a.raw:
-        runs, unavailable, probes, kernel, cpus = parse(a.raw)
-        if not runs and not any(probes):
+        runs, unavailable, scale, kernel, cpus = parse(a.raw)
+        if not runs and not scale:
             print("report: no results in " + a.raw, file=sys.stderr)
             return 1
         parts.append((BEGIN, END, section(
-            runs, unavailable, probes, kernel, cpus, a.command,
+            runs, unavailable, scale, kernel, cpus, a.command,
             a.conditions, os.path.getmtime(a.raw))))
     if a.insn:
         if not a.insn_counts:
