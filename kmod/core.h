@@ -39,11 +39,13 @@ struct rp_ring_geometry {
 	u32 nr_records;
 	u32 mode;
 	u32 watermark;
+	u64 bytes;	/* allocated now: 0 before the first use */
 };
 
 int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms);
 void rp_ring_exit(void);
 void rp_ring_geometry(struct rp_ring_geometry *geo);
+int rp_ring_ensure(void);
 int rp_ring_resize(u32 nr_records, u32 mode);
 int rp_ring_reader_get(void);
 void rp_ring_reader_put(void);

@@ -288,7 +288,9 @@ static int rp_put_ring(struct sk_buff *skb)
 	rp_ring_geometry(&geo);
 	if (nla_put_u32(skb, RAWPROBE_A_NR_RINGS, geo.nr_rings) ||
 	    nla_put_u32(skb, RAWPROBE_A_RING_RECORDS, geo.nr_records) ||
-	    nla_put_u32(skb, RAWPROBE_A_RING_MODE, geo.mode))
+	    nla_put_u32(skb, RAWPROBE_A_RING_MODE, geo.mode) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_A_RING_BYTES, geo.bytes,
+			      RAWPROBE_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -426,7 +428,7 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 		rp_answer_drop(&ans);
 		return err;
 	}
-	rp_put_ring(ans.skb);	/* three u32s in a fresh NLMSG_GOODSIZE */
+	rp_put_ring(ans.skb);	/* a few words in a fresh NLMSG_GOODSIZE */
 	return rp_answer_send(info, &ans);
 }
 

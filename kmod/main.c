@@ -11,15 +11,17 @@
 #include "core.h"
 
 /*
- * 4 MiB per CPU, LTTng's default per-CPU buffer for kernel channels:
- * 16,384 records, about 15 ms of a tight syscall loop under TCG, enough to
- * cover a reader's wakeup on a loaded host. Still a quarter of the events
- * ftrace's 1.4 MiB holds with its ~24-byte events.
+ * 0: automatic. 4 MiB per CPU, LTTng's default per-CPU buffer for kernel
+ * channels: 16,384 records, about 15 ms of a tight syscall loop under
+ * TCG, enough to cover a reader's wakeup on a loaded host; less per CPU
+ * on machines with many CPUs, so that all rings stay within 256 MiB
+ * (ring.c, rp_ring_auto_records()). Nothing is allocated before the first
+ * probe or reader.
  */
-static unsigned int ring_records = 16384;
+static unsigned int ring_records;
 module_param(ring_records, uint, 0444);
 MODULE_PARM_DESC(ring_records,
-		 "records per CPU ring, a power of two (default 16384 = 4 MiB)");
+		 "records per CPU ring, a power of two (default 0: 16384 = 4 MiB, less beyond 64 CPUs)");
 
 static unsigned int ring_mode = RAWPROBE_RING_DISCARD;
 module_param(ring_mode, uint, 0444);
@@ -38,6 +40,7 @@ MODULE_PARM_DESC(flush_ms,
 
 static int __init rawprobe_init(void)
 {
+	struct rp_ring_geometry geo;
 	int err;
 
 	err = rp_ring_init(ring_records, ring_mode, wakeup_records, flush_ms);
@@ -56,8 +59,10 @@ static int __init rawprobe_init(void)
 	if (err)
 		goto err_chardev;
 
-	pr_info("version %s, ABI %u, %u records per CPU ring\n",
-		RAWPROBE_VERSION, RAWPROBE_ABI_VERSION, ring_records);
+	rp_ring_geometry(&geo);
+	pr_info("version %s, ABI %u, %u rings of %u records, allocated on first use\n",
+		RAWPROBE_VERSION, RAWPROBE_ABI_VERSION, geo.nr_rings,
+		geo.nr_records);
 	return 0;
 
 err_chardev:

@@ -195,6 +195,13 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		NL_SET_ERR_MSG(extack, "too many probes");
 		return -ENOSPC;
 	}
+	/* The first probe allocates the rings its records go to. */
+	err = rp_ring_ensure();
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "could not allocate the record rings (see `ring show`; `ring set records` makes them smaller)");
+		return err;
+	}
 	for (i = 0; i < n; i++) {
 		if (rp_is_duplicate(v[i])) {
 			NL_SET_ERR_MSG(extack, "an identical probe already exists");

@@ -14,10 +14,17 @@
  * preemption disabled, so synchronize_rcu() after swapping the pointer
  * (ring resize) guarantees no handler still writes into the old rings.
  *
+ * Memory follows use: insmod allocates nothing. The rings are allocated
+ * when first needed, by the first probe added or the first reader's
+ * mmap(), and stay until rmmod (as ftrace's buffers do once expanded);
+ * `ring set` before that only changes what will be allocated. The default
+ * size shrinks with the number of CPUs, so that all rings together stay
+ * within RP_RING_AUTO_TOTAL (see rp_ring_auto_records()).
+ *
  * Ring memory is charged to the memory cgroup of whoever asks for it
- * (insmod, or `ring set`), fails rather than calling the OOM killer, stops
- * when the caller is killed, and is bounded: the rings of all CPUs may
- * take at most a quarter of RAM.
+ * (the first probe's adder, the first reader, or `ring set`), fails
+ * rather than calling the OOM killer, stops when the caller is killed,
+ * and is bounded: the rings of all CPUs may take at most a quarter of RAM.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,8 +42,10 @@
 #include "record.h"
 
 struct rp_rings __rcu *rp_rings __read_mostly;
-static DEFINE_MUTEX(rp_resize_lock);	/* one resize at a time */
+static DEFINE_MUTEX(rp_resize_lock);	/* one allocation at a time */
 static DEFINE_MUTEX(rp_rings_lock);	/* the swap, readers, geometry */
+/* What the next allocation uses: under both locks to write, either to read. */
+static u32 rp_cfg_records, rp_cfg_mode;
 static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
 u32 rp_watermark __read_mostly;	/* the same, fitted to the ring */
@@ -205,14 +214,48 @@ static void rp_ring_arm_flush(void)
 	mod_timer(&rp_flush_timer, jiffies + msecs_to_jiffies(rp_flush_ms));
 }
 
+/* Bytes of the per-CPU rings (records and control pages) of n records. */
+static u64 rp_rings_bytes(u32 n)
+{
+	return ((u64)n * RAWPROBE_RECORD_SIZE + PAGE_SIZE) * nr_cpu_ids;
+}
+
+/*
+ * The default size: 16384 records (4 MiB) per CPU, halved until the
+ * records of all possible CPUs fit in RP_RING_AUTO_TOTAL and in a
+ * sixteenth of RAM, but not below RP_RING_AUTO_MIN records (256 KiB)
+ * unless RAM is so small that even those would break
+ * rp_ring_check_size()'s quarter. Up to 64 CPUs get 4 MiB each (with
+ * 2 GiB of RAM, up to 32), 256 CPUs 1 MiB, 1024 CPUs or more 256 KiB.
+ */
+#define RP_RING_AUTO_MAX	16384U
+#define RP_RING_AUTO_MIN	1024U
+#define RP_RING_AUTO_TOTAL	(256ULL << 20)
+
+static u32 rp_ring_auto_records(void)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	u64 budget = min(RP_RING_AUTO_TOTAL, ram / 16);
+	u32 n = RP_RING_AUTO_MAX;
+
+	while (n > RP_RING_AUTO_MIN &&
+	       (u64)n * RAWPROBE_RECORD_SIZE * nr_cpu_ids > budget)
+		n /= 2;
+	while (n > RAWPROBE_RING_MIN && rp_ring_check_size(n) == -E2BIG)
+		n /= 2;
+	return n;
+}
+
+/* nr_records 0: rp_ring_auto_records(). Nothing is allocated here. */
 int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 {
-	struct rp_rings *rings;
 	unsigned int cpu;
 	int err;
 
 	RAWPROBE_LAYOUT_ASSERTS();
 
+	if (!nr_records)
+		nr_records = rp_ring_auto_records();
 	err = rp_ring_check_size(nr_records);
 	if (err == -E2BIG) {
 		pr_err("ring_records=%u: the rings of %u CPUs would take more than a quarter of RAM\n",
@@ -220,7 +263,7 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 		return err;
 	}
 	if (err) {
-		pr_err("ring_records must be a power of two in [%u, %u]\n",
+		pr_err("ring_records must be 0 (automatic) or a power of two in [%u, %u]\n",
 		       RAWPROBE_RING_MIN, RAWPROBE_RING_MAX);
 		return err;
 	}
@@ -233,15 +276,43 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 	rp_flush_ms = flush_ms;
 	rp_watermark_cfg = watermark;
 	rp_watermark = rp_watermark_fit(nr_records);
+	rp_cfg_records = nr_records;
+	rp_cfg_mode = mode;
 
 	for_each_possible_cpu(cpu)
 		init_irq_work(per_cpu_ptr(&rp_wakeup_work, cpu), rp_wakeup_fn);
-
-	rings = rp_rings_alloc(nr_records, mode);
-	if (IS_ERR(rings))
-		return PTR_ERR(rings);
-	rcu_assign_pointer(rp_rings, rings);
 	return 0;
+}
+
+/*
+ * Allocate the rings if nobody has yet: before a probe is armed and
+ * before the first reader maps them. Sleeps; the caller's memory cgroup
+ * pays.
+ */
+int rp_ring_ensure(void)
+{
+	struct rp_rings *rings;
+	int err = 0;
+
+	if (rcu_access_pointer(rp_rings))
+		return 0;
+	mutex_lock(&rp_resize_lock);
+	if (rcu_access_pointer(rp_rings))
+		goto out;
+	rings = rp_rings_alloc(rp_cfg_records, rp_cfg_mode);
+	err = PTR_ERR_OR_ZERO(rings);
+	if (err)
+		goto out;
+	mutex_lock(&rp_rings_lock);
+	WRITE_ONCE(rp_watermark, rp_watermark_fit(rings->nr_records));
+	rcu_assign_pointer(rp_rings, rings);
+	mutex_unlock(&rp_rings_lock);
+	pr_debug("%u rings of %u records allocated (%llu KiB)\n",
+		 rings->nr_rings, rings->nr_records,
+		 rp_rings_bytes(rings->nr_records) >> 10);
+out:
+	mutex_unlock(&rp_resize_lock);
+	return err;
 }
 
 void rp_ring_exit(void)
@@ -277,9 +348,21 @@ static struct rp_rings *rp_ring_swap(struct rp_rings *new)
 		old = rcu_replace_pointer(rp_rings, new,
 					  lockdep_is_held(&rp_rings_lock));
 		WRITE_ONCE(rp_watermark, rp_watermark_fit(new->nr_records));
+		rp_cfg_records = new->nr_records;
+		rp_cfg_mode = new->mode;
 	}
 	mutex_unlock(&rp_rings_lock);
 	return old;
+}
+
+/* Before the first use, change only what will be allocated. */
+static void rp_ring_configure(u32 nr_records, u32 mode)
+{
+	mutex_lock(&rp_rings_lock);
+	rp_cfg_records = nr_records;
+	rp_cfg_mode = mode;
+	WRITE_ONCE(rp_watermark, rp_watermark_fit(nr_records));
+	mutex_unlock(&rp_rings_lock);
 }
 
 /*
@@ -303,6 +386,11 @@ int rp_ring_resize(u32 nr_records, u32 mode)
 	err = -EBUSY;
 	if (rp_ring_has_reader())
 		goto out;
+	err = 0;
+	if (!rcu_access_pointer(rp_rings)) {
+		rp_ring_configure(nr_records, mode);
+		goto out;
+	}
 	new = rp_rings_alloc(nr_records, mode);
 	err = PTR_ERR_OR_ZERO(new);
 	if (err)
@@ -320,11 +408,16 @@ out:
 	return err;
 }
 
-/* Only one process maps the rings: the consumer positions are its own. */
+/*
+ * Only one process maps the rings: the consumer positions are its own.
+ * Its mapping needs them allocated.
+ */
 int rp_ring_reader_get(void)
 {
-	int err = 0;
+	int err = rp_ring_ensure();
 
+	if (err)
+		return err;
 	mutex_lock(&rp_rings_lock);
 	if (rp_readers)
 		err = -EBUSY;
@@ -353,10 +446,11 @@ void rp_ring_geometry(struct rp_ring_geometry *geo)
 
 	mutex_lock(&rp_rings_lock);
 	rings = rp_rings_locked();
-	geo->nr_rings = rings->nr_rings;
-	geo->nr_records = rings->nr_records;
-	geo->mode = rings->mode;
+	geo->nr_rings = nr_cpu_ids;
+	geo->nr_records = rp_cfg_records;
+	geo->mode = rp_cfg_mode;
 	geo->watermark = rp_watermark;
+	geo->bytes = rings ? rp_rings_bytes(rings->nr_records) : 0;
 	mutex_unlock(&rp_rings_lock);
 }
 

@@ -338,6 +338,9 @@ enum rawprobe_attr {
 	RAWPROBE_A_VALUE_FILTER_STR,	/* string, < RAWPROBE_FILTER_STR_LEN:
 					 * the filter as written, for output
 					 */
+	RAWPROBE_A_RING_BYTES,		/* u64, memory the rings hold now: 0
+					 * until the first probe or reader
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)

@@ -12,6 +12,7 @@
 
 struct rp_ring_geo {
 	uint32_t nr_rings, records, mode;
+	int64_t bytes;		/* allocated now; -1: a module that does not say */
 };
 
 static int rp_ring_reply(struct nlattr **a, void *ctx)
@@ -24,6 +25,8 @@ static int rp_ring_reply(struct nlattr **a, void *ctx)
 	g->nr_rings = nla_get_u32(a[RAWPROBE_A_NR_RINGS]);
 	g->records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
 	g->mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	g->bytes = a[RAWPROBE_A_RING_BYTES] ?
+		   (int64_t)nla_get_u64(a[RAWPROBE_A_RING_BYTES]) : -1;
 	return 0;
 }
 
@@ -54,6 +57,8 @@ static int rp_ring_show(int argc, char **argv)
 		json_kv_u64(&rp_json, "records", g.records);
 		json_kv_u64(&rp_json, "record_size", RAWPROBE_RECORD_SIZE);
 		json_kv_str(&rp_json, "mode", rp_ring_mode_name(g.mode));
+		if (g.bytes >= 0)
+			json_kv_u64(&rp_json, "allocated_bytes", (uint64_t)g.bytes);
 		json_obj_close(&rp_json);
 		json_end_doc(&rp_json);
 	} else {
@@ -61,6 +66,11 @@ static int rp_ring_show(int argc, char **argv)
 		       g.nr_rings, g.records,
 		       g.records * RAWPROBE_RECORD_SIZE / 1024,
 		       rp_ring_mode_name(g.mode));
+		if (g.bytes > 0)
+			printf("allocated %llu KiB\n",
+			       (unsigned long long)g.bytes / 1024);
+		else if (!g.bytes)
+			printf("not allocated yet: the first probe or reader allocates them\n");
 	}
 	return RP_EXIT_OK;
 }
@@ -72,7 +82,8 @@ static void rp_ring_set_usage(FILE *out)
 		"  records  per-CPU ring size, a power of two in %u..%u\n"
 		"  mode     discard: a full ring drops new records (default)\n"
 		"           overwrite: a full ring overwrites the oldest\n"
-		"Only while no stream is reading.\n",
+		"Only while no stream is reading. Before the first probe or reader,\n"
+		"this only changes what they will allocate.\n",
 		RAWPROBE_RING_MIN, RAWPROBE_RING_MAX);
 }
 

@@ -9,6 +9,7 @@
 CTL=${RAWPROBECTL:?}
 KO=${RAWPROBE_KO:?}
 RING_DEFAULT=16384	# ring_records's default (kmod/main.c): tests restore it
+			# (a 2-CPU guest: kmod/ring.c shrinks it for many CPUs)
 # A debug kernel of tests/vm/debug-kernel.sh (6.12.N-rawprobe-VARIANT):
 # several times slower, so scale tests take fewer of what they scale.
 case $(uname -r) in
@@ -20,6 +21,12 @@ T_FAIL=0
 T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)
 # json_get, wait_for, probe_count, stream_all, stream_stop, count_records
 . "$(dirname "${BASH_SOURCE[0]}")/../../tools/ctl-helpers.sh"
+
+# The rings are allocated by the first probe or reader (kmod/ring.c):
+# a test of what a resize of allocated rings does allocates them first.
+rings_allocate() {
+	$CTL probe del "$($CTL probe add kprobe vfs_read)" >/dev/null
+}
 
 fail() {
 	echo "    FAIL: $*" >&2

@@ -98,7 +98,8 @@ t_ring_get() {
 y, c = d[0], d[1]
 same(y["nr-rings"], c["rings"], "rings")
 same(y["ring-records"], c["records"], "records")
-same(y["ring-mode"], c["mode"], "mode")' "$y" "$c"
+same(y["ring-mode"], c["mode"], "mode")
+same(y["ring-bytes"], c["allocated_bytes"], "allocated bytes")' "$y" "$c"
 }
 
 # Add with cli.py (persistent: its socket closes when it exits), hit the

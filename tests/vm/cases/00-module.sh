@@ -63,6 +63,7 @@ t_ring_changes_need_sys_admin() {
 # cleanly, without the OOM killer; the old rings stay (item 1).
 t_ring_memory_bounded() {
 	local cg=/sys/fs/cgroup
+	rings_allocate
 	# 2 CPUs x 1M records x 256 bytes = 512 MiB of a 2 GiB guest
 	expect_fail 1 "more than a quarter of RAM.*E2BIG" $CTL ring set records 1048576
 	mountpoint -q $cg || mount -t cgroup2 none $cg
@@ -78,6 +79,46 @@ t_ring_memory_bounded() {
 		fail "the OOM killer ran: $(dmesg | grep -E 'oom' | head -3)"
 	$CTL ring set records 4096
 	$CTL ring set records $RING_DEFAULT
+}
+
+ring_bytes() { json_get "$($CTL -j ring show)" 'j["allocated_bytes"]'; }
+
+# Memory follows use (issue 15, item 6): insmod allocates no ring; the
+# first probe does, at the size configured by then, charged to its
+# adder's memory cgroup; a refused first allocation leaves no probe.
+t_rings_allocated_on_first_use() {
+	local cg=/sys/fs/cgroup id cpus
+	rmmod rawprobe
+	insmod "$KO"
+	expect_eq 0 "$(ring_bytes)" "ring memory after insmod"
+	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" \
+		"default size before use"
+	$CTL ring show | grep -q "not allocated yet" || fail "ring show: $($CTL ring show)"
+	$CTL ring set records 256
+	expect_eq 0 "$(ring_bytes)" "ring memory after a set before use"
+	cpus=$(json_get "$($CTL -j ring show)" 'j["rings"]')
+	id=$($CTL probe add kprobe vfs_read)
+	expect_eq $((cpus * (256 * 256 + 4096))) "$(ring_bytes)" \
+		"ring memory after the first probe"
+	$CTL probe del "$id"
+	expect_eq $((cpus * (256 * 256 + 4096))) "$(ring_bytes)" \
+		"ring memory kept after the last probe"
+
+	rmmod rawprobe
+	insmod "$KO"
+	# 2 CPUs x 128K records x 256 bytes = 64 MiB > 48 MiB
+	$CTL ring set records 131072
+	mountpoint -q $cg || mount -t cgroup2 none $cg
+	echo +memory > $cg/cgroup.subtree_control
+	mkdir -p $cg/rp-first
+	echo 48M > $cg/rp-first/memory.max
+	expect_fail 1 "could not allocate the record rings.*ENOMEM" \
+		sh -c "echo \$\$ > $cg/rp-first/cgroup.procs && exec $CTL probe add kprobe vfs_read"
+	rmdir $cg/rp-first
+	expect_eq 0 "$(probe_count)" "probes after a refused first allocation"
+	expect_eq 0 "$(ring_bytes)" "ring memory after a refused first allocation"
+	rmmod rawprobe
+	insmod "$KO"
 }
 
 t_unprivileged_cannot_mutate() {
@@ -149,6 +190,6 @@ t_no_module() {
 }
 
 tests t_device t_version t_pretty_json t_unprivileged_reads_versions_only \
-	t_ring_changes_need_sys_admin t_ring_memory_bounded \
+	t_ring_changes_need_sys_admin t_ring_memory_bounded t_rings_allocated_on_first_use \
 	t_unprivileged_cannot_mutate t_device_needs_root t_cli_usage_errors \
 	t_prefixes t_ring_show_set t_module_params t_no_module

@@ -99,6 +99,20 @@ t_faults_ready() {
 	[ -x "$SHIM" ] || [ -f "$SHIM" ] || fail "no $SHIM (make ctl)"
 }
 
+# The first probe allocates the rings (kmod/ring.c): walk that with the
+# smallest rings (4 pages a CPU), the module reloaded after each attempt
+# so that each one is a first. The rings may stay allocated after a
+# failed attempt (as after a successful one); no probe may.
+reload_small() {
+	rmmod rawprobe && insmod "$KO" ring_records=64
+}
+t_first_probe_allocates_rings() {
+	reload_small
+	fault_walk send added_one reload_small $CTL probe add kprobe vfs_read
+	rmmod rawprobe && insmod "$KO"
+	rings_allocate	# the walks below meet allocated rings
+}
+
 t_probe_add_kprobe() {
 	fault_walk send added_one del_all $CTL probe add kprobe vfs_read
 }
@@ -272,7 +286,7 @@ t_stream_release() {
 		$CTL stream -e kprobe:vfs_read -d 0.2
 }
 
-tests t_faults_ready t_probe_add_kprobe t_probe_add_kretprobe \
+tests t_faults_ready t_first_probe_allocates_rings t_probe_add_kprobe t_probe_add_kretprobe \
 	t_probe_add_jprobe t_probe_add_batch t_probe_add_fetch_filter \
 	t_probe_add_stack t_probe_add_module_target \
 	t_probe_del t_probe_disable_enable t_probe_reset t_ring_set \
