@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn tests/bench/guest.sh's raw lines into the benchmark's Markdown.
 
-    report.py [RAW] [--insn RAW --insn-counts FILE] [--doc FILE]
-              [--command CMD] [--conditions TEXT] [--insn-conditions TEXT]
+    report.py [RAW] [--insn RAW --insn-counts FILE] [--many-cpus OUT]
+              [--doc FILE] [--command CMD] [--conditions TEXT]
+              [--insn-conditions TEXT] [--many-cpus-conditions TEXT]
 
 RAW: the time guest's output. --insn: the instruction guest's output
 (guest.sh -i), with --insn-counts the TCG plugin's counts, one line
 "COUNT VCPU" per interval, in the order of the guest's I lines.
+--many-cpus: the output of tests/vm/many-cpus.sh in a 64-vCPU guest.
 
 Prints the results sections. With --doc, also replaces the parts of FILE
-between the bench:results and bench:insn markers with them (the rest of
+between the bench:results, bench:insn and bench:many-cpus markers with them (the rest of
 FILE, the hand-written reading of the numbers, is left alone).
 """
 import argparse
@@ -24,6 +26,9 @@ BEGIN = "<!-- bench:results:begin (tests/bench/run.sh rewrites this part) -->"
 END = "<!-- bench:results:end -->"
 INSN_BEGIN = "<!-- bench:insn:begin (tests/bench/run.sh rewrites this part) -->"
 INSN_END = "<!-- bench:insn:end -->"
+MANY_BEGIN = ("<!-- bench:many-cpus:begin (tests/bench/run.sh rewrites this "
+              "part) -->")
+MANY_END = "<!-- bench:many-cpus:end -->"
 
 # (config, label, the empty probe it is compared with)
 ROWS = [
@@ -402,6 +407,53 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
     return "\n".join(out) + "\n"
 
 
+def parse_figures(path):
+    """many-cpus.sh's "# figure: STEP KEY VALUE..." lines, its test
+    results and the stream's summary lines ("#   ...")."""
+    figs, results, summary = {}, [], []
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("# figure: "):
+            w = line[len("# figure: "):].split()
+            figs[w[0]] = dict(zip(w[1::2], w[2::2]))
+        elif line.startswith("#   ") and line.strip("# "):
+            summary.append(line[4:])
+        elif re.match(r"^(not )?ok - ", line):
+            results.append(line)
+    return figs, results, summary
+
+
+def many_cpus_section(path, command, conditions):
+    figs, results, summary = parse_figures(path)
+    if "cpus" not in figs:
+        raise SystemExit("report: no figures in " + path)
+    f = lambda step, key: figs.get(step, {}).get(key, "?")
+    kib = lambda step, key: (f"{int(f(step, key)) / 1024:,.1f} MiB"
+                             if f(step, key).lstrip("-").isdigit() else "?")
+    failed = [r for r in results if r.startswith("not ok")]
+    out = [f"From `{command}`, "
+           f"{time.strftime('%Y-%m-%d', time.localtime(os.path.getmtime(path)))}"
+           f", tests/vm/many-cpus.sh in a guest of {f('cpus', 'possible')} "
+           f"vCPUs ({f('cpus', 'online')} online). {conditions}", "",
+           "| step | time | memory |", "|---|---:|---:|",
+           f"| insmod: no ring (`allocated_bytes` 0) | {f('insmod', 'ms')} ms"
+           f" | MemFree −{kib('insmod', 'memfree_drop_kib')} (the module"
+           " itself, read over 9p) |",
+           f"| first probe: {f('first_probe', 'records_per_cpu')} records "
+           f"× {f('cpus', 'possible')} rings | {f('first_probe', 'ms')} ms | "
+           f"{kib('first_probe', 'ring_kib')} of rings, "
+           f"{kib('first_probe', 'charged_kib')} charged to the adder's "
+           f"cgroup |",
+           f"| stream: every CPU reads a file 20 times | "
+           f"{f('stream', 'ms')} ms | |",
+           f"| rmmod | | MemFree +{kib('rmmod', 'memfree_gain_kib')} |", ""]
+    if summary:
+        out += ["The stream's summary:", "", "```"] + summary + ["```", ""]
+    out.append(f"{len(results) - len(failed)} of {len(results)} checks "
+               "passed" + (": " + "; ".join(failed) if failed else "") + ".")
+    return "\n".join(out) + "\n"
+
+
 def replace_marked(doc, begin, end, text, path):
     pat = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     if not pat.search(doc):
@@ -418,6 +470,8 @@ def main():
     ap.add_argument("--command", default="tests/bench/run.sh")
     ap.add_argument("--conditions", default="")
     ap.add_argument("--insn-conditions", default="")
+    ap.add_argument("--many-cpus")
+    ap.add_argument("--many-cpus-conditions", default="")
     a = ap.parse_args()
     parts = []
     if a.raw:
@@ -440,8 +494,11 @@ def main():
         parts.append((INSN_BEGIN, INSN_END, insn_section(
             per_call, unavailable, kernel, cpus, shapes, a.command,
             a.insn_conditions, os.path.getmtime(a.insn))))
+    if a.many_cpus:
+        parts.append((MANY_BEGIN, MANY_END, many_cpus_section(
+            a.many_cpus, a.command, a.many_cpus_conditions)))
     if not parts:
-        ap.error("nothing to report: give RAW, --insn or both")
+        ap.error("nothing to report: give RAW, --insn or --many-cpus")
     for _, _, text in parts:
         print(text)
     if a.doc:

@@ -10,8 +10,10 @@
 # kprobes, rawprobe beside ftrace on the same functions. Then a
 # second guest under the TCG instruction counter (tools/tcg-insn) counts
 # the guest instructions per call of the same configurations, with
-# jprobe-style rows and the record path's staircase (guest.sh -i). Prints
-# Markdown tables and puts them in docs/performance.md.
+# jprobe-style rows and the record path's staircase (guest.sh -i). Then
+# a 64-vCPU guest: insmod, the first probe's rings and a stream on every
+# CPU (tests/vm/many-cpus.sh). Prints Markdown tables and puts them in
+# docs/performance.md.
 #
 #   tests/bench/run.sh [options]
 #     -k, --kernel K    6.1 (default) or 6.12
@@ -28,6 +30,7 @@
 #                       not each block: slower, to check per-block counts
 #         --scale "N..."   kprobe counts to add and remove, rawprobe and
 #                       ftrace (default "1000 10000"; "" for none)
+#         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
 # empty-handler module itself and installs bpftrace if it is missing.
@@ -36,7 +39,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
-times=1 insn=1 insn_rounds=3 scale="1000 10000" exact=""
+times=1 insn=1 insn_rounds=3 scale="1000 10000" exact="" many=1
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -52,7 +55,9 @@ while [ $# -gt 0 ]; do
 	--insn-rounds)	insn_rounds=$2; shift 2 ;;
 	--insn-exact)	exact=",exact=on"; shift ;;
 	--scale)	scale=$2; shift 2 ;;
-	-h|--help)	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-many-cpus)	many=0; shift ;;
+	--many-cpus-only) times=0 insn=0; shift ;;
+	-h|--help)	sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -125,6 +130,26 @@ if [ $insn = 1 ]; then
 	[ $rc = 0 ] || status=1
 	report+=(--insn "$out/insn-vm/output" --insn-counts "$counts"
 		--insn-conditions "$(conditions)")
+fi
+if [ $many = 1 ]; then
+	# 64 vCPUs on 2 host cores: each mostly idle, the boot the longest part
+	echo "bench: kernel $kernel, 64 vCPUs (tests/vm/many-cpus.sh)" >&2
+	rm -rf "${out:?}/many-cpus"
+	mkdir -p "$out/many-cpus"
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	start=$(date +%s)
+	tests/vm/run -k "$kernel" -n -t 2400 --smp 64 --mem 5120 \
+		-o "$out/many-cpus" -- tests/vm/many-cpus.sh \
+		> "$out/many-cpus.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ $rc != 0 ]; then
+		echo "bench: the 64-vCPU guest failed (exit $rc); see" \
+			"$out/many-cpus.log" >&2
+		status=1 doc=0
+	fi
+	report+=(--many-cpus "$out/many-cpus/output" --many-cpus-conditions \
+		"QEMU TCG, 64 vCPUs and 5 GiB on the same 2-core host (load average $load at the start); the guest took $((secs / 60)) min $((secs % 60)) s.")
 fi
 [ $doc = 1 ] && report+=(--doc docs/performance.md)
 "${report[@]}" || exit 1
