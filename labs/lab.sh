@@ -96,11 +96,13 @@ build_mod() {
 
 # guest K TIMEOUT ITEMS...: one boot running labs/guest.sh on ITEMS. The
 # time the guest started (the lock taken) goes to $out/.guest-start.
+# Both vCPUs on one host thread, as make check's suites (run-all.sh):
+# the labs probe functions other processes run.
 guest() {
 	local k=$1 t=$2
 	shift 2
 	$VM_LOCK bash -c 'date +%s > "$0"; exec "$@"' "$out/.guest-start" \
-		tests/vm/run -k "$k" -t "$t" -- labs/guest.sh "$@"
+		tests/vm/run -k "$k" -t "$t" --tcg-single -- labs/guest.sh "$@"
 }
 
 cmd_shell() {
