@@ -63,18 +63,21 @@ while [ $# -gt 0 ]; do
 done
 
 # bpftrace runs in the guest from the host's root: install it once.
-if ! command -v bpftrace >/dev/null; then
+if [ $times = 1 ] && ! command -v bpftrace >/dev/null; then
 	echo "bench: installing bpftrace" >&2
 	sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
 	$sudo_ apt-get install -y -qq --no-install-recommends bpftrace >/dev/null ||
 		echo "bench: bpftrace not installed; its row will say so" >&2
 fi
 
-for rel in $(tools/deps.sh --print); do
-	make --no-print-directory -s bench-module bench-steps \
-		KDIR=/usr/src/linux-headers-$rel >/dev/null || exit 1
-done
-make --no-print-directory -s ctl tcg-plugin || exit 1
+if [ $times = 1 ] || [ $insn = 1 ]; then
+	for rel in $(tools/deps.sh --print); do
+		make --no-print-directory -s bench-module bench-steps \
+			KDIR=/usr/src/linux-headers-$rel >/dev/null || exit 1
+	done
+	make --no-print-directory -s tcg-plugin || exit 1
+fi
+make --no-print-directory -s ctl || exit 1
 
 # bench_guest NAME GUEST.SH-OPTION...: one guest; sets rc, secs, load
 bench_guest() {
