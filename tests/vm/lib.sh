@@ -28,6 +28,21 @@ rings_allocate() {
 	$CTL probe del "$($CTL probe add kprobe vfs_read)" >/dev/null
 }
 
+# cgroup_make NAME [MAX]: a memory cgroup (cgroup2 mounted if it was not),
+# memory.max MAX if given; in_cgroup NAME CMD...: CMD run inside it.
+CGROOT=/sys/fs/cgroup
+cgroup_make() {
+	mountpoint -q $CGROOT || mount -t cgroup2 none $CGROOT
+	echo +memory > $CGROOT/cgroup.subtree_control
+	mkdir -p "$CGROOT/$1"
+	[ -z "${2:-}" ] || echo "$2" > "$CGROOT/$1/memory.max"
+}
+in_cgroup() {
+	local cg=$CGROOT/$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+
 fail() {
 	echo "    FAIL: $*" >&2
 	return 1

@@ -51,21 +51,19 @@ t_insmod_allocates_no_ring() {
 # (kmod/ring.c): the cgroup's own count measures it, as MemFree, which
 # misses pages taken from the per-CPU free lists, cannot.
 t_first_probe_allocates_all_rings() {
-	local cg=/sys/fs/cgroup t0 t1 j records want mem0 mem1 free0 free1
+	local cg=$CGROOT/rp-many t0 t1 j records want mem0 mem1 free0 free1
 	j=$(ring_json)
 	records=$(json_get "$j" 'j["records"]')
 	want=$(( $(possible) * (records * 256 + 4096) ))
-	mountpoint -q $cg || mount -t cgroup2 none $cg
-	echo +memory > $cg/cgroup.subtree_control
-	mkdir -p $cg/rp-many
+	cgroup_make rp-many
 	free0=$(mem_kib MemFree)
-	mem0=$(cat $cg/rp-many/memory.current)
+	mem0=$(cat $cg/memory.current)
 	t0=$(date +%s%N)
-	sh -c "echo \$\$ > $cg/rp-many/cgroup.procs && exec $CTL probe add kprobe vfs_read" >/dev/null
+	in_cgroup rp-many $CTL probe add kprobe vfs_read >/dev/null
 	t1=$(date +%s%N)
-	mem1=$(cat $cg/rp-many/memory.current)
+	mem1=$(cat $cg/memory.current)
 	free1=$(mem_kib MemFree)
-	rmdir $cg/rp-many
+	rmdir $cg
 	expect_eq "$want" "$(json_get "$(ring_json)" 'j["allocated_bytes"]')" "ring memory"
 	expect_ge "$want" $((mem1 - mem0)) "memory charged to the first probe's adder"
 	echo "# figure: first_probe ms $(( (t1 - t0) / 1000000 )) ring_kib $((want / 1024)) charged_kib $(( (mem1 - mem0) / 1024 )) memfree_drop_kib $((free0 - free1)) records_per_cpu $records"

@@ -62,18 +62,14 @@ t_ring_changes_need_sys_admin() {
 # resize takes is charged to the caller's memory cgroup and fails there,
 # cleanly, without the OOM killer; the old rings stay (item 1).
 t_ring_memory_bounded() {
-	local cg=/sys/fs/cgroup
 	rings_allocate
 	# 2 CPUs x 1M records x 256 bytes = 512 MiB of a 2 GiB guest
 	expect_fail 1 "more than a quarter of RAM.*E2BIG" $CTL ring set records 1048576
-	mountpoint -q $cg || mount -t cgroup2 none $cg
-	echo +memory > $cg/cgroup.subtree_control
-	mkdir -p $cg/rp-small
-	echo 48M > $cg/rp-small/memory.max
+	cgroup_make rp-small 48M
 	# 2 CPUs x 128K records x 256 bytes = 64 MiB > 48 MiB
 	expect_fail 1 "not enough memory.*cgroup.*ENOMEM" \
-		sh -c "echo \$\$ > $cg/rp-small/cgroup.procs && exec $CTL ring set records 131072"
-	rmdir $cg/rp-small
+		in_cgroup rp-small $CTL ring set records 131072
+	rmdir $CGROOT/rp-small
 	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" "old rings kept"
 	! dmesg | grep -Eq "invoked oom-killer|Out of memory" ||
 		fail "the OOM killer ran: $(dmesg | grep -E 'oom' | head -3)"
@@ -87,7 +83,7 @@ ring_bytes() { json_get "$($CTL -j ring show)" 'j["allocated_bytes"]'; }
 # first probe does, at the size configured by then, charged to its
 # adder's memory cgroup; a refused first allocation leaves no probe.
 t_rings_allocated_on_first_use() {
-	local cg=/sys/fs/cgroup id cpus
+	local id cpus
 	rmmod rawprobe
 	insmod "$KO"
 	expect_eq 0 "$(ring_bytes)" "ring memory after insmod"
@@ -108,13 +104,10 @@ t_rings_allocated_on_first_use() {
 	insmod "$KO"
 	# 2 CPUs x 128K records x 256 bytes = 64 MiB > 48 MiB
 	$CTL ring set records 131072
-	mountpoint -q $cg || mount -t cgroup2 none $cg
-	echo +memory > $cg/cgroup.subtree_control
-	mkdir -p $cg/rp-first
-	echo 48M > $cg/rp-first/memory.max
+	cgroup_make rp-first 48M
 	expect_fail 1 "could not allocate the record rings.*ENOMEM" \
-		sh -c "echo \$\$ > $cg/rp-first/cgroup.procs && exec $CTL probe add kprobe vfs_read"
-	rmdir $cg/rp-first
+		in_cgroup rp-first $CTL probe add kprobe vfs_read
+	rmdir $CGROOT/rp-first
 	expect_eq 0 "$(probe_count)" "probes after a refused first allocation"
 	expect_eq 0 "$(ring_bytes)" "ring memory after a refused first allocation"
 	rmmod rawprobe
