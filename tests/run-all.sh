@@ -33,15 +33,17 @@ done
 labs=0
 [ ${#kernels[@]} = 0 ] && kernels=(6.1 6.12) labs=1
 
-pass=0 fail=0
+pass=0 fail=0 skip=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 # Add the counts of a "N passed, N failed" line (or of cmocka summaries).
 tally() {	# name rc
-	local p f
+	local p f sk
 	p=$(awk '/^[0-9]+ passed, [0-9]+ failed/ { p = $1 } END { print p + 0 }' "$log")
 	f=$(awk '/^[0-9]+ passed, [0-9]+ failed/ { f = $3 } END { print f + 0 }' "$log")
+	# "N passed, N failed, N skipped": a skip is neither, and is said
+	sk=$(awk '/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped/ { k = $5 } END { print k + 0 }' "$log")
 	if ! grep -Eq '^[0-9]+ passed, [0-9]+ failed' "$log"; then
 		# cmocka: "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"
 		p=$(awk '/\[  PASSED  \]/ { s += $4 } END { print s + 0 }' "$log")
@@ -52,9 +54,14 @@ tally() {	# name rc
 		f=1
 		echo "*** $1: failed (exit $2) without a test result"
 	fi
-	echo "*** $1: $p passed, $f failed"
+	if [ "$sk" = 0 ]; then
+		echo "*** $1: $p passed, $f failed"
+	else
+		echo "*** $1: $p passed, $f failed, $sk skipped"
+	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
+	skip=$((skip + sk))
 }
 
 if [ $host = 1 ]; then
@@ -197,5 +204,9 @@ if [ $pkg = 1 ]; then
 	done
 fi
 
-echo "$pass passed, $fail failed"
+if [ "$skip" = 0 ]; then
+	echo "$pass passed, $fail failed"
+else
+	echo "$pass passed, $fail failed, $skip skipped"
+fi
 [ "$fail" = 0 ]
