@@ -446,7 +446,8 @@ def many_cpus_section(path, command, conditions):
            f"cgroup |",
            f"| stream: every CPU reads a file 20 times | "
            f"{f('stream', 'ms')} ms | |",
-           f"| rmmod | | MemFree +{kib('rmmod', 'memfree_gain_kib')} |", ""]
+           f"| rmmod | | {kib('rmmod', 'uncharged_kib')} uncharged, MemFree "
+           f"+{kib('rmmod', 'memfree_gain_kib')} |", ""]
     if summary:
         out += ["The stream's summary:", "", "```"] + summary + ["```", ""]
     out.append(f"{len(results) - len(failed)} of {len(results)} checks "

@@ -49,7 +49,8 @@ t_insmod_allocates_no_ring() {
 
 # What the first probe allocates is charged to its adder's memory cgroup
 # (kmod/ring.c): the cgroup's own count measures it, as MemFree, which
-# misses pages taken from the per-CPU free lists, cannot.
+# misses pages taken from the per-CPU free lists, cannot. The cgroup stays
+# for the unload's count.
 t_first_probe_allocates_all_rings() {
 	local cg=$CGROOT/rp-many t0 t1 j records want mem0 mem1 free0 free1
 	j=$(ring_json)
@@ -63,7 +64,6 @@ t_first_probe_allocates_all_rings() {
 	t1=$(date +%s%N)
 	mem1=$(cat $cg/memory.current)
 	free1=$(mem_kib MemFree)
-	rmdir $cg
 	expect_eq "$want" "$(json_get "$(ring_json)" 'j["allocated_bytes"]')" "ring memory"
 	expect_ge "$want" $((mem1 - mem0)) "memory charged to the first probe's adder"
 	echo "# figure: first_probe ms $(( (t1 - t0) / 1000000 )) ring_kib $((want / 1024)) charged_kib $(( (mem1 - mem0) / 1024 )) memfree_drop_kib $((free0 - free1)) records_per_cpu $records"
@@ -92,12 +92,19 @@ t_stream_every_online_cpu() {
 	sed 's/^/#   /' "$out.err"
 }
 
+# rmmod gives the rings back: the cgroup that paid for them is uncharged
+# (at least 90% of them: its count also moves with the shell's own pages).
 t_unload_frees_the_rings() {
-	local free0 free1
+	local cg=$CGROOT/rp-many mem0 mem1 free0 free1 want
+	want=$(json_get "$(ring_json)" 'j["allocated_bytes"]')
+	mem0=$(cat $cg/memory.current)
 	free0=$(mem_kib MemFree)
 	rmmod rawprobe
+	mem1=$(cat $cg/memory.current)
 	free1=$(mem_kib MemFree)
-	echo "# figure: rmmod memfree_gain_kib $((free1 - free0))"
+	rmdir $cg
+	expect_ge $((want / 10 * 9)) $((mem0 - mem1)) "memory uncharged by rmmod"
+	echo "# figure: rmmod uncharged_kib $(( (mem0 - mem1) / 1024 )) memfree_gain_kib $((free1 - free0))"
 }
 
 tests t_many_possible_cpus t_insmod_allocates_no_ring \
