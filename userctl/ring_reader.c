@@ -50,8 +50,10 @@ struct rp_ring_state {
 /*
  * The records of one ring that a merging drain read and has not delivered
  * yet, recs[start..len): in ring order as read, in (ts_ns, seq) order once
- * sorted. The array is kept from drain to drain and only grows, to what
- * one drain took from the ring: refilling it touches no fresh page.
+ * sorted. The array is allocated at the ring's first records, a batch
+ * long, and kept: refilling it touches no fresh page. (Grown drain by
+ * drain instead, it made a stream that started behind a busy ring fault
+ * in a page every 16 records just when it could least afford it.)
  */
 struct rp_run {
 	struct rawprobe_record *recs;
@@ -243,8 +245,11 @@ static unsigned long batch_of(const struct rp_reader *reader,
 	return (unsigned long)st->nr;
 }
 
-/* Room for n more records at the end of run; keeps what is pending. */
-static int run_reserve(struct rp_run *run, size_t n)
+/*
+ * Room for n more records at the end of run, and for a batch at least;
+ * keeps what is pending.
+ */
+static int run_reserve(struct rp_run *run, size_t n, size_t batch)
 {
 	struct rawprobe_record *recs;
 	size_t cap;
@@ -258,6 +263,8 @@ static int run_reserve(struct rp_run *run, size_t n)
 	if (run->cap - run->len >= n)
 		return 0;
 	cap = run->cap * 2 > run->len + n ? run->cap * 2 : run->len + n;
+	if (cap < batch)
+		cap = batch;
 	recs = realloc(run->recs, cap * sizeof(*recs));
 	if (!recs)
 		return -ENOMEM;
@@ -280,7 +287,7 @@ static long drain_to_run(struct rp_reader *reader, unsigned int cpu)
 		max = (unsigned long)(head - st->pos);
 	if (!max)
 		return 0;
-	if (run_reserve(run, max))
+	if (run_reserve(run, max, batch_of(reader, st)))
 		return -ENOMEM;
 	n = drain_ring(reader, cpu, max, run->recs + run->len, NULL, NULL);
 	if (n > 0)
@@ -540,6 +547,7 @@ struct rp_reader *rp_reader_new(const struct rp_reader_ring *rings,
 	reader->nr_rings = nr_rings;
 	reader->flags = flags;
 	if (flags & RP_READER_MERGE) {
+		reader->batch = RP_READER_MERGE_BATCH;
 		reader->runs = calloc(nr_rings, sizeof(*reader->runs));
 		reader->heap = calloc(nr_rings, sizeof(*reader->heap));
 		if (!reader->runs || !reader->heap) {

@@ -88,10 +88,15 @@ void rp_reader_free(struct rp_reader *reader);
 unsigned int rp_reader_nr_rings(const struct rp_reader *reader);
 
 /*
- * Most records taken from one ring per drain call; 0 (the default) means
- * the ring's size. Bounds the time spent in one call when the writers are
- * faster than the callback.
+ * Most records taken from one ring per drain call; 0 means the ring's
+ * size. Bounds the time spent in one call when the writers are faster
+ * than the callback, and a merging reader's copies: it holds a batch of
+ * records per ring that has had any, so its default is
+ * RP_READER_MERGE_BATCH (256 KiB a ring) and not the ring's size (a
+ * reader of 64 rings of 4 MiB kept up to 256 MiB of copies). A drain that
+ * returns a batch or more was cut short: call it again at once.
  */
+#define RP_READER_MERGE_BATCH	1024U
 int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records);
 
 /*

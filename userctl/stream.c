@@ -305,11 +305,14 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 	unsigned long long end = duration > 0 ?
 		rp_now_ns() + (unsigned long long)(duration * 1e9) : 0;
 	struct pollfd pfd = { .fd = s->map.fd, .events = POLLIN };
+	/* a watermark's worth, or a batch: what a drain takes at most */
 	long behind = s->map.info.wakeup_watermark > 64 ?
 		      (long)s->map.info.wakeup_watermark : 64;
 	bool more = false;
 	int timeout;
 
+	if (behind > (long)RP_READER_MERGE_BATCH)
+		behind = RP_READER_MERGE_BATCH;
 	while (!rp_stop) {
 		timeout = 200;
 		if (end) {
@@ -321,8 +324,8 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 				timeout = (int)((end - now) / 1000000) + 1;
 		}
 		/*
-		 * A drain that took a watermark's worth of records or more
-		 * was behind: drain again at once, without the poll() (a
+		 * A drain that took a watermark's worth of records or a
+		 * batch was behind: drain again at once, without the poll() (a
 		 * sixth of the reader's time in a tight loop's stream) and
 		 * without flushing lines that a full buffer writes anyway.
 		 * Below that, sleep until the kernel says there is more.

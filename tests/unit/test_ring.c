@@ -1024,6 +1024,56 @@ static void test_merge_order(void **state)
 }
 
 /*
+ * A merging reader takes at most RP_READER_MERGE_BATCH records a ring per
+ * call (its copies are that big), publishes each ring's consumer as it
+ * goes, and delivers the rest, still merged, on the next calls.
+ */
+static void test_merge_batch(void **state)
+{
+	const unsigned int busy = RP_READER_MERGE_BATCH * 2 + 100;
+	struct collect *c = collect_new();
+	struct test_ring t[2];
+	struct rp_reader *r;
+	__u64 k;
+
+	(void)state;
+	ring_init(&t[0], 4096, RAWPROBE_RING_DISCARD, 0, 0);
+	ring_init(&t[1], 4096, RAWPROBE_RING_DISCARD, 1, 0);
+	for (k = 0; k < busy; k++)
+		assert_true(write_one(&t[0], 0, k, 2 * k, false));
+	for (k = 0; k < 10; k++)
+		assert_true(write_one(&t[1], 1, k, 2 * k + 1, false));
+	r = reader_for(t, 2, RP_READER_MERGE);
+
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c),
+			 RP_READER_MERGE_BATCH + 10);
+	assert_int_equal(t[0].ctrl->consumer, RP_READER_MERGE_BATCH);
+	assert_int_equal(t[1].ctrl->consumer, 10);
+	assert_merged(c, 0, c->n);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c),
+			 RP_READER_MERGE_BATCH);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 100);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 0);
+	assert_int_equal(c->n, busy + 10);
+	assert_int_equal(c->bad, 0);
+	for (k = RP_READER_MERGE_BATCH + 10; k < c->n; k++)
+		assert_int_equal(c->recs[k].args[0], k - 10);
+
+	/* 0: the ring's size, all of it in one call */
+	for (k = 0; k < busy; k++)
+		assert_true(write_one(&t[0], 0, busy + k, 2 * (busy + k),
+				      false));
+	c->n = 0;
+	assert_int_equal(rp_reader_set_batch(r, 0), 0);
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), busy);
+	assert_merged(c, 0, c->n);
+	rp_reader_free(r);
+	ring_free(&t[0]);
+	ring_free(&t[1]);
+	free(c);
+}
+
+/*
  * A writer interrupted between its reservation and its timestamp: the
  * nested writer's record (ts) is committed first, one position later than
  * the interrupted one's, which gets the later time ts + 1.
@@ -1833,6 +1883,7 @@ int main(void)
 		cmocka_unit_test(test_reader_api),
 		cmocka_unit_test(test_drain_all_stop),
 		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_merge_batch),
 		cmocka_unit_test(test_merge_nested),
 		cmocka_unit_test(test_merge_out_of_order),
 		cmocka_unit_test(test_merge_gaps_refill),
