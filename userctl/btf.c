@@ -768,8 +768,8 @@ static int rp_btf_syscall(const char *function, const char *sys, bool compat,
 	return -ENOENT;
 }
 
-int rp_btf_proto_get(const char *function, const char *module,
-		     struct rp_btf_proto *pr, bool verbose)
+static int rp_btf_proto_lookup(const char *function, const char *module,
+			       struct rp_btf_proto *pr, bool verbose)
 {
 	const struct btf *btf;
 	const char *sys;
@@ -798,6 +798,49 @@ int rp_btf_proto_get(const char *function, const char *module,
 	rp_btf_fill(btf, id, pr);
 	pr->same_name = rp_btf_same_name(btf, id);
 	return 0;
+}
+
+/*
+ * The last prototypes looked up, by name. A lookup walks BTF's types by
+ * name and may read a syscall's tracepoint format: tens of milliseconds
+ * under TCG, which a stream's first record must not pay while the rings
+ * fill (rp_stream_live looks its probes up before they fire). A failure
+ * is kept too, but looked up again when it is to be said.
+ */
+#define RP_BTF_PROTO_CACHE	8
+static struct rp_btf_proto_ent {
+	char function[128], module[64];
+	int err;
+	struct rp_btf_proto pr;
+} rp_protos[RP_BTF_PROTO_CACHE];
+static unsigned int rp_nprotos, rp_protos_next;
+
+int rp_btf_proto_get(const char *function, const char *module,
+		     struct rp_btf_proto *pr, bool verbose)
+{
+	struct rp_btf_proto_ent *e;
+	unsigned int i;
+
+	if (strlen(function) >= sizeof(e->function) ||
+	    strlen(module) >= sizeof(e->module))
+		return rp_btf_proto_lookup(function, module, pr, verbose);
+	for (i = 0; i < rp_nprotos; i++) {
+		e = &rp_protos[i];
+		if (strcmp(e->function, function) || strcmp(e->module, module) ||
+		    (e->err && verbose))
+			continue;
+		*pr = e->pr;
+		return e->err;
+	}
+	if (rp_nprotos < RP_BTF_PROTO_CACHE)
+		e = &rp_protos[rp_nprotos++];
+	else
+		e = &rp_protos[rp_protos_next++ % RP_BTF_PROTO_CACHE];
+	strcpy(e->function, function);
+	strcpy(e->module, module);
+	e->err = rp_btf_proto_lookup(function, module, &e->pr, verbose);
+	*pr = e->pr;
+	return e->err;
 }
 
 /* --- --args auto --- */
@@ -1081,6 +1124,25 @@ const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 	if (!l || !l->btf)
 		return NULL;
 	return rp_btf_label(l->btf, l->how[i], l->type[i], v);
+}
+
+void rp_btf_labels_preload(const struct rp_probe_req *reqs, unsigned int n)
+{
+	struct rp_btf_proto pr;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (reqs[i].symbol[0] && !reqs[i].offset &&
+		    (reqs[i].kind == RAWPROBE_KIND_KRETPROBE ||
+		     reqs[i].arg_names[0]))
+			rp_btf_proto_get(reqs[i].symbol, reqs[i].module, &pr,
+					 false);
+}
+
+void rp_btf_labels_prepare(const struct rp_probe_desc *d)
+{
+	if (d->kind == RAWPROBE_KIND_KRETPROBE || rp_desc_has_names(d))
+		rp_btf_labels(d);
 }
 
 const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,

@@ -49,5 +49,14 @@ const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
  */
 const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,
 			     unsigned int *type);
+/*
+ * Look up now what d's first record would make rp_btf_arg_label() and
+ * rp_btf_ret_label() look up (its function's prototype, BTF itself at
+ * the first call): a stream does it before it reads, so that its first
+ * drain does not stall while the rings fill.
+ */
+void rp_btf_labels_prepare(const struct rp_probe_desc *d);
+/* The same for probes still to be added, by their functions' names. */
+void rp_btf_labels_preload(const struct rp_probe_req *reqs, unsigned int n);
 
 #endif
