@@ -108,21 +108,20 @@ void rp_unregister(struct rawprobe_probe *p)
 
 /*
  * Many probes at once (socket release, del all, rmmod): one grace period
- * for the lot instead of one per probe.
+ * per chunk of RP_UNREGISTER_CHUNK instead of one per probe. Not one for
+ * the lot: unregister_kprobes() holds kprobe_mutex across its disarms,
+ * and a disarm costs more the more probes are armed (each rewrites
+ * ftrace's filter hash and patches text, with IPIs to every CPU). One
+ * call for 10,000 held the mutex for 5 minutes under TCG, and the guest's
+ * soft-lockup detector fired in it once (make bench).
  */
-void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
+#define RP_UNREGISTER_CHUNK	64
+
+static void rp_unregister_chunk(struct rawprobe_probe **v, unsigned int n,
+				struct kprobe **kps, struct kretprobe **krps)
 {
-	struct kretprobe **krps;
-	struct kprobe **kps;
 	unsigned int i, nk = 0, nr = 0;
 
-	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
-	if (!kps || !krps) {
-		for (i = 0; i < n; i++)
-			rp_unregister(v[i]);
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		if (!v[i]->registered)
 			continue;
@@ -139,6 +138,27 @@ void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
 	for (i = 0; i < n; i++)
 		if (v[i]->registered)
 			rp_unregister_end(v[i]);
+}
+
+void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
+{
+	unsigned int chunk = min_t(unsigned int, n, RP_UNREGISTER_CHUNK);
+	struct kretprobe **krps;
+	struct kprobe **kps;
+	unsigned int i, k;
+
+	kps = kmalloc_array(chunk, sizeof(*kps), GFP_KERNEL);
+	krps = kmalloc_array(chunk, sizeof(*krps), GFP_KERNEL);
+	if (!kps || !krps) {
+		for (i = 0; i < n; i++)
+			rp_unregister(v[i]);
+		goto out;
+	}
+	for (i = 0; i < n; i += k) {
+		k = min_t(unsigned int, n - i, RP_UNREGISTER_CHUNK);
+		rp_unregister_chunk(v + i, k, kps, krps);
+		cond_resched();
+	}
 out:
 	kfree(kps);
 	kfree(krps);
