@@ -171,7 +171,7 @@ def count(v):
 
 
 def section(runs, unavailable, scale, kernel, cpus, command, conditions,
-            when):
+            when, scale_conditions=""):
     out = []
     nrounds = max((len(r) for r in runs.values()), default=0)
     calls = {int(r[1]) for c in runs.values() for r in c.values()}
@@ -256,7 +256,8 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                    "registered without arming them (rawprobe `--disabled`, "
                    "ftrace events never enabled), so the difference is the "
                    "arming. Armed: what the kprobes debugfs list shows not "
-                   "disabled once they are added.\n")
+                   "disabled once they are added. In a guest of its own: "
+                   f"{scale_conditions}\n")
         ns = sorted({n for _, n, _, _, _ in scale})
         out.append("| | " + " | ".join(f"{n:,}: add | remove | armed"
                                         for n in ns) + " |")
@@ -473,6 +474,7 @@ def main():
     ap.add_argument("--insn-conditions", default="")
     ap.add_argument("--many-cpus")
     ap.add_argument("--many-cpus-conditions", default="")
+    ap.add_argument("--scale-conditions", default="")
     a = ap.parse_args()
     parts = []
     if a.raw:
@@ -482,7 +484,7 @@ def main():
             return 1
         parts.append((BEGIN, END, section(
             runs, unavailable, scale, kernel, cpus, a.command,
-            a.conditions, os.path.getmtime(a.raw))))
+            a.conditions, os.path.getmtime(a.raw), a.scale_conditions)))
     if a.insn:
         if not a.insn_counts:
             ap.error("--insn needs --insn-counts")

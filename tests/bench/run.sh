@@ -88,7 +88,7 @@ bench_guest() {
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	start=$(date +%s)
 	tests/vm/run -k "$kernel" -n -t "$timeout" -o "$out/$name" \
-		"${plugin[@]}" -- tests/bench/guest.sh "$@" \
+		"${plugin[@]}" "${vmopts[@]}" -- tests/bench/guest.sh "$@" \
 		> "$out/$name.log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
@@ -101,9 +101,9 @@ bench_guest() {
 	fi
 }
 
-conditions() {	# what the run ran on
-	echo "QEMU TCG (no KVM), 2 vCPUs, workload pinned to cpu0 and" \
-		"readers to cpu1, on a 2-core host shared with other jobs" \
+conditions() {	# [VCPUS]: what the run ran on
+	echo "QEMU TCG (no KVM), ${1:-2 vCPUs, workload pinned to cpu0 and" \
+		"readers to cpu1}, on a 2-core host shared with other jobs" \
 		"(load average $load at the start, $(cut -d' ' -f1-3 \
 		/proc/loadavg) at the end); the guest took $((secs / 60))" \
 		"min $((secs % 60)) s."
@@ -113,14 +113,30 @@ cmd="tests/bench/run.sh${args[*]:+ ${args[*]}}"
 [ "${MAKELEVEL:-}" ] && [ ${#args[@]} = 0 ] && cmd="make bench"
 report=(python3 tests/bench/report.py --command "$cmd")
 plugin=()
+vmopts=()
 status=0
 if [ $times = 1 ]; then
 	echo "bench: kernel $kernel, $rounds rounds of ${calls} calls; the guest prints nothing until it is done" >&2
-	bench_guest vm -r "$rounds" -n "$calls" ${configs:+-c "$configs"} \
-		-s "$scale"
+	bench_guest vm -r "$rounds" -n "$calls" ${configs:+-c "$configs"} -s ""
 	[ $rc = 0 ] || status=1
 	# the guest's output as it wrote it (complete even if the guest hung)
-	report+=("$out/vm/output" --conditions "$(conditions)")
+	cp "$out/vm/output" "$out/times"
+	report+=("$out/times" --conditions "$(conditions)")
+fi
+# Adding and removing thousands of kprobes patches kernel text as fast as
+# the kernel can: in a guest of its own, both vCPUs on one host thread,
+# since QEMU 7.2's multi-threaded TCG then runs stale translations of the
+# patched text (docs/reliability.md; it panicked this guest twice at
+# 10,000, once in a jump to 0 and once in a soft lockup).
+if [ $times = 1 ] && [ -n "$scale" ]; then
+	echo "bench: kernel $kernel, adding and removing $scale kprobes" >&2
+	vmopts=(--tcg-single)
+	bench_guest scale-vm -r 0 -c none -s "$scale"
+	vmopts=()
+	[ $rc = 0 ] || status=1
+	grep '^S ' "$out/scale-vm/output" >> "$out/times"
+	report+=(--scale-conditions "$(conditions \
+		"2 vCPUs on one host thread (--tcg-single)")")
 fi
 if [ $insn = 1 ]; then
 	# vcpu=0: the workload's CPU; the plugin writes one count per interval
