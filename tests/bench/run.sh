@@ -102,8 +102,9 @@ bench_guest() {
 }
 
 conditions() {	# [VCPUS]: what the run ran on
-	echo "QEMU TCG (no KVM), ${1:-2 vCPUs, workload pinned to cpu0 and" \
-		"readers to cpu1}, on a 2-core host shared with other jobs" \
+	local vcpus="2 vCPUs, workload pinned to cpu0 and readers to cpu1"
+	echo "QEMU TCG (no KVM), ${1:-$vcpus}, on a 2-core host shared" \
+		"with other jobs" \
 		"(load average $load at the start, $(cut -d' ' -f1-3 \
 		/proc/loadavg) at the end); the guest took $((secs / 60))" \
 		"min $((secs % 60)) s."
