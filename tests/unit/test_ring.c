@@ -231,6 +231,15 @@ static void ring_free(struct test_ring *t)
 	free(t->recs);
 }
 
+/* n discard rings of nr records, ring i for cpu i */
+static void rings_init(struct test_ring *t, unsigned int n, __u32 nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ring_init(&t[i], nr, RAWPROBE_RING_DISCARD, i, 0);
+}
+
 static struct rp_reader_ring reader_ring(const struct test_ring *t)
 {
 	struct rp_reader_ring rr = {
@@ -1037,8 +1046,7 @@ static void test_merge_batch(void **state)
 	__u64 k;
 
 	(void)state;
-	ring_init(&t[0], 4096, RAWPROBE_RING_DISCARD, 0, 0);
-	ring_init(&t[1], 4096, RAWPROBE_RING_DISCARD, 1, 0);
+	rings_init(t, 2, 4096);
 	for (k = 0; k < busy; k++)
 		assert_true(write_one(&t[0], 0, k, 2 * k, false));
 	for (k = 0; k < 10; k++)
@@ -1142,8 +1150,7 @@ static void test_merge_out_of_order(void **state)
 	__u64 k;
 
 	(void)state;
-	ring_init(&t[0], 512, RAWPROBE_RING_DISCARD, 0, 0);
-	ring_init(&t[1], 512, RAWPROBE_RING_DISCARD, 1, 0);
+	rings_init(t, 2, 512);
 	for (k = 0; k < 500; k++) {
 		assert_true(write_one(&t[0], 0, k, 10000 - k * 3, false));
 		assert_true(write_one(&t[1], 1, k, 8000 + (k * 7919) % 500,
