@@ -117,3 +117,9 @@ long rawprobe_record_str(struct rawprobe_probe *probe,
 }
 EXPORT_SYMBOL_GPL(rawprobe_record_str);
 NOKPROBE_SYMBOL(rawprobe_record_str);
+
+u64 rawprobe_clock(void)
+{
+	return rp_clock();
+}
+EXPORT_SYMBOL_GPL(rawprobe_clock);

@@ -4,6 +4,7 @@
  * One file per concern:
  *   main.c      module init/exit, parameters
  *   ring.c      per-CPU rings: allocation, record emission, wakeups
+ *   clock.c     the rings' clock: CLOCK_MONOTONIC or the TSC
  *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
  *   genl.c      generic netlink family: policies, operations, events
  *   registry.c  the probe table: ids, insertion, removal, events
@@ -147,6 +148,11 @@ struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid);
 int rp_owner_init(void);
 void rp_owner_exit(void);
 
+/* clock.c */
+u32 rp_clock_tsc_khz(void);
+u32 rp_clock_get(void);
+int rp_clock_set(u32 clock, struct netlink_ext_ack *extack);
+
 /* modules.c */
 int rp_modules_init(void);
 void rp_modules_exit(void);
@@ -170,6 +176,9 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);
 u32 rp_probe_count(void);
+/* fn(arg, extack) under the registry lock, if no probe is registered */
+int rp_registry_while_empty(int (*fn)(u32 arg, struct netlink_ext_ack *extack),
+			    u32 arg, struct netlink_ext_ack *extack);
 
 /*
  * Walk the probes in id order starting at *pos, calling fn under the

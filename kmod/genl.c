@@ -96,6 +96,7 @@ static const struct nla_policy rp_ring_policy[RAWPROBE_A_MAX + 1] = {
 							  &rp_ring_range),
 	[RAWPROBE_A_RING_MODE]	= NLA_POLICY_MAX(NLA_U32,
 						 RAWPROBE_RING_OVERWRITE),
+	[RAWPROBE_A_RING_CLOCK]	= NLA_POLICY_MAX(NLA_U32, RAWPROBE_CLOCK_TSC),
 };
 
 static const struct nla_policy rp_info_policy[RAWPROBE_A_MAX + 1] = {};
@@ -290,7 +291,9 @@ static int rp_put_ring(struct sk_buff *skb)
 	    nla_put_u32(skb, RAWPROBE_A_RING_RECORDS, geo.nr_records) ||
 	    nla_put_u32(skb, RAWPROBE_A_RING_MODE, geo.mode) ||
 	    nla_put_u64_64bit(skb, RAWPROBE_A_RING_BYTES, geo.bytes,
-			      RAWPROBE_A_PAD))
+			      RAWPROBE_A_PAD) ||
+	    nla_put_u32(skb, RAWPROBE_A_RING_CLOCK, rp_clock_get()) ||
+	    nla_put_u32(skb, RAWPROBE_A_TSC_KHZ, rp_clock_tsc_khz()))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -389,9 +392,44 @@ static int rp_cmd_ring_get(struct sk_buff *skb, struct genl_info *info)
 	return rp_reply_simple(info, RAWPROBE_CMD_RING_GET, rp_put_ring);
 }
 
-static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
+static int rp_ring_set_geometry(struct nlattr **a,
+				struct netlink_ext_ack *extack)
 {
 	struct rp_ring_geometry geo;
+	int err;
+
+	rp_ring_geometry(&geo);
+	if (a[RAWPROBE_A_RING_RECORDS])
+		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
+	if (a[RAWPROBE_A_RING_MODE])
+		geo.mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	err = rp_ring_resize(geo.nr_records, geo.mode);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(extack,
+			       "a reader has the rings mapped; stop it first");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack, "ring size must be a power of two");
+	else if (err == -E2BIG)
+		NL_SET_ERR_MSG(extack,
+			       "the rings of all CPUs would take more than a quarter of RAM: ask for fewer records");
+	else if (err == -ENOMEM)
+		NL_SET_ERR_MSG(extack,
+			       "not enough memory for the rings (or over the caller's memory cgroup limit); the old rings are kept");
+	else if (err == -EINTR)
+		NL_SET_ERR_MSG(extack, "interrupted; the old rings are kept");
+	return err;
+}
+
+/* Only with no probe: a kretprobe's entry and return read one clock. */
+static int rp_ring_set_clock(u32 clock, struct netlink_ext_ack *extack)
+{
+	if (clock == rp_clock_get())
+		return 0;
+	return rp_registry_while_empty(rp_clock_set, clock, extack);
+}
+
+static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
+{
 	struct nlattr **a = info->attrs;
 	struct rp_answer ans;
 	int err;
@@ -401,29 +439,21 @@ static int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info)
 			       "changing the rings needs CAP_SYS_ADMIN: they take memory on every CPU");
 		return -EPERM;
 	}
+	if (a[RAWPROBE_A_RING_CLOCK] &&
+	    (a[RAWPROBE_A_RING_RECORDS] || a[RAWPROBE_A_RING_MODE])) {
+		/* Two conditions: one change could fail after the other. */
+		NL_SET_ERR_MSG(info->extack,
+			       "set the clock in a request of its own");
+		return -EINVAL;
+	}
 	err = rp_answer_prepare(info, NLMSG_GOODSIZE, &ans);
 	if (err)
 		return err;
-	rp_ring_geometry(&geo);
-	if (a[RAWPROBE_A_RING_RECORDS])
-		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
-	if (a[RAWPROBE_A_RING_MODE])
-		geo.mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
-	err = rp_ring_resize(geo.nr_records, geo.mode);
-	if (err == -EBUSY)
-		NL_SET_ERR_MSG(info->extack,
-				   "a reader has the rings mapped; stop it first");
-	else if (err == -EINVAL)
-		NL_SET_ERR_MSG(info->extack,
-				   "ring size must be a power of two");
-	else if (err == -E2BIG)
-		NL_SET_ERR_MSG(info->extack,
-			       "the rings of all CPUs would take more than a quarter of RAM: ask for fewer records");
-	else if (err == -ENOMEM)
-		NL_SET_ERR_MSG(info->extack,
-			       "not enough memory for the rings (or over the caller's memory cgroup limit); the old rings are kept");
-	else if (err == -EINTR)
-		NL_SET_ERR_MSG(info->extack, "interrupted; the old rings are kept");
+	if (a[RAWPROBE_A_RING_CLOCK])
+		err = rp_ring_set_clock(nla_get_u32(a[RAWPROBE_A_RING_CLOCK]),
+					info->extack);
+	else
+		err = rp_ring_set_geometry(a, info->extack);
 	if (err) {
 		rp_answer_drop(&ans);
 		return err;

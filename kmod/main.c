@@ -32,6 +32,11 @@ module_param(wakeup_records, uint, 0444);
 MODULE_PARM_DESC(wakeup_records,
 		 "unread records per CPU that wake poll() (default 0: an eighth of the ring)");
 
+static unsigned int ring_clock = RAWPROBE_CLOCK_MONO;
+module_param(ring_clock, uint, 0444);
+MODULE_PARM_DESC(ring_clock,
+		 "0: records carry CLOCK_MONOTONIC ns, 1: the TSC, cheaper, converted by readers");
+
 /* LTTng's read timer: what wakes a reader for a trickle of records. */
 static unsigned int flush_ms = 50;
 module_param(flush_ms, uint, 0444);
@@ -46,6 +51,12 @@ static int __init rawprobe_init(void)
 	err = rp_ring_init(ring_records, ring_mode, wakeup_records, flush_ms);
 	if (err)
 		return err;
+	err = rp_clock_set(ring_clock, NULL);
+	if (err) {
+		pr_err("ring_clock=%u: no such clock, or no usable TSC\n",
+		       ring_clock);
+		goto err_ring;
+	}
 	err = rp_owner_init();
 	if (err)
 		goto err_ring;

@@ -12,11 +12,13 @@
 #define _RAWPROBE_RECORD_H
 
 #include <linux/irq_work.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <asm/msr.h>
 #include "ring_core_kernel.h"
 #include <rawprobe/api.h>
 
@@ -53,10 +55,25 @@ extern u32 rp_watermark;
 extern bool rp_reader_sleeping;
 DECLARE_PER_CPU(struct irq_work, rp_wakeup_work);
 
-/* A record's time: CLOCK_MONOTONIC, NMI-safe (the uapi's ts_ns). */
-static __always_inline u64 rp_clock_ns(void)
+/* clock.c: the rings' clock is the TSC (uapi enum rawprobe_clock). */
+DECLARE_STATIC_KEY_FALSE(rp_clock_tsc);
+
+static __always_inline bool rp_clock_is_tsc(void)
 {
-	return RP_BENCH_CUT(3) ? 0 : ktime_get_mono_fast_ns();
+	return static_branch_unlikely(&rp_clock_tsc);
+}
+
+/*
+ * A record's time (the uapi's ts_ns), NMI-safe: CLOCK_MONOTONIC
+ * nanoseconds, or the TSC (records say so with RAWPROBE_REC_TSC).
+ */
+static __always_inline u64 rp_clock(void)
+{
+	if (RP_BENCH_CUT(3))
+		return 0;
+	if (rp_clock_is_tsc())
+		return rdtsc_ordered();
+	return ktime_get_mono_fast_ns();
 }
 
 /*
@@ -89,10 +106,10 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	slot->rec = rec;
 	if (RP_BENCH_CUT(2))
 		return rec;
-	rec->ts_ns = rp_clock_ns();
+	rec->ts_ns = rp_clock();
 	rec->probe_id = probe_id;
 	rec->kind = kind;
-	rec->flags = 0;
+	rec->flags = rp_clock_is_tsc() ? RAWPROBE_REC_TSC : 0;
 	rec->cpu = cpu;
 	rec->pid = task->pid;
 	rec->tgid = task->tgid;

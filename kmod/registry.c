@@ -478,6 +478,23 @@ u32 rp_probe_count(void)
 	return READ_ONCE(rp_nr_probes);
 }
 
+int rp_registry_while_empty(int (*fn)(u32 arg, struct netlink_ext_ack *extack),
+			    u32 arg, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	mutex_lock(&rp_registry_lock);
+	if (rp_nr_probes) {
+		NL_SET_ERR_MSG(extack,
+			       "probes are registered: remove them first (modules' probes go with their modules)");
+		err = -EBUSY;
+	} else {
+		err = fn(arg, extack);
+	}
+	mutex_unlock(&rp_registry_lock);
+	return err;
+}
+
 int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx)
 {

@@ -51,7 +51,7 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Filtered at entry: non-zero skips the return handler. */
 	if (rp_emit_filtered(p, NULL))
 		return 1;
-	d->entry_ns = rp_clock_ns();
+	d->entry_ns = rp_clock();
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))

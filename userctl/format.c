@@ -36,6 +36,11 @@ static const char *const rp_modes[] = {
 	[RAWPROBE_RING_OVERWRITE]	= "overwrite",
 };
 
+static const char *const rp_clocks[] = {
+	[RAWPROBE_CLOCK_MONO]	= "mono",
+	[RAWPROBE_CLOCK_TSC]	= "tsc",
+};
+
 static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_U64]	= "u64",
 	[RAWPROBE_ARG_S64]	= "s64",
@@ -90,6 +95,16 @@ const char *rp_ring_mode_name(unsigned int mode)
 int rp_ring_mode_parse(const char *s)
 {
 	return rp_parse(rp_modes, ARRAY_SIZE(rp_modes), s);
+}
+
+const char *rp_clock_name(unsigned int clock)
+{
+	return rp_name(rp_clocks, ARRAY_SIZE(rp_clocks), clock);
+}
+
+int rp_clock_parse(const char *s)
+{
+	return rp_parse(rp_clocks, ARRAY_SIZE(rp_clocks), s);
 }
 
 const char *rp_argtype_name(unsigned int type)

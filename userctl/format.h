@@ -18,6 +18,8 @@ const char *rp_state_name(unsigned int state);
 const char *rp_event_name(unsigned int event);
 const char *rp_ring_mode_name(unsigned int mode);
 int rp_ring_mode_parse(const char *s);		/* -1 if unknown */
+const char *rp_clock_name(unsigned int clock);
+int rp_clock_parse(const char *s);		/* -1 if unknown */
 const char *rp_argtype_name(unsigned int type);
 int rp_argtype_parse(const char *s);		/* -1 if unknown */
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */

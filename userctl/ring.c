@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rawprobectl ring show|set: the per-CPU rings' geometry and mode.
+ * rawprobectl ring show|set: the per-CPU rings' geometry, mode and clock.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +13,7 @@
 struct rp_ring_geo {
 	uint32_t nr_rings, records, mode;
 	int64_t bytes;		/* allocated now; -1: a module that does not say */
+	uint32_t clock, tsc_khz;
 };
 
 static int rp_ring_reply(struct nlattr **a, void *ctx)
@@ -27,6 +28,10 @@ static int rp_ring_reply(struct nlattr **a, void *ctx)
 	g->mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
 	g->bytes = a[RAWPROBE_A_RING_BYTES] ?
 		   (int64_t)nla_get_u64(a[RAWPROBE_A_RING_BYTES]) : -1;
+	g->clock = a[RAWPROBE_A_RING_CLOCK] ?
+		   nla_get_u32(a[RAWPROBE_A_RING_CLOCK]) : RAWPROBE_CLOCK_MONO;
+	g->tsc_khz = a[RAWPROBE_A_TSC_KHZ] ?
+		     nla_get_u32(a[RAWPROBE_A_TSC_KHZ]) : 0;
 	return 0;
 }
 
@@ -59,6 +64,8 @@ static int rp_ring_show(int argc, char **argv)
 		json_kv_str(&rp_json, "mode", rp_ring_mode_name(g.mode));
 		if (g.bytes >= 0)
 			json_kv_u64(&rp_json, "allocated_bytes", (uint64_t)g.bytes);
+		json_kv_str(&rp_json, "clock", rp_clock_name(g.clock));
+		json_kv_u64(&rp_json, "tsc_khz", g.tsc_khz);
 		json_obj_close(&rp_json);
 		json_end_doc(&rp_json);
 	} else {
@@ -71,6 +78,13 @@ static int rp_ring_show(int argc, char **argv)
 			       (unsigned long long)g.bytes / 1024);
 		else if (!g.bytes)
 			printf("not allocated yet: the first probe or reader allocates them\n");
+		printf("clock %s", rp_clock_name(g.clock));
+		if (g.tsc_khz)
+			printf(" (tsc offered: %u.%03u MHz)", g.tsc_khz / 1000,
+			       g.tsc_khz % 1000);
+		else
+			printf(" (tsc not offered: no TSC the kernel trusts)");
+		printf("\n");
 	}
 	return RP_EXIT_OK;
 }
@@ -79,11 +93,15 @@ static void rp_ring_set_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: rawprobectl ring set [records N] [mode discard|overwrite]\n"
+		"       rawprobectl ring set clock mono|tsc\n"
 		"  records  per-CPU ring size, a power of two in %u..%u\n"
 		"  mode     discard: a full ring drops new records (default)\n"
 		"           overwrite: a full ring overwrites the oldest\n"
-		"Only while no stream is reading. Before the first probe or reader,\n"
-		"this only changes what they will allocate.\n",
+		"  clock    mono: records carry CLOCK_MONOTONIC ns (default)\n"
+		"           tsc: the TSC, cheaper to read; readers convert it\n"
+		"Records and mode only while no stream is reading; before the first\n"
+		"probe or reader, they only change what will be allocated. The clock\n"
+		"only while no probe is registered.\n",
 		RAWPROBE_RING_MIN, RAWPROBE_RING_MAX);
 }
 
@@ -92,7 +110,7 @@ static int rp_ring_set(int argc, char **argv)
 	struct nl_msg *msg;
 	struct rp_nl nl;
 	uint64_t records = 0;
-	int mode = -1, i, rc, err;
+	int mode = -1, clock = -1, i, rc, err;
 
 	for (i = 1; i < argc; i += 2) {
 		if (rp_is_help(argv[i])) {
@@ -113,15 +131,22 @@ static int rp_ring_set(int argc, char **argv)
 			if (mode < 0)
 				return rp_usage_error("mode is discard or overwrite, not '%s'",
 						      argv[i + 1]);
+		} else if (!strcmp(argv[i], "clock")) {
+			clock = rp_clock_parse(argv[i + 1]);
+			if (clock < 0)
+				return rp_usage_error("clock is mono or tsc, not '%s'",
+						      argv[i + 1]);
 		} else {
 			rp_ring_set_usage(stderr);
 			return RP_EXIT_USAGE;
 		}
 	}
-	if (!records && mode < 0) {
+	if (!records && mode < 0 && clock < 0) {
 		rp_ring_set_usage(stderr);
 		return RP_EXIT_USAGE;
 	}
+	if (clock >= 0 && (records || mode >= 0))
+		return rp_usage_error("ring set: the clock goes in a command of its own");
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
@@ -132,6 +157,8 @@ static int rp_ring_set(int argc, char **argv)
 		nla_put_u32(msg, RAWPROBE_A_RING_RECORDS, (uint32_t)records);
 	if (mode >= 0)
 		nla_put_u32(msg, RAWPROBE_A_RING_MODE, (uint32_t)mode);
+	if (clock >= 0)
+		nla_put_u32(msg, RAWPROBE_A_RING_CLOCK, (uint32_t)clock);
 	err = rp_nl_call(&nl, msg, NULL, NULL);
 	rc = err ? rp_fail(&nl, "ring set", err) : RP_EXIT_OK;
 	rp_nl_close(&nl);
@@ -140,7 +167,7 @@ static int rp_ring_set(int argc, char **argv)
 
 static const struct rp_cmd rp_ring_cmds[] = {
 	{ "show", rp_ring_show, "                         geometry and mode" },
-	{ "set",  rp_ring_set,  "[records N] [mode M]     resize or change mode" },
+	{ "set",  rp_ring_set,  "[records N] [mode M] | clock C  resize, mode, clock" },
 	{ NULL, NULL, NULL },
 };
 

@@ -100,6 +100,19 @@ unsigned int rp_reader_nr_rings(const struct rp_reader *reader);
 int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records);
 
 /*
+ * Records written with the tsc clock (RAWPROBE_REC_TSC: ts_ns and
+ * latency_ns in TSC cycles) are converted to CLOCK_MONOTONIC ns before
+ * anyone sees them, flag cleared, as uapi enum rawprobe_clock says: at
+ * rate tsc_khz (rawprobe_info), against a pair of rdtsc and
+ * clock_gettime(CLOCK_MONOTONIC) read at the start of every drain. 0
+ * (the default) delivers them unconverted. Returns 0, -EINVAL, or
+ * -EOPNOTSUPP where the reader cannot read a TSC.
+ */
+int rp_reader_set_tsc(struct rp_reader *reader, __u32 tsc_khz);
+/* Tests: convert against this anchor, never re-read. */
+int rp_reader_set_tsc_anchor(struct rp_reader *reader, __u64 tsc, __u64 ns);
+
+/*
  * Read the committed records of one ring, in position order, up to the
  * first record that is not committed yet, and hand copies to fn. Then
  * publish the new consumer position (store-release) so that the writer

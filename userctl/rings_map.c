@@ -57,7 +57,10 @@ int rp_rings_open(struct rp_rings_map *m, unsigned int flags)
 	}
 	m->reader = rp_reader_new(rings, m->info.nr_rings, flags);
 	free(rings);
-	return m->reader ? 0 : -errno;
+	if (!m->reader)
+		return -errno;
+	/* Records of the tsc clock reach every output in ns. */
+	return rp_reader_set_tsc(m->reader, m->info.tsc_khz);
 }
 
 void rp_rings_close(struct rp_rings_map *m)

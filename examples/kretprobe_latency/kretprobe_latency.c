@@ -21,7 +21,6 @@
 
 #include <linux/module.h>
 #include <linux/kprobes.h>
-#include <linux/timekeeping.h>
 #include <rawprobe/api.h>
 
 static char func[KSYM_NAME_LEN] = "vfs_read";
@@ -46,7 +45,7 @@ static int read_entry(struct rawprobe_probe *p, struct pt_regs *regs,
 	struct read_call *call = data;
 
 	/* The clock of record timestamps, so latency = ts - start. */
-	call->start_ns = ktime_get_mono_fast_ns();
+	call->start_ns = rawprobe_clock();
 	/* vfs_read(file, buf, count, pos): the size asked for. */
 	call->count = rawprobe_arg(regs, 2);
 	return 0;	/* non-zero would skip the return handler */

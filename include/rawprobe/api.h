@@ -110,8 +110,9 @@ struct rawprobe_slot {
 /*
  * Reserve a record on this CPU's ring, with the header (time, sequence,
  * cpu, pid, comm, probe id, kind, address) filled. Fill what you need,
- * set the matching RAWPROBE_REC_* flags, then rawprobe_commit(). Returns
- * NULL when the ring is full (counted as lost): just return.
+ * add the matching RAWPROBE_REC_* flags (|=: flags already says which
+ * clock ts_ns is), then rawprobe_commit(). Returns NULL when the ring is
+ * full (counted as lost): just return.
  *
  * Every record reserved must be committed or discarded, at once and on
  * every path (no sleeping in between: preemption is off). A record
@@ -120,6 +121,13 @@ struct rawprobe_slot {
 struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 					 struct rawprobe_slot *slot);
 void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
+
+/*
+ * The clock of ts_ns (CLOCK_MONOTONIC ns, or TSC cycles with the tsc
+ * clock): a latency_ns is the difference of two of its readings, as the
+ * kretprobe_latency example takes it, and readers convert it with ts_ns.
+ */
+u64 rawprobe_clock(void);
 
 /*
  * Give a reserved record up (an early return: nothing worth recording

@@ -54,8 +54,10 @@ OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 	rawprobe_pid_vnr_ring rawprobe_field_ring"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
+	rawprobe_kprobe_tsc rawprobe_kretprobe_tsc
 	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS"
-INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_ring_1000 kprobe_empty_1000
+INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
+	rawprobe_kprobe_ring_1000 kprobe_empty_1000
 	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
 	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
@@ -172,7 +174,7 @@ run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 	res=$(workload)
 	stop $pid INT || return 1
 	# columns by their header's names, which have grown before
-	result "rawprobe_$1" "$res" $(awk -v p="$1:$SYM" '
+	result "${ROW:-rawprobe_$1}" "$res" $(awk -v p="$1:$SYM" '
 		$1 == "PROBE" { for (i = 2; i <= NF; i++) col[$i] = i }
 		$1 == p { print $col["HITS"], $col["DELIVERED"], $col["LOST"] }
 		' "$OUT/stream.err")
@@ -180,6 +182,20 @@ run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
 run_rawprobe_jprobe() { run_rawprobe jprobe --args auto; }
+
+# The same with the tsc clock (ring set clock tsc, no probe registered).
+with_tsc() {	# CMD...
+	local rc
+	$CTL ring set clock tsc || return 1
+	"$@"
+	rc=$?
+	$CTL ring set clock mono || return 1
+	return $rc
+}
+run_rawprobe_kprobe_tsc() { ROW=rawprobe_kprobe_tsc with_tsc run_rawprobe kprobe; }
+run_rawprobe_kretprobe_tsc() {
+	ROW=rawprobe_kretprobe_tsc with_tsc run_rawprobe kretprobe
+}
 
 # json_num JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
 json_num() {
@@ -209,6 +225,12 @@ ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 }
 run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
+run_rawprobe_kprobe_tsc_ring() {
+	with_tsc ring_row rawprobe_kprobe_tsc_ring kprobe $SYM
+}
+run_rawprobe_kretprobe_tsc_ring() {
+	with_tsc ring_row rawprobe_kretprobe_tsc_ring kretprobe $SYM
+}
 run_rawprobe_jprobe_ring() {
 	ring_row rawprobe_jprobe_ring jprobe $SYM --args auto
 }

@@ -1081,6 +1081,68 @@ static void test_merge_batch(void **state)
 	free(c);
 }
 
+/* A record of the tsc clock: ts and latency in cycles (RAWPROBE_REC_TSC). */
+static void write_tsc(struct test_ring *t, __u64 n, __u64 cycles,
+		      __u64 latency)
+{
+	struct rawprobe_record tmp, *rec;
+	__u64 pos, seq;
+
+	rec = rp_ring_reserve(&t->core, &pos, &seq);
+	assert_non_null(rec);
+	make_record(&tmp, 0, n, seq, t->cpu, cycles);
+	tmp.flags |= RAWPROBE_REC_TSC | RAWPROBE_REC_RETVAL;
+	tmp.latency_ns = latency;
+	store_record(rec, &tmp, false);
+	rp_ring_commit(&t->core, rec, pos);
+}
+
+/*
+ * The tsc clock: records flagged RAWPROBE_REC_TSC reach the callback in
+ * CLOCK_MONOTONIC ns, before or after the anchor, flag cleared, latency
+ * converted, and merged in order with records of the mono clock; a
+ * reader told no rate leaves them as they are.
+ */
+static void test_tsc_clock(void **state)
+{
+	const __u64 t0 = 1000000000000ULL, n0 = 5000000000ULL;
+	struct collect *c = collect_new();
+	struct test_ring t[2];
+	struct rp_reader *r;
+
+	(void)state;
+	rings_init(t, 2, 64);
+	write_tsc(&t[0], 0, t0 - 2000, 400);	/* 2 GHz: 1 us before */
+	write_tsc(&t[0], 1, t0 + 2000000000ULL, 0);	/* 1 s after */
+	assert_true(write_one(&t[1], 1, 0, n0 + 500, false));
+	r = reader_for(t, 2, RP_READER_MERGE);
+	assert_int_equal(rp_reader_set_tsc_anchor(r, t0, n0), -EINVAL);
+	assert_int_equal(rp_reader_set_tsc(r, 2000000), 0);
+	assert_int_equal(rp_reader_set_tsc_anchor(r, t0, n0), 0);
+
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 3);
+	assert_int_equal(c->recs[0].ts_ns, n0 - 1000);
+	assert_int_equal(c->recs[0].latency_ns, 200);
+	assert_int_equal(c->recs[0].flags & RAWPROBE_REC_TSC, 0);
+	assert_int_equal(c->recs[1].ts_ns, n0 + 500);	/* mono: as it was */
+	assert_int_equal(c->recs[1].probe_id, 1);
+	assert_int_equal(c->recs[2].ts_ns, n0 + 1000000000ULL);
+	assert_int_equal(c->recs[2].latency_ns, 0);
+
+	/* No rate: delivered raw, still flagged. */
+	assert_int_equal(rp_reader_set_tsc(r, 0), 0);
+	write_tsc(&t[0], 2, t0, 400);
+	c->n = 0;
+	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 1);
+	assert_int_equal(c->recs[0].ts_ns, t0);
+	assert_int_equal(c->recs[0].latency_ns, 400);
+	assert_true(c->recs[0].flags & RAWPROBE_REC_TSC);
+	rp_reader_free(r);
+	ring_free(&t[0]);
+	ring_free(&t[1]);
+	free(c);
+}
+
 /*
  * A writer interrupted between its reservation and its timestamp: the
  * nested writer's record (ts) is committed first, one position later than
@@ -1891,6 +1953,7 @@ int main(void)
 		cmocka_unit_test(test_drain_all_stop),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_merge_batch),
+		cmocka_unit_test(test_tsc_clock),
 		cmocka_unit_test(test_merge_nested),
 		cmocka_unit_test(test_merge_out_of_order),
 		cmocka_unit_test(test_merge_gaps_refill),

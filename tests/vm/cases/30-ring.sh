@@ -123,5 +123,46 @@ t_stream_delivers_the_backlog() {
 	expect_eq "${h[0]}" "$lines" "lines printed"
 }
 
+# The tsc clock (uapi enum rawprobe_clock): refused while a probe is
+# registered; then every record, kprobe and kretprobe, reaches the stream
+# in CLOCK_MONOTONIC ns, within the span the workload's own
+# clock_gettime() saw, with a latency inside it too.
+t_tsc_clock() {
+	local span
+	trap '$CTL probe del all >/dev/null 2>&1 || true
+	      $CTL ring set clock mono >/dev/null 2>&1 || true' EXIT
+	expect_match '^clock mono \(tsc offered: [0-9]+\.[0-9]{3} MHz\)' \
+		"$($CTL ring show)" "ring show"
+	$CTL probe add kprobe vfs_read >/dev/null
+	expect_fail 1 'probes are registered: remove them first' \
+		$CTL ring set clock tsc
+	expect_fail 2 'the clock goes in a command of its own' \
+		$CTL ring set clock tsc records 1024
+	expect_fail 2 "clock is mono or tsc, not 'tcs'" $CTL ring set clock tcs
+	$CTL probe del all >/dev/null
+	$CTL ring set clock tsc
+	expect_eq tsc "$(json_get "$($CTL -j ring show)" 'j["clock"]')" "clock"
+
+	stream_bg $S/tsc.json -e kprobe:__x64_sys_getpgid \
+		-e kretprobe:__x64_sys_getpgid
+	span=$(taskset -c 0 python3 -c '
+import os, time
+lo = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+for _ in range(200):
+    os.getpgid(0)
+print(lo, time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+	stream_stop
+	set -- $span
+	expect_eq 400 "$(count_records $S/tsc.json "r['comm'] == 'python3' and \
+		$1 <= r['ts_ns'] <= $2")" "records inside the workload's span"
+	expect_eq 200 "$(count_records $S/tsc.json "r['comm'] == 'python3' and \
+		'latency_ns' in r and 0 < r['latency_ns'] < $2 - $1")" \
+		"kretprobe latencies inside it"
+	$CTL probe del all >/dev/null
+	$CTL ring set clock mono
+	expect_match '^clock mono' "$($CTL ring show | tail -1)" "back to mono"
+}
+
 tests t_device_contract t_device_hostile t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
-	t_discard_accounting t_poll_wakes_reader t_stream_delivers_the_backlog
+	t_discard_accounting t_poll_wakes_reader t_stream_delivers_the_backlog \
+	t_tsc_clock

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rings' clock (uapi enum rawprobe_clock): CLOCK_MONOTONIC by default,
+ * or the TSC, read raw and converted by readers, as perf's cap_user_time
+ * and ftrace's x86-tsc trace clock do. ktime_get_mono_fast_ns() is about
+ * 50 instructions (a seqcount, an indirect call to read_tsc(), the
+ * conversion); rdtsc_ordered() is two. A static key chooses, so that the
+ * record path pays nothing to ask.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jump_label.h>
+#include <asm/tsc.h>
+#include "core.h"
+
+DEFINE_STATIC_KEY_FALSE(rp_clock_tsc);
+
+/* The TSC's rate, or 0 where the kernel does not trust the TSC. */
+u32 rp_clock_tsc_khz(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable())
+		return 0;
+	return tsc_khz;
+}
+
+u32 rp_clock_get(void)
+{
+	return static_branch_unlikely(&rp_clock_tsc) ? RAWPROBE_CLOCK_TSC :
+						       RAWPROBE_CLOCK_MONO;
+}
+
+/*
+ * With no probe registered (the caller makes sure): a kretprobe's entry
+ * and return must read the same clock, its latency is their difference.
+ */
+int rp_clock_set(u32 clock, struct netlink_ext_ack *extack)
+{
+	switch (clock) {
+	case RAWPROBE_CLOCK_TSC:
+		if (!rp_clock_tsc_khz()) {
+			NL_SET_ERR_MSG(extack,
+				       "no usable TSC: the kernel has marked it unstable (see its clocksource)");
+			return -EOPNOTSUPP;
+		}
+		static_branch_enable(&rp_clock_tsc);
+		return 0;
+	case RAWPROBE_CLOCK_MONO:
+		static_branch_disable(&rp_clock_tsc);
+		return 0;
+	default:
+		NL_SET_ERR_MSG(extack, "unknown clock");
+		return -EINVAL;
+	}
+}
