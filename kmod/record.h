@@ -77,6 +77,23 @@ static __always_inline u64 rp_clock(void)
 }
 
 /*
+ * pid and tgid: one 8-byte copy where task_struct has them side by side,
+ * as the record does (every kernel without a randomized layout).
+ */
+static __always_inline void rp_record_ids(struct rawprobe_record *rec,
+					  struct task_struct *task)
+{
+	if (offsetof(struct task_struct, tgid) ==
+	    offsetof(struct task_struct, pid) + sizeof(task->pid)) {
+		/* x86_64 only: no alignment to mind; -fno-strict-aliasing */
+		*(u64 *)&rec->pid = *(const u64 *)&task->pid;
+	} else {
+		rec->pid = task->pid;
+		rec->tgid = task->tgid;
+	}
+}
+
+/*
  * Returns a record with its common header filled, or NULL when the ring
  * is full (the loss is already counted in the control page).
  *
@@ -106,13 +123,18 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	slot->rec = rec;
 	if (RP_BENCH_CUT(2))
 		return rec;
-	rec->ts_ns = rp_clock();
+	/* One test of the clock for both stores: the default pays a nop. */
+	if (rp_clock_is_tsc()) {
+		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : rdtsc_ordered();
+		rec->flags = RAWPROBE_REC_TSC;
+	} else {
+		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : ktime_get_mono_fast_ns();
+		rec->flags = 0;
+	}
 	rec->probe_id = probe_id;
 	rec->kind = kind;
-	rec->flags = rp_clock_is_tsc() ? RAWPROBE_REC_TSC : 0;
 	rec->cpu = cpu;
-	rec->pid = task->pid;
-	rec->tgid = task->tgid;
+	rp_record_ids(rec, task);
 	memcpy(rec->comm, task->comm, sizeof(rec->comm));
 	rec->retval = 0;
 	rec->latency_ns = 0;

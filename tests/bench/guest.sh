@@ -38,8 +38,9 @@
 # core cut short at step N (make bench-steps, kmod/record.h).
 #
 #   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
+#            [-f rawprobe|ftrace]
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
-# "" for none).
+# "" for none); -f: which tool adds and removes them first (rawprobe).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
@@ -61,10 +62,12 @@ INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
 	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
 	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
-while getopts "ir:n:c:s:" opt; do
+SCALE_FIRST=rawprobe
+while getopts "ir:n:c:s:f:" opt; do
 	case $opt in
 	i)	INSN=1 ;;
 	s)	SCALE=$OPTARG ;;
+	f)	SCALE_FIRST=$OPTARG ;;
 	r)	ROUNDS=$OPTARG ;;
 	n)	CALLS=$OPTARG ;;
 	c)	CONFIGS=$OPTARG ;;
@@ -438,11 +441,15 @@ for ((ROUND = 0; ROUND <= ROUNDS; ROUND++)); do
 done
 [ $INSN = 1 ] && { module_unload; rm -rf "$T_SCRATCH"; exit 0; }
 
-# Adding and removing many kprobes, rawprobe then ftrace on the same ones.
+# Adding and removing many kprobes, rawprobe then ftrace on the same ones
+# (-f ftrace: ftrace first, to see what the order does).
 for n in $SCALE; do
-	echo "scale: $n kprobes" >&2
-	scale_rawprobe "$n" || echo "bench: rawprobe failed to add $n" >&2
-	scale_ftrace "$n" || echo "bench: ftrace failed to add $n" >&2
+	echo "scale: $n kprobes, $SCALE_FIRST first" >&2
+	order="rawprobe ftrace"
+	[ "$SCALE_FIRST" = ftrace ] && order="ftrace rawprobe"
+	for tool in $order; do
+		scale_$tool "$n" || echo "bench: $tool failed to add $n" >&2
+	done
 	scale_rawprobe "$n" --disabled ||
 		echo "bench: rawprobe failed to add $n disabled" >&2
 	scale_ftrace "$n" unarmed ||

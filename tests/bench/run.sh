@@ -30,6 +30,8 @@
 #                       not each block: slower, to check per-block counts
 #         --scale "N..."   kprobe counts to add and remove, rawprobe and
 #                       ftrace (default "1000 10000"; "" for none)
+#         --scale-first T  rawprobe (default) or ftrace: which adds and
+#                       removes first (to see what the order does)
 #         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
@@ -39,7 +41,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
-times=1 insn=1 insn_rounds=3 scale="1000 10000" exact="" many=1
+times=1 insn=1 insn_rounds=3 scale="1000 10000" scale_first=rawprobe exact=""
+many=1
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -55,9 +58,10 @@ while [ $# -gt 0 ]; do
 	--insn-rounds)	insn_rounds=$2; shift 2 ;;
 	--insn-exact)	exact=",exact=on"; shift ;;
 	--scale)	scale=$2; shift 2 ;;
+	--scale-first)	scale_first=$2; shift 2 ;;
 	--no-many-cpus)	many=0; shift ;;
 	--many-cpus-only) times=0 insn=0; shift ;;
-	-h|--help)	sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help)	sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -132,12 +136,12 @@ fi
 if [ $times = 1 ] && [ -n "$scale" ]; then
 	echo "bench: kernel $kernel, adding and removing $scale kprobes" >&2
 	vmopts=(--tcg-single)
-	bench_guest scale-vm -r 0 -c none -s "$scale"
+	bench_guest scale-vm -r 0 -c none -s "$scale" -f "$scale_first"
 	vmopts=()
 	[ $rc = 0 ] || status=1
 	grep -s '^S ' "$out/scale-vm/output" >> "$out/times"
 	report+=(--scale-conditions "$(conditions \
-		"2 vCPUs on one host thread (--tcg-single)")")
+		"2 vCPUs on one host thread (--tcg-single), $scale_first first")")
 fi
 if [ $insn = 1 ]; then
 	# vcpu=0: the workload's CPU; the plugin writes one count per interval

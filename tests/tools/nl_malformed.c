@@ -498,6 +498,15 @@ int main(void)
 	nla_put_u32(msg, RAWPROBE_A_RING_RECORDS, 1U << 30);
 	expect(&nl, "ring size above the bound", msg, -ERANGE, true);
 
+	msg = rp_nl_msg(&nl, RAWPROBE_CMD_RING_SET, 0);
+	nla_put_u32(msg, RAWPROBE_A_RING_CLOCK, RAWPROBE_CLOCK_TSC + 1);
+	expect(&nl, "unknown clock", msg, -ERANGE, true);
+
+	msg = rp_nl_msg(&nl, RAWPROBE_CMD_RING_SET, 0);
+	nla_put_u32(msg, RAWPROBE_A_RING_CLOCK, RAWPROBE_CLOCK_TSC);
+	nla_put_u32(msg, RAWPROBE_A_RING_RECORDS, 1024);
+	expect(&nl, "clock and size in one request", msg, -EINVAL, true);
+
 	msg = rp_nl_msg(&nl, RAWPROBE_CMD_PROBE_ADD_BATCH, 0);
 	nla_nest_end(msg, nla_nest_start(msg, RAWPROBE_A_BATCH));
 	expect(&nl, "empty batch", msg, -EINVAL, true);
