@@ -123,13 +123,17 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 	slot->rec = rec;
 	if (RP_BENCH_CUT(2))
 		return rec;
-	/* One test of the clock for both stores: the default pays a nop. */
+	/*
+	 * One test of the clock for both stores: the default pays a nop.
+	 * (WRITE_ONCE: plain stores of flags were merged with kind's after
+	 * the branch, into a 16-bit value built in four instructions.)
+	 */
 	if (rp_clock_is_tsc()) {
 		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : rdtsc_ordered();
-		rec->flags = RAWPROBE_REC_TSC;
+		WRITE_ONCE(rec->flags, RAWPROBE_REC_TSC);
 	} else {
 		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : ktime_get_mono_fast_ns();
-		rec->flags = 0;
+		WRITE_ONCE(rec->flags, 0);
 	}
 	rec->probe_id = probe_id;
 	rec->kind = kind;
