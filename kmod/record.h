@@ -151,15 +151,15 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 
 static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 {
-	struct rawprobe_ring_ctrl *ctrl = slot->ring->ctrl;
-
 	rp_ring_commit(slot->ring, slot->rec, slot->pos);
 	/*
 	 * Wake a sleeping reader once the unread backlog reaches the
 	 * watermark; a reader that is awake needs no interrupt from us.
+	 * (The control page is looked up only then: a record with no
+	 * reader asleep pays for none of it.)
 	 */
 	if (unlikely(READ_ONCE(rp_reader_sleeping)) &&
-	    slot->pos + 1 - READ_ONCE(ctrl->consumer) >=
+	    slot->pos + 1 - READ_ONCE(slot->ring->ctrl->consumer) >=
 	    READ_ONCE(rp_watermark)) {
 		WRITE_ONCE(rp_reader_sleeping, false);
 		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
