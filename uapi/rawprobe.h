@@ -173,7 +173,7 @@ struct rawprobe_record {
  * use as it is.
  * TSC: the x86 time-stamp counter (rdtsc_ordered()), flagged
  * RAWPROBE_REC_TSC in every record written with it: a record costs about
- * 45 instructions less (a kretprobe's, with its entry time, 90), as
+ * 50 instructions less (a kretprobe's, with its entry time, 90), as
  * perf's and ftrace's raw clocks do. A reader converts a value t at the
  * time it reads the rings, from a pair (t0, n0) of rdtsc and
  * clock_gettime(CLOCK_MONOTONIC) it reads itself:
