@@ -78,7 +78,7 @@ static void rp_fill_info(struct rawprobe_info *info)
 	info->data_offset = (u64)geo.nr_rings * PAGE_SIZE;
 	info->wakeup_watermark = geo.watermark;
 	info->clock = rp_clock_get();
-	info->tsc_khz = rp_clock_tsc_khz();
+	info->tsc_khz = rp_clock_tsc_rate_khz();
 }
 
 static long rp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

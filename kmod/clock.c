@@ -15,12 +15,20 @@
 
 DEFINE_STATIC_KEY_FALSE(rp_clock_tsc);
 
-/* The TSC's rate, or 0 where the kernel does not trust the TSC. */
+/*
+ * The TSC's rate, for readers converting records: given whenever there
+ * is a TSC, so that records written with it stay readable after the
+ * kernel's watchdog marks it unstable (the clock is then offered no more).
+ */
+u32 rp_clock_tsc_rate_khz(void)
+{
+	return boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
+}
+
+/* The TSC's rate where the tsc clock is offered (trusted), else 0. */
 u32 rp_clock_tsc_khz(void)
 {
-	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable())
-		return 0;
-	return tsc_khz;
+	return check_tsc_unstable() ? 0 : rp_clock_tsc_rate_khz();
 }
 
 u32 rp_clock_get(void)

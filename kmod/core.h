@@ -149,6 +149,7 @@ int rp_owner_init(void);
 void rp_owner_exit(void);
 
 /* clock.c */
+u32 rp_clock_tsc_rate_khz(void);
 u32 rp_clock_tsc_khz(void);
 u32 rp_clock_get(void);
 int rp_clock_set(u32 clock, struct netlink_ext_ack *extack);

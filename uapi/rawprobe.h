@@ -232,7 +232,8 @@ struct rawprobe_info {
 	__u32 wakeup_watermark;	/* records per CPU before poll() wakes */
 	__u32 clock;		/* enum rawprobe_clock, for new records */
 	__u32 tsc_khz;		/* the TSC's rate for RAWPROBE_REC_TSC
-				 * records; 0 where there is no usable TSC
+				 * records (even once the kernel no longer
+				 * offers the clock); 0 without a TSC
 				 */
 	__u32 reserved[5];
 };
