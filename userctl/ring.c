@@ -166,8 +166,8 @@ static int rp_ring_set(int argc, char **argv)
 }
 
 static const struct rp_cmd rp_ring_cmds[] = {
-	{ "show", rp_ring_show, "                         geometry and mode" },
-	{ "set",  rp_ring_set,  "[records N] [mode M] | clock C  resize, mode, clock" },
+	{ "show", rp_ring_show, "                                geometry, mode, clock" },
+	{ "set",  rp_ring_set,  "[records N] [mode M] | clock C  resize, mode or clock" },
 	{ NULL, NULL, NULL },
 };
 
