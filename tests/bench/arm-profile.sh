@@ -61,8 +61,8 @@ top $S/rp.data
 
 awk '{ print "p:rpscale/e" NR " " $1 }' $S/funcs > $S/events
 OUT=ft.data
-t0=$(date +%s%N)
 if [ "$MODE" = add ]; then
+	t0=$(date +%s%N)
 	profile sh -c "while read -r l; do echo \"\$l\" >> $TR/kprobe_events || exit 1; done < $S/events &&
 		echo 1 > $TR/events/rpscale/enable"
 	echo "ftrace: adding $N kprobe events (p: lines, enable): $(ms_since "$t0") ms"
