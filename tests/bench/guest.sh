@@ -13,7 +13,8 @@
 #   S <tool> <n> <add ms> <remove ms> <armed> n kprobes added and removed,
 #                                             rawprobe (batches) and ftrace
 #                                             (kprobe_events), same symbols;
-#                                             *_unarmed: registered only
+#                                             *_unarmed: registered only;
+#                                             *_reversed: the list reversed
 #   I <round> <config> <intervals> <calls>    (-i) the marked workload ran:
 #                                             its intervals are the next
 #                                             ones in the plugin's output
@@ -38,9 +39,10 @@
 # core cut short at step N (make bench-steps, kmod/record.h).
 #
 #   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
-#            [-f rawprobe|ftrace]
+#            [-f rawprobe|ftrace] [-R]
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
-# "" for none); -f: which tool adds and removes them first (rawprobe).
+# "" for none); -f: which tool adds and removes them first (rawprobe);
+# -R: each tool again on the same functions in the reverse order.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
@@ -63,11 +65,13 @@ INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
 	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
 SCALE_FIRST=rawprobe
-while getopts "ir:n:c:s:f:" opt; do
+SCALE_HOW=""	# "" (the sorted list), reversed, unarmed
+while getopts "ir:n:c:s:f:R" opt; do
 	case $opt in
 	i)	INSN=1 ;;
 	s)	SCALE=$OPTARG ;;
 	f)	SCALE_FIRST=$OPTARG ;;
+	R)	SCALE_HOW=reversed ;;
 	r)	ROUNDS=$OPTARG ;;
 	n)	CALLS=$OPTARG ;;
 	c)	CONFIGS=$OPTARG ;;
@@ -365,13 +369,24 @@ check_clean() {	# nothing may be left on the symbols between configurations
 # disable, clear); armed: the kprobes debugfs lists not disabled. The
 # _unarmed rows register the same kprobes without arming them (rawprobe
 # --disabled; ftrace events never enabled): the difference is the arming,
-# the text patching.
+# the text patching. The _reversed rows take the same functions in the
+# other order, which turns round the order each tool arms them in:
+# rawprobe arms in the order given, ftrace's group enable newest-first.
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-scale_rawprobe() {	# N [--disabled]
-	local t0 add n tool=rawprobe${2:+_unarmed}
-	head -"$1" "$OUT/funcs" > "$OUT/scale"
+scale_funcs() {	# N [reversed]
+	if [ "${2:-}" = reversed ]; then
+		head -"$1" "$OUT/funcs" | tac
+	else
+		head -"$1" "$OUT/funcs"
+	fi
+}
+scale_rawprobe() {	# N [unarmed|reversed]
+	local t0 add n tool=rawprobe${2:+_$2} opt=()
+	[ "${2:-}" = unarmed ] && opt=(--disabled)
+	scale_funcs "$1" "${2:-}" > "$OUT/scale"
 	t0=$(date +%s%N)
-	$CTL probe add kprobe - ${2:+"$2"} < "$OUT/scale" >/dev/null || return 1
+	$CTL probe add kprobe - "${opt[@]}" < "$OUT/scale" >/dev/null ||
+		return 1
 	add=$(ms_since "$t0")
 	n=$(grep -vc DISABLED $KPLIST)
 	t0=$(date +%s%N)
@@ -381,9 +396,10 @@ scale_rawprobe() {	# N [--disabled]
 # One write per event, through one open file: kprobe_events stops a
 # multi-line write at the first line it refuses (a symbol it will not
 # take), and the refusals are counted instead (then "armed" says so).
-scale_ftrace() {	# N [unarmed]
-	local t0 add n tool=ftrace${2:+_unarmed} line refused=0
-	head -"$1" "$OUT/funcs" |
+scale_ftrace() {	# N [unarmed|reversed]
+	local t0 add n tool=ftrace${2:+_$2} line refused=0 arm=1
+	[ "${2:-}" = unarmed ] && arm=0
+	scale_funcs "$1" "${2:-}" |
 		awk '{ print "p:rpscale/e" NR " " $1 }' > "$OUT/scale"
 	echo > $TR/error_log
 	t0=$(date +%s%N)
@@ -392,14 +408,14 @@ scale_ftrace() {	# N [unarmed]
 		echo "$line" >&4 2>/dev/null || refused=$((refused + 1))
 	done < "$OUT/scale"
 	exec 4>&-
-	if [ -z "${2:-}" ] && ! echo 1 > $TR/events/rpscale/enable; then
+	if [ $arm = 1 ] && ! echo 1 > $TR/events/rpscale/enable; then
 		echo > $TR/kprobe_events	# nothing left for the next step
 		return 1
 	fi
 	add=$(ms_since "$t0")
 	n=$(grep -vc DISABLED $KPLIST)
 	t0=$(date +%s%N)
-	[ -n "${2:-}" ] || echo 0 > $TR/events/rpscale/enable
+	[ $arm = 0 ] || echo 0 > $TR/events/rpscale/enable
 	echo > $TR/kprobe_events || return 1
 	echo "S $tool $1 $add $(ms_since "$t0") $n"
 	[ $refused = 0 ] || echo "bench: kprobe_events refused $refused of" \
@@ -447,13 +463,12 @@ for n in $SCALE; do
 	echo "scale: $n kprobes, $SCALE_FIRST first" >&2
 	order="rawprobe ftrace"
 	[ "$SCALE_FIRST" = ftrace ] && order="ftrace rawprobe"
-	for tool in $order; do
-		scale_$tool "$n" || echo "bench: $tool failed to add $n" >&2
+	for how in "" $SCALE_HOW unarmed; do
+		for tool in $order; do
+			scale_$tool "$n" $how || echo "bench: $tool failed" \
+				"to add $n${how:+ ($how)}" >&2
+		done
 	done
-	scale_rawprobe "$n" --disabled ||
-		echo "bench: rawprobe failed to add $n disabled" >&2
-	scale_ftrace "$n" unarmed ||
-		echo "bench: ftrace failed to create $n events" >&2
 done
 module_unload
 rm -rf "$T_SCRATCH"

@@ -85,7 +85,14 @@ TARGETS = [  # config, max ratio to its empty probe
     ("rawprobe_kretprobe_tsc", 1.2),
 ]
 
-SCALE_TOOLS = ["rawprobe", "ftrace", "rawprobe_unarmed", "ftrace_unarmed"]
+SCALE_TOOLS = [  # S lines' tool, its row
+    ("rawprobe", "rawprobe"),
+    ("ftrace", "ftrace"),
+    ("rawprobe_reversed", "rawprobe, list reversed"),
+    ("ftrace_reversed", "ftrace, list reversed"),
+    ("rawprobe_unarmed", "rawprobe unarmed"),
+    ("ftrace_unarmed", "ftrace unarmed"),
+]
 
 # The instruction count's rows: the time rows and these
 INSN_ROWS = ROWS[:4] + [
@@ -263,35 +270,65 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                    f"{int(lost):,} of {int(prod):,} lost — "
                    f"{'met' if lost == 0 else 'MISSED'}")
     if scale:
+        reversed_text = (", then (`--scale-reversed`) the same list reversed"
+                         if any(t.endswith("_reversed") for t, *_ in scale)
+                         else "")
         out.append("\nAdding and removing many kprobes on the same "
                    "functions: rawprobe `probe add kprobe -` (batches of "
                    "256) and `probe del all`; ftrace `p:` lines appended "
                    "to `kprobe_events`, the group enabled, then disabled "
                    "and `kprobe_events` cleared. Both get the same sorted "
-                   "list; rawprobe arms in that order, ftrace's group "
-                   "enable newest-first, and at 10,000 the order is what "
-                   "separates them (see \"Adding and removing\" below). "
-                   "Unarmed: the same kprobes "
+                   f"list{reversed_text}: rawprobe arms in "
+                   "the order given, ftrace's group enable newest-first, "
+                   "so one of them arms the `__` functions first (among "
+                   "them the allocator's and the scheduler's, which every "
+                   "later arm calls and so hits), and at 10,000 the order "
+                   "is what separates them (see \"Adding and removing\" "
+                   "below). Unarmed: the same kprobes "
                    "registered without arming them (rawprobe `--disabled`, "
                    "ftrace events never enabled), so the difference is the "
                    "arming. Armed: what the kprobes debugfs list shows not "
                    "disabled once they are added. In a guest of its own: "
                    f"{scale_conditions}\n")
-        ns = sorted({n for _, n, _, _, _ in scale})
-        out.append("| | " + " | ".join(f"{n:,}: add | remove | armed"
-                                        for n in ns) + " |")
-        out.append("|---|" + "---:|---:|---:|" * len(ns))
-        by = {(t, n): (a, r, k) for t, n, a, r, k in scale}
-        for tool in SCALE_TOOLS:
-            if not any((tool, n) in by for n in ns):
+        out += scale_table(scale)
+    return "\n".join(out) + "\n"
+
+
+def scale_table(scale):
+    """The add/remove table, then the adds compared in one arming order."""
+    out = []
+    ns = sorted({n for _, n, _, _, _ in scale})
+    out.append("| | " + " | ".join(f"{n:,}: add | remove | armed"
+                                    for n in ns) + " |")
+    out.append("|---|" + "---:|---:|---:|" * len(ns))
+    by = {(t, n): (a, r, k) for t, n, a, r, k in scale}
+    for tool, label in SCALE_TOOLS:
+        if not any((tool, n) in by for n in ns):
+            continue
+        cells = []
+        for n in ns:
+            x = by.get((tool, n))
+            cells += ([f"{x[0] / 1000:.1f} s", f"{x[1] / 1000:.1f} s",
+                       f"{x[2]:,}"] if x else ["failed", "", ""])
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    orders = [("the `__` functions armed last", "rawprobe_reversed",
+               "ftrace"),
+              ("the `__` functions armed first", "rawprobe",
+               "ftrace_reversed")]
+    lines = []
+    for n in ns:
+        for what, rp, ft in orders:
+            if (rp, n) not in by or (ft, n) not in by:
                 continue
-            cells = []
-            for n in ns:
-                x = by.get((tool, n))
-                cells += ([f"{x[0] / 1000:.1f} s", f"{x[1] / 1000:.1f} s",
-                           f"{x[2]:,}"] if x else ["failed", "", ""])
-            out.append(f"| {tool.replace('_', ' ')} | " + " | ".join(cells)
-                       + " |")
+            a, b = by[(rp, n)][0], by[(ft, n)][0]
+            lines.append(f"- add {n:,} no slower than ftrace, {what}: "
+                         f"rawprobe {a / 1000:.1f} s, ftrace "
+                         f"{b / 1000:.1f} s ({a / b:.2f}×) — "
+                         f"{'met' if a <= b else 'MISSED'}")
+    if lines:
+        out.append("\nThe same arming order for both tools:\n")
+        out += lines
+    return out
     return "\n".join(out) + "\n"
 
 

@@ -247,5 +247,20 @@ check "report.py: counts that do not line up with the runs are refused" \
 	'! python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" >"$T/report" 2>&1 && grep -q "do not line up" "$T/report"' \
 	"$(head -c 300 "$T/report")"
 
+# The add/remove comparison: each tool's adds set against the other's in
+# the same arming order (rawprobe arms the list as given, ftrace reversed).
+printf '%s\n' "K test-kernel 2" "S rawprobe 10 4000 1 10" \
+	"S ftrace 10 3000 1 10" "S rawprobe_reversed 10 2000 1 10" \
+	"S ftrace_reversed 10 5000 1 10" > "$T/scale"
+python3 tests/bench/report.py "$T/scale" --command test > "$T/report" 2>&1
+check "report.py: adds compared in the same arming order, met or missed" \
+	'grep -q "^| rawprobe, list reversed | 2.0 s |" "$T/report" && grep -q "armed last: rawprobe 2.0 s, ftrace 3.0 s (0.67×) — met" "$T/report" && grep -q "armed first: rawprobe 4.0 s, ftrace 5.0 s (0.80×) — met" "$T/report"' \
+	"$(grep -A4 'same arming order' "$T/report")"
+sed -i 's/^S ftrace_reversed .*/S ftrace_reversed 10 3500 1 10/' "$T/scale"
+python3 tests/bench/report.py "$T/scale" --command test > "$T/report" 2>&1
+check "report.py: a slower add in the same order is MISSED" \
+	'grep -q "armed first: rawprobe 4.0 s, ftrace 3.5 s (1.14×) — MISSED" "$T/report"' \
+	"$(grep -A4 'same arming order' "$T/report")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
