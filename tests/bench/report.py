@@ -329,7 +329,6 @@ def scale_table(scale):
         out.append("\nThe same arming order for both tools:\n")
         out += lines
     return out
-    return "\n".join(out) + "\n"
 
 
 def parse_insn(raw, counts_path):

@@ -34,7 +34,7 @@
 #                       removes first (to see what the order does)
 #         --scale-reversed  each tool again on the same functions in the
 #                       reverse order, which reverses the order both arm
-#                       them in (25 more minutes at 10,000)
+#                       them in (about 30 more minutes at 10,000)
 #         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
