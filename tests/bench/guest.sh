@@ -18,6 +18,10 @@
 #   I <round> <config> <intervals> <calls>    (-i) the marked workload ran:
 #                                             its intervals are the next
 #                                             ones in the plugin's output
+#   W <round> <config> <max> <sum> <nivcsw> <cpu> (the same, after)
+#                                             a stream reader's scheduling
+#                                             around the workload (ms;
+#                                             reader_sched), times only
 # Beside the configurations the issue names, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
@@ -84,6 +88,8 @@ if [ $INSN = 1 ]; then
 	: "${ROUNDS:=3}" "${CALLS:=256}" "${CONFIGS:=$INSN_CONFIGS}"
 else
 	: "${ROUNDS:=11}" "${CALLS:=100000}" "${CONFIGS:=$TIME_CONFIGS}"
+	# for reader_sched's waits (Debian builds CONFIG_SCHEDSTATS, off)
+	echo 1 >/proc/sys/kernel/sched_schedstats 2>/dev/null
 fi
 
 SYM=__x64_sys_getpgid
@@ -172,14 +178,37 @@ run_kretprobe_empty() { run_empty kretprobe; }
 
 # rawprobectl stream owns the probe and prints every record to /dev/null;
 # its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
+# What the scheduler did to a reader: the reader's longest and total wait
+# for its CPU (runnable, not running; the guest's schedstats, reset by
+# reader_sched_reset), its involuntary switches and its CPU time, in ms.
+# A round that loses records says from this whether the guest kept the
+# reader off its CPU. Times only: schedstats add instructions to every
+# switch, which the counted rows' wakeups would carry.
+reader_sched_reset() {	# PID
+	[ $INSN = 0 ] && echo 0 >/proc/"$1"/sched 2>/dev/null
+}
+reader_sched() {	# PID: "WAIT_MAX WAIT_SUM NIVCSW CPU"
+	awk '$1 == "se.sum_exec_runtime" { cpu = $3 }
+	     $1 == "wait_max" { max = $3 }
+	     $1 == "wait_sum" { sum = $3 }
+	     $1 == "nr_involuntary_switches" { inv = $3 }
+	     END { printf "%.1f %.1f %d %.1f\n", max, sum, inv, cpu }' \
+		/proc/"$1"/sched 2>/dev/null
+}
+
 run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
-	local pid res
+	local pid res before after
 	taskset -c 1 $CTL stream -e "$1:$SYM" "${@:2}" >/dev/null \
 		2>"$OUT/stream.err" &
 	pid=$!
 	wait_for probe_armed 200 || { stop $pid INT; return 1; }
+	reader_sched_reset $pid
+	before=$(reader_sched $pid)
 	res=$(workload)
+	after=$(reader_sched $pid)
 	stop $pid INT || return 1
+	[ $INSN = 0 ] && [ -n "$before" ] && [ -n "$after" ] &&
+		echo "W $ROUND ${ROW:-rawprobe_$1} $before $after"
 	# columns by their header's names, which have grown before
 	result "${ROW:-rawprobe_$1}" "$res" $(awk -v p="$1:$SYM" '
 		$1 == "PROBE" { for (i = 2; i <= NF; i++) col[$i] = i }

@@ -154,7 +154,11 @@ def fields(path):
 
 
 def parse(path):
-    runs = {}          # config -> {round: (ns, calls, produced, delivered, lost)}
+    # config -> {round: [ns, calls, produced, delivered, lost, sched]};
+    # sched: the reader's (longest wait, total wait, involuntary switches,
+    # CPU time) over the workload, ms (W lines), or None
+    runs = {}
+    sched = {}
     unavailable = {}   # config -> reason
     scale = []         # (tool, n, add ms, remove ms, armed)
     kernel = cpus = "?"
@@ -170,7 +174,31 @@ def parse(path):
             unavailable[f[1]] = " ".join(f[2:])
         elif f[0] == "S" and len(f) == 6:
             scale.append((f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5])))
+        elif f[0] == "W" and len(f) == 11:
+            b, a = [float(x) for x in f[3:7]], [float(x) for x in f[7:]]
+            sched[(f[2], int(f[1]))] = (a[0], a[1] - b[1], a[2] - b[2],
+                                        a[3] - b[3])
+    for cfg, rounds in runs.items():
+        for n, r in rounds.items():
+            r.append(sched.get((cfg, n)))
     return runs, unavailable, scale, kernel, cpus
+
+
+def losing_rounds(r):
+    """The rounds that lost records, with what the guest's scheduler did
+    to the reader in each (guest.sh reader_sched)."""
+    out = []
+    for n, x in sorted(r.items()):
+        if not x[4]:
+            continue
+        text = f"round {n}: {int(x[4]):,}"
+        if x[5]:
+            wmax, wsum, inv, cpu = x[5]
+            text += (f" (the reader waited for its CPU {wmax:.1f} ms at "
+                     f"most, {wsum:.1f} ms in all, {int(inv)} involuntary "
+                     f"switches, {cpu:.0f} ms on CPU)")
+        out.append(text)
+    return "; ".join(out)
 
 
 def quartiles(v):
@@ -269,6 +297,13 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
         out.append(f"- {cfg}, zero records lost with the default ring: "
                    f"{int(lost):,} of {int(prod):,} lost — "
                    f"{'met' if lost == 0 else 'MISSED'}")
+        if lost:
+            out.append(f"  - {losing_rounds(r)}")
+    waits = [x[5][0] for c in runs.values() for x in c.values() if x[5]]
+    if waits:
+        out.append(f"- the stream readers' longest wait for their CPU in "
+                   f"the guest, over every round: {max(waits):.1f} ms "
+                   f"(median round {statistics.median(waits):.1f} ms)")
     if scale:
         reversed_text = (", then (`--scale-reversed`) the same list reversed"
                          if any(t.endswith("_reversed") for t, *_ in scale)

@@ -34,7 +34,7 @@
 #                       removes first (to see what the order does)
 #         --scale-reversed  each tool again on the same functions in the
 #                       reverse order, which reverses the order both arm
-#                       them in (about 30 more minutes at 10,000)
+#                       them in (about 25 more minutes at 10,000)
 #         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
@@ -87,20 +87,27 @@ if [ $times = 1 ] || [ $insn = 1 ]; then
 fi
 make --no-print-directory -s ctl || exit 1
 
-# bench_guest NAME GUEST.SH-OPTION...: one guest; sets rc, secs, load
+# bench_guest NAME GUEST.SH-OPTION...: one guest; sets rc, secs, load and
+# hostwait (what the host took from it: tests/bench/hostwait.py)
 bench_guest() {
-	local name=$1 start
+	local name=$1 start sampler
 	shift
 	rm -rf "${out:?}/$name"
 	mkdir -p "$out/$name"
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	python3 tests/bench/hostwait.py "$out/$name.hostwait" \
+		"$(realpath "$out/$name")" &
+	sampler=$!
 	start=$(date +%s)
 	tests/vm/run -k "$kernel" -n -t "$timeout" -o "$out/$name" \
 		"${plugin[@]}" "${vmopts[@]}" -- tests/bench/guest.sh "$@" \
 		> "$out/$name.log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
-	grep -v '^[KRUPI] ' "$out/$name.log" | grep -v '^round ' >&2
+	kill -TERM $sampler
+	wait $sampler
+	hostwait=$(cat "$out/$name.hostwait" 2>/dev/null)
+	grep -v '^[KRUPIW] ' "$out/$name.log" | grep -v '^round ' >&2
 	if [ $rc != 0 ]; then
 		echo "bench: the guest failed (exit $rc); see $out/$name.log;" \
 			"the partial results follow, docs/performance.md is" \
@@ -115,7 +122,7 @@ conditions() {	# [VCPUS]: what the run ran on
 		"with other jobs" \
 		"(load average $load at the start, $(cut -d' ' -f1-3 \
 		/proc/loadavg) at the end); the guest took $((secs / 60))" \
-		"min $((secs % 60)) s."
+		"min $((secs % 60)) s${hostwait:+, and $hostwait}."
 }
 
 cmd="tests/bench/run.sh${args[*]:+ ${args[*]}}"

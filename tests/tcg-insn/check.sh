@@ -262,5 +262,18 @@ check "report.py: a slower add in the same order is MISSED" \
 	'grep -q "armed first: rawprobe 4.0 s, ftrace 3.5 s (1.14×) — MISSED" "$T/report"' \
 	"$(grep -A4 'same arming order' "$T/report")"
 
+# A stream round that lost records names itself and what the guest's
+# scheduler did to its reader (guest.sh W lines: before, then after).
+printf '%s\n' "K test-kernel 2" \
+	"R 1 none 400 1000 - - -" "R 2 none 400 1000 - - -" \
+	"W 1 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 0.9 2.0 4 51.0" \
+	"R 1 rawprobe_kprobe_tsc 700 1000 1000 1000 0" \
+	"W 2 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 17.2 20.5 10 61.0" \
+	"R 2 rawprobe_kprobe_tsc 700 1000 1000 900 100" > "$T/loss"
+python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
+check "report.py: a losing round shows the reader's waits for its CPU" \
+	'grep -q "rawprobe_kprobe_tsc, zero records lost with the default ring: 100 of 2,000 lost — MISSED" "$T/report" && grep -q "^  - round 2: 100 (the reader waited for its CPU 17.2 ms at most, 20.5 ms in all, 7 involuntary switches, 60 ms on CPU)$" "$T/report" && grep -q "longest wait for their CPU in the guest, over every round: 17.2 ms" "$T/report"' \
+	"$(grep -A2 'zero records' "$T/report")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

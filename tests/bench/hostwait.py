@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""What the host took from a benchmark guest: while it runs, how long the
+guest's vCPU threads (QEMU's "... /TCG" threads) waited for a host core,
+from their schedstat run_delay, and the host's own steal time (the host is
+itself a virtual machine), sampled every 100 ms. A stream that loses
+records when its reader's vCPU waited longer than the ring lasts is the
+host's doing, not the reader's.
+
+    hostwait.py OUT DIR (runs until SIGTERM, then writes its summary to OUT;
+                        only QEMUs whose command line holds DIR, the
+                        guest's output directory, are its guest)
+
+The summary is one sentence for the report's conditions. Reading a few
+/proc files ten times a second costs the host next to nothing.
+"""
+import os
+import signal
+import sys
+import time
+
+PERIOD = 0.1
+
+
+def vcpu_threads(match):
+    """(pid, tid) of the guest's TCG vCPU threads running now (tests/vm/run
+    names them with -name debug-threads=on)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if not f.read().startswith("qemu-system"):
+                    continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if match not in f.read():
+                    continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    if f.read().rstrip().endswith("/TCG"):
+                        found.append((pid, tid))
+        except OSError:
+            continue
+    return found
+
+
+def run_delay(pid, tid):
+    """ns the thread has waited on a run queue, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+            return int(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def steal_ms():
+    with open("/proc/stat") as f:
+        v = f.readline().split()
+    return int(v[8]) * 1000 // os.sysconf("SC_CLK_TCK") if len(v) > 8 else 0
+
+
+def main():
+    if len(sys.argv) != 3:
+        print("usage: hostwait.py OUT DIR", file=sys.stderr)
+        return 2
+    match = os.fsencode(sys.argv[2])
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    last = {}                   # (pid, tid) -> run_delay ns
+    total = worst = 0           # ns: all waits; the most in one period
+    steal0 = steal_ms()
+    threads, rescan = [], 0.0
+    while not stop:
+        now = time.monotonic()
+        if now >= rescan:       # QEMU starts after us; look once a second
+            threads, rescan = vcpu_threads(match), now + 1
+        for t in threads:
+            d = run_delay(*t)
+            if d is None:
+                continue
+            if t in last:
+                total += d - last[t]
+                worst = max(worst, d - last[t])
+            last[t] = d
+        time.sleep(PERIOD)
+    with open(sys.argv[1], "w") as f:
+        f.write(f"its vCPU threads waited for a host core "
+                f"{total / 1e9:.1f} s in all, at most {worst / 1e6:.0f} ms "
+                f"in one 100 ms; host steal {steal_ms() - steal0} ms"
+                if last else "")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
