@@ -176,8 +176,6 @@ run_empty() {	# kprobe | kretprobe
 run_kprobe_empty() { run_empty kprobe; }
 run_kretprobe_empty() { run_empty kretprobe; }
 
-# rawprobectl stream owns the probe and prints every record to /dev/null;
-# its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
 # What the scheduler did to a reader: the reader's longest and total wait
 # for its CPU (runnable, not running; the guest's schedstats, reset by
 # reader_sched_reset), its involuntary switches and its CPU time, in ms.
@@ -188,6 +186,7 @@ reader_sched_reset() {	# PID
 	[ $INSN = 0 ] && echo 0 >/proc/"$1"/sched 2>/dev/null
 }
 reader_sched() {	# PID: "WAIT_MAX WAIT_SUM NIVCSW CPU"
+	[ $INSN = 0 ] || return 0
 	awk '$1 == "se.sum_exec_runtime" { cpu = $3 }
 	     $1 == "wait_max" { max = $3 }
 	     $1 == "wait_sum" { sum = $3 }
@@ -196,6 +195,8 @@ reader_sched() {	# PID: "WAIT_MAX WAIT_SUM NIVCSW CPU"
 		/proc/"$1"/sched 2>/dev/null
 }
 
+# rawprobectl stream owns the probe and prints every record to /dev/null;
+# its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
 run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 	local pid res before after
 	taskset -c 1 $CTL stream -e "$1:$SYM" "${@:2}" >/dev/null \
@@ -207,7 +208,7 @@ run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 	res=$(workload)
 	after=$(reader_sched $pid)
 	stop $pid INT || return 1
-	[ $INSN = 0 ] && [ -n "$before" ] && [ -n "$after" ] &&
+	[ -n "$before" ] && [ -n "$after" ] &&
 		echo "W $ROUND ${ROW:-rawprobe_$1} $before $after"
 	# columns by their header's names, which have grown before
 	result "${ROW:-rawprobe_$1}" "$res" $(awk -v p="$1:$SYM" '
