@@ -158,6 +158,7 @@ def parse(path):
     # sched: the reader's (longest wait, total wait, involuntary switches,
     # CPU time) over the workload, ms (W lines), or None
     runs = {}
+    warmup = {}        # config -> the warm-up round's [ns, ..., lost]
     sched = {}
     unavailable = {}   # config -> reason
     scale = []         # (tool, n, add ms, remove ms, armed)
@@ -166,9 +167,10 @@ def parse(path):
         if f[0] == "K" and len(f) >= 3:
             kernel, cpus = f[1], f[2]
         elif f[0] == "R" and len(f) == 8:
-            if int(f[1]) == 0:
-                continue    # the warm-up round
             num = [None if x == "-" else float(x) for x in f[3:]]
+            if int(f[1]) == 0:
+                warmup[f[2]] = num      # counted for losses only
+                continue
             runs.setdefault(f[2], {})[int(f[1])] = num
         elif f[0] == "U" and len(f) >= 2:
             unavailable[f[1]] = " ".join(f[2:])
@@ -181,7 +183,7 @@ def parse(path):
     for cfg, rounds in runs.items():
         for n, r in rounds.items():
             r.append(sched.get((cfg, n)))
-    return runs, unavailable, scale, kernel, cpus
+    return runs, unavailable, scale, kernel, cpus, warmup
 
 
 def losing_rounds(r):
@@ -220,7 +222,7 @@ def count(v):
 
 
 def section(runs, unavailable, scale, kernel, cpus, command, conditions,
-            when, scale_conditions=""):
+            when, scale_conditions="", warmup=None):
     out = []
     nrounds = max((len(r) for r in runs.values()), default=0)
     calls = {int(r[1]) for c in runs.values() for r in c.values()}
@@ -294,9 +296,14 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
             continue
         lost = sum(x[4] or 0 for x in r.values())
         prod = sum(x[2] or 0 for x in r.values())
+        # every round, the warm-up too: a stream must lose nothing at all
+        w = (warmup or {}).get(cfg)
+        wlost = (w[4] or 0) if w else 0
         out.append(f"- {cfg}, zero records lost with the default ring: "
-                   f"{int(lost):,} of {int(prod):,} lost — "
-                   f"{'met' if lost == 0 else 'MISSED'}")
+                   f"{int(lost):,} of {int(prod):,} lost"
+                   + (f", and {int(wlost):,} in the warm-up round"
+                      if wlost else "")
+                   + f" — {'met' if lost + wlost == 0 else 'MISSED'}")
         if lost:
             out.append(f"  - {losing_rounds(r)}")
     waits = [x[5][0] for c in runs.values() for x in c.values() if x[5]]
@@ -569,13 +576,14 @@ def main():
     a = ap.parse_args()
     parts = []
     if a.raw:
-        runs, unavailable, scale, kernel, cpus = parse(a.raw)
+        runs, unavailable, scale, kernel, cpus, warmup = parse(a.raw)
         if not runs and not scale:
             print("report: no results in " + a.raw, file=sys.stderr)
             return 1
         parts.append((BEGIN, END, section(
             runs, unavailable, scale, kernel, cpus, a.command,
-            a.conditions, os.path.getmtime(a.raw), a.scale_conditions)))
+            a.conditions, os.path.getmtime(a.raw), a.scale_conditions,
+            warmup)))
     if a.insn:
         if not a.insn_counts:
             ap.error("--insn needs --insn-counts")

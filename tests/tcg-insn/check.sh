@@ -269,11 +269,16 @@ printf '%s\n' "K test-kernel 2" \
 	"W 1 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 0.9 2.0 4 51.0" \
 	"R 1 rawprobe_kprobe_tsc 700 1000 1000 1000 0" \
 	"W 2 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 17.2 20.5 10 61.0" \
-	"R 2 rawprobe_kprobe_tsc 700 1000 1000 900 100" > "$T/loss"
+	"R 2 rawprobe_kprobe_tsc 700 1000 1000 900 100" \
+	"R 0 rawprobe_kretprobe 900 1000 1000 980 20" \
+	"R 1 rawprobe_kretprobe 900 1000 1000 1000 0" > "$T/loss"
 python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
 check "report.py: a losing round shows the reader's waits for its CPU" \
 	'grep -q "rawprobe_kprobe_tsc, zero records lost with the default ring: 100 of 2,000 lost — MISSED" "$T/report" && grep -q "^  - round 2: 100 (the reader waited for its CPU 17.2 ms at most, 20.5 ms in all, 7 involuntary switches, 60 ms on CPU)$" "$T/report" && grep -q "longest wait for their CPU in the guest, over every round: 17.2 ms" "$T/report"' \
 	"$(grep -A2 'zero records' "$T/report")"
+check "report.py: a loss in the warm-up round misses zero loss too" \
+	'grep -q "rawprobe_kretprobe, zero records lost with the default ring: 0 of 1,000 lost, and 20 in the warm-up round — MISSED" "$T/report"' \
+	"$(grep 'zero records' "$T/report")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
