@@ -4,8 +4,8 @@
 guest's vCPU threads (QEMU's "... /TCG" threads) waited for a host core,
 from their schedstat run_delay, and the host's own steal time (the host is
 itself a virtual machine), sampled every 100 ms. A stream that loses
-records when its reader's vCPU waited longer than the ring lasts is the
-host's doing, not the reader's.
+records while its reader's vCPU waited longer than the ring lasts points
+at the host; one that loses them with no such wait, at the reader.
 
     hostwait.py OUT DIR (runs until SIGTERM, then writes its summary to OUT;
                         only QEMUs whose command line holds DIR, the
@@ -84,6 +84,7 @@ def main():
             last[t] = d
         time.sleep(PERIOD)
     with open(sys.argv[1], "w") as f:
+        # the most one thread waited within one period
         f.write(f"its vCPU threads waited for a host core "
                 f"{total / 1e9:.1f} s in all, at most {worst / 1e6:.0f} ms "
                 f"in one 100 ms; host steal {steal_ms() - steal0} ms"

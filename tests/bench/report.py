@@ -308,7 +308,8 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
             out.append(f"  - {losing_rounds(r)}")
     waits = [x[5][0] for c in runs.values() for x in c.values() if x[5]]
     if waits:
-        out.append(f"- the stream readers' longest wait for their CPU in "
+        out.append(f"- not a target, for the losses above: the stream "
+                   f"readers' longest wait for their CPU in "
                    f"the guest, over every round: {max(waits):.1f} ms "
                    f"(median round {statistics.median(waits):.1f} ms)")
     if scale:
