@@ -602,6 +602,31 @@ int rp_reader_stats(const struct rp_reader *reader, unsigned int cpu,
 	return 0;
 }
 
+__u64 rp_reader_ring_lost(const struct rp_reader *reader)
+{
+	__u64 lost = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; reader && cpu < reader->nr_rings; cpu++)
+		lost += __atomic_load_n(&reader->rings[cpu].ctrl->lost,
+					__ATOMIC_RELAXED);
+	return lost;
+}
+
+__u64 rp_reader_unread(const struct rp_reader *reader)
+{
+	const struct rp_ring_state *st;
+	__u64 unread = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; reader && cpu < reader->nr_rings; cpu++) {
+		st = &reader->rings[cpu];
+		unread += __atomic_load_n(&st->ctrl->head, __ATOMIC_RELAXED) -
+			  st->pos;
+	}
+	return unread;
+}
+
 struct rp_reader *rp_reader_new(const struct rp_reader_ring *rings,
 				unsigned int nr_rings, unsigned int flags)
 {

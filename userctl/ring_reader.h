@@ -140,6 +140,15 @@ long rp_reader_drain_all(struct rp_reader *reader, rp_reader_fn fn,
 int rp_reader_stats(const struct rp_reader *reader, unsigned int cpu,
 		    struct rp_reader_cpu_stats *stats);
 
+/*
+ * Over every ring: the lost counters now (ctrl->lost: attempts given up
+ * since the module loaded), and the records written but not read yet
+ * (ctrl->head against where this reader stands; in overwrite mode it
+ * can exceed what the rings still hold).
+ */
+__u64 rp_reader_ring_lost(const struct rp_reader *reader);
+__u64 rp_reader_unread(const struct rp_reader *reader);
+
 #ifdef __cplusplus
 }
 #endif

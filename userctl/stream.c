@@ -28,6 +28,7 @@
 #include "btf.h"
 #include "cli.h"
 #include "ctf.h"
+#include "drain_log.h"
 #include "hist.h"
 #include "probe.h"
 #include "ring_reader.h"
@@ -52,6 +53,7 @@ struct rp_stream_cfg {
 	double duration;
 	uint64_t max_count;
 	const char *output, *input;
+	const char *drain_log;		/* --drain-log: a diagnosis */
 	int format;
 	bool quiet;
 	struct rp_hist_opts hist;
@@ -79,6 +81,7 @@ struct rp_stream {
 	unsigned int nr_owned;
 	uint64_t *seen;		/* records per probe id seen here */
 	uint32_t seen_len;
+	struct rp_drain_log *drain_log;	/* NULL: none asked for */
 };
 
 static volatile sig_atomic_t rp_stop;
@@ -237,23 +240,11 @@ static int rp_stream_replayed(const struct rawprobe_record *r,
 
 /* --- summary --- */
 
-/* Records the rings gave up (ring full), since the module loaded. */
-static uint64_t rp_stream_ring_lost(const struct rp_stream *s)
-{
-	struct rp_reader_cpu_stats st;
-	uint64_t lost = 0;
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++)
-		if (!rp_reader_stats(s->map.reader, cpu, &st))
-			lost += st.ring_lost;
-	return lost;
-}
-
 static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
-	uint64_t gaps = 0, ring_lost = rp_stream_ring_lost(s) - s->lost0;
+	uint64_t gaps = 0;
+	uint64_t ring_lost = rp_reader_ring_lost(s->map.reader) - s->lost0;
 	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
 	unsigned int cpu;
 	size_t i;
@@ -321,15 +312,57 @@ static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)
 
 /* --- the loop --- */
 
+/*
+ * One pass of the loop: poll() unless behind, drain, flush if caught up.
+ * Returns 1 if still behind, 0 if caught up, -1 if poll() failed.
+ */
+static int rp_stream_pass(struct rp_stream *s, bool behind_before,
+			   long behind, int timeout)
+{
+	struct pollfd pfd = { .fd = s->map.fd, .events = POLLIN };
+	struct rp_drain_pass pass = { 0 };
+	unsigned long long woke = 0;
+	long n;
+	int more;
+
+	if (s->drain_log)
+		pass.start_ns = rp_now_ns();
+	/*
+	 * A drain that took a watermark's worth of records or a
+	 * batch was behind: drain again at once, without the poll() (a
+	 * sixth of the reader's time in a tight loop's stream) and
+	 * without flushing lines that a full buffer writes anyway.
+	 * Below that, sleep until the kernel says there is more.
+	 */
+	if (!behind_before && poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+		return -1;
+	if (s->drain_log) {
+		woke = rp_now_ns();
+		pass.poll_ns = (uint32_t)(woke - pass.start_ns);
+		pass.backlog = (uint32_t)rp_reader_unread(s->map.reader);
+	}
+	n = rp_reader_drain_all(s->map.reader, rp_stream_record, s);
+	more = n >= behind;
+	if (!more) {
+		rp_sink_flush(&s->sink);
+		fflush(s->out);
+	}
+	if (s->drain_log) {
+		pass.work_ns = (uint32_t)(rp_now_ns() - woke);
+		pass.records = n > 0 ? (uint32_t)n : 0;
+		rp_drain_log_add(s->drain_log, s->map.reader, &pass);
+	}
+	return more;
+}
+
 static void rp_stream_loop(struct rp_stream *s, double duration)
 {
 	unsigned long long end = duration > 0 ?
 		rp_now_ns() + (unsigned long long)(duration * 1e9) : 0;
-	struct pollfd pfd = { .fd = s->map.fd, .events = POLLIN };
 	/* a watermark's worth, or a batch: what a drain takes at most */
 	long behind = s->map.info.wakeup_watermark > 64 ?
 		      (long)s->map.info.wakeup_watermark : 64;
-	bool more = false;
+	int more = 0;
 	int timeout;
 
 	if (behind > (long)RP_READER_MERGE_BATCH)
@@ -344,21 +377,9 @@ static void rp_stream_loop(struct rp_stream *s, double duration)
 			if ((end - now) / 1000000 < (unsigned long long)timeout)
 				timeout = (int)((end - now) / 1000000) + 1;
 		}
-		/*
-		 * A drain that took a watermark's worth of records or a
-		 * batch was behind: drain again at once, without the poll() (a
-		 * sixth of the reader's time in a tight loop's stream) and
-		 * without flushing lines that a full buffer writes anyway.
-		 * Below that, sleep until the kernel says there is more.
-		 */
-		if (!more && poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+		more = rp_stream_pass(s, more, behind, timeout);
+		if (more < 0)
 			break;
-		more = rp_reader_drain_all(s->map.reader, rp_stream_record,
-					   s) >= behind;
-		if (!more) {
-			rp_sink_flush(&s->sink);
-			fflush(s->out);
-		}
 	}
 }
 
@@ -441,7 +462,10 @@ static void rp_stream_usage(FILE *out, int mode)
 		"  -o, --output FILE        write to FILE instead of stdout (for\n"
 		"                           --format ctf: a directory, required)\n"
 		"  -r, --input FILE         read a capture (--format raw) instead\n"
-		"                           of the live rings\n");
+		"                           of the live rings\n"
+		"      --drain-log FILE     diagnosis: write a line per drain of\n"
+		"                           the rings to FILE at exit (when, how\n"
+		"                           long, records, backlog, lost)\n");
 	if (mode == RP_MODE_HIST)
 		fprintf(out,
 			"      --arg N              histogram of argument N (0..5)\n"
@@ -475,6 +499,7 @@ static void rp_stream_usage(FILE *out, int mode)
 
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
+	RP_OPT_DRAIN_LOG,
 };
 
 static const struct option rp_stream_longopts[] = {
@@ -488,6 +513,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "input",     required_argument, NULL, 'r' },
 	{ "format",    required_argument, NULL, 'f' },
 	{ "quiet",     no_argument,       NULL, 'q' },
+	{ "drain-log", required_argument, NULL, RP_OPT_DRAIN_LOG },
 	{ "arg",       required_argument, NULL, RP_OPT_ARG },
 	{ "retval",    no_argument,       NULL, RP_OPT_RETVAL },
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
@@ -600,6 +626,9 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case RP_OPT_DRAIN_LOG:
+		c->drain_log = arg;
+		return 0;
 	default:
 		return rp_hist_opt(opt, arg, c);
 	}
@@ -661,6 +690,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->input && c->nreqs)
 		return rp_usage_error("--input replays a capture: it cannot add "
 				      "probes");
+	if (c->input && c->drain_log)
+		return rp_usage_error("--drain-log logs the live rings' drains: "
+				      "not with --input");
 	if (c->hist_stack && (c->hist_value || c->hist.step))
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");
@@ -782,14 +814,58 @@ static int rp_stream_open_rings(struct rp_stream *s)
 	return err == -EACCES || err == -EPERM ? RP_EXIT_PERM : RP_EXIT_FAIL;
 }
 
+/*
+ * --drain-log: the file is created before any probe is added, and
+ * written once the probes are disabled (writing it while they fire would
+ * lose records it then shows).
+ */
+static int rp_stream_drain_log_open(struct rp_stream *s)
+{
+	const char *path = s->cfg->drain_log;
+	struct rp_drain_log *log;
+	int err;
+
+	if (!path)
+		return 0;
+	log = calloc(1, sizeof(*log));
+	err = log ? rp_drain_log_open(log, path, s->map.reader,
+				      s->map.info.nr_records) : -ENOMEM;
+	if (err) {
+		free(log);
+		fprintf(stderr, "rawprobectl: %s: %s\n", path, strerror(-err));
+		return RP_EXIT_FAIL;
+	}
+	s->drain_log = log;
+	return 0;
+}
+
+static int rp_stream_drain_log_close(struct rp_stream *s)
+{
+	int err;
+
+	if (!s->drain_log)
+		return 0;
+	err = rp_drain_log_close(s->drain_log);
+	free(s->drain_log);
+	s->drain_log = NULL;
+	if (!err)
+		return 0;
+	fprintf(stderr, "rawprobectl: %s: %s\n", s->cfg->drain_log,
+		strerror(-err));
+	return RP_EXIT_FAIL;
+}
+
 static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 {
 	int rc, err;
 
 	rc = rp_stream_open_rings(s);
+	if (!rc)
+		rc = rp_stream_drain_log_open(s);
 	if (rc)
 		return rc;
-	s->lost0 = rp_stream_ring_lost(s);	/* this command's losses only */
+	/* this command's losses only */
+	s->lost0 = rp_reader_ring_lost(s->map.reader);
 	/* before the probes fire (and modules with stacks' frames go) */
 	if (!c->quiet && c->format != RP_FMT_RAW &&
 	    (c->format != RP_FMT_HIST || c->hist.value == RP_HIST_STACK))
@@ -814,6 +890,8 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DISABLE);
 	rp_stream_drain_rest(s);
 	rc = rp_stream_sink_end(s);
+	err = rp_stream_drain_log_close(s);
+	rc = rc ?: err;
 	if (c->format != RP_FMT_JSON || s->out != stdout)
 		rp_stream_summary(s);
 	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
@@ -859,6 +937,8 @@ static int rp_stream_main(int mode, int argc, char **argv)
 		rc = rp_stream_replay(&s);
 	else if (!(rc = rp_connect(&s.nl)))
 		rc = rp_stream_live(&s, &c);
+	err = rp_stream_drain_log_close(&s);	/* if live returned early */
+	rc = rc ?: err;
 	rp_rings_close(&s.map);
 	rp_nl_close(&s.nl);
 	free(s.probes);

@@ -195,12 +195,31 @@ reader_sched() {	# PID: "WAIT_MAX WAIT_SUM NIVCSW CPU"
 		/proc/"$1"/sched 2>/dev/null
 }
 
+# Times only: every stream logs its drains (stream --drain-log) into the
+# host's output directory, where the file's modification time is the
+# host's clock at its last line; a round that lost records keeps its log
+# as drain-ROUND-CONFIG.log, for tests/bench/drainlog.py to line up with
+# tests/bench/hostwait.py's samples of the same seconds.
+DRAIN_DIR=/rawprobe-out
+drain_log_opt() {
+	[ $INSN = 0 ] && [ -w $DRAIN_DIR ] &&
+		echo "--drain-log $DRAIN_DIR/drain.log"
+}
+drain_log_keep() {	# CONFIG LOST
+	[ -f $DRAIN_DIR/drain.log ] || return 0
+	if [ "${2:-0}" != 0 ] && [ "$2" != - ]; then
+		mv $DRAIN_DIR/drain.log "$DRAIN_DIR/drain-$ROUND-$1.log"
+	else
+		rm -f $DRAIN_DIR/drain.log
+	fi
+}
+
 # rawprobectl stream owns the probe and prints every record to /dev/null;
 # its summary (PROBE HITS RECORDS LOST FILTERED DELIVERED) gives the counts.
 run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
-	local pid res before after
-	taskset -c 1 $CTL stream -e "$1:$SYM" "${@:2}" >/dev/null \
-		2>"$OUT/stream.err" &
+	local pid res before after counts
+	taskset -c 1 $CTL stream -e "$1:$SYM" "${@:2}" $(drain_log_opt) \
+		>/dev/null 2>"$OUT/stream.err" &
 	pid=$!
 	wait_for probe_armed 200 || { stop $pid INT; return 1; }
 	reader_sched_reset $pid
@@ -211,10 +230,12 @@ run_rawprobe() {	# kprobe | kretprobe | jprobe [STREAM OPTION...]
 	[ -n "$before" ] && [ -n "$after" ] &&
 		echo "W $ROUND ${ROW:-rawprobe_$1} $before $after"
 	# columns by their header's names, which have grown before
-	result "${ROW:-rawprobe_$1}" "$res" $(awk -v p="$1:$SYM" '
+	counts=$(awk -v p="$1:$SYM" '
 		$1 == "PROBE" { for (i = 2; i <= NF; i++) col[$i] = i }
 		$1 == p { print $col["HITS"], $col["DELIVERED"], $col["LOST"] }
 		' "$OUT/stream.err")
+	result "${ROW:-rawprobe_$1}" "$res" $counts
+	drain_log_keep "${ROW:-rawprobe_$1}" "${counts##* }"
 }
 run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }

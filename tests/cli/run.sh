@@ -68,6 +68,8 @@ check "hist --by"        2 "^$"              "--by takes 'comm'" -- $CTL hist --
 check "hist --arg range" 2 "^$"              "--arg wants 0..5" -- $CTL hist --arg 6
 check "hist --linear 0"  2 "^$"              "--linear wants" -- $CTL hist --linear 0
 check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f
+check "input and --drain-log" 2 "^$"         "not with --input" -- $CTL stream -r x --drain-log y
+check "stream --drain-log help" 0 "--drain-log FILE" "^$"  -- $CTL stream --help
 check "bad --pid"        2 "^$"              "--pid wants a number" -- $CTL stream --pid abc
 check "bad --comm"       2 "^$"              "--comm wants .*1..15" -- $CTL probe add kprobe f --comm abcdefghijklmnopq
 check "bad --cpu"        2 "^$"              "--cpu wants" -- $CTL probe add kprobe f --cpu -1

@@ -123,6 +123,51 @@ t_stream_delivers_the_backlog() {
 	expect_eq "${h[0]}" "$lines" "lines printed"
 }
 
+# stream --drain-log: a reader stopped while a 1,024-record ring
+# overflows logs, in its first pass after, a backlog of the whole ring
+# and the losses the summary reports; the passes it logged delivered no
+# more than the summary's count, and the file ends with its own instant.
+t_drain_log() {
+	local pid h
+	$CTL ring set records 1024
+	$CTL stream -e kprobe:__x64_sys_getpgid --drain-log $S/drain.log \
+		> /dev/null 2> $S/drain.err &
+	pid=$!
+	wait_for "grep -q ' __x64_sys_getpgid+0x' /sys/kernel/debug/kprobes/list" 100 ||
+		fail "the stream added no probe: $(cat $S/drain.err)"
+	taskset -c 0 python3 -c 'import os; [os.getpgid(0) for _ in range(500)]'
+	sleep 0.5	# drained
+	kill -STOP $pid
+	taskset -c 0 python3 -c 'import os; [os.getpgid(0) for _ in range(3000)]'
+	kill -CONT $pid
+	sleep 0.5	# a pass after the overflow
+	kill -INT $pid
+	wait $pid || fail "stream exit status $?: $(cat $S/drain.err)"
+	$CTL ring set records $RING_DEFAULT
+	# HITS LOST DELIVERED
+	h=($(awk '$1 == "kprobe:__x64_sys_getpgid" { print $2, $4, $6 }' \
+		$S/drain.err))
+	expect_ge 3500 "${h[0]}" "hits"
+	expect_ge 1 "${h[1]}" "lost, by the summary"
+	expect_match '^# rawprobectl drain log: [0-9]+ rings of 1024 records$' \
+		"$(head -1 $S/drain.log)" "header"
+	# passes, max backlog, records, last lost, start_ns in order, end >= last
+	set -- $(awk '/^#/ { if ($2 == "end") end = $3; next }
+		NF != 6 { bad++ }
+		$1 < last { bad++ }
+		{ n++; last = $1; rec += $4; lost = $6
+		  if ($5 > max) max = $5 }
+		END { print n + 0, max + 0, rec + 0, lost + 0, bad + 0,
+			  (end >= last) }' $S/drain.log)
+	expect_ge 3 "$1" "passes logged"
+	expect_eq 1024 "$2" "the largest backlog: the full ring"
+	[ "$3" -le "${h[2]}" ] && [ "$3" -ge 1024 ] ||
+		fail "the passes delivered $3 records, the summary ${h[2]}"
+	expect_eq "${h[1]}" "$4" "lost, by the log's last pass"
+	expect_eq 0 "$5" "malformed or unordered lines"
+	expect_eq 1 "$6" "# end comes last, after every pass"
+}
+
 # The tsc clock (uapi enum rawprobe_clock): refused while a probe is
 # registered; then every record, kprobe and kretprobe, reaches the stream
 # in CLOCK_MONOTONIC ns, within the span the workload's own
@@ -165,4 +210,4 @@ print(lo, time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
 
 tests t_device_contract t_device_hostile t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
 	t_discard_accounting t_poll_wakes_reader t_stream_delivers_the_backlog \
-	t_tsc_clock
+	t_drain_log t_tsc_clock

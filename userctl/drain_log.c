@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The drain log's file:
+ *   # rawprobectl drain log: RINGS rings of RECORDS records
+ *   # start_ns poll_ns work_ns records backlog lost
+ *   one line per pass, in the order the passes ran
+ *   # end NS
+ * NS is CLOCK_MONOTONIC read just before that last line is written on
+ * its own: the file's modification time is then the same instant on
+ * another clock, which lines the log up with what a host saw of a guest.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <time.h>
+#include "drain_log.h"
+
+int rp_drain_log_open(struct rp_drain_log *log, const char *path,
+		      const struct rp_reader *reader, uint32_t nr_records)
+{
+	log->f = fopen(path, "w");
+	if (!log->f)
+		return -errno;
+	log->passes = NULL;
+	log->len = log->cap = 0;
+	log->dropped = 0;
+	log->lost0 = rp_reader_ring_lost(reader);
+	fprintf(log->f, "# rawprobectl drain log: %u rings of %" PRIu32
+		" records\n# start_ns poll_ns work_ns records backlog lost\n",
+		rp_reader_nr_rings(reader), nr_records);
+	return 0;
+}
+
+void rp_drain_log_add(struct rp_drain_log *log, const struct rp_reader *reader,
+		      struct rp_drain_pass *pass)
+{
+	if (log->len == log->cap) {
+		size_t cap = log->cap ? log->cap * 2 : 65536;
+		struct rp_drain_pass *p = realloc(log->passes,
+						  cap * sizeof(*p));
+
+		if (!p) {
+			log->dropped++;
+			return;
+		}
+		log->passes = p;
+		log->cap = cap;
+	}
+	pass->lost = rp_reader_ring_lost(reader) - log->lost0;
+	log->passes[log->len++] = *pass;
+}
+
+int rp_drain_log_close(struct rp_drain_log *log)
+{
+	struct timespec now;
+	size_t i;
+	int err;
+
+	for (i = 0; i < log->len; i++) {
+		const struct rp_drain_pass *p = &log->passes[i];
+
+		fprintf(log->f, "%" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu32
+			" %" PRIu32 " %" PRIu64 "\n", p->start_ns, p->poll_ns,
+			p->work_ns, p->records, p->backlog, p->lost);
+	}
+	if (log->dropped)
+		fprintf(log->f, "# %" PRIu64 " passes not kept: out of memory\n",
+			log->dropped);
+	free(log->passes);
+	log->passes = NULL;
+	fflush(log->f);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(log->f, "# end %llu\n",
+		(unsigned long long)now.tv_sec * 1000000000ULL +
+		(unsigned long long)now.tv_nsec);
+	err = ferror(log->f);
+	if (fclose(log->f) || err)
+		return -EIO;
+	return 0;
+}
