@@ -66,6 +66,29 @@ def first_loss(passes):
     return None
 
 
+def rates(passes, i, window_ms, out):
+    """The reader's and the writers' ns a record over the window before
+    pass i: what the reader took against what was written meanwhile (the
+    backlog's growth plus what the reader took)."""
+    lo = passes[i][0] - window_ms * 1e6
+    j = next(k for k in range(i + 1) if passes[k][0] >= lo)
+    if j >= i:
+        return
+    span = passes[i][0] - passes[j][0]
+    taken = sum(p[3] for p in passes[j:i])
+    work = sum(p[2] for p in passes[j:i])
+    written = passes[i][4] - passes[j][4] + taken
+    if not taken or written <= 0:
+        return
+    verdict = "slower than the writers: a backlog that only grows" \
+        if work / taken > span / written else \
+        "faster than the writers: the loss came from a stall"
+    print(f"  over the {span / 1e6:.1f} ms before it the reader took "
+          f"{work / taken:,.0f} ns a record ({taken:,} records), the writers "
+          f"wrote one every {span / written:,.0f} ns ({written:,}): "
+          f"the reader was {verdict}", file=out)
+
+
 def report(path, events, window_ms, out):
     passes, end = read_log(path)
     name = os.path.basename(path)
@@ -79,11 +102,7 @@ def report(path, events, window_ms, out):
           f"the first seen by pass {i} "
           f"({(t0 - passes[0][0]) / 1e6:,.1f} ms into the stream)",
           file=out)
-    full = [p for p in passes if p[3] >= 64]
-    if full:
-        per = sorted(p[4] / p[3] for p in full)[len(full) // 2]
-        print(f"  the reader's median cost: {per:,.0f} ns a record "
-              f"(passes of 64 or more)", file=out)
+    rates(passes, i, window_ms, out)
     print("  ms     poll_ms  work_ms  records  backlog     lost", file=out)
     lo = t0 - window_ms * 1e6
     for p in passes[:i + 4]:
