@@ -189,6 +189,17 @@ int rp_argspec_parse(const char *spec, unsigned char *types)
 	return rp_argspec_parse_names(spec, types, NULL, 0);
 }
 
+void rp_desc_name_ready(struct rp_probe_desc *d)
+{
+	char tmp[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX)];
+	size_t n = strnlen(d->name, sizeof(d->name));
+
+	/* escaping only ever lengthens a string: the same length, the same bytes */
+	d->name_plain_len = n < sizeof(d->name) &&
+			    rp_put_escaped(tmp, d->name, n) == tmp + n ?
+			    (unsigned char)n : 0;
+}
+
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 {
 	size_t len = strnlen(names, sizeof(d->arg_names)), start = 0, i;
@@ -491,7 +502,9 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
 
 	p = rp_text_head(p, r);
-	if (d)
+	if (d && d->name_plain_len)
+		p = rp_put_pad(p, rp_put(p, d->name, d->name_plain_len), 24);
+	else if (d)
 		p = rp_put_escaped_left(p, d->name, sizeof(d->name), 24);
 	else	/* a probe that is gone */
 		p = rp_put_pad(p, rp_put(p, "?", 1), 24);

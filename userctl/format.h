@@ -55,6 +55,11 @@ struct rp_probe_desc {
 	 */
 	unsigned char name_off[RAWPROBE_MAX_ARGS], name_len[RAWPROBE_MAX_ARGS];
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf,count", or "" */
+	/*
+	 * The name's length if text prints it as it is (nothing to escape),
+	 * set by rp_desc_name_ready(); 0: unknown, escaped at every record.
+	 */
+	unsigned char name_plain_len;
 };
 #define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
 
@@ -64,6 +69,8 @@ struct rp_probe_desc {
  * names if names is not that.
  */
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
+/* Once d->name is set: what text's lines need to copy it without a scan. */
+void rp_desc_name_ready(struct rp_probe_desc *d);
 static inline int rp_desc_has_names(const struct rp_probe_desc *d)
 {
 	return d && d->arg_names[0];

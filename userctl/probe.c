@@ -182,6 +182,7 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	rp_probe_target(pi, target, sizeof(target));
 	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
 		 target);
+	rp_desc_name_ready(d);
 	d->id = pi->id;
 	d->kind = pi->kind;
 	d->is_addr = !pi->symbol[0] && !pi->name[0];

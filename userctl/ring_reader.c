@@ -457,6 +457,22 @@ static unsigned int heap_runs(struct rp_reader *reader)
 	return n;
 }
 
+/* The rest of one run, in order, until fn stops; returns how many. */
+static size_t deliver_run(unsigned int cpu, struct rp_run *run,
+			  rp_reader_fn fn, void *ctx)
+{
+	size_t done = 0;
+	int stop = 0;
+
+	while (!stop && run->start < run->len) {
+		stop = fn(cpu, &run->recs[run->start++], ctx);
+		done++;
+	}
+	if (run->start == run->len)
+		run->start = run->len = 0;
+	return done;
+}
+
 /*
  * k-way merge of the runs: each record is compared with the heads of
  * about log2(rings) others, and delivered from where it was copied to.
@@ -467,7 +483,7 @@ static size_t merge_runs(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 	size_t done = 0;
 	int stop = 0;
 
-	while (n && !stop) {
+	while (n > 1 && !stop) {
 		unsigned int cpu = reader->heap[0].cpu;
 		struct rp_run *run = &reader->runs[cpu];
 
@@ -482,6 +498,9 @@ static size_t merge_runs(struct rp_reader *reader, rp_reader_fn fn, void *ctx)
 		if (n > 1)
 			heap_down(reader->heap, n, 0);
 	}
+	if (n == 1 && !stop)	/* the last run, or one busy CPU's: no heap */
+		done += deliver_run(reader->heap[0].cpu,
+				    &reader->runs[reader->heap[0].cpu], fn, ctx);
 	return done;
 }
 

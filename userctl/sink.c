@@ -509,6 +509,7 @@ static int rp_cap_add(struct rp_cap_probes *p, const struct rp_probe_desc *d)
 	memset(&p->v[p->n], 0, sizeof(*p->v));
 	memcpy(&p->v[p->n], d, RP_DESC_CAPTURE_SIZE);
 	p->v[p->n].name[sizeof(d->name) - 1] = '\0';
+	rp_desc_name_ready(&p->v[p->n]);
 	p->n++;
 	return 0;
 }

@@ -192,7 +192,7 @@ static bool rp_stream_wanted(const struct rp_stream_cfg *c,
 {
 	unsigned int i;
 
-	if (!rp_filter_match(&c->filter, r))
+	if (c->filter.set && !rp_filter_match(&c->filter, r))
 		return false;
 	for (i = 0; i < c->nids; i++)
 		if (c->ids[i] == r->probe_id)

@@ -67,25 +67,30 @@ def first_loss(passes):
 
 
 def rates(passes, i, window_ms, out):
-    """The reader's and the writers' ns a record over the window before
-    pass i: what the reader took against what was written meanwhile (the
-    backlog's growth plus what the reader took)."""
+    """Over the window before pass i: the reader's ns a record in a typical
+    pass (the median pass) against the writers' (the backlog's growth
+    plus what the reader took, over the time), and its longest pass. A
+    typical pass slower than the writers is a backlog that only grows; a
+    faster one means a pass (or a poll) that took too long: a stall."""
     lo = passes[i][0] - window_ms * 1e6
     j = next(k for k in range(i + 1) if passes[k][0] >= lo)
     if j >= i:
         return
     span = passes[i][0] - passes[j][0]
     taken = sum(p[3] for p in passes[j:i])
-    work = sum(p[2] for p in passes[j:i])
     written = passes[i][4] - passes[j][4] + taken
-    if not taken or written <= 0:
+    per = sorted(p[2] / p[3] for p in passes[j:i] if p[3])
+    if not per or written <= 0:
         return
+    typical = per[len(per) // 2]
+    longest = max(p[1] + p[2] for p in passes[j:i])
     verdict = "slower than the writers: a backlog that only grows" \
-        if work / taken > span / written else \
+        if typical > span / written else \
         "faster than the writers: the loss came from a stall"
     print(f"  over the {span / 1e6:.1f} ms before it the reader took "
-          f"{work / taken:,.0f} ns a record ({taken:,} records), the writers "
-          f"wrote one every {span / written:,.0f} ns ({written:,}): "
+          f"{typical:,.0f} ns a record in its median pass ({taken:,} "
+          f"records), the writers wrote one every {span / written:,.0f} ns "
+          f"({written:,}); its longest pass {longest / 1e6:.1f} ms: "
           f"the reader was {verdict}", file=out)
 
 

@@ -22,6 +22,9 @@
 #                                             a stream reader's scheduling
 #                                             around the workload (ms;
 #                                             reader_sched), times only
+#   D <round> <config> <ns> <backlog>         a stream reader's ns a record
+#                                             in full batches, its largest
+#                                             backlog (its drain log)
 # Beside the configurations the issue names, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
@@ -207,6 +210,12 @@ drain_log_opt() {
 }
 drain_log_keep() {	# CONFIG LOST
 	[ -f $DRAIN_DIR/drain.log ] || return 0
+	# the reader's ns a record in full batches, the largest backlog
+	awk -v r="$ROUND" -v c="$1" '/^#/ { next }
+		$4 >= 1024 { work += $3; n += $4 }
+		$5 > max { max = $5 }
+		END { if (n) printf "D %s %s %.0f %d\n", r, c, work / n, max }
+		' $DRAIN_DIR/drain.log
 	if [ "${2:-0}" != 0 ] && [ "$2" != - ]; then
 		mv $DRAIN_DIR/drain.log "$DRAIN_DIR/drain-$ROUND-$1.log"
 	else

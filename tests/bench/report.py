@@ -154,12 +154,14 @@ def fields(path):
 
 
 def parse(path):
-    # config -> {round: [ns, calls, produced, delivered, lost, sched]};
-    # sched: the reader's (longest wait, total wait, involuntary switches,
-    # CPU time) over the workload, ms (W lines), or None
+    # config -> {round: [ns, calls, produced, delivered, lost, sched,
+    # drain]}; sched: the reader's (longest wait, total wait, involuntary
+    # switches, CPU time) over the workload, ms (W lines), or None; drain:
+    # its (ns a record in full batches, largest backlog) (D lines), or None
     runs = {}
     warmup = {}        # config -> the warm-up round's [ns, ..., lost]
     sched = {}
+    drain = {}
     unavailable = {}   # config -> reason
     scale = []         # (tool, n, add ms, remove ms, armed)
     kernel = cpus = "?"
@@ -180,10 +182,31 @@ def parse(path):
             b, a = [float(x) for x in f[3:7]], [float(x) for x in f[7:]]
             sched[(f[2], int(f[1]))] = (a[0], a[1] - b[1], a[2] - b[2],
                                         a[3] - b[3])
+        elif f[0] == "D" and len(f) == 5:
+            drain[(f[2], int(f[1]))] = (float(f[3]), int(f[4]))
     for cfg, rounds in runs.items():
         for n, r in rounds.items():
             r.append(sched.get((cfg, n)))
+            r.append(drain.get((cfg, n)))
     return runs, unavailable, scale, kernel, cpus, warmup
+
+
+def reader_headroom(r):
+    """The stream reader's speed against the workload's (guest.sh D
+    lines, from its drain log): a reader slower than the calls it reads
+    only falls behind, and loses once the ring is full."""
+    d = [(x[6][0], x[6][1], x[0]) for x in r.values()
+         if len(x) > 6 and x[6]]
+    if not d:
+        return None
+    reader = statistics.median(x[0] for x in d)
+    calls = statistics.median(x[2] for x in d)
+    slower = sum(1 for x in d if x[0] > x[2])
+    return (f"the reader: {reader:,.0f} ns a record in full batches "
+            f"(median round; {max(x[0] for x in d):,.0f} in the slowest) "
+            f"against {calls:,.0f} ns a call; slower than the calls in "
+            f"{slower} of {len(d)} rounds; largest backlog "
+            f"{max(x[1] for x in d):,} records")
 
 
 def losing_rounds(r):
@@ -306,6 +329,9 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                    + f" — {'met' if lost + wlost == 0 else 'MISSED'}")
         if lost:
             out.append(f"  - {losing_rounds(r)}")
+        headroom = reader_headroom(r)
+        if headroom:
+            out.append(f"  - {headroom}")
     waits = [x[5][0] for c in runs.values() for x in c.values() if x[5]]
     if waits:
         out.append(f"- not a target, for the losses above: the stream "

@@ -107,7 +107,7 @@ bench_guest() {
 	kill -TERM $sampler
 	wait $sampler
 	hostwait=$(cat "$out/$name.hostwait" 2>/dev/null)
-	grep -v '^[KRUPIW] ' "$out/$name.log" | grep -v '^round ' >&2
+	grep -v '^[KRUPIWD] ' "$out/$name.log" | grep -v '^round ' >&2
 	if [ $rc != 0 ]; then
 		echo "bench: the guest failed (exit $rc); see $out/$name.log;" \
 			"the partial results follow, docs/performance.md is" \

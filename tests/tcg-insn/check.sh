@@ -280,5 +280,32 @@ check "report.py: a loss in the warm-up round misses zero loss too" \
 	'grep -q "rawprobe_kretprobe, zero records lost with the default ring: 0 of 1,000 lost, and 20 in the warm-up round — MISSED" "$T/report"' \
 	"$(grep 'zero records' "$T/report")"
 
+# The reader's speed against the calls' (guest.sh D lines, one a round).
+printf '%s\n' "D 1 rawprobe_kprobe_tsc 650 4000" \
+	"D 2 rawprobe_kprobe_tsc 810 16384" >> "$T/loss"
+python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
+check "report.py: the reader's ns a record against the calls', slower rounds counted" \
+	'grep -q "^  - the reader: 730 ns a record in full batches (median round; 810 in the slowest) against 700 ns a call; slower than the calls in 1 of 2 rounds; largest backlog 16,384 records$" "$T/report"' \
+	"$(grep -A3 'rawprobe_kprobe_tsc, zero' "$T/report")"
+
+# drainlog.py: a reader level until one pass, the host's wait lined up by
+# the log's "# end" and its modification time.
+{
+	echo "# rawprobectl drain log: 2 rings of 16384 records"
+	echo "# start_ns poll_ns work_ns records backlog lost"
+	for i in 0 1 2 3 4; do
+		echo "$((1000000000 + i * 1000000)) 0 500000 1024 2000 0"
+	done
+	echo "1005000000 0 20000000 1024 2000 0"
+	echo "1025000000 0 500000 1024 16384 700"
+	echo "# end 2000000000"
+} > "$T/drain.log"
+touch -d "@1700000001" "$T/drain.log"	# guest 2.0 s = host 1700000001.0 s
+echo "1700000000026000000 CPU_1/TCG 18000000" > "$T/events"
+python3 tests/bench/drainlog.py --events "$T/events" "$T/drain.log" > "$T/dl" 2>&1
+check "drainlog.py: the first loss, the reader's rate, the host's wait lined up" \
+	'grep -q "700 records lost, the first seen by pass 6" "$T/dl" && grep -q "the reader was faster than the writers: the loss came from a stall" "$T/dl" && grep -q "^     1.00 CPU_1/TCG waited 18.0 ms$" "$T/dl"' \
+	"$(cat "$T/dl")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -38,7 +38,7 @@
 #define BENCH_SYSCALL	(BENCH_TEXT + 120000 * 0x100)
 #define NR_PROBES	4
 
-static const struct rp_probe_desc bench_probes[NR_PROBES] = {
+static struct rp_probe_desc bench_probes[NR_PROBES] = {
 	{ .id = 1, .kind = RAWPROBE_KIND_KPROBE,
 	  .name = "kprobe:__x64_sys_getpgid" },
 	{ .id = 2, .kind = RAWPROBE_KIND_KRETPROBE, .nargs = 3,
@@ -221,6 +221,9 @@ int main(int argc, char **argv)
 	__u64 ts = 12345000000000ull, spent = 0, t0;
 	FILE *out = fopen(argc > 5 ? argv[5] : "/dev/null", "w");
 	unsigned int i;
+
+	for (i = 0; i < NR_PROBES; i++)	/* as the stream makes its descs */
+		rp_desc_name_ready(&bench_probes[i]);
 
 	if (nr < 1 || nr > 64 || size < 64 || (size & (size - 1)) || !out) {
 		fprintf(stderr, "usage: %s [text|json|csv|quiet] [RECORDS] "

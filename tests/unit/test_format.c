@@ -601,6 +601,61 @@ static void test_text_worst_case(void **state)
 	free(text);
 }
 
+/*
+ * A desc made ready (rp_desc_name_ready(): its name copied without a
+ * scan) prints the bytes of one that is not: names shorter than the
+ * column, as long, past rp_put()'s word moves, and one to escape.
+ */
+static void test_text_name_ready(void **state)
+{
+	static const char *const names[] = {
+		"k", "kprobe:f", "kprobe:__x64_sys_getpg", "kprobe:__x64_sys_getpgid",
+		"kretprobe:__x64_sys_getpgid", "kretprobe:a_function_name_past_32",
+		"kprobe:tab\there", "kprobe:\x1b[2J",	/* a tab, an ESC */
+	};
+	struct rp_probe_desc plain = { .id = 9, .kind = RAWPROBE_KIND_KPROBE };
+	struct rp_probe_desc ready;
+	struct rawprobe_record r;
+	char *a, *b;
+	size_t i;
+
+	(void)state;
+	base_record(&r);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		memset(plain.name, 0, sizeof(plain.name));
+		strcpy(plain.name, names[i]);
+		ready = plain;
+		rp_desc_name_ready(&ready);
+		/* a tab or an ESC is escaped: not ready, printed so */
+		assert_int_equal(ready.name_plain_len,
+				 strpbrk(plain.name, "\t\x1b") ? 0 :
+				 strlen(names[i]));
+		a = format_as(TEXT, &r, &plain);
+		b = format_as(TEXT, &r, &ready);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+	}
+}
+
+/* rp_put(), each length to 40: the bytes of memcpy, nothing past them. */
+static void test_put_lengths(void **state)
+{
+	char src[48], dst[48], want[48];
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (char)('a' + i % 26);
+	for (n = 0; n <= 40; n++) {
+		memset(dst, '#', sizeof(dst));
+		memset(want, '#', sizeof(want));
+		memcpy(want + 1, src, n);
+		assert_ptr_equal(rp_put(dst + 1, src, n), dst + 1 + n);
+		assert_memory_equal(dst, want, sizeof(dst));
+	}
+}
+
 /* Sixteen frames, each a symbol escaped to its longest, under that line. */
 static void test_text_worst_stack(void **state)
 {
@@ -1342,6 +1397,8 @@ int main(void)
 		cmocka_unit_test(test_text_worst_case),
 		cmocka_unit_test(test_text_worst_named),
 		cmocka_unit_test(test_text_worst_stack),
+		cmocka_unit_test(test_text_name_ready),
+		cmocka_unit_test(test_put_lengths),
 		cmocka_unit_test(test_ret_typed),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_fetch_faults),
