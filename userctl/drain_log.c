@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "drain_log.h"
 
@@ -21,8 +22,14 @@ int rp_drain_log_open(struct rp_drain_log *log, const char *path,
 	log->f = fopen(path, "w");
 	if (!log->f)
 		return -errno;
-	log->passes = NULL;
-	log->len = log->cap = 0;
+	/* room for a minute of passes, faulted in before the probes fire */
+	log->cap = 65536;
+	log->passes = calloc(log->cap, sizeof(*log->passes));
+	if (log->passes)
+		memset(log->passes, 0, log->cap * sizeof(*log->passes));
+	else
+		log->cap = 0;
+	log->len = 0;
 	log->dropped = 0;
 	log->lost0 = rp_reader_ring_lost(reader);
 	fprintf(log->f, "# rawprobectl drain log: %u rings of %" PRIu32

@@ -579,6 +579,28 @@ int rp_reader_set_tsc_anchor(struct rp_reader *reader, __u64 tsc, __u64 ns)
 	return 0;
 }
 
+int rp_reader_prepare(struct rp_reader *reader)
+{
+	unsigned int cpu;
+	size_t batch;
+
+	if (!reader)
+		return -EINVAL;
+	if (!(reader->flags & RP_READER_MERGE))
+		return 0;
+	for (cpu = 0; cpu < reader->nr_rings; cpu++) {
+		struct rp_run *run = &reader->runs[cpu];
+
+		batch = batch_of(reader, &reader->rings[cpu]);
+		if (run_reserve(run, batch, batch))
+			return -ENOMEM;
+		/* fault the pages in now, not in the first drain */
+		memset(run->recs + run->len, 0,
+		       (run->cap - run->len) * sizeof(*run->recs));
+	}
+	return 0;
+}
+
 int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records)
 {
 	if (!reader)

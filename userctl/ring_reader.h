@@ -100,6 +100,14 @@ unsigned int rp_reader_nr_rings(const struct rp_reader *reader);
 int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records);
 
 /*
+ * A merging reader's copies, allocated and faulted in now (a batch of
+ * records per ring: 128 KiB a ring at the default batch) rather than in
+ * the first drains, when a stream that has just been woken is furthest
+ * behind. Returns 0, or -ENOMEM (the drains then allocate as they go).
+ */
+int rp_reader_prepare(struct rp_reader *reader);
+
+/*
  * Records written with the tsc clock (RAWPROBE_REC_TSC: ts_ns and
  * latency_ns in TSC cycles) are converted to CLOCK_MONOTONIC ns before
  * anyone sees them, flag cleared, as uapi enum rawprobe_clock says: at

@@ -866,6 +866,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 		return rc;
 	/* this command's losses only */
 	s->lost0 = rp_reader_ring_lost(s->map.reader);
+	rp_reader_prepare(s->map.reader);	/* before the probes fire */
 	/* before the probes fire (and modules with stacks' frames go) */
 	if (!c->quiet && c->format != RP_FMT_RAW &&
 	    (c->format != RP_FMT_HIST || c->hist.value == RP_HIST_STACK))

@@ -15,7 +15,8 @@ CLOCK_REALTIME of the same write: the offset between the two clocks
 drift over the seconds since the loss).
 
 For each log it prints the passes of the WINDOW ms (default 40) before
-the first loss and a few after, in ms from the start of the pass that
+the first loss (in a log that lost nothing, the largest backlog) and a
+few after, in ms from the start of the pass that
 saw the loss, and the host's vCPU waits and steal in the same span. A
 reader that was behind for a while (backlog climbing over passes that
 each took little time) lost records by being too slow; one that was
@@ -97,14 +98,19 @@ def rates(passes, i, window_ms, out):
 def report(path, events, window_ms, out):
     passes, end = read_log(path)
     name = os.path.basename(path)
-    i = first_loss(passes)
-    if i is None:
-        print(f"{name}: {len(passes)} passes, no loss", file=out)
+    if not passes:
+        print(f"{name}: no passes", file=out)
         return
+    i = first_loss(passes)
+    if i is None:       # a near miss: around the largest backlog
+        i = max(range(len(passes)), key=lambda k: passes[k][4])
+        what = (f"no record lost; the largest backlog, "
+                f"{passes[i][4]:,} records, seen by pass {i}")
+    else:
+        what = (f"{passes[-1][5]:,} records lost, the first seen by "
+                f"pass {i}")
     t0 = passes[i][0]
-    lost = passes[-1][5]
-    print(f"{name}: {len(passes):,} passes; {lost:,} records lost, "
-          f"the first seen by pass {i} "
+    print(f"{name}: {len(passes):,} passes; {what} "
           f"({(t0 - passes[0][0]) / 1e6:,.1f} ms into the stream)",
           file=out)
     rates(passes, i, window_ms, out)

@@ -200,8 +200,9 @@ reader_sched() {	# PID: "WAIT_MAX WAIT_SUM NIVCSW CPU"
 
 # Times only: every stream logs its drains (stream --drain-log) into the
 # host's output directory, where the file's modification time is the
-# host's clock at its last line; a round that lost records keeps its log
-# as drain-ROUND-CONFIG.log, for tests/bench/drainlog.py to line up with
+# host's clock at its last line; a round that lost records, or whose
+# backlog passed half the ring, keeps its log as drain-ROUND-CONFIG.log,
+# for tests/bench/drainlog.py to line up with
 # tests/bench/hostwait.py's samples of the same seconds.
 DRAIN_DIR=/rawprobe-out
 drain_log_opt() {
@@ -209,14 +210,19 @@ drain_log_opt() {
 		echo "--drain-log $DRAIN_DIR/drain.log"
 }
 drain_log_keep() {	# CONFIG LOST
+	local d
 	[ -f $DRAIN_DIR/drain.log ] || return 0
-	# the reader's ns a record in full batches, the largest backlog
-	awk -v r="$ROUND" -v c="$1" '/^#/ { next }
+	# the reader's ns a record in full batches, the largest backlog; a
+	# log whose backlog passed half the ring is kept as a near miss
+	d=$(awk -v r="$ROUND" -v c="$1" '
+		/^# rawprobectl drain log:/ { ring = $8; next }
+		/^#/ { next }
 		$4 >= 1024 { work += $3; n += $4 }
 		$5 > max { max = $5 }
-		END { if (n) printf "D %s %s %.0f %d\n", r, c, work / n, max }
-		' $DRAIN_DIR/drain.log
-	if [ "${2:-0}" != 0 ] && [ "$2" != - ]; then
+		END { if (n) printf "D %s %s %.0f %d %d\n", r, c, work / n,
+				   max, (max * 2 >= ring) }' $DRAIN_DIR/drain.log)
+	[ -n "$d" ] && echo "${d% *}"
+	if { [ "${2:-0}" != 0 ] && [ "$2" != - ]; } || [ "${d##* }" = 1 ]; then
 		mv $DRAIN_DIR/drain.log "$DRAIN_DIR/drain-$ROUND-$1.log"
 	else
 		rm -f $DRAIN_DIR/drain.log

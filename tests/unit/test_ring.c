@@ -1018,6 +1018,9 @@ static void test_merge_order(void **state)
 	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 50);
 	for (cpu = 0; cpu < 3; cpu++)	/* everything was read out */
 		assert_int_equal(t[cpu].ctrl->consumer, 100 + cpu * 30);
+	/* made ready with records pending: they stay, in order */
+	assert_int_equal(rp_reader_prepare(r), 0);
+	assert_int_equal(rp_reader_prepare(NULL), -EINVAL);
 	c->stop_after = 0;
 	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), total - 50);
 	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), 0);
