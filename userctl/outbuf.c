@@ -2,11 +2,20 @@
 /* The formatters' output buffer; see outbuf.h. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "outbuf.h"
 
 int rp_outbuf_init(struct rp_outbuf *ob, FILE *out, size_t cap)
 {
 	ob->buf = malloc(cap);
+	/*
+	 * Faulted in now, before a stream's probes fire: otherwise its first
+	 * lines, written while it is furthest behind, take a page fault
+	 * every 4 KiB (dear under TCG; as the merge's copies,
+	 * rp_reader_prepare()).
+	 */
+	if (ob->buf)
+		memset(ob->buf, 0, cap);
 	ob->len = 0;
 	ob->cap = ob->buf ? cap : 0;
 	ob->out = out;

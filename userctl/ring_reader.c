@@ -581,8 +581,8 @@ int rp_reader_set_tsc_anchor(struct rp_reader *reader, __u64 tsc, __u64 ns)
 
 int rp_reader_prepare(struct rp_reader *reader)
 {
+	size_t batch, left = RP_READER_PREPARE_MAX;
 	unsigned int cpu;
-	size_t batch;
 
 	if (!reader)
 		return -EINVAL;
@@ -592,6 +592,9 @@ int rp_reader_prepare(struct rp_reader *reader)
 		struct rp_run *run = &reader->runs[cpu];
 
 		batch = batch_of(reader, &reader->rings[cpu]);
+		if (batch * sizeof(*run->recs) > left)
+			break;
+		left -= batch * sizeof(*run->recs);
 		if (run_reserve(run, batch, batch))
 			return -ENOMEM;
 		/* fault the pages in now, not in the first drain */

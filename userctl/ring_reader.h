@@ -101,10 +101,13 @@ int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records);
 
 /*
  * A merging reader's copies, allocated and faulted in now (a batch of
- * records per ring: 128 KiB a ring at the default batch) rather than in
+ * records per ring: 256 KiB a ring at the default batch) rather than in
  * the first drains, when a stream that has just been woken is furthest
- * behind. Returns 0, or -ENOMEM (the drains then allocate as they go).
+ * behind; the first rings' up to RP_READER_PREPARE_MAX in all (64 rings),
+ * the others' at their first records, as without it. Returns 0, or
+ * -ENOMEM (the drains then allocate as they go).
  */
+#define RP_READER_PREPARE_MAX	(16U << 20)
 int rp_reader_prepare(struct rp_reader *reader);
 
 /*

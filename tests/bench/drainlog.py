@@ -67,7 +67,7 @@ def first_loss(passes):
     return None
 
 
-def rates(passes, i, window_ms, out):
+def rates(passes, i, window_ms, out, what="loss"):
     """Over the window before pass i: the reader's ns a record in a typical
     pass (the median pass) against the writers' (the backlog's growth
     plus what the reader took, over the time), and its longest pass. A
@@ -87,7 +87,7 @@ def rates(passes, i, window_ms, out):
     longest = max(p[1] + p[2] for p in passes[j:i])
     verdict = "slower than the writers: a backlog that only grows" \
         if typical > span / written else \
-        "faster than the writers: the loss came from a stall"
+        f"faster than the writers: the {what} came from a stall"
     print(f"  over the {span / 1e6:.1f} ms before it the reader took "
           f"{typical:,.0f} ns a record in its median pass ({taken:,} "
           f"records), the writers wrote one every {span / written:,.0f} ns "
@@ -102,7 +102,8 @@ def report(path, events, window_ms, out):
         print(f"{name}: no passes", file=out)
         return
     i = first_loss(passes)
-    if i is None:       # a near miss: around the largest backlog
+    lost = i is not None
+    if not lost:        # a near miss: around the largest backlog
         i = max(range(len(passes)), key=lambda k: passes[k][4])
         what = (f"no record lost; the largest backlog, "
                 f"{passes[i][4]:,} records, seen by pass {i}")
@@ -113,7 +114,7 @@ def report(path, events, window_ms, out):
     print(f"{name}: {len(passes):,} passes; {what} "
           f"({(t0 - passes[0][0]) / 1e6:,.1f} ms into the stream)",
           file=out)
-    rates(passes, i, window_ms, out)
+    rates(passes, i, window_ms, out, "loss" if lost else "backlog")
     print("  ms     poll_ms  work_ms  records  backlog     lost", file=out)
     lo = t0 - window_ms * 1e6
     for p in passes[:i + 4]:

@@ -188,17 +188,23 @@ def parse(path):
         for n, r in rounds.items():
             r.append(sched.get((cfg, n)))
             r.append(drain.get((cfg, n)))
+    for cfg, w in warmup.items():
+        w.append(sched.get((cfg, 0)))
+        w.append(drain.get((cfg, 0)))
     return runs, unavailable, scale, kernel, cpus, warmup
 
 
-def reader_headroom(r):
+def reader_headroom(r, w=None):
     """The stream reader's speed against the workload's (guest.sh D
     lines, from its drain log): a reader slower than the calls it reads
-    only falls behind, and loses once the ring is full."""
+    only falls behind, and loses once the ring is full. The largest
+    backlog counts the warm-up round w too, as the losses do."""
     d = [(x[6][0], x[6][1], x[0]) for x in r.values()
          if len(x) > 6 and x[6]]
     if not d:
         return None
+    backlog = max(x[1] for x in d)
+    warm = w[6][1] if w and len(w) > 6 and w[6] else 0
     reader = statistics.median(x[0] for x in d)
     calls = statistics.median(x[2] for x in d)
     slower = sum(1 for x in d if x[0] > x[2])
@@ -206,7 +212,8 @@ def reader_headroom(r):
             f"(median round; {max(x[0] for x in d):,.0f} in the slowest) "
             f"against {calls:,.0f} ns a call; slower than the calls in "
             f"{slower} of {len(d)} rounds; largest backlog "
-            f"{max(x[1] for x in d):,} records")
+            f"{max(backlog, warm):,} records"
+            + (" (in the warm-up round)" if warm > backlog else ""))
 
 
 def losing_rounds(r):
@@ -329,7 +336,7 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                    + f" — {'met' if lost + wlost == 0 else 'MISSED'}")
         if lost:
             out.append(f"  - {losing_rounds(r)}")
-        headroom = reader_headroom(r)
+        headroom = reader_headroom(r, w)
         if headroom:
             out.append(f"  - {headroom}")
     waits = [x[5][0] for c in runs.values() for x in c.values() if x[5]]

@@ -282,11 +282,15 @@ check "report.py: a loss in the warm-up round misses zero loss too" \
 
 # The reader's speed against the calls' (guest.sh D lines, one a round).
 printf '%s\n' "D 1 rawprobe_kprobe_tsc 650 4000" \
-	"D 2 rawprobe_kprobe_tsc 810 16384" >> "$T/loss"
+	"D 2 rawprobe_kprobe_tsc 810 16384" "D 0 rawprobe_kretprobe 650 12000" \
+	"D 1 rawprobe_kretprobe 600 3000" >> "$T/loss"
 python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
 check "report.py: the reader's ns a record against the calls', slower rounds counted" \
 	'grep -q "^  - the reader: 730 ns a record in full batches (median round; 810 in the slowest) against 700 ns a call; slower than the calls in 1 of 2 rounds; largest backlog 16,384 records$" "$T/report"' \
 	"$(grep -A3 'rawprobe_kprobe_tsc, zero' "$T/report")"
+check "report.py: the largest backlog counts the warm-up round's" \
+	'grep -q "largest backlog 12,000 records (in the warm-up round)$" "$T/report"' \
+	"$(grep -A3 'rawprobe_kretprobe, zero' "$T/report")"
 
 # drainlog.py: a reader level until one pass, the host's wait lined up by
 # the log's "# end" and its modification time.

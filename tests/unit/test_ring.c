@@ -1076,6 +1076,7 @@ static void test_merge_batch(void **state)
 				      false));
 	c->n = 0;
 	assert_int_equal(rp_reader_set_batch(r, 0), 0);
+	assert_int_equal(rp_reader_prepare(r), 0);	/* runs a ring long */
 	assert_int_equal(rp_reader_drain_all(r, collect_cb, c), busy);
 	assert_merged(c, 0, c->n);
 	rp_reader_free(r);
