@@ -30,9 +30,9 @@ import sys
 
 
 def read_log(path):
-    """(passes, end_ns): passes as tuples (start, poll, work, records,
-    backlog, lost), all ns or counts."""
-    passes, end = [], None
+    """(passes, end_ns, ring): passes as tuples (start, poll, work, records,
+    backlog, lost), all ns or counts; ring: records a ring holds."""
+    passes, end, ring = [], None, 0
     with open(path) as f:
         for line in f:
             v = line.split()
@@ -41,10 +41,12 @@ def read_log(path):
             if v[0] == "#":
                 if len(v) == 3 and v[1] == "end":
                     end = int(v[2])
+                elif len(v) == 9 and v[3] == "log:" and v[8] == "records":
+                    ring = int(v[7])
                 continue
             if len(v) == 6:
                 passes.append(tuple(int(x) for x in v))
-    return passes, end
+    return passes, end, ring
 
 
 def read_events(path):
@@ -67,36 +69,45 @@ def first_loss(passes):
     return None
 
 
-def rates(passes, i, window_ms, out, what="loss"):
+def rates(passes, i, window_ms, out, what="loss", ring=0):
     """Over the window before pass i: the reader's ns a record in a typical
     pass (the median pass) against the writers' (the backlog's growth
-    plus what the reader took, over the time), and its longest pass. A
-    typical pass slower than the writers is a backlog that only grows; a
-    faster one means a pass (or a poll) that took too long: a stall."""
+    plus what the reader took, between the moments the backlogs were
+    read: after each pass's poll()), its longest pass and its longest
+    sleep in poll(). A typical pass slower than the writers is a backlog
+    that only grows; a sleep that woke to more than twice the default
+    watermark (an eighth of the ring) is a late wakeup; else a stall."""
     lo = passes[i][0] - window_ms * 1e6
     j = next(k for k in range(i + 1) if passes[k][0] >= lo)
     if j >= i:
         return
-    span = passes[i][0] - passes[j][0]
+    seen = [p[0] + p[1] for p in passes]     # when each backlog was read
+    span = seen[i] - seen[j]
     taken = sum(p[3] for p in passes[j:i])
     written = passes[i][4] - passes[j][4] + taken
     per = sorted(p[2] / p[3] for p in passes[j:i] if p[3])
-    if not per or written <= 0:
+    if not per or written <= 0 or span <= 0:
         return
     typical = per[len(per) // 2]
-    longest = max(p[1] + p[2] for p in passes[j:i])
-    verdict = "slower than the writers: a backlog that only grows" \
-        if typical > span / written else \
-        f"faster than the writers: the {what} came from a stall"
+    longest = max(p[2] for p in passes[j:i + 1])
+    sleep = max(passes[j:i + 1], key=lambda p: p[1])
+    if typical > span / written:
+        verdict = "slower than the writers: a backlog that only grows"
+    elif ring and sleep[4] > 2 * (ring // 8):
+        verdict = (f"asleep in poll() while {sleep[4]:,} records came: "
+                   f"a late wakeup (the default watermark is {ring // 8:,})")
+    else:
+        verdict = f"faster than the writers: the {what} came from a stall"
     print(f"  over the {span / 1e6:.1f} ms before it the reader took "
           f"{typical:,.0f} ns a record in its median pass ({taken:,} "
           f"records), the writers wrote one every {span / written:,.0f} ns "
-          f"({written:,}); its longest pass {longest / 1e6:.1f} ms: "
-          f"the reader was {verdict}", file=out)
+          f"({written:,}); its longest pass {longest / 1e6:.1f} ms, its "
+          f"longest sleep in poll() {sleep[1] / 1e6:.1f} ms: the reader was "
+          f"{verdict}", file=out)
 
 
 def report(path, events, window_ms, out):
-    passes, end = read_log(path)
+    passes, end, ring = read_log(path)
     name = os.path.basename(path)
     if not passes:
         print(f"{name}: no passes", file=out)
@@ -114,7 +125,7 @@ def report(path, events, window_ms, out):
     print(f"{name}: {len(passes):,} passes; {what} "
           f"({(t0 - passes[0][0]) / 1e6:,.1f} ms into the stream)",
           file=out)
-    rates(passes, i, window_ms, out, "loss" if lost else "backlog")
+    rates(passes, i, window_ms, out, "loss" if lost else "backlog", ring)
     print("  ms     poll_ms  work_ms  records  backlog     lost", file=out)
     lo = t0 - window_ms * 1e6
     for p in passes[:i + 4]:

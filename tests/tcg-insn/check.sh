@@ -311,5 +311,20 @@ check "drainlog.py: the first loss, the reader's rate, the host's wait lined up"
 	'grep -q "700 records lost, the first seen by pass 6" "$T/dl" && grep -q "the reader was faster than the writers: the loss came from a stall" "$T/dl" && grep -q "^     1.00 CPU_1/TCG waited 18.0 ms$" "$T/dl"' \
 	"$(cat "$T/dl")"
 
+# A near miss: a reader asleep in poll() far past the watermark.
+{
+	echo "# rawprobectl drain log: 2 rings of 16384 records"
+	for i in 0 1 2 3 4; do
+		echo "$((1000000000 + i * 600000)) 0 500000 1024 3000 0"
+	done
+	echo "1003000000 0 10000 11 11 0"
+	echo "1003010000 8000000 500000 1024 12000 0"
+	echo "# end 2000000000"
+} > "$T/late.log"
+python3 tests/bench/drainlog.py "$T/late.log" > "$T/dl" 2>&1
+check "drainlog.py: a sleep in poll() past the watermark is a late wakeup" \
+	'grep -q "no record lost; the largest backlog, 12,000 records, seen by pass 6" "$T/dl" && grep -q "longest sleep in poll() 8.0 ms: the reader was asleep in poll() while 12,000 records came: a late wakeup (the default watermark is 2,048)" "$T/dl"' \
+	"$(cat "$T/dl")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
