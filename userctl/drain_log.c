@@ -22,9 +22,12 @@ int rp_drain_log_open(struct rp_drain_log *log, const char *path,
 	log->f = fopen(path, "w");
 	if (!log->f)
 		return -errno;
-	/* room for a minute of passes, faulted in before the probes fire */
+	/*
+	 * 65,536 passes (2 MiB; a second to minutes of a stream, as busy as
+	 * it is), faulted in now, before the probes fire; it doubles after.
+	 */
 	log->cap = 65536;
-	log->passes = calloc(log->cap, sizeof(*log->passes));
+	log->passes = malloc(log->cap * sizeof(*log->passes));
 	if (log->passes)
 		memset(log->passes, 0, log->cap * sizeof(*log->passes));
 	else
