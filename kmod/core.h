@@ -47,6 +47,8 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms);
 void rp_ring_exit(void);
 void rp_ring_geometry(struct rp_ring_geometry *geo);
 int rp_ring_ensure(void);
+bool rp_ring_allocated(void);
+void rp_ring_release_unused(void);
 int rp_ring_resize(u32 nr_records, u32 mode);
 int rp_ring_reader_get(void);
 void rp_ring_reader_put(void);

@@ -189,13 +189,17 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		     struct netlink_ext_ack *extack, int *failed)
 {
 	unsigned int i, nid = 0, nhashed = 0;
+	bool had_rings = rp_ring_allocated();
 	int err;
 
 	if (rp_nr_probes + n > RAWPROBE_MAX_PROBES) {
 		NL_SET_ERR_MSG(extack, "too many probes");
 		return -ENOSPC;
 	}
-	/* The first probe allocates the rings its records go to. */
+	/*
+	 * The first probe allocates the rings its records go to; if it is
+	 * refused, it gives them back (see err_ids).
+	 */
 	err = rp_ring_ensure();
 	if (err) {
 		NL_SET_ERR_MSG(extack,
@@ -237,6 +241,8 @@ err_ids:
 		hash_del(&v[i]->hnode);
 	for (i = 0; i < nid; i++)
 		idr_remove(&rp_probe_ids, v[i]->id);
+	if (!had_rings)
+		rp_ring_release_unused();
 	return err;
 }
 

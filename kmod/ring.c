@@ -16,7 +16,8 @@
  *
  * Memory follows use: insmod allocates nothing. The rings are allocated
  * when first needed, by the first probe added or the first reader's
- * mmap(), and stay until rmmod (as ftrace's buffers do once expanded);
+ * mmap(), and stay until rmmod (as ftrace's buffers do once expanded),
+ * unless the first add is refused: it gives them back;
  * `ring set` before that only changes what will be allocated. The default
  * size shrinks with the number of CPUs, so that all rings together stay
  * within RP_RING_AUTO_TOTAL (see rp_ring_auto_records()).
@@ -315,6 +316,33 @@ out:
 	return err;
 }
 
+/*
+ * Give back rings that nothing uses: those a refused first add allocated
+ * (a typo must not keep megabytes a CPU until rmmod). The caller knows
+ * that no probe is registered; a reader that has mapped them keeps them.
+ */
+void rp_ring_release_unused(void)
+{
+	struct rp_rings *old = NULL;
+
+	mutex_lock(&rp_resize_lock);
+	mutex_lock(&rp_rings_lock);
+	if (!rp_readers)
+		old = rcu_replace_pointer(rp_rings, NULL,
+					  lockdep_is_held(&rp_rings_lock));
+	mutex_unlock(&rp_rings_lock);
+	mutex_unlock(&rp_resize_lock);
+	if (!old)
+		return;
+	synchronize_rcu();	/* the flush timer may be looking at them */
+	rp_rings_free(old);
+}
+
+bool rp_ring_allocated(void)
+{
+	return rcu_access_pointer(rp_rings);
+}
+
 void rp_ring_exit(void)
 {
 	struct rp_rings *rings;
@@ -408,17 +436,30 @@ out:
 	return err;
 }
 
+static struct rp_rings *rp_rings_locked(void)
+{
+	return rcu_dereference_protected(rp_rings,
+					 lockdep_is_held(&rp_rings_lock));
+}
+
 /*
  * Only one process maps the rings: the consumer positions are its own.
  * Its mapping needs them allocated.
  */
 int rp_ring_reader_get(void)
 {
-	int err = rp_ring_ensure();
+	int err;
 
-	if (err)
-		return err;
-	mutex_lock(&rp_rings_lock);
+	for (;;) {
+		err = rp_ring_ensure();
+		if (err)
+			return err;
+		mutex_lock(&rp_rings_lock);
+		/* A refused first add may have given them back meanwhile. */
+		if (rp_rings_locked())
+			break;
+		mutex_unlock(&rp_rings_lock);
+	}
 	if (rp_readers)
 		err = -EBUSY;
 	else
@@ -432,12 +473,6 @@ void rp_ring_reader_put(void)
 	mutex_lock(&rp_rings_lock);
 	rp_readers--;
 	mutex_unlock(&rp_rings_lock);
-}
-
-static struct rp_rings *rp_rings_locked(void)
-{
-	return rcu_dereference_protected(rp_rings,
-					 lockdep_is_held(&rp_rings_lock));
 }
 
 void rp_ring_geometry(struct rp_ring_geometry *geo)

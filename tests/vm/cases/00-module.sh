@@ -102,6 +102,27 @@ t_rings_allocated_on_first_use() {
 	$CTL probe del "$id"
 	expect_eq $((cpus * (256 * 256 + 4096))) "$(ring_bytes)" \
 		"ring memory kept after the last probe"
+	expect_fail 1 "ENOENT" $CTL probe add kprobe rp_no_such_function
+	expect_eq $((cpus * (256 * 256 + 4096))) "$(ring_bytes)" \
+		"ring memory kept after a refused add that did not allocate it"
+
+	# A refused first add gives back what it allocated: a typo, a
+	# blacklisted function, a duplicate in the batch.
+	rmmod rawprobe
+	insmod "$KO"
+	expect_fail 1 "ENOENT" $CTL probe add kprobe rp_no_such_function
+	expect_eq 0 "$(ring_bytes)" "ring memory after a refused first add"
+	expect_fail 1 "blacklisted.*EINVAL" $CTL probe add kprobe rawprobe:rp_kprobe_pre
+	expect_eq 0 "$(ring_bytes)" "ring memory after a blacklisted first add"
+	printf 'vfs_read\nvfs_read\n' > $T_SCRATCH/dup-batch
+	expect_fail 1 "identical probe.*EEXIST" $CTL probe add kprobe - < $T_SCRATCH/dup-batch
+	expect_eq 0 "$(ring_bytes)" "ring memory after a refused first batch"
+	expect_eq 0 "$(probe_count)" "probes after the refused first adds"
+	# the next reader and the next add allocate them again
+	$CTL stream -d 0.1 > /dev/null || fail "stream after the refused adds"
+	[ "$(ring_bytes)" -gt 0 ] || fail "no rings after a reader mapped them"
+	id=$($CTL probe add kprobe vfs_read)
+	$CTL probe del "$id"
 
 	rmmod rawprobe
 	insmod "$KO"
