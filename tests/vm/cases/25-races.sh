@@ -94,5 +94,23 @@ t_resize_races_mapping() {
 	cat /proc/version >/dev/null
 }
 
+# A refused first add gives back the rings it allocated while a reader
+# maps them: the reader keeps them, or allocates them again.
+t_refused_first_add_races_reader() {
+	local i k pid
+	for i in $(seq 8); do
+		rmmod rawprobe
+		module_load
+		$CTL stream -d 0.2 >/dev/null 2>$S/err & pid=$!
+		for k in 1 2 3; do
+			expect_fail 1 "ENOENT" $CTL probe add kprobe rp_no_such_function
+		done
+		wait $pid || fail "stream $i: $(cat $S/err)"
+	done
+	expect_eq 0 "$(probe_count)" "probes left"
+	$CTL -j stream -d 0.2 -e kprobe:vfs_read -o $S/after.json
+}
+
 tests t_rmmod_while_streaming t_rmmod_while_probes_fire \
-	t_rmmod_with_custom_module t_target_module_churn t_resize_races_mapping
+	t_rmmod_with_custom_module t_target_module_churn t_resize_races_mapping \
+	t_refused_first_add_races_reader
