@@ -4,6 +4,7 @@
  *   # rawprobectl drain log: RINGS rings of RECORDS records
  *   # start_ns poll_ns work_ns records backlog lost
  *   one line per pass, in the order the passes ran
+ *   # written mid-stream (after every RP_DRAIN_LOG_MAX_KEPT passes)
  *   # end NS
  * NS is CLOCK_MONOTONIC read just before that last line is written on
  * its own: the file's modification time is then the same instant on
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +35,7 @@ int rp_drain_log_open(struct rp_drain_log *log, const char *path,
 	else
 		log->cap = 0;
 	log->len = 0;
+	log->max_kept = RP_DRAIN_LOG_MAX_KEPT;
 	log->dropped = 0;
 	log->lost0 = rp_reader_ring_lost(reader);
 	fprintf(log->f, "# rawprobectl drain log: %u rings of %" PRIu32
@@ -41,30 +44,9 @@ int rp_drain_log_open(struct rp_drain_log *log, const char *path,
 	return 0;
 }
 
-void rp_drain_log_add(struct rp_drain_log *log, const struct rp_reader *reader,
-		      struct rp_drain_pass *pass)
+static void rp_drain_log_write_kept(struct rp_drain_log *log)
 {
-	if (log->len == log->cap) {
-		size_t cap = log->cap ? log->cap * 2 : 65536;
-		struct rp_drain_pass *p = realloc(log->passes,
-						  cap * sizeof(*p));
-
-		if (!p) {
-			log->dropped++;
-			return;
-		}
-		log->passes = p;
-		log->cap = cap;
-	}
-	pass->lost = rp_reader_ring_lost(reader) - log->lost0;
-	log->passes[log->len++] = *pass;
-}
-
-int rp_drain_log_close(struct rp_drain_log *log)
-{
-	struct timespec now;
 	size_t i;
-	int err;
 
 	for (i = 0; i < log->len; i++) {
 		const struct rp_drain_pass *p = &log->passes[i];
@@ -73,6 +55,51 @@ int rp_drain_log_close(struct rp_drain_log *log)
 			" %" PRIu32 " %" PRIu64 "\n", p->start_ns, p->poll_ns,
 			p->work_ns, p->records, p->backlog, p->lost);
 	}
+	log->len = 0;
+}
+
+/* Room for one more pass: the array doubles, up to max_kept. */
+static bool rp_drain_log_room(struct rp_drain_log *log)
+{
+	struct rp_drain_pass *p;
+	size_t cap;
+
+	if (log->len >= log->max_kept) {
+		/* The next pass's time includes this write. */
+		rp_drain_log_write_kept(log);
+		fputs("# written mid-stream\n", log->f);
+		return true;
+	}
+	if (log->len < log->cap)
+		return true;
+	cap = log->cap ? log->cap * 2 : 65536;
+	if (cap > log->max_kept)
+		cap = log->max_kept;
+	p = realloc(log->passes, cap * sizeof(*p));
+	if (!p)
+		return false;
+	log->passes = p;
+	log->cap = cap;
+	return true;
+}
+
+void rp_drain_log_add(struct rp_drain_log *log, const struct rp_reader *reader,
+		      struct rp_drain_pass *pass)
+{
+	if (!rp_drain_log_room(log)) {
+		log->dropped++;
+		return;
+	}
+	pass->lost = rp_reader_ring_lost(reader) - log->lost0;
+	log->passes[log->len++] = *pass;
+}
+
+int rp_drain_log_close(struct rp_drain_log *log)
+{
+	struct timespec now;
+	int err;
+
+	rp_drain_log_write_kept(log);
 	if (log->dropped)
 		fprintf(log->f, "# %" PRIu64 " passes not kept: out of memory\n",
 			log->dropped);

@@ -3,7 +3,8 @@
  * A stream's drain log (stream --drain-log FILE): one line per pass of
  * the reader's loop, kept in memory while the stream runs and written
  * when it ends, so that the log costs the reader no I/O while it races
- * the producers. Says, for a stream that lost records, whether its
+ * the producers (past RP_DRAIN_LOG_MAX_KEPT passes it writes them out
+ * and marks the spot). Says, for a stream that lost records, whether its
  * reader was late (a long poll or a long pass before the loss) or kept
  * up until it was kept off its CPU.
  */
@@ -23,10 +24,17 @@ struct rp_drain_pass {
 	uint64_t lost;		/* the rings' lost counters, since the log began */
 };
 
+/*
+ * At most this many passes are kept (32 MiB); a longer stream writes
+ * them out mid-stream and says so in the file.
+ */
+#define RP_DRAIN_LOG_MAX_KEPT	(1U << 20)
+
 struct rp_drain_log {
 	FILE *f;
 	struct rp_drain_pass *passes;
 	size_t len, cap;
+	size_t max_kept;	/* RP_DRAIN_LOG_MAX_KEPT; smaller in tests */
 	uint64_t dropped;	/* passes not kept: out of memory */
 	uint64_t lost0;
 };

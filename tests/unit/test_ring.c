@@ -34,6 +34,7 @@ static void test_hook(int point);
 #define RP_HOST_HOOK(point) test_hook(point)
 #include "ring_core_host.h"
 #include "ring_reader.h"
+#include "drain_log.h"
 
 static __thread void (*hook_fn)(void *arg);
 static __thread void *hook_arg;
@@ -928,6 +929,61 @@ static void test_reader_api(void **state)
 	rp_reader_free(r);
 	ring_free(&t);
 	free(c);
+}
+
+/*
+ * The drain log keeps at most max_kept passes: past that it writes them
+ * out and marks the spot, losing none.
+ */
+static void test_drain_log_bounded(void **state)
+{
+	char path[] = "/tmp/rp-drain-log-XXXXXX", line[256];
+	struct rp_drain_log log;
+	struct rp_drain_pass pass = { 0 };
+	unsigned int i, data = 0, marks = 0, ends = 0;
+	struct test_ring t;
+	struct rp_reader *r;
+	uint64_t next = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	ring_init(&t, 64, RAWPROBE_RING_DISCARD, 0, 0);
+	r = reader_for(&t, 1, 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(rp_drain_log_open(&log, path, r, 64), 0);
+	log.max_kept = 4;
+	for (i = 0; i < 10; i++) {
+		pass.start_ns = i;
+		rp_drain_log_add(&log, r, &pass);
+		assert_true(log.len <= 4);
+	}
+	assert_int_equal(rp_drain_log_close(&log), 0);
+
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start;
+
+		if (!strcmp(line, "# written mid-stream\n"))
+			marks++;
+		else if (!strncmp(line, "# end ", 6))
+			ends++;
+		else if (line[0] != '#') {
+			assert_int_equal(sscanf(line, "%llu", &start), 1);
+			assert_int_equal(start, next++);
+			data++;
+		}
+	}
+	fclose(f);
+	unlink(path);
+	assert_int_equal(data, 10);
+	assert_int_equal(marks, 2);
+	assert_int_equal(ends, 1);
+	rp_reader_free(r);
+	ring_free(&t);
 }
 
 /* Unmerged drain_all: ring after ring; a stop request ends it all. */
@@ -1954,6 +2010,7 @@ int main(void)
 		cmocka_unit_test(test_overwrite_lap_skip),
 		cmocka_unit_test(test_overwrite_nested_lap),
 		cmocka_unit_test(test_reader_api),
+		cmocka_unit_test(test_drain_log_bounded),
 		cmocka_unit_test(test_drain_all_stop),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_merge_batch),
