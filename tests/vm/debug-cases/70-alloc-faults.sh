@@ -101,14 +101,24 @@ t_faults_ready() {
 
 # The first probe allocates the rings (kmod/ring.c): walk that with the
 # smallest rings (4 pages a CPU), the module reloaded after each attempt
-# so that each one is a first. The rings may stay allocated after a
-# failed attempt (as after a successful one); no probe may.
+# so that each one is a first. A failed attempt leaves neither a probe
+# nor the rings (it gives back what it allocated); a successful one both.
 reload_small() {
 	rmmod rawprobe && insmod "$KO" ring_records=64
 }
+added_first() {	# rc
+	local bytes
+	added_one "$1"
+	bytes=$(json_get "$($CTL -j ring show)" 'j["allocated_bytes"]')
+	if [ "$1" = 0 ]; then
+		[ "$bytes" -gt 0 ] || fail "no rings after a successful first add"
+	else
+		expect_eq 0 "$bytes" "ring memory after a failed first add"
+	fi
+}
 t_first_probe_allocates_rings() {
 	reload_small
-	fault_walk send added_one reload_small $CTL probe add kprobe vfs_read
+	fault_walk send added_first reload_small $CTL probe add kprobe vfs_read
 	rmmod rawprobe && insmod "$KO"
 	rings_allocate	# the walks below meet allocated rings
 }
