@@ -174,7 +174,7 @@ int rp_probe_del_many(const u32 *ids, unsigned int n,
 struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
 					   struct module *owner);
 void rp_probe_del_custom(struct rawprobe_probe *p);
-unsigned int rp_probe_del_all(void);
+int rp_probe_del_all(void);
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);

@@ -688,8 +688,12 @@ static int rp_cmd_probe_add(struct sk_buff *skb, struct genl_info *info)
 	      rp_probe_add_one(skb, info, &ans, &id);
 	if (err)
 		return err;
-	/* Deleted already by another caller: answered by its id alone. */
-	if (rp_probe_with(id, rp_put_probe_answer, ans.skb) == -ENOENT)
+	/*
+	 * Deleted already by another caller, or the caller was killed
+	 * waiting to look: answered by its id alone.
+	 */
+	err = rp_probe_with(id, rp_put_probe_answer, ans.skb);
+	if (err == -ENOENT || err == -EINTR)
 		nla_put_u32(ans.skb, RAWPROBE_A_PROBE_ID, id);
 	return rp_answer_send(info, &ans);
 }
@@ -861,10 +865,13 @@ static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	if (!rp_flag_all(info)) {
 		err = rp_probe_del_listed(info);
-	} else if (rp_probe_del_all()) {
-		NL_SET_ERR_MSG(info->extack,
-			       "the kernel could not unregister some probes (out of memory): they stay; try again");
-		err = -ENOMEM;
+	} else {
+		err = rp_probe_del_all();
+		if (err > 0) {
+			NL_SET_ERR_MSG(info->extack,
+				       "the kernel could not unregister some probes (out of memory): they stay; try again");
+			err = -ENOMEM;
+		}
 	}
 	return rp_answer_done(info, &ans, err);
 }

@@ -8,7 +8,11 @@
  * All changes happen under rp_registry_lock (a mutex: registering and
  * unregistering kprobes sleeps). Probe handlers never take it; they only
  * touch their own probe, which stays valid until unregister_*probe()
- * has waited for every running handler.
+ * has waited for every running handler. Netlink requests wait for it
+ * killably: behind a batch of thousands (minutes under TCG) their caller
+ * can still be killed, and the hung-task detector, which watches
+ * uninterruptible sleeps, stays quiet. The module notifier, the socket
+ * reaper and rmmod must not give up, and wait as before.
  *
  * Who else changes the table: owner.c (a socket's probes go with it) and
  * modules.c (probes on module code go and come back with the module).
@@ -276,7 +280,9 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 	}
 	*failed = -1;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		goto out;
 	err = rp_insert_locked(v, n, extack, failed);
 	if (!err)
 		for (i = 0; i < n; i++)
@@ -351,7 +357,9 @@ int rp_probe_del_many(const u32 *ids, unsigned int n,
 	v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		goto out;
 	for (i = 0; i < n && !err; i++) {
 		v[i] = rp_deletable_locked(ids[i], extack);
 		if (IS_ERR(v[i])) {
@@ -369,6 +377,7 @@ int rp_probe_del_many(const u32 *ids, unsigned int n,
 		err = -ENOMEM;
 	}
 	mutex_unlock(&rp_registry_lock);
+out:
 	kvfree(v);
 	return err;
 }
@@ -383,13 +392,16 @@ static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
 	return true;
 }
 
-/* Every probe added over netlink; modules' probes stay with them. */
-/* Returns how many the kernel kept (see rp_unregister_end()). */
-unsigned int rp_probe_del_all(void)
+/*
+ * Every probe added over netlink; modules' probes stay with them. Returns
+ * how many the kernel kept (see rp_unregister_end()), or -EINTR.
+ */
+int rp_probe_del_all(void)
 {
 	unsigned int kept;
 
-	mutex_lock(&rp_registry_lock);
+	if (mutex_lock_killable(&rp_registry_lock))
+		return -EINTR;
 	kept = rp_remove_matching(rp_match_netlink, NULL);
 	mutex_unlock(&rp_registry_lock);
 	return kept;
@@ -398,9 +410,11 @@ unsigned int rp_probe_del_all(void)
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 {
 	struct rawprobe_probe *p;
-	int err = 0;
+	int err;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
 	p = rp_lookup_locked(id, extack);
 	if (!p) {
 		err = -ENOENT;
@@ -442,9 +456,11 @@ static void rp_stats_clear(struct rawprobe_probe *p)
 int rp_probe_reset_stats(u32 id, bool all)
 {
 	struct rawprobe_probe *p;
-	int err = 0;
+	int err;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
 	if (all) {
 		list_for_each_entry(p, &rp_probes, node)
 			rp_stats_clear(p);
@@ -489,7 +505,9 @@ int rp_registry_while_empty(int (*fn)(u32 arg, struct netlink_ext_ack *extack),
 {
 	int err;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
 	if (rp_nr_probes) {
 		NL_SET_ERR_MSG(extack,
 			       "probes are registered: remove them first (modules' probes go with their modules)");
@@ -505,9 +523,11 @@ int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx)
 {
 	struct rawprobe_probe *p;
-	int id, err = 0;
+	int id, err;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
 	id = *pos;
 	idr_for_each_entry_continue(&rp_probe_ids, p, id) {
 		err = fn(p, ctx);
@@ -524,7 +544,9 @@ int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx), void *
 	struct rawprobe_probe *p;
 	int err;
 
-	mutex_lock(&rp_registry_lock);
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
 	p = idr_find(&rp_probe_ids, id);
 	err = p ? fn(p, ctx) : -ENOENT;
 	mutex_unlock(&rp_registry_lock);

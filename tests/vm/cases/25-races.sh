@@ -111,6 +111,32 @@ t_refused_first_add_races_reader() {
 	$CTL -j stream -d 0.2 -e kprobe:vfs_read -o $S/after.json
 }
 
+# Requests wait for the probe table killably (kmod/registry.c): a `probe
+# list` queued behind a long `probe del all`, asleep on the table's lock,
+# dies at once when killed, while the removal goes on; it slept
+# uninterruptibly until the end.
+kprobes_armed() { grep -c '' /sys/kernel/debug/kprobes/list; }
+t_waiter_killed_behind_batch() {
+	local n=1000 del waiter start ms
+	[ "$T_DEBUG_KERNEL" = 1 ] && n=200
+	probeable_functions $n > $S/funcs
+	$CTL probe add kprobe - < $S/funcs > /dev/null
+	$CTL probe del all & del=$!
+	wait_for "[ \$(kprobes_armed) -lt $n ]" 300 || fail "the removal never began"
+	$CTL -j probe list > /dev/null 2>&1 & waiter=$!
+	wait_for "grep -q rp_probe_walk /proc/$waiter/stack" 300 ||
+		fail "the waiter never slept on the table's lock"
+	start=$(date +%s%N)
+	kill -KILL $waiter
+	wait $waiter || true
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	echo "    the killed waiter was gone in $ms ms; $(kprobes_armed) probes still to remove" >&2
+	kill -0 $del 2>/dev/null ||
+		fail "the removal ended before the killed waiter did ($ms ms)"
+	wait $del || fail "probe del all failed"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 tests t_rmmod_while_streaming t_rmmod_while_probes_fire \
 	t_rmmod_with_custom_module t_target_module_churn t_resize_races_mapping \
-	t_refused_first_add_races_reader
+	t_refused_first_add_races_reader t_waiter_killed_behind_batch
