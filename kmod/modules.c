@@ -36,6 +36,14 @@ static void rp_module_going(struct module *mod)
 		if (!rp_probe_in_module(p, mod))
 			continue;
 		rp_unregister(p);
+		/*
+		 * kprobes' own notifier ran first and marked it gone, which
+		 * disable_kprobe() takes as disabled: this cannot fail. If
+		 * it did, the probe is still the kernel's and must not be
+		 * prepared afresh for a re-arm (rp_rearm() would memset it).
+		 */
+		if (WARN_ON_ONCE(p->registered))
+			continue;
 		p->state = RAWPROBE_STATE_GONE;
 		strscpy(p->gone_with, mod->name, sizeof(p->gone_with));
 		rp_probe_event(p, RAWPROBE_EVENT_GONE);

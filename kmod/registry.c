@@ -394,7 +394,7 @@ static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
 
 /*
  * Every probe added over netlink; modules' probes stay with them. Returns
- * how many the kernel kept (see rp_unregister_end()), or -EINTR.
+ * how many the kernel could not disarm (see rp_disarm()), or -EINTR.
  */
 int rp_probe_del_all(void)
 {

@@ -2,9 +2,9 @@
 /*
  * Arming: probes registered with the kernel's kprobes and unregistered,
  * in batches (one grace period for many), with register_*probe()'s
- * errors turned into reasons and the kernel's refusals to let a probe go
- * handled. Called by the table (registry.c) and modules.c, under
- * rp_registry_lock.
+ * errors turned into reasons, and removal that cannot fail half-way (a
+ * probe is disarmed before it is unregistered). Called by the table
+ * (registry.c) and modules.c, under rp_registry_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -70,40 +70,38 @@ int rp_register(struct rawprobe_probe *p)
 }
 
 /*
- * unregister_kprobes() returns nothing, yet the kernel may keep a kprobe
- * registered: when disarming it fails (ftrace_set_filter_ip() out of
- * memory, with a WARN), it clears the kprobe's addr and leaves it in its
- * table, its handlers still called. Such a probe must not be freed: it
- * stays registered (addr restored, so that unregistering can be tried
- * again) and its removal fails. Found by the allocation-failure loops.
+ * Removal that cannot fail half-way. unregister_*probe() returns nothing,
+ * yet its disarm can fail (ftrace_set_filter_ip() out of memory, with a
+ * WARN): the kernel then clears the kprobe's addr and leaves it in its
+ * table, its handlers still called, and unregister_kretprobes() has freed
+ * the kretprobe's rethook all the same. Unregistering such a struct again
+ * is a double free; freeing it, a use after free. So a probe is disarmed
+ * first, by disable_kprobe(): when that fails it leaves the probe as it
+ * was, armed and registered, and can be tried again with no side effect.
+ * Only a disabled probe is unregistered: nothing is left to disarm, so
+ * __unregister_kprobe_top() cannot fail, and no struct is unregistered
+ * twice. A probe already disabled (by the user, or gone with its module)
+ * passes through disable_kprobe() untouched.
  */
-static void rp_unregister_begin(struct rawprobe_probe *p)
+static bool rp_disarm(struct rawprobe_probe *p)
 {
-	p->unreg_addr = rp_probe_kprobe(p)->addr;
-}
+	int err = disable_kprobe(rp_probe_kprobe(p));
 
-static void rp_unregister_end(struct rawprobe_probe *p)
-{
-	struct kprobe *kp = rp_probe_kprobe(p);
-
-	p->registered = !kp->addr;
-	if (p->registered) {
-		kp->addr = p->unreg_addr;
-		pr_warn("probe %u on %s: the kernel kept it registered; it stays\n",
-			p->id, p->target);
-	}
+	if (err)
+		pr_warn_ratelimited("probe %u on %s: the kernel could not disarm it (%d); it stays armed\n",
+				    p->id, p->target, err);
+	return !err;
 }
 
 void rp_unregister(struct rawprobe_probe *p)
 {
-	if (!p->registered)
+	if (!p->registered || !rp_disarm(p))
 		return;
-	rp_unregister_begin(p);
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
 		unregister_kretprobe(&p->krp);
 	else
 		unregister_kprobe(&p->kp);
-	rp_unregister_end(p);
+	p->registered = false;
 }
 
 /*
@@ -123,9 +121,10 @@ static void rp_unregister_chunk(struct rawprobe_probe **v, unsigned int n,
 	unsigned int i, nk = 0, nr = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!v[i]->registered)
+		if (!v[i]->registered || !rp_disarm(v[i]))
 			continue;
-		rp_unregister_begin(v[i]);
+		/* Disarmed: unregistering it cannot fail (see above). */
+		v[i]->registered = false;
 		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
 			krps[nr++] = &v[i]->krp;
 		else
@@ -135,9 +134,6 @@ static void rp_unregister_chunk(struct rawprobe_probe **v, unsigned int n,
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(krps, nr);
-	for (i = 0; i < n; i++)
-		if (v[i]->registered)
-			rp_unregister_end(v[i]);
 }
 
 void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
@@ -164,7 +160,7 @@ out:
 	kfree(krps);
 }
 
-/* Before the probes are freed: wait out the kernel's refusals. */
+/* Before the probes are freed: retry the disarms the kernel refused. */
 static void rp_unregister_all(struct rawprobe_probe **v, unsigned int n)
 {
 	unsigned int i;
