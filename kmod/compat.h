@@ -8,6 +8,9 @@
 
 #include <linux/version.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/cpumask.h>
 
 /* vm_flags became read-only behind accessors in 6.3. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
@@ -25,6 +28,33 @@ static inline void rp_vm_flags_clear(struct vm_area_struct *vma,
 #else
 #define rp_vm_flags_set		vm_flags_set
 #define rp_vm_flags_clear	vm_flags_clear
+#endif
+
+/*
+ * What register_kretprobe() allocates for maxactive instances of
+ * obj_size bytes, instances the kernel charges to no one: before 6.7 a
+ * kmalloc each (rethook nodes); since, an objpool, whose every possible
+ * CPU has a vmalloc'd slot of roundup_pow_of_two(maxactive) pointers and
+ * its share of the objects.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+static inline u64 rp_kretprobe_bytes(u32 maxactive, size_t obj_size)
+{
+	return (u64)maxactive * kmalloc_size_roundup(obj_size);
+}
+#else
+#include <linux/objpool.h>
+
+static inline u64 rp_kretprobe_bytes(u32 maxactive, size_t obj_size)
+{
+	u32 ncpu = num_possible_cpus();
+	u64 slot = struct_size_t(struct objpool_slot, entries,
+				 roundup_pow_of_two(maxactive)) +
+		   ALIGN(obj_size, sizeof(void *)) *
+		   DIV_ROUND_UP(maxactive, ncpu);
+
+	return ncpu * PAGE_ALIGN(slot);
+}
 #endif
 
 #endif /* _RAWPROBE_COMPAT_H */

@@ -114,7 +114,7 @@ struct rawprobe_probe {
 	u32 id;
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */
-	kprobe_opcode_t *unreg_addr;	/* kp.addr, while unregistering */
+	u64 pinned;			/* kretprobe instances' bytes, budgeted */
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	bool syscall_ia32;		/* ... in the ia32 registers */
 	s8 str_arg;			/* first string argument, or -1 */
@@ -193,10 +193,14 @@ int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
 
+/* registry_check.c: a string, field or filter that loads from memory */
+bool rp_spec_reads_memory(const struct rp_probe_spec *spec);
+
 /* probes/: per-kind setup and the handlers */
 int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
 void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
+u64 rp_kretprobe_pinned(const struct rawprobe_probe *p);
 void rp_custom_prepare(struct rawprobe_probe *p);
 int rp_override_check(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,

@@ -25,6 +25,7 @@
 #include <linux/hashtable.h>
 #include <linux/idr.h>
 #include <linux/jhash.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -40,6 +41,8 @@ static DEFINE_IDR(rp_probe_ids);
  */
 static DEFINE_HASHTABLE(rp_probe_hash, 10);
 static u32 rp_nr_probes;
+/* What the netlink kretprobes' instances pin, against rp_pinned_budget() */
+static u64 rp_pinned;
 static BLOCKING_NOTIFIER_HEAD(rp_probe_events);
 
 /* Listeners get (enum rawprobe_event, probe) under the registry lock. */
@@ -113,6 +116,7 @@ static unsigned int rp_remove_locked(struct rawprobe_probe **v,
 		}
 		list_del(&v[i]->node);
 		hash_del(&v[i]->hnode);
+		rp_pinned -= v[i]->pinned;
 		idr_remove(&rp_probe_ids, v[i]->id);
 		rp_nr_probes--;
 		rp_probe_event(v[i], RAWPROBE_EVENT_REMOVED);
@@ -181,12 +185,48 @@ struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 
 /*
  * Against the table and the probes earlier in the batch, which are hashed
- * as they pass (a module's own handlers, desc set, are its business and
- * never match).
+ * as they pass. A module's own handlers (desc set) are its business and
+ * match nothing, either way round: a probe added over netlink must not be
+ * able to stop a probe module from loading.
  */
 static bool rp_is_duplicate(struct rawprobe_probe *p)
 {
-	return rp_find_same(&p->spec);
+	return !p->desc && rp_find_same(&p->spec);
+}
+
+/*
+ * Kretprobe instances are allocated by the kernel, charged to no one, and
+ * a caller with CAP_PERFMON alone may add thousands of kretprobes with a
+ * maxactive of thousands each: gigabytes of kernel memory. So they have a
+ * budget, as the rings do: what all probes added over netlink pin stays
+ * within a sixteenth of RAM. Probe modules' own are their code's
+ * business, and a user's probes must not stop a module from loading.
+ */
+static u64 rp_pinned_budget(void)
+{
+	return ((u64)totalram_pages() << PAGE_SHIFT) / 16;
+}
+
+static int rp_pin_check(struct rawprobe_probe **v, unsigned int n,
+			struct netlink_ext_ack *extack, int *failed)
+{
+	u64 total = rp_pinned, budget = rp_pinned_budget();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->desc || v[i]->spec.kind != RAWPROBE_KIND_KRETPROBE)
+			continue;
+		v[i]->pinned = rp_kretprobe_pinned(v[i]);
+		total += v[i]->pinned;
+		if (total <= budget)
+			continue;
+		NL_SET_ERR_MSG(extack,
+			       "kretprobe instances would take more than the sixteenth of RAM all kretprobes share: ask for a smaller --maxactive, or remove probes");
+		*failed = i;
+		return -E2BIG;
+	}
+	rp_pinned = total;
+	return 0;
 }
 
 int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
@@ -228,9 +268,15 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		v[i]->id = err;
 		nid++;
 	}
-	err = rp_register_all(v, n, extack, failed);
+	err = rp_pin_check(v, n, extack, failed);
 	if (err)
 		goto err_ids;
+	err = rp_register_all(v, n, extack, failed);
+	if (err) {
+		for (i = 0; i < n; i++)
+			rp_pinned -= v[i]->pinned;
+		goto err_ids;
+	}
 	for (i = 0; i < n; i++) {
 		v[i]->state = v[i]->spec.flags & RAWPROBE_F_DISABLED ?
 			      RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;

@@ -11,6 +11,7 @@
 #include <linux/kprobes.h>
 #include <linux/timekeeping.h>
 #include "emit.h"
+#include "compat.h"
 
 struct rp_kret_data {
 	u64 entry_ns;
@@ -107,4 +108,17 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
 			   sizeof(struct rp_kret_data) :
 			   offsetof(struct rp_kret_data, frames);
 	p->krp.maxactive = p->spec.maxactive;
+}
+
+/*
+ * The memory register_kretprobe() will pin for the probe's instances,
+ * with the default maxactive the kernel would choose for 0.
+ */
+u64 rp_kretprobe_pinned(const struct rawprobe_probe *p)
+{
+	u32 maxactive = p->krp.maxactive ?:
+			max_t(u32, 10, 2 * num_possible_cpus());
+
+	return rp_kretprobe_bytes(maxactive, sizeof(struct kretprobe_instance) +
+				  p->krp.data_size);
 }

@@ -184,5 +184,19 @@ t_discard_and_process_context() {
 	rmmod rp_writer
 }
 
-tests t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
+# A probe added over netlink on the module's target does not stop the
+# module from loading (review item 5: insmod failed with EEXIST, while
+# the other order was accepted): a module's probes are its own.
+t_module_loads_beside_same_netlink_probe() {
+	local id
+	id=$($CTL probe add kprobe kernel_clone)
+	example_load kprobe_minimal kernel_clone
+	/bin/true
+	expect_ge 1 "$(json_get "$($CTL -j probe show "$id")" 'j["stats"]["hits"]')" \
+		"the netlink probe still fires"
+	example_unload kprobe_minimal
+	$CTL probe del "$id"
+}
+
+tests t_module_loads_beside_same_netlink_probe t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
 	t_skb_drop t_error_inject t_api_guard_rails
