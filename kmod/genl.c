@@ -117,6 +117,33 @@ static int rp_require_admin(const struct sk_buff *skb,
 	return -EPERM;
 }
 
+/*
+ * A probe that loads from memory (rp_spec_reads_memory()) reads any
+ * address a process passes it. Upstream asks the same power for that:
+ * CAP_PERFMON with CAP_BPF (BPF's probe_read helpers) or CAP_SYS_ADMIN
+ * (kprobe_events' fetchargs are root's). CAP_PERFMON alone keeps what
+ * perf gives it: registers, counts, stacks.
+ */
+static int rp_require_read_caps(const struct sk_buff *skb,
+				const struct rp_probe_spec *specs,
+				unsigned int n, struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (netlink_capable(skb, CAP_SYS_ADMIN) ||
+	    (netlink_capable(skb, CAP_PERFMON) &&
+	     netlink_capable(skb, CAP_BPF)))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!rp_spec_reads_memory(&specs[i]))
+			continue;
+		NL_SET_ERR_MSG(extack,
+			       "reading memory through a pointer (a string, a field path, a filter on a field) needs CAP_SYS_ADMIN, or CAP_PERFMON with CAP_BPF");
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* --- messages --- */
 
 static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
@@ -503,7 +530,7 @@ static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 		if (*c == ',' && !empty) {
 			names++;
 			empty = true;
-		} else if (isalnum(*c) || strchr("_.[]", *c)) {
+		} else if ((isascii(*c) && isalnum(*c)) || strchr("_.[]", *c)) {
 			empty = false;
 		} else if (c[0] == '-' && c[1] == '>') {
 			empty = false;
@@ -667,6 +694,7 @@ static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
 		return -ENOMEM;
 	}
 	err = rp_parse_spec(info->attrs, NULL, info->extack, spec) ?:
+	      rp_require_read_caps(skb, spec, 1, info->extack) ?:
 	      rp_sender_owner(skb, info, spec, 1, &owner) ?:
 	      rp_answer_prepare(info, NLMSG_GOODSIZE, ans);
 	if (!err) {
@@ -781,6 +809,7 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	if (!specs || !ids)
 		goto out;
 	err = rp_parse_batch(info, specs, &n) ?:
+	      rp_require_read_caps(skb, specs, n, info->extack) ?:
 	      rp_sender_owner(skb, info, specs, n, &owner) ?:
 	      rp_answer_prepare(info, rp_ids_size(n), &ans);
 	if (err)

@@ -35,6 +35,36 @@ int rp_check_lockdown(struct netlink_ext_ack *extack)
 	return -EPERM;
 }
 
+static bool rp_fetch_loads(const struct rawprobe_fetch *f)
+{
+	return f->nloads > 0;
+}
+
+/*
+ * Whether the probe reads memory at addresses its hits choose: a string
+ * capture, a field path, a value filter on a field. A system call's
+ * argument is whatever address a process passes, so such a probe reads
+ * any memory any process names; the callers' capabilities decide
+ * (genl.c). Registers, the saved pt_regs of a system call and stack
+ * return addresses are what perf shows CAP_PERFMON, and stay open to it.
+ */
+bool rp_spec_reads_memory(const struct rp_probe_spec *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nargs; i++)
+		if (spec->argtypes[i] == RAWPROBE_ARG_KSTR ||
+		    spec->argtypes[i] == RAWPROBE_ARG_USTR)
+			return true;
+	for (i = 0; i < spec->nfetch; i++)
+		if (rp_fetch_loads(&spec->fetch[i]))
+			return true;
+	for (i = 0; i < spec->nterms; i++)
+		if (rp_fetch_loads(&spec->terms[i].fetch))
+			return true;
+	return false;
+}
+
 int rp_check_spec(const struct rp_probe_spec *spec,
 			 struct netlink_ext_ack *extack)
 {

@@ -92,6 +92,9 @@ static void arg_names_malformed(struct rp_nl *nl)
 		{ "a name with a dash", "f-d", 1 },
 		{ "a path ending in a dash", "skb-", 1 },
 		{ "a name with an escape", "f\x1b[2J", 1 },
+		/* Latin-1 letters, which the kernel's isalnum() takes */
+		{ "a name with a byte above 0x7f", "caf\xe9", 1 },
+		{ "a name of UTF-8", "\xc3\xa9t\xc3\xa9", 1 },
 		{ "empty names", "", 1 },
 	};
 	char what[80];

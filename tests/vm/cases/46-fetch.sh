@@ -147,6 +147,32 @@ t_filter_retval() {
 	expect_ge 1 "$(json_get "$(cat $S/ret-show.json)" 'j["stats"]["filtered"]')" "the successful opens, filtered"
 }
 
-tests t_fields_match_workload_and_ftrace t_path_string_matches_ftrace \
+# uid 65534 with CAP_PERFMON alone, and with CAP_BPF beside it
+PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
+PERFMON_BPF="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon,+bpf --ambient-caps=+perfmon,+bpf"
+NEEDS_READ_CAPS="needs CAP_SYS_ADMIN, or CAP_PERFMON with CAP_BPF.*EPERM"
+
+# A probe that loads from an address its hits choose reads any memory a
+# process names (a close() of any number, fetched through, read kernel
+# text for uid 65534): CAP_PERFMON alone may not; with CAP_BPF, or
+# CAP_SYS_ADMIN, it may. Registers and stacks stay CAP_PERFMON's, as in
+# perf (review item 3).
+t_memory_reads_need_bpf_or_admin() {
+	local id
+	expect_fail 4 "$NEEDS_READ_CAPS" $PERFMON $CTL probe add jprobe vfs_read --args 'file->f_pos'
+	expect_fail 4 "$NEEDS_READ_CAPS" $PERFMON $CTL probe add kprobe do_sys_openat2 --args s32,ustr
+	expect_fail 4 "$NEEDS_READ_CAPS" $PERFMON $CTL probe add kprobe vfs_read --args ptr,str
+	expect_fail 4 "$NEEDS_READ_CAPS" $PERFMON $CTL probe add jprobe vfs_read --args count \
+		--filter 'file->f_pos >= 4096'
+	expect_eq 0 "$(probe_count)" "nothing added"
+	id=$($PERFMON $CTL probe add kprobe vfs_read --args 3 --filter 'arg2 > 1' --stack)
+	$CTL probe del "$id"
+	id=$($PERFMON_BPF $CTL probe add jprobe vfs_read --args 'file->f_pos')
+	$CTL probe del "$id"
+	id=$($CTL probe add kprobe do_sys_openat2 --args s32,ustr)
+	$CTL probe del "$id"
+}
+
+tests t_memory_reads_need_bpf_or_admin t_fields_match_workload_and_ftrace t_path_string_matches_ftrace \
 	t_null_pointer_flagged t_filter_equal_or t_filter_mask_and_range \
 	t_filter_on_field t_filter_retval
