@@ -49,6 +49,8 @@ void rp_ring_geometry(struct rp_ring_geometry *geo);
 int rp_ring_ensure(void);
 bool rp_ring_allocated(void);
 void rp_ring_release_unused(void);
+/* RP_RING_KEEP for either: as it is when the resize takes its lock */
+#define RP_RING_KEEP	U32_MAX
 int rp_ring_resize(u32 nr_records, u32 mode);
 int rp_ring_reader_get(void);
 void rp_ring_reader_put(void);

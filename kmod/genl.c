@@ -422,15 +422,15 @@ static int rp_cmd_ring_get(struct sk_buff *skb, struct genl_info *info)
 static int rp_ring_set_geometry(struct nlattr **a,
 				struct netlink_ext_ack *extack)
 {
-	struct rp_ring_geometry geo;
+	u32 records = RP_RING_KEEP, mode = RP_RING_KEEP;
 	int err;
 
-	rp_ring_geometry(&geo);
+	/* What is not asked for is read under the resize's lock, not here. */
 	if (a[RAWPROBE_A_RING_RECORDS])
-		geo.nr_records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
+		records = nla_get_u32(a[RAWPROBE_A_RING_RECORDS]);
 	if (a[RAWPROBE_A_RING_MODE])
-		geo.mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
-	err = rp_ring_resize(geo.nr_records, geo.mode);
+		mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	err = rp_ring_resize(records, mode);
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG(extack,
 			       "a reader has the rings mapped; stop it first");

@@ -397,20 +397,25 @@ static void rp_ring_configure(u32 nr_records, u32 mode)
  * Replace the rings; only while nobody has them mapped. The allocation,
  * which can take seconds, holds only rp_resize_lock: readers and the
  * geometry queries are not kept waiting, and two resizes never have
- * three sets of rings allocated at once.
+ * three sets of rings allocated at once. What the caller leaves as it is
+ * (RP_RING_KEEP) is read under that lock, not before: two changes of
+ * different fields at once both land, neither undoes the other.
  */
 int rp_ring_resize(u32 nr_records, u32 mode)
 {
 	struct rp_rings *old, *new;
 	int err;
 
-	err = rp_ring_check_size(nr_records);
-	if (err)
-		return err;
-	if (mode > RAWPROBE_RING_OVERWRITE)
-		return -EINVAL;
-
 	mutex_lock(&rp_resize_lock);
+	if (nr_records == RP_RING_KEEP)
+		nr_records = rp_cfg_records;
+	if (mode == RP_RING_KEEP)
+		mode = rp_cfg_mode;
+	err = rp_ring_check_size(nr_records);
+	if (!err && mode > RAWPROBE_RING_OVERWRITE)
+		err = -EINVAL;
+	if (err)
+		goto out;
 	err = -EBUSY;
 	if (rp_ring_has_reader())
 		goto out;
