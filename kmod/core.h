@@ -148,7 +148,7 @@ static inline bool rp_locked_down(void)
 }
 
 /* owner.c */
-struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid);
+struct rp_owner *rp_owner_get(struct sock *sk, u32 portid);
 int rp_owner_init(void);
 void rp_owner_exit(void);
 

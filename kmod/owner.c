@@ -14,11 +14,15 @@
  * An rp_owner is its socket's, found by the socket's address in the add
  * path. The notifier only has (net, port id), and netlink_release() frees
  * the port id before it calls the notifier: a new socket may already have
- * taken the port id and added probes of its own. Of the records with that
- * (net, port id), the released one is the one whose socket is orphaned
- * (SOCK_DEAD, set before the notifier runs). Every record's socket is
- * alive until that socket's own notifier, which takes the record out, so
- * looking at o->sk is safe.
+ * taken the port id, added probes of its own and been released too. Of
+ * the records with that (net, port id), a released one is one whose
+ * socket is orphaned (SOCK_DEAD, set before the notifier runs). Two
+ * released sockets that shared a port id may each take the other's
+ * record: both are released, so both records are reaped, each once.
+ * But the one whose notifier ran first may have freed its socket while
+ * the other's notifier still looks at that socket's record: so every
+ * record holds a reference on its socket (sock_hold), dropped by the
+ * reaper. o->sk is never freed while its record is on a list.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,7 +35,7 @@
 
 struct rp_owner {
 	struct list_head node;	/* rp_owners, then rp_released */
-	const struct sock *sk;	/* the socket: identity, and SOCK_DEAD */
+	struct sock *sk;	/* the socket, held: identity, SOCK_DEAD */
 	struct net *net;	/* not a reference: compared, never used */
 	u32 portid;
 };
@@ -69,7 +73,7 @@ static struct rp_owner *rp_owner_released(struct net *net, u32 portid)
 }
 
 /* The owner record of the socket sending a request, made on its first. */
-struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid)
+struct rp_owner *rp_owner_get(struct sock *sk, u32 portid)
 {
 	struct rp_owner *o, *fresh;
 
@@ -89,6 +93,7 @@ struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid)
 	spin_lock_bh(&rp_owners_lock);
 	o = rp_owner_of_sock(sk);
 	if (!o) {
+		sock_hold(sk);
 		list_add(&fresh->node, &rp_owners);
 		o = fresh;
 		fresh = NULL;
@@ -96,6 +101,12 @@ struct rp_owner *rp_owner_get(const struct sock *sk, u32 portid)
 	spin_unlock_bh(&rp_owners_lock);
 	kfree(fresh);
 	return o;
+}
+
+static void rp_owner_free(struct rp_owner *o)
+{
+	sock_put(o->sk);
+	kfree(o);
 }
 
 static void rp_reap_fn(struct work_struct *work)
@@ -112,7 +123,7 @@ static void rp_reap_fn(struct work_struct *work)
 		if (!o)
 			return;
 		rp_probe_del_owned(o);
-		kfree(o);
+		rp_owner_free(o);
 	}
 }
 
@@ -154,5 +165,5 @@ void rp_owner_exit(void)
 	cancel_work_sync(&rp_reap_work);
 	list_splice_init(&rp_released, &rp_owners);
 	list_for_each_entry_safe(o, tmp, &rp_owners, node)
-		kfree(o);
+		rp_owner_free(o);
 }
