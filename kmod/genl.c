@@ -516,7 +516,8 @@ static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
 /*
  * Names are echoed to every reader of the probe list (text, JSON, CSV):
  * identifiers and field paths only (skb->dev->name, a.b[2]), one per
- * argument, so that no output needs escaping.
+ * argument, so that no output needs escaping. ASCII only: the kernel's
+ * isalnum() is Latin-1's, and takes 0xc0-0xff for letters.
  */
 static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 			      struct rp_probe_spec *s)
