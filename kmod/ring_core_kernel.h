@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel mapping of the ring primitives used by ring_core.h; include this
- * file (it includes ring_core.h) wherever records are written.
+ * Kernel mapping of the primitives used by ring_core.h and agg_core.h;
+ * include this file (it includes both) wherever records are written or
+ * hits aggregated.
  *
  * The position, sequence and lost counters are only ever modified by
  * writers on the CPU that owns the ring, nested at most through IRQ and
@@ -50,6 +51,16 @@ static __always_inline void rp_local_inc(u64 *p)
 	local_inc((local_t *)p);
 }
 
+static __always_inline void rp_local_add(u64 *p, u64 v)
+{
+	local_add(v, (local_t *)p);
+}
+
+static __always_inline void rp_write_once_u64(u64 *p, u64 v)
+{
+	WRITE_ONCE(*p, v);
+}
+
 static __always_inline u64 rp_load_acquire_u64(const u64 *p)
 {
 	/* pairs with the reader's store-release of consumer */
@@ -80,5 +91,6 @@ static __always_inline void rp_write_once_u32(u32 *p, u32 v)
 
 #define RP_RING_PRIMITIVES 1
 #include "ring_core.h"
+#include "agg_core.h"
 
 #endif /* _RAWPROBE_RING_CORE_KERNEL_H */

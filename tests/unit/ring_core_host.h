@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Host (user-space) mapping of the ring primitives used by
- * kmod/ring_core.h, for the unit tests; include this file, it includes
- * ring_core.h.
+ * Host (user-space) mapping of the primitives used by kmod/ring_core.h
+ * and kmod/agg_core.h, for the unit tests; include this file, it
+ * includes both.
  *
  * In the kernel the rp_local_* operations only have to be atomic against
  * writers nested on one CPU. Here they are full SMP atomics, so that
@@ -56,6 +56,16 @@ static inline void rp_local_inc(__u64 *p)
 	__atomic_add_fetch(p, 1, __ATOMIC_RELAXED);
 }
 
+static inline void rp_local_add(__u64 *p, __u64 v)
+{
+	__atomic_add_fetch(p, v, __ATOMIC_RELAXED);
+}
+
+static inline void rp_write_once_u64(__u64 *p, __u64 v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 static inline __u64 rp_load_acquire_u64(const __u64 *p)
 {
 	RP_HOST_HOOK(RP_HOOK_ACQUIRE);
@@ -91,5 +101,6 @@ static inline void rp_write_once_u32(__u32 *p, __u32 v)
 
 #define RP_RING_PRIMITIVES 1
 #include "ring_core.h"
+#include "agg_core.h"
 
 #endif /* _RAWPROBE_RING_CORE_HOST_H */
