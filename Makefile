@@ -35,8 +35,8 @@ BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
 CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Iuapi -Iuserctl $(NL_CFLAGS)
 
-CTL_SRCS := $(wildcard userctl/*.c)
-CTL_HDRS := $(wildcard userctl/*.h) uapi/rawprobe.h
+CTL_SRCS := $(wildcard userctl/*.c userctl/*/*.c)
+CTL_HDRS := $(wildcard userctl/*/*.h) uapi/rawprobe.h
 
 .PHONY: all module test-modules bench-module ctl modules-all examples check unit vmtest \
 	demo vm bench deps clean install install-ctl install-module install-dev checkpatch \
@@ -97,26 +97,26 @@ ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/nl_fuzz build/tools/dev_hostile build/tools/ring_validate
 
 # Test tools that talk to the module directly (run in the VM).
-build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
+build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_malformed.c userctl/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_malformed.c userctl/lib/nl.c $(NL_LIBS)
 
-build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
+build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_ownership.c userctl/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_ownership.c userctl/lib/nl.c $(NL_LIBS)
 
 # The seeded netlink fuzzer (tests/vm/cases/22-fuzz.sh).
-build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/tap.h userctl/nl.c $(CTL_HDRS)
+build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_fuzz.c userctl/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_fuzz.c userctl/lib/nl.c $(NL_LIBS)
 
 build/tools/dev_hostile: tests/tools/dev_hostile.c tests/tools/tap.h uapi/rawprobe.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ $< -lpthread
 
 # The validating reader of make stress.
-build/tools/ring_validate: tests/stress/ring_validate.c userctl/ring_reader.c \
-		userctl/rings_map.c $(CTL_HDRS)
+build/tools/ring_validate: tests/stress/ring_validate.c userctl/lib/ring_reader.c \
+		userctl/lib/rings_map.c $(CTL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 

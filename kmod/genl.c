@@ -347,7 +347,7 @@ static int rp_reply_simple(struct genl_info *info, u8 cmd,
  * The answer to a change is allocated before the change is made, so that
  * a change once made is always answered and a caller that gets no answer
  * knows nothing changed. (The ack that follows may still be lost to
- * memory pressure: the answer is the verdict; userctl/nl.c reads it so.)
+ * memory pressure: the answer is the verdict; userctl/lib/nl.c reads it so.)
  */
 struct rp_answer {
 	struct sk_buff *skb;

@@ -82,6 +82,8 @@ if [ $host = 1 ]; then
 	tally "host kernel stack output (--stack, folded, hist --stack)" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"
 	tally "host example template tests" "${PIPESTATUS[0]}"
+	tools/ctl-layers.py 2>&1 | tee "$log"
+	tally "host rawprobectl layout (calls go one way, no circle)" "${PIPESTATUS[0]}"
 	python3 tests/ynl/check-spec.py 2>&1 | tee "$log"
 	tally "host YNL spec against the schema, header and policies" "${PIPESTATUS[0]}"
 fi

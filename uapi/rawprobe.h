@@ -145,7 +145,7 @@ struct rawprobe_record {
  *   4. fill the record
  *   5. smp_store_release(&rec->commit, (u32)(p + 1))
  *
- * Reader (user space, one per ring at a time; userctl/ring_reader.c):
+ * Reader (user space, one per ring at a time; userctl/lib/ring_reader.c):
  *   for p = consumer; p != head (load-acquire of head); p++:
  *     if head - p > nr_records: the writer lapped us (overwrite mode):
  *       count the skipped positions as overwritten, jump to head - nr_records
@@ -163,7 +163,7 @@ struct rawprobe_record {
  * whose flag (RAWPROBE_REC_*) is clear are undefined.
  *
  * Size and offsets of both structures are checked at build time by the
- * kernel (kmod/ring.c) and by rawprobectl (userctl/format.c).
+ * kernel (kmod/ring.c) and by rawprobectl (userctl/out/format.c).
  */
 
 /*

@@ -107,7 +107,7 @@ def bt_event(line):
     ev['fields'] = structs[2] if len(structs) > 2 else []
     return ev
 
-# --- rawprobectl's text output (userctl/format.c, escape.c) ---
+# --- rawprobectl's text output (userctl/out/format.c, escape.c) ---
 
 
 def utf8_len(b, i):

@@ -45,7 +45,7 @@
 # kretprobe's, one with arguments, a command that needs escaping (and
 # holds the folded format's ';'), and a record without a stack.
 #
-# Layout (userctl/sink.c): "RPCAP001", then items (u32 tag, u32 length,
+# Layout (userctl/out/sink.c): "RPCAP001", then items (u32 tag, u32 length,
 # payload): 1 = a probe description (the first 240 bytes of struct
 # rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
 # 3 = the argument names of the probe described last with that id (u32

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "rings_map.h"
+#include "lib/rings_map.h"
 
 #define MAX_ID		65536
 #define SHOW_CORRUPT	10

@@ -21,7 +21,7 @@
  * get reach real probes; --dry-run prints the digest of the messages
  * before that substitution, the same on any machine.
  *
- * The socket is libnl's (userctl/nl.c opens it, with extended acks and
+ * The socket is libnl's (userctl/lib/nl.c opens it, with extended acks and
  * capped acks); the fuzzed bytes go out through nl_sendto() and the
  * answers come back through nl_recv(). A genl request is handled within
  * the send, so once send returns every answer but the later rounds of a
@@ -69,7 +69,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/genl/genl.h>
-#include "nl.h"
+#include "lib/nl.h"
 #include "tap.h"
 
 #define MSG_MAX		(128 * 1024)	/* well under the socket's sndbuf */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
-#include "nl.h"
+#include "lib/nl.h"
 #include "tap.h"
 
 static void verdict(const char *name, bool ok, const char *detail)

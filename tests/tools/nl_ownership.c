@@ -14,7 +14,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/socket.h>
-#include "nl.h"
+#include "lib/nl.h"
 #include "tap.h"
 
 static void verdict(const char *name, bool ok, const char *detail)

@@ -29,9 +29,9 @@
 #include <time.h>
 
 #include "ring_core_host.h"
-#include "ring_reader.h"
-#include "sink.h"
-#include "symbols.h"
+#include "lib/ring_reader.h"
+#include "out/sink.h"
+#include "lib/symbols.h"
 #include "test_rand.h"
 
 #define BENCH_TEXT	0xffffffff81000000ull

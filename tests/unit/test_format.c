@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the stream's record formatters (userctl/format.c,
+ * Host unit tests of the stream's record formatters (userctl/out/format.c,
  * json.c, outbuf.c, escape.c, CSV in sink.c): the hand-written text and
  * JSON lines must
  * be the bytes that the printf-based formatters they replaced wrote (and
@@ -23,11 +23,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "escape.h"
-#include "format.h"
-#include "outbuf.h"
-#include "sink.h"
-#include "symbols.h"
+#include "lib/escape.h"
+#include "out/format.h"
+#include "lib/outbuf.h"
+#include "out/sink.h"
+#include "lib/symbols.h"
 #include "test_rand.h"
 
 #define TEXT_BASE 0xffffffff81000000ull

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the per-CPU ring: the writer in kmod/ring_core.h
- * (through ring_core_host.h) against the reader in userctl/ring_reader.c.
+ * (through ring_core_host.h) against the reader in userctl/lib/ring_reader.c.
  *
  * Every record carries a payload derived from (writer id, counter) plus a
  * checksum over all its fields, so a torn or misplaced record is caught by
@@ -33,8 +33,8 @@
 static void test_hook(int point);
 #define RP_HOST_HOOK(point) test_hook(point)
 #include "ring_core_host.h"
-#include "ring_reader.h"
-#include "drain_log.h"
+#include "lib/ring_reader.h"
+#include "lib/drain_log.h"
 
 static __thread void (*hook_fn)(void *arg);
 static __thread void *hook_arg;

@@ -275,7 +275,7 @@ t_many_probes() {
 	expect_eq 0 "$(probe_count)" "all removed"
 }
 
-# root's copy of kallsyms (userctl/kallsyms_cache.c): one per boot and
+# root's copy of kallsyms (userctl/lib/kallsyms_cache.c): one per boot and
 # set of modules, root's alone, made anew when a module loads, so that a
 # new module's functions can be named at once; older copies go.
 t_kallsyms_copy() {

@@ -1,0 +1,1268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawprobectl probe add|del|list|show|enable|disable|reset
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include "resolve/btf.h"
+#include "cmd/cmd.h"
+#include "lib/cli.h"
+#include "resolve/fetch.h"
+#include "cmd/probe.h"
+#include "lib/symbols.h"
+
+/* --- kernel descriptions --- */
+
+static uint64_t rp_stat(struct nlattr **s, int type)
+{
+	return s[type] ? nla_get_u64(s[type]) : 0;
+}
+
+static void rp_nla_str(struct nlattr *a, char *buf, size_t len)
+{
+	if (a)
+		snprintf(buf, len, "%s", nla_get_string(a));
+}
+
+static void rp_task_filter_from_attrs(struct nlattr **a, struct rp_task_filter *f)
+{
+	if (a[RAWPROBE_A_FILTER_PID]) {
+		f->pid = nla_get_u32(a[RAWPROBE_A_FILTER_PID]);
+		f->set |= RP_TASK_PID;
+	}
+	if (a[RAWPROBE_A_FILTER_TGID]) {
+		f->tgid = nla_get_u32(a[RAWPROBE_A_FILTER_TGID]);
+		f->set |= RP_TASK_TGID;
+	}
+	if (a[RAWPROBE_A_FILTER_CPU]) {
+		f->cpu = nla_get_u32(a[RAWPROBE_A_FILTER_CPU]);
+		f->set |= RP_TASK_CPU;
+	}
+	if (a[RAWPROBE_A_FILTER_COMM]) {
+		rp_nla_str(a[RAWPROBE_A_FILTER_COMM], f->comm, sizeof(f->comm));
+		f->set |= RP_TASK_COMM;
+	}
+}
+
+static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f)
+{
+	if ((f->set & RP_TASK_PID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_PID, f->pid))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_TGID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_TGID, f->tgid))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_CPU) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_CPU, f->cpu))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_COMM) &&
+	    nla_put_string(msg, RAWPROBE_A_FILTER_COMM, f->comm))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The kernel checked them; what is shown unescaped is checked here too. */
+static void rp_arg_names_parse(struct nlattr *a, struct rp_probe_info *pi)
+{
+	struct rp_probe_desc d = { .nargs = pi->nargs };
+
+	if (!a)
+		return;
+	rp_nla_str(a, pi->arg_names, sizeof(pi->arg_names));
+	if (rp_desc_set_names(&d, pi->arg_names))
+		pi->arg_names[0] = '\0';
+}
+
+/* The filter as written, echoed by the kernel: shown as it is, if printable */
+static void rp_value_filter_parse(struct nlattr *a, struct rp_probe_info *pi)
+{
+	const char *c;
+
+	rp_nla_str(a, pi->value_filter, sizeof(pi->value_filter));
+	for (c = pi->value_filter; *c; c++)
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+			pi->value_filter[0] = '\0';
+}
+
+int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
+{
+	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
+
+	memset(pi, 0, sizeof(*pi));
+	if (!a[RAWPROBE_A_PROBE_ID] || !a[RAWPROBE_A_KIND])
+		return -EBADMSG;
+	pi->id = nla_get_u32(a[RAWPROBE_A_PROBE_ID]);
+	pi->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
+	if (a[RAWPROBE_A_STATE])
+		pi->state = nla_get_u8(a[RAWPROBE_A_STATE]);
+	if (a[RAWPROBE_A_FLAGS])
+		pi->flags = nla_get_u32(a[RAWPROBE_A_FLAGS]);
+	if (a[RAWPROBE_A_OFFSET])
+		pi->offset = nla_get_u32(a[RAWPROBE_A_OFFSET]);
+	if (a[RAWPROBE_A_MAXACTIVE])
+		pi->maxactive = nla_get_u32(a[RAWPROBE_A_MAXACTIVE]);
+	if (a[RAWPROBE_A_ADDR])
+		pi->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
+	if (a[RAWPROBE_A_PROBED_ADDR])
+		pi->probed_addr = nla_get_u64(a[RAWPROBE_A_PROBED_ADDR]);
+	rp_nla_str(a[RAWPROBE_A_SYMBOL], pi->symbol, sizeof(pi->symbol));
+	rp_nla_str(a[RAWPROBE_A_MODULE], pi->module, sizeof(pi->module));
+	rp_nla_str(a[RAWPROBE_A_NAME], pi->name, sizeof(pi->name));
+	rp_nla_str(a[RAWPROBE_A_OWNER_MODULE], pi->owner, sizeof(pi->owner));
+	rp_task_filter_from_attrs(a, &pi->filter);
+	if (a[RAWPROBE_A_NARGS])
+		pi->nargs = nla_get_u8(a[RAWPROBE_A_NARGS]);
+	if (pi->nargs > RAWPROBE_MAX_ARGS)
+		return -EBADMSG;
+	if (a[RAWPROBE_A_ARGTYPES])
+		nla_memcpy(pi->argtypes, a[RAWPROBE_A_ARGTYPES],
+			   sizeof(pi->argtypes));
+	rp_arg_names_parse(a[RAWPROBE_A_ARG_NAMES], pi);
+	if (a[RAWPROBE_A_FETCH] && pi->nargs &&
+	    nla_len(a[RAWPROBE_A_FETCH]) ==
+	    (int)(pi->nargs * sizeof(struct rawprobe_fetch)))
+		pi->nfetch = pi->nargs;
+	rp_value_filter_parse(a[RAWPROBE_A_VALUE_FILTER_STR], pi);
+	if (a[RAWPROBE_A_STATS] &&
+	    !nla_parse_nested(s, RAWPROBE_STAT_MAX, a[RAWPROBE_A_STATS], NULL)) {
+		pi->hits = rp_stat(s, RAWPROBE_STAT_HITS);
+		pi->records = rp_stat(s, RAWPROBE_STAT_RECORDS);
+		pi->lost_ring = rp_stat(s, RAWPROBE_STAT_LOST_RING);
+		pi->miss_maxactive = rp_stat(s, RAWPROBE_STAT_MISS_MAXACTIVE);
+		pi->miss_recursion = rp_stat(s, RAWPROBE_STAT_MISS_RECURSION);
+		pi->str_faults = rp_stat(s, RAWPROBE_STAT_STR_FAULTS);
+		pi->filtered = rp_stat(s, RAWPROBE_STAT_FILTERED);
+		pi->fetch_faults = rp_stat(s, RAWPROBE_STAT_FETCH_FAULTS);
+	}
+	return 0;
+}
+
+void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
+{
+	int n;
+
+	if (!pi->symbol[0] && !pi->addr && pi->name[0]) {
+		snprintf(buf, len, "%s", pi->name);	/* a custom probe */
+		return;
+	}
+	if (!pi->symbol[0]) {
+		snprintf(buf, len, "0x%" PRIx64, pi->addr);
+		return;
+	}
+	n = snprintf(buf, len, "%s%s%s", pi->module, pi->module[0] ? ":" : "",
+		     pi->symbol);
+	if (pi->offset && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "+0x%x", pi->offset);
+}
+
+void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s)
+{
+	char target[RP_TARGET_MAX];
+
+	rp_probe_target(pi, target, sizeof(target));
+	rp_escape_str(s->target, sizeof(s->target), target, sizeof(target));
+	rp_escape_str(s->owner, sizeof(s->owner), pi->owner, sizeof(pi->owner));
+	rp_task_filter_str(&pi->filter, s->filter, sizeof(s->filter));
+	/* printable, checked: shown as it was written */
+	if (pi->value_filter[0])
+		snprintf(s->filter + strlen(s->filter),
+			 sizeof(s->filter) - strlen(s->filter), "%sif %s",
+			 s->filter[0] ? " " : "", pi->value_filter);
+}
+
+void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
+{
+	char target[RP_TARGET_MAX];
+
+	rp_probe_target(pi, target, sizeof(target));
+	snprintf(d->name, sizeof(d->name), "%s:%s", rp_kind_name(pi->kind),
+		 target);
+	rp_desc_name_ready(d);
+	d->id = pi->id;
+	d->kind = pi->kind;
+	d->is_addr = !pi->symbol[0] && !pi->name[0];
+	d->nargs = pi->nargs;
+	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
+	d->by_name = pi->nfetch != 0;
+	rp_desc_set_names(d, pi->arg_names);
+}
+
+static int rp_collect_one(struct nlattr **a, void *ctx)
+{
+	return rp_probe_info_parse(a, ctx);
+}
+
+struct rp_dump {
+	struct rp_probe_info *v;
+	size_t n, cap;
+};
+
+static int rp_collect_many(struct nlattr **a, void *ctx)
+{
+	struct rp_dump *d = ctx;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		void *v = realloc(d->v, cap * sizeof(*d->v));
+
+		if (!v)
+			return -ENOMEM;
+		d->v = v;
+		d->cap = cap;
+	}
+	return rp_probe_info_parse(a, &d->v[d->n++]);
+}
+
+int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n)
+{
+	struct rp_dump d = { 0 };
+	struct nl_msg *msg;
+	int err;
+
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP);
+	err = msg ? rp_nl_call(nl, msg, rp_collect_many, &d) : -ENOMEM;
+	if (err) {
+		free(d.v);
+		return err;
+	}
+	*v = d.v;
+	*n = d.n;
+	return 0;
+}
+
+/* --- probe add --- */
+
+static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
+{
+	if (nla_put_u8(msg, RAWPROBE_A_KIND, (uint8_t)r->kind) ||
+	    nla_put_u32(msg, RAWPROBE_A_FLAGS, r->flags))
+		return -EMSGSIZE;
+	if (r->symbol[0] && nla_put_string(msg, RAWPROBE_A_SYMBOL, r->symbol))
+		return -EMSGSIZE;
+	if (r->module[0] && nla_put_string(msg, RAWPROBE_A_MODULE, r->module))
+		return -EMSGSIZE;
+	if (r->offset && nla_put_u32(msg, RAWPROBE_A_OFFSET, r->offset))
+		return -EMSGSIZE;
+	if (r->addr && nla_put_u64(msg, RAWPROBE_A_ADDR, r->addr))
+		return -EMSGSIZE;
+	if (r->maxactive && nla_put_u32(msg, RAWPROBE_A_MAXACTIVE,
+					r->maxactive))
+		return -EMSGSIZE;
+	if (r->nargs > 0 &&
+	    (nla_put_u8(msg, RAWPROBE_A_NARGS, (uint8_t)r->nargs) ||
+	     nla_put(msg, RAWPROBE_A_ARGTYPES, r->nargs, r->argtypes)))
+		return -EMSGSIZE;
+	if (r->str_max && nla_put_u16(msg, RAWPROBE_A_STR_MAX, r->str_max))
+		return -EMSGSIZE;
+	if (r->nargs > 0 && r->arg_names[0] &&
+	    nla_put_string(msg, RAWPROBE_A_ARG_NAMES, r->arg_names))
+		return -EMSGSIZE;
+	if (r->nfetch && nla_put(msg, RAWPROBE_A_FETCH,
+				 (int)(r->nfetch * sizeof(r->fetch[0])), r->fetch))
+		return -EMSGSIZE;
+	if (r->nterms &&
+	    (nla_put(msg, RAWPROBE_A_VALUE_FILTER,
+		     (int)(r->nterms * sizeof(r->terms[0])), r->terms) ||
+	     nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, r->value_filter)))
+		return -EMSGSIZE;
+	return rp_task_filter_put(msg, &r->filter);
+}
+
+/* An older module refuses filter attributes it does not know. */
+static void rp_filter_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			   int err)
+{
+	if (err != -EINVAL || !req->filter.set || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot filter in the "
+		"kernel (--pid/--tgid/--comm/--cpu): load a newer module, or add "
+		"the probe without filters and use 'stream --pid ...', which "
+		"filters in user space\n");
+}
+
+/* ...and argument names (RAWPROBE_A_ARG_NAMES), before issue 16. */
+static void rp_names_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			  int err)
+{
+	if (err != -EINVAL || !req->arg_names[0] || req->filter.set ||
+	    req->nfetch || req->nterms || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot keep argument "
+		"names (--args auto, NAME:TYPE): load a newer module, or give "
+		"types only (--args s32,ptr,...)\n");
+}
+
+/* ...and field fetches and value filters (ABI 2). */
+static void rp_fetch_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
+			  int err)
+{
+	if (err != -EINVAL || !(req->nfetch || req->nterms) ||
+	    req->filter.set || !strstr(nl->errmsg, "ttribute"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot read fields "
+		"or filter on values (--args PATH, --filter): load the module "
+		"of this rawprobectl (ABI %d)\n", RAWPROBE_ABI_VERSION);
+}
+
+/* ...and stacks: an older policy refuses the flag's bit. */
+static void rp_stack_hint(const struct rp_nl *nl,
+			  const struct rp_probe_req *req, int err)
+{
+	if (err != -EINVAL || !(req->flags & RAWPROBE_F_STACK) ||
+	    !strstr(nl->errmsg, "reserved bit"))
+		return;
+	fprintf(stderr, "rawprobectl: this rawprobe module cannot record "
+		"stacks (--stack): load the module of this rawprobectl\n");
+}
+
+static void rp_add_hints(const struct rp_nl *nl, const struct rp_probe_req *req,
+			 int err)
+{
+	rp_filter_hint(nl, req, err);
+	rp_names_hint(nl, req, err);
+	rp_fetch_hint(nl, req, err);
+	rp_stack_hint(nl, req, err);
+}
+
+int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
+		     struct rp_probe_info *pi)
+{
+	struct nl_msg *msg;
+	char what[300];
+	int err;
+
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD, 0);
+	if (!msg || rp_put_req(msg, req)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = rp_nl_call(nl, msg, rp_collect_one, pi);
+	if (err) {
+		struct rp_probe_info t = { .offset = req->offset,
+					   .addr = req->addr };
+
+		snprintf(t.symbol, sizeof(t.symbol), "%s", req->symbol);
+		snprintf(t.module, sizeof(t.module), "%s", req->module);
+		rp_probe_target(&t, what, sizeof(what));
+		rp_nl_perror(nl, what, err);
+		rp_add_hints(nl, req, err);
+	}
+	return err;
+}
+
+struct rp_batch_reply {
+	uint32_t *ids;
+	size_t n, max;
+};
+
+static int rp_batch_ids(struct nlattr **a, void *ctx)
+{
+	struct rp_batch_reply *r = ctx;
+	struct nlattr *id;
+	int rem;
+
+	if (!a[RAWPROBE_A_BATCH])
+		return -EBADMSG;
+	nla_for_each_nested(id, a[RAWPROBE_A_BATCH], rem)
+		if (r->n < r->max)
+			r->ids[r->n++] = nla_get_u32(id);
+	return 0;
+}
+
+/* One ADD_BATCH message: all of reqs are added, or none. */
+static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
+			      size_t n, uint32_t *ids)
+{
+	struct rp_batch_reply r = { .ids = ids, .max = n };
+	struct nlattr *batch, *entry;
+	struct nl_msg *msg;
+	size_t i;
+	int err;
+
+	msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_ADD_BATCH, 0,
+			     4096 + n * (sizeof(*reqs) + 64));
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, RAWPROBE_A_FLAGS, reqs[0].flags &
+			(RAWPROBE_F_PERSISTENT | RAWPROBE_F_DISABLED)))
+		goto full;
+	batch = nla_nest_start(msg, RAWPROBE_A_BATCH);
+	if (!batch)
+		goto full;
+	for (i = 0; i < n; i++) {
+		entry = nla_nest_start(msg, (int)(i + 1));
+		if (!entry || rp_put_req(msg, &reqs[i]))
+			goto full;
+		nla_nest_end(msg, entry);
+	}
+	nla_nest_end(msg, batch);
+	err = rp_nl_call(nl, msg, rp_batch_ids, &r);
+	if (err) {
+		char what[300] = "batch";
+		uint32_t idx;
+
+		if (nl->cookie_len == sizeof(idx)) {
+			struct rp_probe_info t = { 0 };
+
+			memcpy(&idx, nl->cookie, sizeof(idx));
+			if (idx < n) {
+				t.offset = reqs[idx].offset;
+				t.addr = reqs[idx].addr;
+				snprintf(t.symbol, sizeof(t.symbol), "%s",
+					 reqs[idx].symbol);
+				snprintf(t.module, sizeof(t.module), "%s",
+					 reqs[idx].module);
+				rp_probe_target(&t, what, sizeof(what));
+			}
+		}
+		rp_nl_perror(nl, what, err);
+		rp_add_hints(nl, &reqs[0], err);
+		return err;
+	}
+	return r.n == n ? 0 : -EBADMSG;
+full:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* Batches of 256, each all-or-nothing in the kernel. */
+int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
+		      size_t n, uint32_t *ids)
+{
+	size_t i, chunk;
+	int err = 0;
+
+	for (i = 0; !err && i < n; i += chunk) {
+		/* 256 keeps a message well inside the socket buffer */
+		chunk = n - i < 256 ? n - i : 256;
+		err = rp_probe_add_chunk(nl, reqs + i, chunk, ids + i);
+	}
+	return err;
+}
+
+static void rp_add_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rawprobectl probe add KIND TARGET... [OPTIONS]\n"
+		"\n"
+		"  KIND     kprobe | kretprobe | jprobe\n"
+		"  TARGET   SYMBOL[+OFFSET] | MODULE:SYMBOL[+OFFSET] | 0xADDRESS\n"
+		"           several targets, or '-' for one per line on stdin,\n"
+		"           are added as one batch: all of them or none\n"
+		"\n"
+		"  -a, --args SPEC      arguments to record: a count (raw values),\n"
+		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
+		"                       (str/ustr: kernel/user string, one per probe),\n"
+		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
+		"                       'auto': names and types from the kernel's BTF\n"
+		"                       (see 'rawprobectl btf show FUNC'), or by name\n"
+		"                       from BTF, parameters and fields of the structs\n"
+		"                       they point to: PATH[:TYPE],... where PATH is\n"
+		"                       ARG, then ->MEMBER, .MEMBER or [N] (ARG: a\n"
+		"                       parameter's name, argN, or retval in a\n"
+		"                       kretprobe), e.g. 'skb->len,skb->dev->name'\n"
+		"                       (a char array is a string); a field behind\n"
+		"                       a bad pointer shows as (fault)\n"
+		"      --filter EXPR    record only hits where EXPR holds (in the\n"
+		"                       kernel): comparisons VALUE OP CONST joined by\n"
+		"                       && and || (&& first), VALUE retval, argN or a\n"
+		"                       PATH as above; OP ==, !=, <, <=, >, >=, or &\n"
+		"                       (any of the bits; '& C == 0': none of them);\n"
+		"                       CONST a number (0x hex, negative) or an\n"
+		"                       enumerator; at most %d comparisons, %d\n"
+		"                       characters, e.g. 'retval < 0 && count > 4096'\n"
+		"                       (kretprobes test at return)\n"
+		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
+		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
+		"      --stack          record the kernel stack: up to %d callers,\n"
+		"                       innermost first (at a function's entry;\n"
+		"                       kretprobes: as it was entered); not with\n"
+		"                       a str/ustr argument\n"
+		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
+		"      --syscall        arguments come from a pt_regs argument\n"
+		"                       (automatic for __x64_sys_* symbols)\n"
+		"      --pid N          record only thread N     (in the kernel)\n"
+		"      --tgid N         record only process N\n"
+		"      --comm NAME      record only tasks named NAME (exact)\n"
+		"      --cpu N          record only on CPU N\n"
+		"                       (rejected hits count as FILTERED)\n"
+		"      --dry-run        print the requests, add nothing\n"
+		"\n"
+		"The probe persists after the command exits, like kprobe_events;\n"
+		"'probe del ID' removes it. Prints the new probes' ids.\n",
+		RAWPROBE_MAX_VALUE_TERMS, RAWPROBE_FILTER_STR_LEN - 1,
+		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1,
+		RAWPROBE_STACK_MAX);
+}
+
+static const struct option rp_add_longopts[] = {
+	RP_PROBE_LONGOPTS,
+	RP_FILTER_LONGOPTS,
+	{ "disabled",  no_argument,       NULL, 'd' },
+	{ "syscall",   no_argument,       NULL, 'S' },
+	{ "dry-run",   no_argument,       NULL, 'n' },
+	{ "help",      no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void rp_probe_print(const struct rp_probe_info *pi);
+
+/* "arg_names": ["fd", "buf"] of "fd,buf" (identifiers, checked) */
+static void rp_arg_names_json(struct json *j, const char *names,
+			      unsigned int nargs)
+{
+	unsigned int i;
+	size_t len;
+
+	json_key(j, "arg_names");
+	json_arr_open(j);
+	for (i = 0; i < nargs; i++) {
+		len = strcspn(names, ",");
+		json_strn(j, names, len);
+		names += len + (names[len] == ',');
+	}
+	json_arr_close(j);
+}
+
+/* A value filter's term as --dry-run shows it: "&& src=arg2 size=8 gt 4096" */
+static void rp_term_text(const struct rawprobe_value_term *t, unsigned int i)
+{
+	char fetch[128];
+	bool bits = t->cmp == RAWPROBE_CMP_ANY || t->cmp == RAWPROBE_CMP_NONE;
+
+	rp_fetch_str(&t->fetch, fetch, sizeof(fetch));
+	printf("  term%u: %s%s %s ", i, !i ? "" :
+	       t->flags & RAWPROBE_TERM_OR ? "|| " : "&& ", fetch,
+	       rp_cmp_name(t->cmp));
+	if (bits)
+		printf("0x%" PRIx64 "\n", (uint64_t)t->value);
+	else if (t->fetch.flags & RAWPROBE_FETCH_SIGNED)
+		printf("%" PRId64 "\n", (int64_t)t->value);
+	else
+		printf("%" PRIu64 "\n", (uint64_t)t->value);
+}
+
+/* The programs under the request's line: one per argument, then terms */
+static void rp_dry_run_programs(const struct rp_probe_req *r)
+{
+	const char *name = r->arg_names;
+	char fetch[128];
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < r->nfetch; i++) {
+		len = strcspn(name, ",");
+		rp_fetch_str(&r->fetch[i], fetch, sizeof(fetch));
+		printf("  arg%u %.*s: %s\n", i, (int)len, name, fetch);
+		name += len + (name[len] == ',');
+	}
+	if (r->nterms)
+		printf("  filter %s\n", r->value_filter);
+	for (i = 0; i < r->nterms; i++)
+		rp_term_text(&r->terms[i], i);
+}
+
+static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
+{
+	struct json *j = &rp_json;
+	int i;
+
+	json_obj_open(j);
+	json_kv_str(j, "kind", rp_kind_name(r->kind));
+	json_kv_str(j, "target", target);
+	json_kv_bool(j, "syscall_args", r->flags & RAWPROBE_F_SYSCALL);
+	json_kv_bool(j, "persistent", r->flags & RAWPROBE_F_PERSISTENT);
+	json_kv_bool(j, "disabled", r->flags & RAWPROBE_F_DISABLED);
+	if (r->flags & RAWPROBE_F_STACK)
+		json_kv_bool(j, "stack", true);
+	json_key(j, "args");
+	json_arr_open(j);
+	for (i = 0; i < r->nargs; i++)
+		json_str(j, rp_argtype_name(r->argtypes[i]));
+	json_arr_close(j);
+	if (r->arg_names[0])
+		rp_arg_names_json(j, r->arg_names, (unsigned int)r->nargs);
+	if (r->nfetch) {
+		json_key(j, "fetch");
+		json_arr_open(j);
+		for (i = 0; i < r->nfetch; i++)
+			rp_fetch_json(j, &r->fetch[i]);
+		json_arr_close(j);
+	}
+	if (r->nterms)
+		rp_value_filter_json(j, r->value_filter, r->terms, r->nterms);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+/* --dry-run: what PROBE_ADD would carry, one request a line (or document) */
+static void rp_dry_run_one(const struct rp_probe_req *r)
+{
+	char target[RP_TARGET_MAX], args[RAWPROBE_ARG_NAMES_LEN + 64];
+	struct rp_probe_info t = { .offset = r->offset, .addr = r->addr };
+
+	snprintf(t.symbol, sizeof(t.symbol), "%s", r->symbol);
+	snprintf(t.module, sizeof(t.module), "%s", r->module);
+	rp_probe_target(&t, target, sizeof(target));
+	if (rp_opts.json) {
+		rp_dry_run_json(r, target);
+		return;
+	}
+	rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names, args,
+		    sizeof(args));
+	printf("%s:%s args=%s%s%s%s%s\n", rp_kind_name(r->kind), target,
+	       r->nargs ? args : "none",
+	       r->flags & RAWPROBE_F_STACK ? " stack" : "",
+	       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
+	       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
+	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
+	rp_dry_run_programs(r);
+}
+
+static void rp_dry_run(const struct rp_probe_req *reqs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rp_dry_run_one(&reqs[i]);
+}
+
+static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
+			    const char *target, bool dry_run)
+{
+	struct rp_probe_info pi;
+	struct rp_nl nl;
+	int rc, err;
+
+	rc = rp_probe_req_init(req, kind, target);
+	if (rc)
+		return rc;
+	err = rp_probe_check(req, 1);
+	if (err)
+		return rp_exit_from_errno(err);
+	rc = rp_probe_auto_args(req, 1);
+	if (rc || dry_run) {
+		if (!rc)
+			rp_dry_run(req, 1);
+		return rc;
+	}
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	err = rp_probe_add_req(&nl, req, &pi);
+	rp_nl_close(&nl);
+	if (err)
+		return rp_exit_from_errno(err);
+	if (rp_opts.json)
+		rp_probe_print(&pi);
+	else
+		printf("%u\n", pi.id);
+	return RP_EXIT_OK;
+}
+
+/* Targets from argv, "-" meaning one per line on stdin. */
+static int rp_collect_targets(const struct rp_probe_req *tmpl,
+			      const char *kind, char **targets, int nt,
+			      struct rp_probe_req **out, size_t *n)
+{
+	size_t cap = 0;
+	char line[512];
+	int i, rc;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < nt; i++) {
+		bool from_stdin = !strcmp(targets[i], "-");
+		const char *t = targets[i];
+
+		for (;;) {
+			if (from_stdin) {
+				if (!fgets(line, sizeof(line), stdin))
+					break;
+				line[strcspn(line, " \t\r\n")] = '\0';
+				if (!line[0] || line[0] == '#')
+					continue;
+				t = line;
+			}
+			if (*n == cap) {
+				void *v;
+
+				cap = cap ? cap * 2 : 64;
+				v = realloc(*out, cap * sizeof(**out));
+				if (!v)
+					return RP_EXIT_FAIL;
+				*out = v;
+			}
+			(*out)[*n] = *tmpl;
+			rc = rp_probe_req_init(&(*out)[*n], kind, t);
+			if (rc)
+				return rc;
+			(*n)++;
+			if (!from_stdin)
+				break;
+		}
+	}
+	return *n ? RP_EXIT_OK : rp_usage_error("no targets given");
+}
+
+static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
+				const char *kind, char **targets, int nt,
+				bool dry_run)
+{
+	struct rp_probe_req *reqs;
+	uint32_t *ids = NULL;
+	struct rp_nl nl;
+	size_t n, i;
+	int rc, err;
+
+	rc = rp_collect_targets(tmpl, kind, targets, nt, &reqs, &n);
+	if (rc)
+		goto out;
+	err = rp_probe_check(reqs, n);
+	if (err) {
+		rc = rp_exit_from_errno(err);
+		goto out;
+	}
+	rc = rp_probe_auto_args(reqs, n);
+	if (rc || dry_run) {
+		if (!rc)
+			rp_dry_run(reqs, n);
+		goto out;
+	}
+	ids = calloc(n, sizeof(*ids));
+	rc = ids ? rp_connect(&nl) : RP_EXIT_FAIL;
+	if (rc)
+		goto out;
+	err = rp_probe_add_many(&nl, reqs, n, ids);
+	rp_nl_close(&nl);
+	if (err) {
+		rc = rp_exit_from_errno(err);
+		goto out;
+	}
+	if (rp_opts.json)
+		json_arr_open(&rp_json);
+	for (i = 0; i < n; i++) {
+		if (rp_opts.json)
+			json_u64(&rp_json, ids[i]);
+		else
+			printf("%u\n", ids[i]);
+	}
+	if (rp_opts.json) {
+		json_arr_close(&rp_json);
+		json_end_doc(&rp_json);
+	}
+out:
+	free(reqs);
+	free(ids);
+	return rc;
+}
+
+static int rp_probe_add_cmd(int argc, char **argv)
+{
+	struct rp_probe_req req;
+	bool dry_run = false;
+	int opt, rc;
+
+	memset(&req, 0, sizeof(req));
+	optind = 0;	/* full getopt reset: main() parsed already */
+	while ((opt = getopt_long(argc, argv, "a:m:s:dh", rp_add_longopts,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			rp_add_usage(stdout);
+			return RP_EXIT_OK;
+		}
+		if (opt == 'n') {
+			dry_run = true;
+			continue;
+		}
+		if (opt == '?') {
+			rp_add_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		rc = rp_probe_opt(opt, optarg, &req);
+		if (rc)
+			return rc;
+	}
+	if (argc - optind < 2) {
+		rp_add_usage(stderr);
+		return RP_EXIT_USAGE;
+	}
+	req.flags |= RAWPROBE_F_PERSISTENT;
+	if (argc - optind == 2 && strcmp(argv[optind + 1], "-"))
+		return rp_probe_add_one(&req, argv[optind], argv[optind + 1],
+					dry_run);
+	return rp_probe_add_targets(&req, argv[optind], argv + optind + 1,
+				    argc - optind - 1, dry_run);
+}
+
+/* --- probe list / show --- */
+
+static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
+{
+	json_key(j, "filter");
+	json_obj_open(j);
+	if (f->set & RP_TASK_PID)
+		json_kv_u64(j, "pid", f->pid);
+	if (f->set & RP_TASK_TGID)
+		json_kv_u64(j, "tgid", f->tgid);
+	if (f->set & RP_TASK_COMM)
+		json_kv_str(j, "comm", f->comm);
+	if (f->set & RP_TASK_CPU)
+		json_kv_u64(j, "cpu", f->cpu);
+	json_obj_close(j);
+}
+
+static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
+{
+	char target[RP_TARGET_MAX];
+	unsigned int i;
+
+	rp_probe_target(pi, target, sizeof(target));
+	json_obj_open(j);
+	json_kv_u64(j, "id", pi->id);
+	json_kv_str(j, "kind", rp_kind_name(pi->kind));
+	json_kv_str(j, "target", target);
+	if (pi->symbol[0])
+		json_kv_str(j, "symbol", pi->symbol);
+	if (pi->module[0])
+		json_kv_str(j, "module", pi->module);
+	if (pi->name[0])
+		json_kv_str(j, "name", pi->name);
+	if (pi->owner[0])
+		json_kv_str(j, "owner_module", pi->owner);
+	json_kv_u64(j, "offset", pi->offset);
+	if (pi->probed_addr) {
+		char addr[24];
+
+		/* a string: JSON numbers lose bits past 2^53 */
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, pi->probed_addr);
+		json_kv_str(j, "address", addr);
+	}
+	json_kv_str(j, "state", rp_state_name(pi->state));
+	json_kv_bool(j, "persistent", pi->flags & RAWPROBE_F_PERSISTENT);
+	json_kv_bool(j, "syscall_args", pi->flags & RAWPROBE_F_SYSCALL);
+	if (pi->flags & RAWPROBE_F_STACK)
+		json_kv_bool(j, "stack", true);
+	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+		json_kv_u64(j, "maxactive", pi->maxactive);
+	json_key(j, "args");
+	json_arr_open(j);
+	for (i = 0; i < pi->nargs; i++)
+		json_str(j, rp_argtype_name(pi->argtypes[i]));
+	json_arr_close(j);
+	if (pi->arg_names[0])
+		rp_arg_names_json(j, pi->arg_names, pi->nargs);
+	rp_task_filter_json(j, &pi->filter);
+	if (pi->value_filter[0])
+		json_kv_str(j, "value_filter", pi->value_filter);
+	json_key(j, "stats");
+	json_obj_open(j);
+	json_kv_u64(j, "hits", pi->hits);
+	json_kv_u64(j, "records", pi->records);
+	json_kv_u64(j, "lost_ring", pi->lost_ring);
+	json_kv_u64(j, "missed_maxactive", pi->miss_maxactive);
+	json_kv_u64(j, "missed_recursion", pi->miss_recursion);
+	json_kv_u64(j, "string_faults", pi->str_faults);
+	json_kv_u64(j, "fetch_faults", pi->fetch_faults);
+	json_kv_u64(j, "filtered", pi->filtered);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void rp_probe_print(const struct rp_probe_info *pi)
+{
+	rp_probe_json(&rp_json, pi);
+	json_end_doc(&rp_json);
+}
+
+static void rp_probe_table(const struct rp_probe_info *v, size_t n)
+{
+	char maxact[16], args[RAWPROBE_ARG_NAMES_LEN + 64];
+	struct rp_probe_shown shown;
+	size_t i;
+
+	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s\n", "ID",
+	       "KIND", "TARGET", "STATE", "MAXACT", "HITS", "RECORDS", "LOST",
+	       "MISSED", "RECURSE", "FILTERED");
+	for (i = 0; i < n; i++) {
+		const struct rp_probe_info *pi = &v[i];
+
+		rp_probe_shown(pi, &shown);
+		if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
+		else
+			snprintf(maxact, sizeof(maxact), "-");
+		/* names (identifiers, checked) with their types */
+		args[0] = '\0';
+		if (pi->arg_names[0])
+			rp_args_str(pi->argtypes, pi->nargs, pi->arg_names,
+				    args, sizeof(args));
+		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+		       "%s%s%s%s%s%s%s%s%s\n",
+		       pi->id, rp_kind_name(pi->kind), shown.target,
+		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
+		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
+		       pi->filtered,
+		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
+		       shown.filter[0] ? "  [" : "", shown.filter,
+		       shown.filter[0] ? "]" : "",
+		       shown.owner[0] ? "  by module " : "", shown.owner,
+		       args[0] ? "  args " : "", args,
+		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "");
+	}
+}
+
+/* probe show: one probe, every field */
+static void rp_probe_detail(const struct rp_probe_info *pi)
+{
+	char sym[RP_KSYM_MAX], sym_shown[RP_ESCAPED_MAX(RP_KSYM_MAX) + 1];
+	char args[RAWPROBE_ARG_NAMES_LEN + 64];
+	struct rp_probe_shown shown;
+
+	rp_probe_shown(pi, &shown);
+	printf("probe %u: %s %s\n", pi->id, rp_kind_name(pi->kind),
+	       shown.target);
+	printf("  state       %s, %s\n", rp_state_name(pi->state),
+	       pi->flags & RAWPROBE_F_PERSISTENT ? "persistent" :
+	       "owned by the socket that added it");
+	if (shown.owner[0])
+		printf("  owner       module %s\n", shown.owner);
+	if (pi->probed_addr) {
+		rp_ksym_format(pi->probed_addr, sym, sizeof(sym));
+		rp_escape_str(sym_shown, sizeof(sym_shown), sym, sizeof(sym));
+		printf("  address     0x%" PRIx64 "%s%s%s\n", pi->probed_addr,
+		       sym[0] ? " <" : "", sym_shown, sym[0] ? ">" : "");
+	}
+	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
+		printf("  maxactive   %u\n", pi->maxactive);
+	rp_args_str(pi->argtypes, pi->nargs, pi->arg_names, args, sizeof(args));
+	printf("  args        %s", args);
+	printf("%s%s\n", pi->nargs ? "" : "none",
+	       pi->nargs && (pi->flags & RAWPROBE_F_SYSCALL) ?
+	       " (from the syscall's pt_regs)" : "");
+	if (pi->flags & RAWPROBE_F_STACK)
+		printf("  stack       the kernel stack, at %s\n",
+		       pi->kind == RAWPROBE_KIND_KRETPROBE ?
+		       "the function's entry" : "each hit");
+	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
+	printf("  hits        %" PRIu64 "\n"
+	       "  records     %" PRIu64 "\n"
+	       "  lost        %" PRIu64 " (ring full)\n"
+	       "  missed      %" PRIu64 " (maxactive), %" PRIu64 " (recursion)\n"
+	       "  filtered    %" PRIu64 "\n"
+	       "  str faults  %" PRIu64 "\n"
+	       "  fetch faults %" PRIu64 " (fields behind bad pointers)\n",
+	       pi->hits, pi->records, pi->lost_ring, pi->miss_maxactive,
+	       pi->miss_recursion, pi->filtered, pi->str_faults,
+	       pi->fetch_faults);
+}
+
+static int rp_probe_list_cmd(int argc, char **argv)
+{
+	struct rp_probe_info *v = NULL;
+	struct rp_nl nl;
+	size_t n = 0, i;
+	int rc, err;
+
+	rc = rp_no_args(argc, argv, "Usage: rawprobectl probe list\n"
+			       "Every probe with its state and statistics: hits, "
+			       "records delivered,\nlost (ring full), missed "
+			       "(kretprobe maxactive) and recursion misses.\n");
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	err = rp_probe_dump(&nl, &v, &n);
+	rp_nl_close(&nl);
+	if (err)
+		return rp_fail(&nl, "probe list", err);
+	if (rp_opts.json) {
+		json_arr_open(&rp_json);
+		for (i = 0; i < n; i++)
+			rp_probe_json(&rp_json, &v[i]);
+		json_arr_close(&rp_json);
+		json_end_doc(&rp_json);
+	} else {
+		rp_probe_table(v, n);
+	}
+	free(v);
+	return RP_EXIT_OK;
+}
+
+/* --- commands on one probe id (or all) --- */
+
+static int rp_parse_id(const char *s, uint32_t *id)
+{
+	uint64_t v;
+
+	if (rp_parse_u64(s, 1, UINT32_MAX, &v))
+		return rp_usage_error("'%s' is not a probe id (see 'probe list')",
+				      s);
+	*id = (uint32_t)v;
+	return 0;
+}
+
+static int rp_id_request(int cmd, const char *what, const char *arg,
+			 bool allow_all, rp_nl_reply_fn fn, void *ctx)
+{
+	struct nl_msg *msg;
+	struct rp_nl nl;
+	uint32_t id = 0;
+	bool all = allow_all && !strcmp(arg, "all");
+	int rc, err;
+
+	if (!all && (rc = rp_parse_id(arg, &id)))
+		return rc;
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	msg = rp_nl_msg(&nl, cmd, 0);
+	if (!msg)
+		return RP_EXIT_FAIL;
+	if (all)
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	else
+		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	err = rp_nl_call(&nl, msg, fn, ctx);
+	if (err) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s %s", what, arg);
+		rc = rp_fail(&nl, buf, err);
+	}
+	rp_nl_close(&nl);
+	return rc;
+}
+
+static int rp_one_arg(int argc, char **argv, const char *usage)
+{
+	if (argc == 2 && rp_is_help(argv[1])) {
+		printf("%s", usage);
+		return -1;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "%s", usage);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One id the kernel refused: reported; the exit code is the first's. */
+static void rp_id_failed(struct rp_nl *nl, const char *what, uint32_t id,
+			 int err, int *first)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s %u", what, id);
+	err = rp_fail(nl, buf, err);
+	*first = *first ?: err;
+}
+
+/* enable and disable: one request per id. */
+static void rp_send_each(struct rp_nl *nl, int cmd, const char *what,
+			 uint32_t *ids, size_t n, int *first)
+{
+	struct nl_msg *msg;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		msg = rp_nl_msg(nl, cmd, 0);
+		if (!msg) {
+			*first = *first ?: RP_EXIT_FAIL;
+			return;
+		}
+		nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[i]);
+		err = rp_nl_call(nl, msg, NULL, NULL);
+		if (err)
+			rp_id_failed(nl, what, ids[i], err, first);
+	}
+}
+
+/* One PROBE_DEL for up to RAWPROBE_MAX_BATCH ids, all or none. */
+static int rp_del_list(struct rp_nl *nl, const uint32_t *ids, size_t n)
+{
+	struct nl_msg *msg;
+
+	msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_DEL, 0, 4096 + n * 4);
+	if (!msg)
+		return -ENOMEM;
+	if (n == 1 ? nla_put_u32(msg, RAWPROBE_A_PROBE_ID, ids[0]) :
+	    nla_put(msg, RAWPROBE_A_PROBE_IDS, (int)(n * sizeof(*ids)), ids)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return rp_nl_call(nl, msg, NULL, NULL);
+}
+
+/*
+ * del: the kernel removes a list of ids in one grace period (a script
+ * deleting 1,000 probes waits for one, not 1,000). It takes a list
+ * whole or not at all and names the id it refused (its index in the
+ * extended-ack cookie); that id is reported and the list sent again
+ * without it, so that, like rm, the others are still removed.
+ */
+static void rp_send_del(struct rp_nl *nl, const char *what, uint32_t *ids,
+			size_t n, int *first)
+{
+	size_t len, idx;
+	uint32_t cookie;
+	int err;
+
+	while (n) {
+		len = n < RAWPROBE_MAX_BATCH ? n : RAWPROBE_MAX_BATCH;
+		err = rp_del_list(nl, ids, len);
+		if (!err) {
+			ids += len;
+			n -= len;
+			continue;
+		}
+		idx = 0;
+		if (len > 1 && nl->cookie_len == sizeof(cookie)) {
+			memcpy(&cookie, nl->cookie, sizeof(cookie));
+			idx = cookie;
+		} else if (len > 1) {
+			idx = len;	/* not one id's fault */
+		}
+		if (idx >= len) {
+			*first = *first ?: rp_fail(nl, what, err);
+			return;
+		}
+		rp_id_failed(nl, what, ids[idx], err, first);
+		memmove(&ids[idx], &ids[idx + 1], (n - idx - 1) * sizeof(*ids));
+		n--;
+	}
+}
+
+/*
+ * del, enable and disable take several ids, in one process and over one
+ * socket (a script churning probes pays for one exec, not one per id).
+ * Every id is parsed before anything is sent; then, like rm, an id the
+ * kernel refuses is reported and the others are still done, and the exit
+ * code is the first failure's.
+ */
+static int rp_ids_request(int cmd, const char *what, int argc, char **argv)
+{
+	uint32_t *ids = calloc((size_t)argc, sizeof(*ids));
+	struct rp_nl nl;
+	int i, rc = 0, first = RP_EXIT_OK;
+
+	if (!ids)
+		return RP_EXIT_FAIL;
+	for (i = 0; i < argc && !rc; i++)
+		rc = rp_parse_id(argv[i], &ids[i]);
+	if (!rc)
+		rc = rp_connect(&nl);
+	if (!rc) {
+		if (cmd == RAWPROBE_CMD_PROBE_DEL)
+			rp_send_del(&nl, what, ids, (size_t)argc, &first);
+		else
+			rp_send_each(&nl, cmd, what, ids, (size_t)argc, &first);
+		rp_nl_close(&nl);
+	}
+	free(ids);
+	return rc ?: first;
+}
+
+static int rp_some_args(int argc, char **argv, const char *usage)
+{
+	if (argc == 2 && rp_is_help(argv[1])) {
+		printf("%s", usage);
+		return -1;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "%s", usage);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int rp_probe_del_cmd(int argc, char **argv)
+{
+	int rc = rp_some_args(argc, argv,
+			      "Usage: rawprobectl probe del ID...|all\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	if (argc == 2 && !strcmp(argv[1], "all"))
+		return rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del",
+				     argv[1], true, NULL, NULL);
+	return rp_ids_request(RAWPROBE_CMD_PROBE_DEL, "probe del", argc - 1,
+			      argv + 1);
+}
+
+static int rp_probe_enable_cmd(int argc, char **argv)
+{
+	bool enable = argv[0][0] == 'e';
+	int rc = rp_some_args(argc, argv, enable ?
+			      "Usage: rawprobectl probe enable ID...\n" :
+			      "Usage: rawprobectl probe disable ID...\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_ids_request(enable ? RAWPROBE_CMD_PROBE_ENABLE :
+			      RAWPROBE_CMD_PROBE_DISABLE,
+			      enable ? "probe enable" : "probe disable",
+			      argc - 1, argv + 1);
+}
+
+int rp_probe_reset_cmd(int argc, char **argv)
+{
+	int rc = rp_one_arg(argc, argv,
+			    "Usage: rawprobectl probe|stats reset ID|all\n"
+			    "Zero the statistics of a probe, or of all.\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(RAWPROBE_CMD_STATS_RESET, "probe reset", argv[1],
+			     true, NULL, NULL);
+}
+
+static int rp_show_reply(struct nlattr **a, void *ctx)
+{
+	struct rp_probe_info pi;
+	int err = rp_probe_info_parse(a, &pi);
+
+	(void)ctx;
+	if (err)
+		return err;
+	if (rp_opts.json)
+		rp_probe_print(&pi);
+	else
+		rp_probe_detail(&pi);
+	return 0;
+}
+
+static int rp_probe_show_cmd(int argc, char **argv)
+{
+	int rc = rp_one_arg(argc, argv, "Usage: rawprobectl probe show ID\n");
+
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	return rp_id_request(RAWPROBE_CMD_PROBE_GET, "probe show", argv[1],
+			     false, rp_show_reply, NULL);
+}
+
+static const struct rp_cmd rp_probe_cmds[] = {
+	{ "add",     rp_probe_add_cmd,    "KIND TARGET [OPTIONS]  add a persistent probe" },
+	{ "del",     rp_probe_del_cmd,    "ID...|all              remove probes" },
+	{ "list",    rp_probe_list_cmd,   "                       probes with statistics" },
+	{ "show",    rp_probe_show_cmd,   "ID                     one probe" },
+	{ "enable",  rp_probe_enable_cmd, "ID...                  arm disabled probes" },
+	{ "disable", rp_probe_enable_cmd, "ID...                  stop probes firing" },
+	{ "reset",   rp_probe_reset_cmd,  "ID|all                 zero statistics" },
+	{ NULL, NULL, NULL },
+};
+
+int rp_cmd_probe(int argc, char **argv)
+{
+	return rp_dispatch("probe", rp_probe_cmds, argc - 1, argv + 1);
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A probe's description for its records' readers (lib/desc.h).
+ */
+#include <errno.h>
+#include <string.h>
+#include "lib/desc.h"
+#include "lib/names.h"
+#include "lib/escape.h"
+#include "lib/path.h"
+
+void rp_desc_name_ready(struct rp_probe_desc *d)
+{
+	char tmp[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX)];
+	size_t n = strnlen(d->name, sizeof(d->name));
+
+	/* escaping only ever lengthens a string: the same length, the same bytes */
+	d->name_plain_len = n < sizeof(d->name) &&
+			    rp_put_escaped(tmp, d->name, n) == tmp + n ?
+			    (unsigned char)n : 0;
+}
+
+int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
+{
+	size_t len = strnlen(names, sizeof(d->arg_names)), start = 0, i;
+	unsigned int n = 0;
+
+	memset(d->name_off, 0, sizeof(d->name_off));
+	memset(d->name_len, 0, sizeof(d->name_len));
+	d->arg_names[0] = '\0';
+	if (!len)
+		return 0;
+	if (len == sizeof(d->arg_names) || d->nargs > RAWPROBE_MAX_ARGS)
+		return -EINVAL;
+	for (i = 0; i <= len; i++) {
+		if (i < len && names[i] != ',')
+			continue;
+		if (n == d->nargs || !rp_is_path(names + start, i - start))
+			return -EINVAL;
+		d->name_off[n] = (unsigned char)start;
+		d->name_len[n++] = (unsigned char)(i - start);
+		start = i + 1;
+	}
+	if (n != d->nargs)
+		return -EINVAL;
+	memcpy(d->arg_names, names, len + 1);
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a probe's records need to be read: its name, kind and arguments'
+ * types and names (lib/desc.c). Made from the kernel's description of
+ * the probe, or read back from a capture file.
+ */
+#ifndef RAWPROBECTL_DESC_H
+#define RAWPROBECTL_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rawprobe.h"
+
+/* What stream prints per probe: its name and argument types. */
+#define RP_PROBE_NAME_MAX 224
+struct rp_probe_desc {
+	uint32_t id;
+	unsigned char kind;		/* enum rawprobe_kind */
+	unsigned char is_addr;		/* the target is a raw address */
+	unsigned char nargs;
+	unsigned char argtypes[RAWPROBE_MAX_ARGS];
+	char name[RP_PROBE_NAME_MAX];	/* "kretprobe:vfs_read" */
+	/*
+	 * The arguments are field fetches (RAWPROBE_A_FETCH): named by what
+	 * they are (parameters, field paths), in any order, not by position.
+	 */
+	unsigned char by_name;
+	unsigned char pad[2];		/* (a capture's probe item is 240 bytes) */
+	/*
+	 * Argument names (RAWPROBE_A_ARG_NAMES), set by rp_desc_set_names().
+	 * Capture files keep them in an item of their own: the probe item
+	 * is the part above (RP_DESC_CAPTURE_SIZE bytes).
+	 */
+	unsigned char name_off[RAWPROBE_MAX_ARGS], name_len[RAWPROBE_MAX_ARGS];
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf,count", or "" */
+	/*
+	 * The name's length if text prints it as it is (nothing to escape),
+	 * set by rp_desc_name_ready(); 0: unknown, escaped at every record.
+	 */
+	unsigned char name_plain_len;
+};
+#define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
+
+/*
+ * Name d's arguments from "fd,buf,count": one identifier or field path
+ * (path.h: "skb->len") per argument (d->nargs of them). -EINVAL and no
+ * names if names is not that.
+ */
+int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
+/* Once d->name is set: what text's lines need to copy it without a scan. */
+void rp_desc_name_ready(struct rp_probe_desc *d);
+static inline int rp_desc_has_names(const struct rp_probe_desc *d)
+{
+	return d && d->arg_names[0];
+}
+
+#endif

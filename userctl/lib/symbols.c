@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbol help from /proc/kallsyms: refuse ambiguous names (several static
+ * functions share one) listing the candidates, suggest near matches and
+ * compiler variants (.isra, .constprop, ...) for unknown ones, and turn
+ * addresses back into "function+offset [module]".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/outbuf.h"
+#include "lib/symbols.h"
+
+#define RP_MAX_SHOWN 4
+#define RP_MAX_NEAR 5
+
+struct rp_ksym_line {
+	uint64_t addr;
+	char type;
+	char name[256];
+	char module[80];
+};
+
+/* Copy the token at p (up to one of stop) into dst, cut to size. */
+static const char *rp_ksym_token(const char *p, const char *stop, char *dst,
+				 size_t size)
+{
+	size_t n = strcspn(p, stop);
+
+	memcpy(dst, p, n < size ? n : size - 1);
+	dst[n < size ? n : size - 1] = '\0';
+	return p + n;
+}
+
+/*
+ * "addr type name [module]": by hand, not sscanf, which took a second to
+ * read kallsyms's 150,000 lines in a TCG guest, the whole start-up of a
+ * stream.
+ */
+static int rp_ksym_parse(const char *line, struct rp_ksym_line *k)
+{
+	const char *blank = " \t\n";
+	const char *p;
+	char *end;
+
+	k->addr = strtoull(line, &end, 16);
+	if (end == line || (*end != ' ' && *end != '\t'))
+		return -1;
+	p = end + strspn(end, " \t");
+	if (!*p || *p == '\n' || !strchr(blank, p[1]))
+		return -1;
+	k->type = *p;
+	p += 1 + strspn(p + 1, " \t");
+	if (!*p || *p == '\n')
+		return -1;
+	p = rp_ksym_token(p, blank, k->name, sizeof(k->name));
+	p += strspn(p, " \t");
+	k->module[0] = '\0';
+	if (*p == '[')
+		rp_ksym_token(p + 1, "]\n", k->module, sizeof(k->module));
+	return 0;
+}
+
+/* Functions: t/T, and weak ones (W) as some toolchains mark them. */
+static int rp_is_text(char type)
+{
+	return type == 't' || type == 'T' || type == 'W';
+}
+
+/* --- checks before probe add --- */
+
+struct rp_near {
+	int score;
+	char name[256];
+};
+
+struct rp_sym_query {
+	const char *symbol;
+	const char *module;
+	int nmatch, nvar;
+	int module_seen;	/* any symbol of the module named */
+	struct rp_ksym_line shown[RP_MAX_SHOWN];
+	char variants[RP_MAX_SHOWN][256];
+	struct rp_near near[RP_MAX_NEAR];
+	int nnear;
+};
+
+static int rp_query_cmp(const void *a, const void *b)
+{
+	const struct rp_sym_query *const *x = a, *const *y = b;
+
+	return strcmp((*x)->symbol, (*y)->symbol);
+}
+
+static struct rp_sym_query **rp_find_query(struct rp_sym_query **sorted,
+					   size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	/* first query whose symbol is >= name */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(sorted[mid]->symbol, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? &sorted[lo] : NULL;
+}
+
+static int rp_in_module(const struct rp_sym_query *q,
+			const struct rp_ksym_line *k)
+{
+	return !q->module[0] || !strcmp(k->module, q->module);
+}
+
+static void rp_note_line(struct rp_sym_query **sorted, size_t n,
+			 const struct rp_ksym_line *k)
+{
+	struct rp_sym_query **q, **end = sorted + n;
+	char base[256];
+	char *dot;
+
+	for (q = rp_find_query(sorted, n, k->name);
+	     q && q < end && !strcmp((*q)->symbol, k->name); q++) {
+		if (!rp_in_module(*q, k))
+			continue;
+		if ((*q)->nmatch < RP_MAX_SHOWN)
+			(*q)->shown[(*q)->nmatch] = *k;
+		(*q)->nmatch++;
+	}
+	/* "name.isra.0" is a variant of a query for "name" */
+	dot = strchr(k->name, '.');
+	if (!dot || dot == k->name)
+		return;
+	snprintf(base, sizeof(base), "%.*s", (int)(dot - k->name), k->name);
+	for (q = rp_find_query(sorted, n, base);
+	     q && q < end && !strcmp((*q)->symbol, base); q++)
+		if ((*q)->nvar < RP_MAX_SHOWN && rp_in_module(*q, k))
+			snprintf((*q)->variants[(*q)->nvar++],
+				 sizeof((*q)->variants[0]), "%s", k->name);
+}
+
+/* Levenshtein distance, giving up (returning max + 1) beyond max. */
+static int rp_edit_distance(const char *a, const char *b, int max)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	int row[257], prev_diag, tmp, best;
+
+	if (la > 255 || lb > 255 || abs(la - lb) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev_diag = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev_diag :
+				 1 + (prev_diag < row[j - 1] ?
+				      (prev_diag < row[j] ? prev_diag : row[j]) :
+				      (row[j - 1] < row[j] ? row[j - 1] : row[j]));
+			prev_diag = tmp;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb];
+}
+
+/*
+ * How near name is to the query (lower is nearer), or -1: not near.
+ * A name that extends the query (do_sys_open -> do_sys_openat2) or that
+ * contains it ranks before one that is merely a few edits away.
+ */
+int rp_near_score(const char *query, const char *name)
+{
+	int lq = (int)strlen(query), ln = (int)strlen(name);
+	int max = lq / 4 > 2 ? lq / 4 : 2, d;
+
+	if (lq >= 3 && !strncmp(name, query, lq))
+		return ln - lq;
+	if (lq >= 4 && strstr(name, query))
+		return 100 + ln - lq;
+	d = rp_edit_distance(query, name, max);
+	return d <= max ? 200 + d : -1;
+}
+
+static void rp_note_near(struct rp_sym_query *q, const struct rp_ksym_line *k)
+{
+	size_t lq = strlen(q->symbol);
+	int score, i;
+
+	/* compiler variants of the very name are listed on their own */
+	if (!strncmp(k->name, q->symbol, lq) && k->name[lq] == '.')
+		return;
+	score = rp_near_score(q->symbol, k->name);
+	if (score < 0)
+		return;
+	for (i = 0; i < q->nnear; i++)
+		if (!strcmp(q->near[i].name, k->name))
+			return;
+	/* insertion into the few best, in score then name order */
+	for (i = q->nnear; i > 0; i--) {
+		const struct rp_near *p = &q->near[i - 1];
+
+		if (p->score < score ||
+		    (p->score == score && strcmp(p->name, k->name) < 0))
+			break;
+		if (i < RP_MAX_NEAR)
+			q->near[i] = *p;
+	}
+	if (i >= RP_MAX_NEAR)
+		return;
+	q->near[i].score = score;
+	snprintf(q->near[i].name, sizeof(q->near[i].name), "%s", k->name);
+	if (q->nnear < RP_MAX_NEAR)
+		q->nnear++;
+}
+
+static void rp_report_ambiguous(const struct rp_sym_query *q)
+{
+	int i;
+
+	fprintf(stderr, "rawprobectl: symbol '%s' is ambiguous: %d functions "
+		"have this name; name one by address (or MODULE:SYMBOL):\n",
+		q->symbol, q->nmatch);
+	for (i = 0; i < q->nmatch && i < RP_MAX_SHOWN; i++)
+		fprintf(stderr, "  0x%016" PRIx64 " %s%s%s%s\n",
+			q->shown[i].addr, q->shown[i].name,
+			q->shown[i].module[0] ? " [" : "", q->shown[i].module,
+			q->shown[i].module[0] ? "]" : "");
+	if (q->shown[0].addr == 0)
+		fprintf(stderr, "  (addresses are hidden: run as root or "
+			"lower kernel.kptr_restrict)\n");
+}
+
+static void rp_report_unknown(const struct rp_sym_query *q)
+{
+	int i;
+
+	fprintf(stderr, "rawprobectl: %s%s%s: unknown symbol: no such "
+		"function in %s (ENOENT)\n", q->module,
+		q->module[0] ? ":" : "", q->symbol, rp_kallsyms_path());
+	if (q->nvar) {
+		fprintf(stderr, "  the compiler renamed it; try:");
+		for (i = 0; i < q->nvar; i++)
+			fprintf(stderr, " %s", q->variants[i]);
+		fputc('\n', stderr);
+	}
+	if (q->nnear) {
+		fprintf(stderr, "  did you mean:");
+		for (i = 0; i < q->nnear; i++)
+			fprintf(stderr, " %s%s%s", q->module,
+				q->module[0] ? ":" : "", q->near[i].name);
+		fputc('\n', stderr);
+	}
+}
+
+static int rp_report(const struct rp_sym_query *q)
+{
+	if (q->nmatch == 1)
+		return 0;
+	if (q->nmatch > 1) {
+		rp_report_ambiguous(q);
+		return -EEXIST;
+	}
+	if (q->nvar || q->nnear) {
+		rp_report_unknown(q);
+		return -ENOENT;
+	}
+	return 0;	/* nothing near: the kernel gives the reason */
+}
+
+/* Second pass, only for names that were not found: near matches. */
+static void rp_find_near(FILE *f, struct rp_sym_query *q, size_t n)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	size_t i;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (rp_ksym_parse(line, &k) || !rp_is_text(k.type))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (q[i].nmatch || !rp_in_module(&q[i], &k))
+				continue;
+			q[i].module_seen = 1;
+			rp_note_near(&q[i], &k);
+		}
+	}
+	/* symbols of a module that is not loaded: the kernel says so */
+	for (i = 0; i < n; i++)
+		if (q[i].module[0] && !q[i].module_seen)
+			q[i].nnear = q[i].nvar = 0;
+}
+
+int rp_symbols_check(const char *const *symbols, const char *const *modules,
+		     size_t n)
+{
+	struct rp_sym_query *q, **sorted;
+	struct rp_ksym_line k;
+	char line[512];
+	int err = 0, e, missing = 0;
+	size_t i;
+	FILE *f;
+
+	f = rp_kallsyms_open();
+	if (!f)
+		return 0;	/* the kernel will judge */
+	q = calloc(n, sizeof(*q));
+	sorted = calloc(n, sizeof(*sorted));
+	if (!q || !sorted)
+		goto out;
+	for (i = 0; i < n; i++) {
+		q[i].symbol = symbols[i];
+		q[i].module = modules[i] ? modules[i] : "";
+		sorted[i] = &q[i];
+	}
+	qsort(sorted, n, sizeof(*sorted), rp_query_cmp);
+	while (fgets(line, sizeof(line), f))
+		if (!rp_ksym_parse(line, &k) && rp_is_text(k.type))
+			rp_note_line(sorted, n, &k);
+	for (i = 0; i < n; i++)
+		missing += !q[i].nmatch;
+	if (missing)
+		rp_find_near(f, q, n);
+	for (i = 0; i < n; i++) {
+		e = rp_report(&q[i]);
+		if (e && !err)
+			err = e;
+	}
+out:
+	fclose(f);
+	free(q);
+	free(sorted);
+	return err;
+}
+
+int rp_symbol_check(const char *symbol, const char *module)
+{
+	return rp_symbols_check(&symbol, &module, 1);
+}
+
+/* --- address to symbol --- */
+
+struct rp_ksym {
+	uint64_t addr;
+	char *name;		/* "name" or "name [module]"; NULL: not text */
+	size_t name_len;	/* of "name" */
+};
+
+static struct {
+	struct rp_ksym *v;
+	size_t n;
+	int loaded;
+} rp_ksyms;
+
+static int rp_ksym_cmp(const void *a, const void *b)
+{
+	const struct rp_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int rp_ksym_push(const struct rp_ksym_line *k, size_t *cap)
+{
+	char buf[400];
+
+	if (rp_ksyms.n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		void *v = realloc(rp_ksyms.v, c * sizeof(*rp_ksyms.v));
+
+		if (!v)
+			return -ENOMEM;
+		rp_ksyms.v = v;
+		*cap = c;
+	}
+	snprintf(buf, sizeof(buf), "%s%s%s%s", k->name,
+		 k->module[0] ? " [" : "", k->module, k->module[0] ? "]" : "");
+	rp_ksyms.v[rp_ksyms.n].addr = k->addr;
+	rp_ksyms.v[rp_ksyms.n].name = rp_is_text(k->type) ? strdup(buf) : NULL;
+	rp_ksyms.v[rp_ksyms.n].name_len = strlen(k->name);
+	rp_ksyms.n++;
+	return 0;
+}
+
+static void rp_ksyms_load(void)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	size_t cap = 0;
+	FILE *f;
+
+	rp_ksyms.loaded = 1;
+	f = rp_kallsyms_open();
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!rp_ksym_parse(line, &k) && k.addr &&
+		    rp_ksym_push(&k, &cap))
+			break;
+	fclose(f);
+	if (rp_ksyms.n)		/* qsort(NULL, 0) is undefined */
+		qsort(rp_ksyms.v, rp_ksyms.n, sizeof(*rp_ksyms.v), rp_ksym_cmp);
+}
+
+void rp_ksyms_preload(void)
+{
+	if (!rp_ksyms.loaded)
+		rp_ksyms_load();
+}
+
+/* The function addr is in, or NULL (not in kernel text, or not known). */
+static const struct rp_ksym *rp_ksym_find(uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!rp_ksyms.loaded)
+		rp_ksyms_load();
+	hi = rp_ksyms.n;
+	/*
+	 * Below the first symbol, or past the last one by more than a
+	 * function's size (there is no telling where text ends): most
+	 * pointers (heap, stack, user) are one or the other, and need no
+	 * search.
+	 */
+	if (!hi || addr < rp_ksyms.v[0].addr ||
+	    (addr > rp_ksyms.v[hi - 1].addr &&
+	     addr - rp_ksyms.v[hi - 1].addr > 0x10000))
+		return NULL;
+	/* the last symbol at or below addr */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (rp_ksyms.v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo > 0: addr >= v[0].addr */
+	return rp_ksyms.v[lo - 1].name ? &rp_ksyms.v[lo - 1] : NULL;
+}
+
+void rp_ksym_format(uint64_t addr, char *buf, size_t len)
+{
+	/* a kallsyms line is < 512 bytes; the offset adds 19 */
+	char tmp[512 + 32], *p;
+	const struct rp_ksym *s = rp_ksym_find(addr);
+	const char *mod;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	/* "name+0x10 [module]", cut to len like snprintf */
+	p = rp_put(tmp, s->name, s->name_len);
+	*p++ = '+';
+	p = rp_put_hex(p, addr - s->addr);
+	mod = s->name + s->name_len;
+	p = rp_put(p, mod, strlen(mod));
+	n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
+}
+
+const char *rp_ksym_func(uint64_t addr, size_t *len)
+{
+	const struct rp_ksym *s = rp_ksym_find(addr);
+
+	*len = s ? s->name_len : 0;
+	return s ? s->name : "";
+}
+
+int rp_ksym_module(const char *name, char *module, size_t len)
+{
+	struct rp_ksym_line k;
+	char line[512];
+	int found = 0;
+	FILE *f = rp_kallsyms_open();
+
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
+			!strcmp(k.name, name);
+	fclose(f);
+	if (found && module)
+		snprintf(module, len, "%s", k.module);
+	return found;
+}
+
+int rp_ksym_exists(const char *name)
+{
+	return rp_ksym_module(name, NULL, 0);
+}
+
+/*
+ * The records of one probe repeat a handful of addresses (the probed
+ * function, the same pointers): a direct-mapped cache spares each of them
+ * a binary search of kallsyms and a snprintf. kallsyms is read once, so
+ * an entry never goes stale.
+ */
+#define RP_KSYM_CACHE	256		/* a power of two */
+
+struct rp_ksym_cached {
+	uint64_t addr;
+	int valid;
+	size_t len;
+	char sym[RP_KSYM_MAX];
+};
+
+const char *rp_ksym_cached(uint64_t addr, size_t *len)
+{
+	static struct rp_ksym_cached cache[RP_KSYM_CACHE];
+	/* Functions are 16-byte aligned: hash what varies above that. */
+	struct rp_ksym_cached *c = &cache[((addr >> 4) ^ (addr >> 12)) &
+					  (RP_KSYM_CACHE - 1)];
+
+	if (!c->valid || c->addr != addr) {
+		rp_ksym_format(addr, c->sym, sizeof(c->sym));
+		c->len = strlen(c->sym);
+		c->addr = addr;
+		c->valid = 1;
+	}
+	*len = c->len;
+	return c->sym;
+}

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include "lib/escape.h"
+#include "out/format.h"
+#include "lib/path.h"
+#include "out/stack.h"
+#include "lib/symbols.h"
+
+static rp_arg_label_fn rp_arg_label;
+static rp_ret_label_fn rp_ret_label;
+
+void rp_format_set_labels(rp_arg_label_fn fn)
+{
+	rp_arg_label = fn;
+}
+
+void rp_format_set_ret_labels(rp_ret_label_fn fn)
+{
+	rp_ret_label = fn;
+}
+
+/* Only identifiers are shown: nothing in them to escape. */
+static const char *rp_label_shown(const char *l, size_t *len)
+{
+	if (!l)
+		return NULL;
+	*len = strnlen(l, RP_ARG_LABEL_MAX + 1);
+	return rp_is_ident(l, *len, RP_ARG_LABEL_MAX) ? l : NULL;
+}
+
+/* A label for a named u32/s32 argument (bools and enums are those), or NULL. */
+static const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
+			    unsigned int type, uint64_t v, size_t *len)
+{
+	if (!rp_arg_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
+		return NULL;
+	return rp_label_shown(rp_arg_label(d, i, v), len);
+}
+
+unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
+{
+	return d && i < d->nargs ? d->argtypes[i] : RAWPROBE_ARG_U64;
+}
+
+int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
+{
+	return (r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
+	       i == r->str_arg;
+}
+
+/*
+ * The longest line rp_record_text() writes, which it reserves once and
+ * then writes without further checks: names, symbols and the string
+ * escaped, each byte at worst "\xHH".
+ */
+#define RP_TEXT_SYM_MAX		(3 + RP_ESCAPED_MAX(RP_KSYM_MAX - 1))
+#define RP_TEXT_STR_MAX		(2 + RP_ESCAPED_MAX(RAWPROBE_STR_LEN) + 3)
+/* A ptr argument, "0x" and 16 digits, and its symbol; the string is shorter. */
+#define RP_TEXT_ARG_MAX		(2 + 16 + RP_TEXT_SYM_MAX)
+_Static_assert(RP_TEXT_STR_MAX <= RP_TEXT_ARG_MAX, "an argument's room");
+/*
+ * Time, CPU and thread; and the return value and latency (typed, a
+ * pointer's symbol or a label: an argument's room, at the end below).
+ */
+#define RP_TEXT_NUMBERS_MAX	128
+#define RP_TEXT_LINE_MAX						\
+	(RP_TEXT_NUMBERS_MAX + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1 +	\
+	 RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) +				\
+	 RP_TEXT_SYM_MAX + 3 + RAWPROBE_MAX_ARGS * (2 + RP_TEXT_ARG_MAX) + \
+	 RAWPROBE_ARG_NAMES_LEN + RAWPROBE_MAX_ARGS +			\
+	 1 + RP_TEXT_STR_MAX + RP_TEXT_ARG_MAX + 1)
+_Static_assert(RP_ARG_LABEL_MAX <= RP_TEXT_ARG_MAX, "a label's room");
+
+/* " <vfs_read+0x10>" for an address in kernel text, else nothing. */
+static char *rp_text_sym(char *p, uint64_t addr)
+{
+	size_t len;
+	const char *sym = rp_ksym_cached(addr, &len);
+
+	if (!len)
+		return p;
+	*p++ = ' ';
+	*p++ = '<';
+	p = rp_put_escaped(p, sym, len);
+	*p++ = '>';
+	return p;
+}
+
+/* The captured string, quoted and escaped. */
+static char *rp_text_str(char *p, const struct rawprobe_record *r)
+{
+	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
+		     RAWPROBE_STR_LEN;
+
+	*p++ = '"';
+	p = rp_put_escaped(p, r->str, strnlen(r->str, max));
+	*p++ = '"';
+	if (r->flags & RAWPROBE_REC_STR_TRUNC)
+		p = rp_put(p, "...", 3);
+	return p;
+}
+
+static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case RAWPROBE_ARG_S64:
+	case RAWPROBE_ARG_S32:
+		return rp_put_s64(p, (int64_t)v);
+	case RAWPROBE_ARG_U32:
+		return rp_put_u64(p, v);
+	case RAWPROBE_ARG_PTR:
+		return rp_text_sym(rp_put_hex(p, v), v);
+	default:
+		return rp_put_hex(p, v);
+	}
+}
+
+static char *rp_text_args(char *p, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	int named = rp_desc_has_names(d);
+	const char *label;
+	unsigned int i, t;
+	size_t len;
+
+	*p++ = ' ';
+	*p++ = '(';
+	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		/* identifiers and paths (rp_desc_set_names): nothing to escape */
+		if (named && i < d->nargs) {
+			p = rp_put(p, d->arg_names + d->name_off[i], d->name_len[i]);
+			*p++ = '=';
+		}
+		t = rp_argtype_of(d, i);
+		if (rp_arg_faulted(r, i))
+			p = rp_put(p, "(fault)", 7);	/* no value: not 0 */
+		else if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
+			p = rp_text_str(p, r);
+		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
+			p = rp_put(p, "<fault>", 7);
+		else if (named && (label = rp_label(d, i, t, r->args[i], &len)))
+			p = rp_put(p, label, len);
+		else if (named && t == RAWPROBE_ARG_U64)
+			p = rp_put_u64(p, r->args[i]);	/* a declared integer */
+		else
+			p = rp_text_arg(p, t, r->args[i]);
+	}
+	*p++ = ')';
+	return p;
+}
+
+/*
+ * Runs of records share their second and their CPU, task and command:
+ * the head keeps those parts formatted from the last record and copies
+ * them while they match. (To keep up with a tight syscall loop in a TCG
+ * guest the stream formats about a million lines a second; the head was
+ * a third of that work.) One formatter per process, like the stream.
+ */
+static struct rp_text_head_cache {
+	uint64_t sec;
+	char sec_txt[24];		/* "%6llu." */
+	size_t sec_len;
+	uint32_t pid;
+	uint16_t cpu;
+	char comm[RAWPROBE_COMM_LEN];
+	/* "%3u %7u %-16.16s ", the command escaped */
+	char who_txt[5 + 1 + 10 + 1 + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1];
+	size_t who_len;
+	int valid;
+} rp_head_cache;
+
+/* "%06u" of v < 1,000,000, without counting digits or padding */
+static char *rp_put_usec(char *p, uint32_t v)
+{
+	char tmp[8];
+
+	rp_u64_digits_at(1000000U + v, tmp + 7);	/* "1" and 6 digits */
+	memcpy(p, tmp + 1, 6);
+	return p + 6;
+}
+
+/* "%6llu.%06llu %3u %7u %-16.16s ": time to the microsecond, cpu, pid, comm */
+static char *rp_text_head(char *p, const struct rawprobe_record *r)
+{
+	struct rp_text_head_cache *c = &rp_head_cache;
+	uint64_t sec = r->ts_ns / 1000000000U;
+	char *q;
+
+	if (!c->valid || c->sec != sec) {
+		q = rp_put_u64_width(c->sec_txt, sec, 6, ' ');
+		*q++ = '.';
+		c->sec_len = (size_t)(q - c->sec_txt);
+		c->sec = sec;
+	}
+	if (!c->valid || c->pid != r->pid || c->cpu != r->cpu ||
+	    memcmp(c->comm, r->comm, sizeof(c->comm))) {
+		q = rp_put_u64_width(c->who_txt, r->cpu, 3, ' ');
+		*q++ = ' ';
+		q = rp_put_u64_width(q, r->pid, 7, ' ');
+		*q++ = ' ';
+		q = rp_put_escaped_left(q, r->comm, RAWPROBE_COMM_LEN, 16);
+		*q++ = ' ';
+		c->who_len = (size_t)(q - c->who_txt);
+		c->pid = r->pid;
+		c->cpu = r->cpu;
+		memcpy(c->comm, r->comm, sizeof(c->comm));
+	}
+	c->valid = 1;
+	p = rp_put(p, c->sec_txt, c->sec_len);
+	p = rp_put_usec(p, (uint32_t)(r->ts_ns / 1000U % 1000000U));
+	*p++ = ' ';
+	return rp_put(p, c->who_txt, c->who_len);
+}
+
+/* The return value as its function's type has it (rp_ret_label_fn). */
+static char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
+			       const struct rp_probe_desc *d)
+{
+	unsigned int type = RAWPROBE_ARG_S64;
+	uint64_t v = (uint64_t)r->retval;
+	const char *label;
+	size_t len;
+
+	if (!rp_ret_label || !d)
+		return rp_put_s64(p, r->retval);
+	label = rp_label_shown(rp_ret_label(d, v, &type), &len);
+	if (label)
+		return rp_put(p, label, len);
+	switch (type) {
+	case RAWPROBE_ARG_S32:
+		return rp_put_s64(p, (int32_t)v);
+	case RAWPROBE_ARG_U32:
+		return rp_put_u64(p, (uint32_t)v);
+	case RAWPROBE_ARG_U64:
+		return rp_put_u64(p, v);
+	case RAWPROBE_ARG_PTR:
+		return rp_text_arg(p, type, v);
+	default:
+		return rp_put_s64(p, (int64_t)v);
+	}
+}
+
+/* " = %lld (%llu ns)", the value typed when its type is known */
+static char *rp_text_retval(char *p, const struct rawprobe_record *r,
+			    const struct rp_probe_desc *d)
+{
+	p = rp_put(p, " = ", 3);
+	p = rp_text_ret_value(p, r, d);
+	*p++ = ' ';
+	*p++ = '(';
+	p = rp_put_u64(p, r->latency_ns);
+	return rp_put(p, " ns)", 4);
+}
+
+/*
+ * The callers under the record's line, innermost first, one a line as
+ * bpftrace prints a kstack: the line above names the probed function.
+ */
+static void rp_text_stack(struct rp_outbuf *ob,
+			  const struct rawprobe_record *r)
+{
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n = rp_stack_frames(r, frames), i;
+	char *p = rp_ob_begin(ob, n * (8 + RP_FRAME_TEXT_MAX + 1));
+
+	for (i = 0; i < n; i++) {
+		p = rp_put(p, "        ", 8);
+		p = rp_put_frame(p, frames[i]);
+		*p++ = '\n';
+	}
+	rp_ob_end(ob, p);
+}
+
+void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
+
+	p = rp_text_head(p, r);
+	if (d && d->name_plain_len)
+		p = rp_put_pad(p, rp_put(p, d->name, d->name_plain_len), 24);
+	else if (d)
+		p = rp_put_escaped_left(p, d->name, sizeof(d->name), 24);
+	else	/* a probe that is gone */
+		p = rp_put_pad(p, rp_put(p, "?", 1), 24);
+	if (!d || d->is_addr)
+		p = rp_text_sym(p, r->addr);
+	if (r->flags & RAWPROBE_REC_ARGS)
+		p = rp_text_args(p, r, d);
+	/* a string of its own, not one of the arguments */
+	if ((r->flags & RAWPROBE_REC_STR) &&
+	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
+		*p++ = ' ';
+		p = rp_text_str(p, r);
+	}
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		p = rp_text_retval(p, r, d);
+	*p++ = '\n';
+	rp_ob_end(ob, p);
+	if (rp_has_stack(r))
+		rp_text_stack(ob, r);
+}
+
+/* "addr": a hex string, as JSON numbers lose precision beyond 2^53 */
+static void rp_json_addr(struct json *j, uint64_t addr)
+{
+	char tmp[2 + 16 + 1];
+
+	*rp_put_hex(tmp, addr) = '\0';
+	json_kv_str(j, "addr", tmp);
+}
+
+/* "arg_names": the names of d's arguments, in order */
+static void rp_json_names(struct json *j, const struct rp_probe_desc *d)
+{
+	unsigned int i;
+
+	json_key(j, "arg_names");
+	json_arr_open(j);
+	for (i = 0; i < d->nargs; i++)
+		json_strn(j, d->arg_names + d->name_off[i], d->name_len[i]);
+	json_arr_close(j);
+}
+
+/* The record's members up to "sym", the generic way (a FILE, or -p). */
+static void rp_json_head(struct json *j, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
+{
+	const char *sym;
+	size_t len;
+
+	json_obj_open(j);
+	json_kv_u64(j, "ts_ns", r->ts_ns);
+	json_kv_u64(j, "seq", r->seq);
+	json_kv_u64(j, "cpu", r->cpu);
+	json_kv_u64(j, "pid", r->pid);
+	json_kv_u64(j, "tgid", r->tgid);
+	json_kv_strn(j, "comm", r->comm, RAWPROBE_COMM_LEN);
+	json_kv_u64(j, "probe_id", r->probe_id);
+	if (d)
+		json_kv_str(j, "probe", d->name);
+	json_kv_str(j, "kind", rp_kind_name(r->kind));
+	rp_json_addr(j, r->addr);
+	sym = rp_ksym_cached(r->addr, &len);
+	if (len)
+		json_kv_str(j, "sym", sym);
+}
+
+/*
+ * The same bytes at a cursor (compact output into the stream's buffer):
+ * constant keys, one reservation; what made -j half as fast as text
+ * was a call, a strlen and a scan per key. false: not compact.
+ */
+static bool rp_json_head_fast(struct json *j, const struct rawprobe_record *r,
+			      const struct rp_probe_desc *d)
+{
+	size_t comm_n = strnlen(r->comm, RAWPROBE_COMM_LEN);
+	size_t name_n = d ? strnlen(d->name, sizeof(d->name)) : 0;
+	const char *kind = rp_kind_name(r->kind);
+	size_t kind_n = strlen(kind), sym_n;
+	const char *sym = rp_ksym_cached(r->addr, &sym_n);
+	char *p;
+
+	p = json_cursor(j, 256 + 6 * (comm_n + name_n + kind_n + sym_n));
+	if (!p)
+		return false;
+	p = rp_put_u64(JSON_PUT_LIT(p, "{\"ts_ns\":"), r->ts_ns);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"seq\":"), r->seq);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"cpu\":"), r->cpu);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"pid\":"), r->pid);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"tgid\":"), r->tgid);
+	p = json_put_string(JSON_PUT_LIT(p, ",\"comm\":"), r->comm, comm_n);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"probe_id\":"), r->probe_id);
+	if (d)
+		p = json_put_string(JSON_PUT_LIT(p, ",\"probe\":"), d->name,
+				    name_n);
+	p = json_put_string(JSON_PUT_LIT(p, ",\"kind\":"), kind, kind_n);
+	p = rp_put_hex(JSON_PUT_LIT(p, ",\"addr\":\""), r->addr);
+	*p++ = '"';
+	if (sym_n)
+		p = json_put_string(JSON_PUT_LIT(p, ",\"sym\":"), sym, sym_n);
+	json_cursor_done(j, p, 1);
+	return true;
+}
+
+static void rp_json_args(struct json *j, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d)
+{
+	unsigned int i, n = r->nargs < RAWPROBE_MAX_ARGS ?
+			    r->nargs : RAWPROBE_MAX_ARGS;
+	char *p = json_cursor(j, 16 + n * (RP_S64_CHARS_MAX + 1));
+
+	if (p)
+		p = JSON_PUT_LIT(p, ",\"args\":[");
+	else {
+		json_key(j, "args");
+		json_arr_open(j);
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int t = rp_argtype_of(d, i);
+		bool sign = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
+
+		if (!p) {
+			if (rp_arg_faulted(r, i))
+				json_null(j);
+			else if (sign)
+				json_s64(j, (int64_t)r->args[i]);
+			else
+				json_u64(j, r->args[i]);
+			continue;
+		}
+		if (i)
+			*p++ = ',';
+		if (rp_arg_faulted(r, i))
+			p = JSON_PUT_LIT(p, "null");
+		else if (sign)
+			p = rp_put_s64(p, (int64_t)r->args[i]);
+		else
+			p = rp_put_u64(p, r->args[i]);
+	}
+	if (p) {
+		*p++ = ']';
+		json_cursor_done(j, p, 1);
+	} else {
+		json_arr_close(j);
+	}
+	if (rp_desc_has_names(d))
+		rp_json_names(j, d);
+}
+
+static void rp_json_str(struct json *j, const struct rawprobe_record *r)
+{
+	size_t n = strnlen(r->str, RAWPROBE_STR_LEN);
+	bool trunc = r->flags & RAWPROBE_REC_STR_TRUNC;
+	char *p = json_cursor(j, 48 + 6 * n);
+
+	if (!p) {
+		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);
+		json_kv_bool(j, "str_truncated", trunc);
+		return;
+	}
+	p = json_put_string(JSON_PUT_LIT(p, ",\"str\":"), r->str, n);
+	if (trunc)
+		p = JSON_PUT_LIT(p, ",\"str_truncated\":true");
+	else
+		p = JSON_PUT_LIT(p, ",\"str_truncated\":false");
+	json_cursor_done(j, p, 1);
+}
+
+static void rp_json_retval(struct json *j, const struct rawprobe_record *r)
+{
+	char *p = json_cursor(j, 32 + RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
+
+	if (!p) {
+		json_kv_s64(j, "retval", r->retval);
+		json_kv_u64(j, "latency_ns", r->latency_ns);
+		return;
+	}
+	p = rp_put_s64(JSON_PUT_LIT(p, ",\"retval\":"), r->retval);
+	p = rp_put_u64(JSON_PUT_LIT(p, ",\"latency_ns\":"), r->latency_ns);
+	json_cursor_done(j, p, 1);
+}
+
+void rp_record_json(struct json *j, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	if (!rp_json_head_fast(j, r, d))
+		rp_json_head(j, r, d);
+	if (r->flags & RAWPROBE_REC_ARGS)
+		rp_json_args(j, r, d);
+	if (r->flags & RAWPROBE_REC_STR)
+		rp_json_str(j, r);
+	if (r->flags & RAWPROBE_REC_STR_FAULT)
+		json_kv_bool(j, "str_fault", true);
+	if (rp_has_stack(r)) {
+		uint64_t frames[RAWPROBE_STACK_MAX];
+
+		rp_stack_json(j, frames, rp_stack_frames(r, frames));
+	}
+	if (r->flags & RAWPROBE_REC_RETVAL)
+		rp_json_retval(j, r);
+	json_obj_close(j);
+	json_end_doc(j);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Records as text and JSON, and what a probe's records need to be read
+ * (struct rp_probe_desc).
+ */
+#ifndef RAWPROBECTL_FORMAT_H
+#define RAWPROBECTL_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "rawprobe.h"
+#include "lib/json.h"
+#include "lib/outbuf.h"
+
+#include "lib/desc.h"
+#include "lib/names.h"
+
+/*
+ * What a named argument's value means beyond its number ("true", an
+ * enumerator's name), or NULL. Set by whoever knows the types (BTF:
+ * btf.c); NULL by default. Only identifiers of at most RP_ARG_LABEL_MAX
+ * bytes are shown.
+ */
+#define RP_ARG_LABEL_MAX 64
+typedef const char *(*rp_arg_label_fn)(const struct rp_probe_desc *d,
+				       unsigned int i, uint64_t v);
+void rp_format_set_labels(rp_arg_label_fn fn);
+
+/*
+ * How a kretprobe's return value v reads, from its function's type: *type
+ * is RAWPROBE_ARG_S32, U32, S64, U64 or PTR (the register's bits above
+ * a 32-bit type's are not the value's), and a label as rp_arg_label_fn's
+ * ("true", an enumerator's name) or NULL. Set by whoever knows the types
+ * (BTF: btf.c); by default, NULL: a signed 64-bit number.
+ */
+typedef const char *(*rp_ret_label_fn)(const struct rp_probe_desc *d,
+				       uint64_t v, unsigned int *type);
+void rp_format_set_ret_labels(rp_ret_label_fn fn);
+
+/* The type of argument i of a record (u64 when d does not say). */
+unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
+/* Is argument i of r the captured string (or its fault)? */
+int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
+/* Did argument i's field fetch hit an unreadable address (no value)? */
+static inline int rp_arg_faulted(const struct rawprobe_record *r,
+				 unsigned int i)
+{
+	return i < RAWPROBE_MAX_ARGS && (r->fault_mask >> i) & 1;
+}
+
+/*
+ * One line of human output for a record: addresses of raw-address probes
+ * and ptr arguments that point into kernel text are symbolized. The
+ * command, names, symbols and strings are escaped (escape.h), as JSON
+ * output escapes them its own way.
+ */
+void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d);
+void rp_record_json(struct json *j, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d);
+
+#endif

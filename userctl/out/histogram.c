@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Histograms of record values, the bpftrace way: hist() (log2 buckets)
+ * and lhist() (linear), one per probe, or per probe and command.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/escape.h"
+#include "out/histogram.h"
+#include "out/stack.h"
+
+#define RP_LOG2_BUCKETS	65	/* [0], [1, 2), ... [2^63, 2^64) */
+#define RP_LINEAR_MAX	1000	/* linear buckets before the overflow one */
+#define RP_BAR_WIDTH	52
+
+struct rp_hist {
+	char probe[224];
+	char comm[RAWPROBE_COMM_LEN + 1];
+	uint64_t count, neg, over;	/* neg: below 0; over: linear, past the last */
+	uint64_t b[RP_LINEAR_MAX];	/* log2 uses the first 65 */
+	int64_t min, max;
+	double sum;
+};
+
+/*
+ * hist --stack: one stack of a probe (and command, with --by comm) as
+ * recorded. Records are counted by addresses, a hash lookup each; the
+ * names, which merge the call sites within a function, come at the end.
+ */
+struct rp_hstack {
+	uint64_t count;
+	/* the key: from addr up to folded, zero-filled */
+	uint64_t addr;			/* the probed function's */
+	uint64_t frames[RAWPROBE_STACK_MAX];
+	unsigned int n;
+	char comm[RAWPROBE_COMM_LEN];	/* "" without --by comm */
+	char probe[RP_PROBE_NAME_MAX];
+	char *folded;			/* at the end: [comm;]root;...;fn */
+};
+
+#define RP_HSTACK_KEY	offsetof(struct rp_hstack, addr)
+#define RP_HSTACK_KEY_LEN (offsetof(struct rp_hstack, folded) - RP_HSTACK_KEY)
+
+struct rp_hstacks {
+	struct rp_hstack **v;
+	size_t n;
+	uint32_t *slots;		/* index into v + 1; 0 is free */
+	size_t nslots;			/* a power of two, at most half full */
+};
+
+struct rp_hists {
+	struct rp_hist_opts o;
+	bool json;
+	struct rp_hist **v;
+	size_t n;
+	struct rp_hstacks stacks;	/* RP_HIST_STACK */
+	uint64_t skipped;	/* records without the value */
+};
+
+static const char *rp_hist_value_name(const struct rp_hist_opts *o,
+				      char *buf, size_t len)
+{
+	if (o->value == RP_HIST_ARG)
+		snprintf(buf, len, "arg%u", o->arg);
+	else
+		snprintf(buf, len, "%s", o->value == RP_HIST_RETVAL ?
+			 "retval" : o->value == RP_HIST_STACK ? "stack" :
+			 "latency_ns");
+	return buf;
+}
+
+/* The record's value; false when it has none. */
+static bool rp_hist_value(const struct rp_hist_opts *o,
+			  const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d, int64_t *v,
+			  bool *is_signed)
+{
+	unsigned int t;
+
+	*is_signed = true;
+	switch (o->value) {
+	case RP_HIST_LATENCY:
+		*v = (int64_t)r->latency_ns;
+		*is_signed = false;
+		return r->flags & RAWPROBE_REC_RETVAL;
+	case RP_HIST_RETVAL:
+		*v = r->retval;
+		return r->flags & RAWPROBE_REC_RETVAL;
+	default:
+		if (!(r->flags & RAWPROBE_REC_ARGS) || o->arg >= r->nargs ||
+		    rp_arg_is_str(r, o->arg) || rp_arg_faulted(r, o->arg))
+			return false;
+		t = rp_argtype_of(d, o->arg);
+		*is_signed = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
+		*v = (int64_t)r->args[o->arg];
+		return true;
+	}
+}
+
+static struct rp_hist *rp_hist_find(struct rp_hists *h, const char *probe,
+				    const char *comm)
+{
+	struct rp_hist *x;
+	void *v;
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->v[i]->probe, probe) &&
+		    !strcmp(h->v[i]->comm, comm))
+			return h->v[i];
+	v = realloc(h->v, (h->n + 1) * sizeof(*h->v));
+	x = calloc(1, sizeof(*x));
+	if (!v || !x) {
+		free(x);
+		h->v = v ? v : h->v;
+		return NULL;
+	}
+	h->v = v;
+	snprintf(x->probe, sizeof(x->probe), "%s", probe);
+	snprintf(x->comm, sizeof(x->comm), "%s", comm);
+	h->v[h->n++] = x;
+	return x;
+}
+
+static unsigned int rp_log2_index(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+static void rp_hist_add(struct rp_hist *x, const struct rp_hist_opts *o,
+			int64_t v, bool is_signed)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (!x->count || v < x->min)
+		x->min = v;
+	if (!x->count || v > x->max)
+		x->max = v;
+	x->count++;
+	x->sum += is_signed ? (double)v : (double)u;
+	if (is_signed && v < 0)
+		x->neg++;
+	else if (!o->step)
+		x->b[rp_log2_index(u)]++;
+	else if (u / o->step < RP_LINEAR_MAX)
+		x->b[u / o->step]++;
+	else
+		x->over++;
+}
+
+/* What a histogram is named by: its probe, gone or not. */
+static void rp_hist_probe(char *probe, size_t len,
+			  const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d)
+{
+	if (d)
+		snprintf(probe, len, "%s", d->name);
+	else
+		snprintf(probe, len, "probe#%u", r->probe_id);
+}
+
+/* --- stacks --- */
+
+static uint32_t rp_hstack_hash(const struct rp_hstack *k)
+{
+	const unsigned char *p = (const unsigned char *)k + RP_HSTACK_KEY;
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < RP_HSTACK_KEY_LEN; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static bool rp_hstack_same(const struct rp_hstack *a,
+			   const struct rp_hstack *b)
+{
+	return !memcmp((const char *)a + RP_HSTACK_KEY,
+		       (const char *)b + RP_HSTACK_KEY, RP_HSTACK_KEY_LEN);
+}
+
+static void rp_hstack_slot_put(uint32_t *slots, size_t nslots,
+			       const struct rp_hstack *k, size_t i)
+{
+	size_t at = rp_hstack_hash(k) & (nslots - 1);
+
+	while (slots[at])
+		at = (at + 1) & (nslots - 1);
+	slots[at] = (uint32_t)(i + 1);
+}
+
+/* Room for one more stack: the slots at most half full, v as big. */
+static int rp_hstack_grow(struct rp_hstacks *t)
+{
+	size_t nslots = t->nslots ? t->nslots * 2 : 256, i;
+	uint32_t *slots;
+	void *v;
+
+	if (2 * (t->n + 1) <= t->nslots)
+		return 0;
+	if (nslots / 2 > UINT32_MAX)
+		return -ENOMEM;
+	v = realloc(t->v, nslots / 2 * sizeof(*t->v));
+	slots = calloc(nslots, sizeof(*slots));
+	if (v)
+		t->v = v;
+	if (!v || !slots) {
+		free(slots);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n; i++)
+		rp_hstack_slot_put(slots, nslots, t->v[i], i);
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	return 0;
+}
+
+/* The stack k counts in: found, or a new one; NULL without memory. */
+static struct rp_hstack *rp_hstack_find(struct rp_hstacks *t,
+					const struct rp_hstack *k)
+{
+	struct rp_hstack *x;
+	size_t at;
+
+	for (at = t->nslots ? rp_hstack_hash(k) & (t->nslots - 1) : 0;
+	     t->nslots && t->slots[at]; at = (at + 1) & (t->nslots - 1))
+		if (rp_hstack_same(t->v[t->slots[at] - 1], k))
+			return t->v[t->slots[at] - 1];
+	x = malloc(sizeof(*x));
+	if (!x || rp_hstack_grow(t)) {
+		free(x);
+		return NULL;
+	}
+	*x = *k;
+	t->v[t->n] = x;
+	rp_hstack_slot_put(t->slots, t->nslots, x, t->n++);
+	return x;
+}
+
+/* A record without a stack counts as its function alone. */
+static void rp_hstack_record(struct rp_hists *h,
+			     const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d)
+{
+	struct rp_hstack k, *x;
+
+	memset(&k, 0, sizeof(k));
+	k.addr = r->addr;
+	k.n = rp_stack_frames(r, k.frames);
+	if (h->o.by_comm)
+		memcpy(k.comm, r->comm, sizeof(k.comm));
+	/* folded lines do not name probes: one line for a stack of two */
+	if (h->json)
+		rp_hist_probe(k.probe, sizeof(k.probe), r, d);
+	h->skipped += !rp_has_stack(r);
+	x = rp_hstack_find(&h->stacks, &k);
+	if (x)
+		x->count++;
+}
+
+static void rp_hist_record(struct rp_sink *s, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d)
+{
+	struct rp_hists *h = s->priv;
+	char probe[224], comm[RAWPROBE_COMM_LEN + 1] = "";
+	struct rp_hist *x;
+	bool is_signed;
+	int64_t v;
+
+	if (h->o.value == RP_HIST_STACK) {
+		rp_hstack_record(h, r, d);
+		return;
+	}
+	if (!rp_hist_value(&h->o, r, d, &v, &is_signed)) {
+		h->skipped++;
+		return;
+	}
+	rp_hist_probe(probe, sizeof(probe), r, d);
+	if (h->o.by_comm)
+		snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, r->comm);
+	x = rp_hist_find(h, probe, comm);
+	if (x)
+		rp_hist_add(x, &h->o, v, is_signed);
+}
+
+/* --- printing --- */
+
+/* 1536 -> "1536", 2048 -> "2K": powers of 1024 as bpftrace shows them */
+static void rp_hist_num(char *buf, size_t len, uint64_t v, bool log2)
+{
+	static const char *const suffix[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+
+	while (log2 && v >= 1024 && !(v % 1024) && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%s", v, suffix[i]);
+}
+
+/* Bucket i's bounds: [*lo, *hi); has_hi false for the open last one. */
+static void rp_hist_bounds(const struct rp_hists *h, size_t i, uint64_t *lo,
+			   uint64_t *hi, bool *has_hi)
+{
+	*has_hi = true;
+	if (h->o.step) {
+		*lo = i * h->o.step;
+		*hi = *lo + h->o.step;
+		return;
+	}
+	*lo = i ? 1ULL << (i - 1) : 0;
+	*hi = i < 64 ? 1ULL << i : 0;
+	*has_hi = i < 64;
+}
+
+static size_t rp_hist_nb(const struct rp_hists *h)
+{
+	return h->o.step ? RP_LINEAR_MAX : RP_LOG2_BUCKETS;
+}
+
+static void rp_hist_bar(FILE *out, const char *label, uint64_t n,
+			uint64_t peak)
+{
+	int w = peak ? (int)(n * RP_BAR_WIDTH / peak) : 0;
+	char bar[RP_BAR_WIDTH + 1];
+
+	memset(bar, '@', (size_t)w);
+	bar[w] = '\0';
+	fprintf(out, "%-20s %8" PRIu64 " |%-*s|\n", label, n, RP_BAR_WIDTH, bar);
+}
+
+static void rp_hist_label(const struct rp_hists *h, size_t i, char *buf,
+			  size_t len)
+{
+	char a[32], b[32];
+	uint64_t lo, hi;
+	bool has_hi;
+
+	rp_hist_bounds(h, i, &lo, &hi, &has_hi);
+	if (!h->o.step && i == 0) {
+		snprintf(buf, len, "[0]");
+		return;
+	}
+	rp_hist_num(a, sizeof(a), lo, !h->o.step);
+	rp_hist_num(b, sizeof(b), hi, !h->o.step);
+	snprintf(buf, len, "[%s, %s)", a, has_hi ? b : "...");
+}
+
+static void rp_hist_text(FILE *out, const struct rp_hists *h,
+			 const struct rp_hist *x)
+{
+	size_t i, first = SIZE_MAX, last = 0, nb = rp_hist_nb(h);
+	uint64_t peak = x->neg > x->over ? x->neg : x->over;
+	char label[80], vname[16];
+	char probe[RP_ESCAPED_MAX(sizeof(x->probe)) + 1];
+	char comm[RP_ESCAPED_MAX(sizeof(x->comm)) + 1];
+
+	for (i = 0; i < nb; i++) {
+		if (!x->b[i])
+			continue;
+		first = first == SIZE_MAX ? i : first;
+		last = i;
+		peak = x->b[i] > peak ? x->b[i] : peak;
+	}
+	rp_escape_str(probe, sizeof(probe), x->probe, sizeof(x->probe));
+	rp_escape_str(comm, sizeof(comm), x->comm, sizeof(x->comm));
+	fprintf(out, "@%s%s%s%s, %s%s: count %" PRIu64 ", avg %.0f, min %"
+		PRId64 ", max %" PRId64 "\n", probe, comm[0] ? "[" : "",
+		comm, comm[0] ? "]" : "",
+		rp_hist_value_name(&h->o, vname, sizeof(vname)),
+		h->o.step ? " (linear)" : "", x->count,
+		x->count ? x->sum / (double)x->count : 0.0, x->min, x->max);
+	if (x->neg)
+		rp_hist_bar(out, "(..., 0)", x->neg, peak);
+	for (i = first; first != SIZE_MAX && i <= last; i++) {
+		rp_hist_label(h, i, label, sizeof(label));
+		rp_hist_bar(out, label, x->b[i], peak);
+	}
+	if (x->over) {
+		snprintf(label, sizeof(label), "[%" PRIu64 ", ...)",
+			 RP_LINEAR_MAX * h->o.step);
+		rp_hist_bar(out, label, x->over, peak);
+	}
+	fputc('\n', out);
+}
+
+static void rp_hist_bucket_json(struct json *j, const uint64_t *lo,
+				const uint64_t *hi, uint64_t n)
+{
+	json_obj_open(j);
+	if (lo)
+		json_kv_u64(j, "low", *lo);
+	if (hi)
+		json_kv_u64(j, "high", *hi);
+	json_kv_u64(j, "count", n);
+	json_obj_close(j);
+}
+
+static void rp_hist_json(struct json *j, const struct rp_hists *h,
+			 const struct rp_hist *x)
+{
+	char vname[16], sum[40];
+	uint64_t lo, hi, zero = 0, top = RP_LINEAR_MAX * h->o.step;
+	bool has_hi;
+	size_t i;
+
+	json_obj_open(j);
+	json_kv_str(j, "probe", x->probe);
+	if (h->o.by_comm)
+		json_kv_str(j, "comm", x->comm);
+	json_kv_str(j, "value", rp_hist_value_name(&h->o, vname, sizeof(vname)));
+	json_kv_str(j, "scale", h->o.step ? "linear" : "log2");
+	if (h->o.step)
+		json_kv_u64(j, "step", h->o.step);
+	json_kv_u64(j, "count", x->count);
+	snprintf(sum, sizeof(sum), "%.0f", x->sum);
+	json_kv_raw(j, "sum", sum);
+	json_kv_s64(j, "min", x->min);
+	json_kv_s64(j, "max", x->max);
+	json_key(j, "buckets");
+	json_arr_open(j);
+	if (x->neg)
+		rp_hist_bucket_json(j, NULL, &zero, x->neg);
+	for (i = 0; i < rp_hist_nb(h); i++) {
+		if (!x->b[i])
+			continue;
+		rp_hist_bounds(h, i, &lo, &hi, &has_hi);
+		rp_hist_bucket_json(j, &lo, has_hi ? &hi : NULL, x->b[i]);
+	}
+	if (x->over)
+		rp_hist_bucket_json(j, &top, NULL, x->over);
+	json_arr_close(j);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+static int rp_hist_cmp(const void *a, const void *b)
+{
+	const struct rp_hist *const *x = a, *const *y = b;
+	int c = strcmp((*x)->probe, (*y)->probe);
+
+	return c ? c : strcmp((*x)->comm, (*y)->comm);
+}
+
+/* --- printing stacks --- */
+
+/* x's folded stack, by names: [comm;]root;...;caller;function */
+static int rp_hstack_fold(struct rp_hstack *x, bool by_comm)
+{
+	char buf[RP_FOLDED_LINE_MAX], *p = buf;
+
+	if (by_comm) {
+		p = rp_put_folded_str(p, x->comm, sizeof(x->comm));
+		*p++ = ';';
+	}
+	p = rp_put_folded_stack(p, x->addr, x->frames, x->n);
+	*p = '\0';
+	x->folded = strdup(buf);
+	return x->folded ? 0 : -ENOMEM;
+}
+
+static int rp_hstack_by_name(const void *a, const void *b)
+{
+	const struct rp_hstack *const *x = a, *const *y = b;
+	int c = strcmp((*x)->probe, (*y)->probe);
+
+	return c ? c : strcmp((*x)->folded, (*y)->folded);
+}
+
+/* The most seen first; then in name order, so the output is stable. */
+static int rp_hstack_by_count(const void *a, const void *b)
+{
+	const struct rp_hstack *const *x = a, *const *y = b;
+
+	if ((*x)->count != (*y)->count)
+		return (*x)->count < (*y)->count ? 1 : -1;
+	return rp_hstack_by_name(a, b);
+}
+
+static void rp_hstack_free(struct rp_hstack *x)
+{
+	free(x->folded);
+	free(x);
+}
+
+/*
+ * Stacks that differ only in where within a function a call was (the
+ * offsets) read the same by name: one line each, their counts added.
+ */
+static int rp_hstacks_merge(struct rp_hstacks *t, bool by_comm)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (rp_hstack_fold(t->v[i], by_comm))
+			return -ENOMEM;
+	if (!t->n)	/* qsort(NULL, 0) is undefined */
+		return 0;
+	qsort(t->v, t->n, sizeof(*t->v), rp_hstack_by_name);
+	for (i = 1; i < t->n; i++) {
+		if (!rp_hstack_by_name(&t->v[k], &t->v[i])) {
+			t->v[k]->count += t->v[i]->count;
+			rp_hstack_free(t->v[i]);
+		} else {
+			t->v[++k] = t->v[i];
+		}
+	}
+	t->n = k + 1;
+	qsort(t->v, t->n, sizeof(*t->v), rp_hstack_by_count);
+	return 0;
+}
+
+/* As the folded line has it, names alone: the callers innermost first. */
+static void rp_hstack_json(struct json *j, const struct rp_hists *h,
+			   const struct rp_hstack *x)
+{
+	char buf[RP_KSYM_MAX];
+	const char *name;
+	unsigned int i;
+	size_t len;
+
+	json_obj_open(j);
+	json_kv_str(j, "probe", x->probe);
+	if (h->o.by_comm)
+		json_kv_strn(j, "comm", x->comm, sizeof(x->comm));
+	json_kv_str(j, "value", "stack");
+	name = rp_frame_func(x->addr, buf, &len);
+	json_kv_strn(j, "function", name, len);
+	json_key(j, "stack");
+	json_arr_open(j);
+	for (i = 0; i < x->n; i++) {
+		name = rp_frame_func(x->frames[i], buf, &len);
+		json_strn(j, name, len);
+	}
+	json_arr_close(j);
+	json_kv_u64(j, "count", x->count);
+	json_obj_close(j);
+	json_end_doc(j);
+}
+
+/* Folded lines, "stack count", for flamegraph.pl; or JSON, one a stack. */
+static void rp_hstack_end(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	struct rp_hstacks *t = &h->stacks;
+	size_t i;
+
+	if (rp_hstacks_merge(t, h->o.by_comm)) {
+		fprintf(stderr, "rawprobectl: hist: %s\n", strerror(ENOMEM));
+		s->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < t->n; i++) {
+		if (h->json)
+			rp_hstack_json(&s->json, h, t->v[i]);
+		else
+			fprintf(s->out, "%s %" PRIu64 "\n", t->v[i]->folded,
+				t->v[i]->count);
+	}
+	/* stderr: what goes to a flame graph stays stacks only */
+	if (!t->n)
+		fprintf(stderr, "rawprobectl: hist: no records\n");
+	if (h->skipped)
+		fprintf(stderr, "rawprobectl: hist: %" PRIu64 " records had "
+			"no stack (probes without --stack): counted as their "
+			"function alone\n", h->skipped);
+	fflush(s->out);
+}
+
+static void rp_hist_end(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	char vname[16];
+	size_t i;
+
+	if (h->o.value == RP_HIST_STACK) {
+		rp_hstack_end(s);
+		return;
+	}
+
+	if (h->n)	/* qsort(NULL, 0) is undefined */
+		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
+	for (i = 0; i < h->n; i++) {
+		if (h->json)
+			rp_hist_json(&s->json, h, h->v[i]);
+		else
+			rp_hist_text(s->out, h, h->v[i]);
+	}
+	if (!h->json && !h->n)
+		fprintf(s->out, "no records with a %s value\n",
+			rp_hist_value_name(&h->o, vname, sizeof(vname)));
+	if (h->skipped)
+		fprintf(stderr, "rawprobectl: hist: %" PRIu64 " records had no "
+			"%s (%s)\n", h->skipped,
+			rp_hist_value_name(&h->o, vname, sizeof(vname)),
+			h->o.value == RP_HIST_ARG ?
+			"fewer arguments, or a string" :
+			"not kretprobe returns");
+	fflush(s->out);
+}
+
+static void rp_hist_free(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i]);
+	free(h->v);
+	for (i = 0; i < h->stacks.n; i++)
+		rp_hstack_free(h->stacks.v[i]);
+	free(h->stacks.v);
+	free(h->stacks.slots);
+	free(h);
+}
+
+static const struct rp_sink_ops rp_hist_ops = {
+	.record = rp_hist_record, .end = rp_hist_end, .free = rp_hist_free,
+};
+
+int rp_hist_sink_init(struct rp_sink *s, const struct rp_hist_opts *o,
+		      FILE *out, bool json, bool pretty)
+{
+	struct rp_hists *h = calloc(1, sizeof(*h));
+
+	memset(s, 0, sizeof(*s));
+	if (!h)
+		return -ENOMEM;
+	h->o = *o;
+	h->json = json;
+	s->ops = &rp_hist_ops;
+	s->out = out;
+	s->priv = h;
+	json_init(&s->json, out, pretty);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rawprobectl hist: log2 or linear histograms of a record value
+ * (kretprobe latency, the return value, or an argument), per probe and
+ * optionally per command name, printed as bars like bpftrace's; or with
+ * --stack, counts per kernel stack, printed as folded stacks.
+ */
+#ifndef RAWPROBECTL_HIST_H
+#define RAWPROBECTL_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "out/sink.h"
+
+enum rp_hist_value {
+	RP_HIST_LATENCY,	/* latency_ns of return records (default) */
+	RP_HIST_RETVAL,		/* retval of return records */
+	RP_HIST_ARG,		/* args[arg] */
+	RP_HIST_STACK,		/* counts per kernel stack (--stack), folded */
+};
+
+struct rp_hist_opts {
+	int value;		/* enum rp_hist_value */
+	unsigned int arg;	/* RP_HIST_ARG: which one */
+	uint64_t step;		/* linear bucket width; 0: log2 buckets */
+	bool by_comm;		/* one histogram per probe and comm */
+};
+
+/* The histogram sink: counts records, prints at end (text or JSON). */
+int rp_hist_sink_init(struct rp_sink *s, const struct rp_hist_opts *o,
+		      FILE *out, bool json, bool pretty);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BTF internals that btf.c shares with fetch.c, which compiles field
+ * paths and value filters against the same prototypes. libbpf's types:
+ * for those two files only.
+ */
+#ifndef RAWPROBECTL_BTF_INT_H
+#define RAWPROBECTL_BTF_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <bpf/btf.h>
+#include "resolve/btf.h"
+
+#define RP_BTF_NAME_MAX		64
+#define RP_BTF_TYPE_MAX		160
+#define RP_BTF_PARAMS_MAX	16	/* shown; C allows more */
+#define RP_BTF_DEPTH		16	/* of type chains we follow */
+
+/* Can rawprobe record an argument of that type? */
+enum rp_btf_fit {
+	RP_FIT_OK,	/* as its type says */
+	RP_FIT_RAW,	/* a register's raw value, with a note */
+	RP_FIT_STOP,	/* not in a general register: neither are later ones */
+};
+
+struct rp_btf_param {
+	char name[RP_BTF_NAME_MAX];
+	char type[RP_BTF_TYPE_MAX];	/* as C spells it: "struct file *" */
+	uint32_t type_id;		/* in the prototype's btf; 0: unknown */
+	unsigned char argtype;		/* enum rawprobe_argtype */
+	unsigned char fit;		/* enum rp_btf_fit */
+};
+
+struct rp_btf_proto {
+	const struct btf *btf;
+	char from[RP_BTF_NAME_MAX + 64];	/* whose arguments, if not its own */
+	bool syscall;			/* args are in the user's pt_regs */
+	bool varargs;
+	unsigned int nparams;		/* all; params[] holds the first ones */
+	unsigned int same_name;		/* other functions of that name */
+	char ret[RP_BTF_TYPE_MAX];
+	uint32_t ret_id;		/* its type; 0: void, or not known */
+	struct rp_btf_param params[RP_BTF_PARAMS_MAX];
+};
+
+/*
+ * function's prototype; the syscall's own for a syscall's entry point.
+ * 0, -ENOENT (no such function, said if verbose) or another errno (no
+ * BTF: said if verbose).
+ */
+int rp_btf_proto_get(const char *function, const char *module,
+		     struct rp_btf_proto *pr, bool verbose);
+
+const char *rp_btf_str(const struct btf *btf, uint32_t off);
+/*
+ * Through typedefs, const, volatile, restrict and type tags: *id is left
+ * at the type returned; NULL for void (or a chain too long).
+ */
+const struct btf_type *rp_btf_skip(const struct btf *btf, uint32_t *id);
+/* A type as C spells it: "const char *" */
+void rp_btf_spell(const struct btf *btf, uint32_t id, char *buf, size_t len,
+		  int depth);
+/* "struct", "union" or "enum" */
+const char *rp_btf_tag(const struct btf_type *t);
+/* The rawprobe type that records a value of type id, and whether it can */
+int rp_btf_fit(const struct btf *btf, uint32_t id, unsigned char *type);
+
+/* "did you mean": the few nearest names, in score then name order */
+#define RP_BTF_NEAR 5
+
+struct rp_btf_near {
+	int score;
+	const char *name;
+};
+
+void rp_btf_near_add(struct rp_btf_near *best, int *nbest, int score,
+		     const char *name);
+void rp_btf_near_print(const struct rp_btf_near *best, int nbest);
+
+/*
+ * The type of the value a field path names in a probe of that kind, in
+ * pr's BTF (fetch.c), modifiers skipped: 0 and *type set, or -1 if the
+ * path names nothing there.
+ */
+int rp_fetch_path_type(const struct rp_btf_proto *pr, unsigned int kind,
+		       const char *path, size_t len, uint32_t *type);
+
+#endif

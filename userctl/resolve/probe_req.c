@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe requests from the command line: targets, the options probe add
+ * and stream -e share, what the kernel would refuse said first, and the
+ * arguments and filters resolved against kallsyms and BTF.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/cli.h"
+#include "lib/names.h"
+#include "lib/symbols.h"
+#include "resolve/btf.h"
+#include "resolve/fetch.h"
+#include "resolve/probe_req.h"
+
+void rp_args_str(const unsigned char *types, unsigned int nargs,
+		 const char *names, char *buf, size_t len)
+{
+	size_t at = 0, nlen;
+	unsigned int i;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < nargs && at < len; i++) {
+		nlen = names && *names ? strcspn(names, ",") : 0;
+		n = snprintf(buf + at, len - at, "%s%.*s%s%s", i ? "," : "",
+			     (int)nlen, names ? names : "", nlen ? ":" : "",
+			     rp_argtype_name(types[i]));
+		if (n < 0)
+			return;
+		at += (size_t)n;
+		if (names)
+			names += nlen + (names[nlen] == ',');
+	}
+}
+
+int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
+{
+	const char **syms, **mods;
+	size_t i, k = 0;
+	int err;
+
+	syms = calloc(n, sizeof(*syms));
+	mods = calloc(n, sizeof(*mods));
+	if (!syms || !mods) {
+		free(syms);
+		free(mods);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (reqs[i].symbol[0]) {
+			syms[k] = reqs[i].symbol;
+			mods[k++] = reqs[i].module;
+		}
+	err = k ? rp_symbols_check(syms, mods, k) : 0;
+	free(syms);
+	free(mods);
+	return err;
+}
+
+/*
+ * What the kernel refuses with --stack (probes/probe.c), said before
+ * asking it: the stack needs a named function's entry...
+ */
+static int rp_stack_entry_check(const struct rp_probe_req *r)
+{
+	if (!(r->flags & RAWPROBE_F_STACK))
+		return RP_EXIT_OK;
+	return rp_entry_needed(r, "--stack", "stacks are recorded at a "
+			       "function's entry", "where stacks are recorded");
+}
+
+/* ...and takes the string area, so no argument may be a string. */
+static int rp_stack_args_check(const struct rp_probe_req *r)
+{
+	char args[RAWPROBE_ARG_NAMES_LEN + 64];
+	int i;
+
+	if (!(r->flags & RAWPROBE_F_STACK))
+		return RP_EXIT_OK;
+	for (i = 0; i < r->nargs; i++) {
+		if (r->argtypes[i] != RAWPROBE_ARG_KSTR &&
+		    r->argtypes[i] != RAWPROBE_ARG_USTR)
+			continue;
+		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
+			    args, sizeof(args));
+		return rp_usage_error("--stack takes the record's string "
+				      "area: not with a str/ustr argument "
+				      "(--args %s)", args);
+	}
+	return RP_EXIT_OK;
+}
+
+/* --args auto: the function's arguments as BTF has them */
+static int rp_args_auto(struct rp_probe_req *r)
+{
+	int err = rp_entry_check(r, "--args auto");
+
+	if (err)
+		return err;
+	err = rp_btf_req_args(r);
+	return err ? rp_exit_from_errno(err) : RP_EXIT_OK;
+}
+
+/* What needs the function's BTF: --args auto or by name, --filter */
+static int rp_auto_args_one(struct rp_probe_req *r)
+{
+	int rc = rp_stack_entry_check(r);
+
+	if (rc)
+		return rc;
+	if (r->args_by_name[0])
+		rc = rp_fetch_args_compile(r);
+	else if (r->args_auto)
+		rc = rp_args_auto(r);
+	if (!rc && r->value_filter[0])
+		rc = rp_value_filter_compile(r);
+	return rc ? rc : rp_stack_args_check(r);
+}
+
+int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		rc = rp_auto_args_one(&reqs[i]);
+		if (rc)
+			return rc;
+	}
+	return RP_EXIT_OK;
+}
+
+/* Options shared by probe add and stream -e. */
+int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
+{
+	uint64_t v;
+	int n;
+
+	switch (opt) {
+	case 'a':
+		req->args_auto = !strcmp(arg, "auto");
+		req->args_by_name[0] = '\0';
+		req->nfetch = 0;
+		req->nargs = 0;
+		req->arg_names[0] = '\0';
+		if (req->args_auto)
+			return 0;
+		if (rp_args_by_name(arg)) {
+			if (strlen(arg) >= sizeof(req->args_by_name))
+				return rp_usage_error("--args: %zu characters, at "
+						      "most %d", strlen(arg),
+						      RP_ARGSPEC_MAX - 1);
+			strcpy(req->args_by_name, arg);
+			return 0;
+		}
+		n = rp_argspec_parse_names(arg, req->argtypes, req->arg_names,
+					   sizeof(req->arg_names));
+		if (n < 0)
+			return rp_usage_error("bad --args '%s': a count 0..%d, 'auto', "
+					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr, "
+					      "each NAME:TYPE or none",
+					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
+		req->nargs = n;
+		return 0;
+	case 'm':
+		if (rp_parse_u64(arg, 1, RAWPROBE_MAXACTIVE_MAX, &v))
+			return rp_usage_error("--maxactive must be 1..%u, not '%s'",
+					      RAWPROBE_MAXACTIVE_MAX, arg);
+		req->maxactive = (uint32_t)v;
+		return 0;
+	case 's':
+		if (rp_parse_u64(arg, 1, RAWPROBE_STR_LEN - 1, &v))
+			return rp_usage_error("--strmax must be 1..%u, not '%s'",
+					      RAWPROBE_STR_LEN - 1, arg);
+		req->str_max = (uint16_t)v;
+		return 0;
+	case 'd':
+		req->flags |= RAWPROBE_F_DISABLED;
+		return 0;
+	case 'S':
+		req->flags |= RAWPROBE_F_SYSCALL;
+		return 0;
+	case 'K':
+		req->flags |= RAWPROBE_F_STACK;
+		return 0;
+	case 'F':
+		return rp_value_filter_opt(arg, req);
+	default:
+		return rp_task_filter_opt(opt, arg, &req->filter);
+	}
+}
+
+int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
+		      const char *target)
+{
+	req->kind = rp_kind_parse(kind);
+	if (req->kind != RAWPROBE_KIND_KPROBE &&
+	    req->kind != RAWPROBE_KIND_KRETPROBE &&
+	    req->kind != RAWPROBE_KIND_JPROBE)
+		return rp_usage_error("unknown probe kind '%s': kprobe, "
+				      "kretprobe or jprobe", kind);
+	if (rp_target_parse(target, req))
+		return rp_usage_error("bad target '%s': SYMBOL[+OFFSET], "
+				      "MODULE:SYMBOL[+OFFSET] or 0xADDRESS",
+				      target);
+	return 0;
+}

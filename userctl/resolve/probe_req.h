@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Probe requests from the command line (resolve/probe_req.c).
+ */
+#ifndef RAWPROBECTL_PROBE_REQ_H
+#define RAWPROBECTL_PROBE_REQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rawprobe.h"
+#include "resolve/task_filter.h"
+
+/* A target as text: "kprobe:vfs_read+0x10", "kretprobe:ext4:ext4_sync_file" */
+#define RP_TARGET_MAX 200
+
+/* What a probe add needs, parsed from the command line. */
+#define RP_ARGSPEC_MAX 256	/* --args, with its NUL */
+struct rp_probe_req {
+	int kind;
+	char symbol[128], module[64];
+	uint64_t addr;
+	uint32_t offset, maxactive, flags;
+	int nargs;
+	unsigned char argtypes[RAWPROBE_MAX_ARGS];
+	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
+	bool args_auto;		/* --args auto: from BTF, at rp_probe_auto_args() */
+	uint16_t str_max;
+	struct rp_task_filter filter;
+	/*
+	 * --args by name (field paths) and --filter, as written; compiled
+	 * at rp_probe_auto_args() into nargs.. above, fetch[] and terms[]
+	 * (fetch.c).
+	 */
+	char args_by_name[RP_ARGSPEC_MAX];	/* or "" */
+	char value_filter[RAWPROBE_FILTER_STR_LEN];	/* trimmed, or "" */
+	uint8_t nfetch, nterms;
+	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
+	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
+};
+
+/* "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff..." */
+int rp_target_parse(const char *s, struct rp_probe_req *req);
+/*
+ * Fill kind and target (other fields keep what options set); prints the
+ * usage error and returns RP_EXIT_USAGE when they are wrong.
+ */
+int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
+		      const char *target);
+/* The long options of a probe, shared by probe add and stream -e. */
+#define RP_PROBE_LONGOPTS						\
+	{ "args",      required_argument, NULL, 'a' },			\
+	{ "maxactive", required_argument, NULL, 'm' },			\
+	{ "strmax",    required_argument, NULL, 's' },			\
+	{ "filter",    required_argument, NULL, 'F' },			\
+	{ "stack",     no_argument,       NULL, 'K' }
+
+/* Filters: per probe in probe add, per stream (and its -e) in stream. */
+#define RP_FILTER_LONGOPTS						\
+	{ "pid",       required_argument, NULL, 'P' },			\
+	{ "tgid",      required_argument, NULL, 'T' },			\
+	{ "comm",      required_argument, NULL, 'C' },			\
+	{ "cpu",       required_argument, NULL, 'U' }
+
+/* An option shared by probe add and stream -e (a:m:s:dSFK, filters). */
+int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
+/*
+ * Check the targets' symbols against kallsyms first (ambiguous, unknown:
+ * prints candidates, returns -EEXIST/-ENOENT); no module needed.
+ */
+int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
+/*
+ * --args auto: each such request gets its arguments' types and names
+ * from the target's BTF prototype (btf.c); --args by name and --filter
+ * are compiled against it (fetch.c). RP_EXIT_OK, or the exit code after
+ * printing why not.
+ */
+int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n);
+/*
+ * Arguments (and what fetches read) are defined at a function's entry,
+ * named: RP_EXIT_OK, or a usage error that says so, about option what.
+ */
+int rp_entry_check(const struct rp_probe_req *r, const char *what);
+/* The same, with the reasons to give for a raw address and an offset. */
+int rp_entry_needed(const struct rp_probe_req *r, const char *what,
+		    const char *why_name, const char *why_entry);
+/* "fd:s32,buf:ptr" or "s32,ptr": an argument list as --args takes it */
+void rp_args_str(const unsigned char *types, unsigned int nargs,
+		 const char *names, char *buf, size_t len);
+
+#endif
