@@ -44,7 +44,7 @@
 #define RP_AGG_PROBES		16	/* slots a key may look at */
 #define RP_AGG_KEY_WORDS_MAX	8
 #define RP_AGG_LOG2_BUCKETS	64	/* <= 0, then [2^(i-1), 2^i) */
-#define RP_AGG_LIN_BUCKETS_MAX	256
+#define RP_AGG_LIN_BUCKETS_MAX	RAWPROBE_AGG_LIN_BUCKETS_MAX
 
 /* What a slot's values are (enum rp_agg_shape's flags). */
 #define RP_AGG_VAL_STATS	(1U << 0)	/* sum, min, max of a value */

@@ -57,4 +57,19 @@ static inline u64 rp_kretprobe_bytes(u32 maxactive, size_t obj_size)
 }
 #endif
 
+/* A dump's request attributes: genl_dumpit_info() changed shape in 6.2. */
+#include <net/genetlink.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+static inline struct nlattr **rp_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_dumpit_info(cb)->attrs;
+}
+#else
+static inline struct nlattr **rp_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_dumpit_info(cb)->info.attrs;
+}
+#endif
+
 #endif /* _RAWPROBE_COMPAT_H */

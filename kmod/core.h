@@ -88,6 +88,20 @@ struct rp_filter {
 	char comm[RAWPROBE_COMM_LEN];	/* NUL-padded, like task->comm */
 };
 
+/* RAWPROBE_F_AGG: what to count by, and what to sum and bucket. */
+struct rp_agg_spec {
+	u8 nkeys;
+	u8 keys[RAWPROBE_AGG_MAX_KEYS];		/* enum rawprobe_agg_key */
+	u8 key_args[RAWPROBE_AGG_MAX_KEYS];	/* of RAWPROBE_AGG_KEY_ARG */
+	u8 value;				/* enum rawprobe_agg_value */
+	u8 value_arg;
+	u8 hist;				/* enum rawprobe_agg_hist */
+	u16 lin_buckets;
+	s64 lin_min;
+	u64 lin_step;
+	u32 max_keys;				/* 0: the default */
+};
+
 /* What user space (or a module) asked for. */
 struct rp_probe_spec {
 	u8 kind;			/* enum rawprobe_kind */
@@ -108,6 +122,7 @@ struct rp_probe_spec {
 	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
 	char filter_str[RAWPROBE_FILTER_STR_LEN];	/* for output only */
+	struct rp_agg_spec agg;		/* with RAWPROBE_F_AGG */
 };
 
 struct rawprobe_probe {
@@ -117,6 +132,8 @@ struct rawprobe_probe {
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */
 	u64 pinned;			/* kretprobe instances' bytes, budgeted */
+	struct rp_agg *agg;		/* RAWPROBE_F_AGG: its tables */
+	u64 agg_bytes;			/* what they take, budgeted */
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	bool syscall_ia32;		/* ... in the ia32 registers */
 	s8 str_arg;			/* first string argument, or -1 */
@@ -149,6 +166,7 @@ static inline bool rp_locked_down(void)
 
 /* owner.c */
 struct rp_owner *rp_owner_get(struct sock *sk, u32 portid);
+bool rp_owner_is(const struct rp_owner *o, const struct sock *sk);
 int rp_owner_init(void);
 void rp_owner_exit(void);
 
@@ -195,6 +213,29 @@ int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
 
+/* agg.c: aggregation tables (RAWPROBE_F_AGG), read by intervals */
+struct rp_agg;
+
+/* An interval, taken: what AGG_READ sends (genl.c). */
+struct rp_agg_snapshot {
+	u64 start_ns, end_ns, hits, dropped;
+	u32 key_words, val_words;
+	u32 n;				/* entries */
+	u64 words[];			/* n * (key_words + val_words) */
+};
+
+int rp_agg_check(const struct rp_probe_spec *spec,
+		 struct netlink_ext_ack *extack);
+struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes);
+void rp_agg_free(struct rp_agg *agg);
+u64 rp_agg_bytes(const struct rp_agg_spec *spec);
+/* End the interval and take it: every CPU's tables, copied and cleared. */
+struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg);
+void rp_agg_snapshot_free(struct rp_agg_snapshot *snap);
+int rp_probe_agg_read(u32 id, const struct sock *sk,
+		      struct rp_agg_snapshot **snap,
+		      struct netlink_ext_ack *extack);
+
 /* registry_check.c: a string, field or filter that loads from memory */
 bool rp_spec_reads_memory(const struct rp_probe_spec *spec);
 
@@ -203,6 +244,9 @@ int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
 void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
 u64 rp_kretprobe_pinned(const struct rawprobe_probe *p);
+void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);
+void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
+		       unsigned long caller, u64 retval, u64 entry_ns);
 void rp_custom_prepare(struct rawprobe_probe *p);
 int rp_override_check(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,

@@ -26,6 +26,7 @@
 #include <linux/ctype.h>
 #include <net/genetlink.h>
 #include "core.h"
+#include "compat.h"
 
 static struct genl_family rp_family;
 
@@ -33,6 +34,11 @@ static struct genl_family rp_family;
 static struct netlink_range_validation rp_ring_range = {
 	.min = RAWPROBE_RING_MIN,
 	.max = RAWPROBE_RING_MAX,
+};
+
+static struct netlink_range_validation rp_agg_keys_range = {
+	.min = 1,
+	.max = RAWPROBE_AGG_KEYS_MAX,
 };
 
 static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
@@ -53,7 +59,8 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, RAWPROBE_F_PERSISTENT |
 						  RAWPROBE_F_DISABLED |
 						  RAWPROBE_F_SYSCALL |
-						  RAWPROBE_F_STACK),
+						  RAWPROBE_F_STACK |
+						  RAWPROBE_F_AGG),
 	[RAWPROBE_A_STR_MAX]	= NLA_POLICY_RANGE(NLA_U16, 1,
 						   RAWPROBE_STR_LEN - 1),
 	[RAWPROBE_A_FILTER_PID]	= NLA_POLICY_MIN(NLA_U32, 1),
@@ -71,6 +78,22 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 					     sizeof(struct rawprobe_value_term) },
 	[RAWPROBE_A_VALUE_FILTER_STR] = { .type = NLA_NUL_STRING,
 					  .len = RAWPROBE_FILTER_STR_LEN - 1 },
+	[RAWPROBE_A_AGG_KEYS]	= { .type = NLA_BINARY,
+				    .len = RAWPROBE_AGG_MAX_KEYS },
+	[RAWPROBE_A_AGG_KEY_ARGS] = { .type = NLA_BINARY,
+				      .len = RAWPROBE_AGG_MAX_KEYS },
+	[RAWPROBE_A_AGG_VALUE]	= NLA_POLICY_MAX(NLA_U8,
+						 __RAWPROBE_AGG_VALUE_MAX - 1),
+	[RAWPROBE_A_AGG_VALUE_ARG] = NLA_POLICY_MAX(NLA_U8,
+						    RAWPROBE_MAX_ARGS - 1),
+	[RAWPROBE_A_AGG_HIST]	= NLA_POLICY_MAX(NLA_U8,
+						 __RAWPROBE_AGG_HIST_MAX - 1),
+	[RAWPROBE_A_AGG_LIN_MIN] = { .type = NLA_S64 },
+	[RAWPROBE_A_AGG_LIN_STEP] = NLA_POLICY_MIN(NLA_U64, 1),
+	[RAWPROBE_A_AGG_LIN_BUCKETS] = NLA_POLICY_RANGE(NLA_U16, 1,
+							RAWPROBE_AGG_LIN_BUCKETS_MAX),
+	[RAWPROBE_A_AGG_MAX_KEYS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &rp_agg_keys_range),
 };
 
 static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -212,6 +235,32 @@ static int rp_put_values(struct sk_buff *skb, const struct rp_probe_spec *s)
 	return 0;
 }
 
+/* An aggregating probe's keys and values, as they were given. */
+static int rp_put_agg(struct sk_buff *skb, const struct rp_probe_spec *s)
+{
+	const struct rp_agg_spec *g = &s->agg;
+
+	if (!(s->flags & RAWPROBE_F_AGG))
+		return 0;
+	if ((g->nkeys &&
+	     (nla_put(skb, RAWPROBE_A_AGG_KEYS, g->nkeys, g->keys) ||
+	      nla_put(skb, RAWPROBE_A_AGG_KEY_ARGS, g->nkeys, g->key_args))) ||
+	    nla_put_u8(skb, RAWPROBE_A_AGG_VALUE, g->value) ||
+	    nla_put_u8(skb, RAWPROBE_A_AGG_VALUE_ARG, g->value_arg) ||
+	    nla_put_u8(skb, RAWPROBE_A_AGG_HIST, g->hist) ||
+	    nla_put_u32(skb, RAWPROBE_A_AGG_MAX_KEYS,
+			g->max_keys ?: RAWPROBE_AGG_KEYS_DEFAULT))
+		return -EMSGSIZE;
+	if (g->hist == RAWPROBE_AGG_HIST_LINEAR &&
+	    (nla_put_s64(skb, RAWPROBE_A_AGG_LIN_MIN, g->lin_min,
+			 RAWPROBE_A_PAD) ||
+	     nla_put_u64_64bit(skb, RAWPROBE_A_AGG_LIN_STEP, g->lin_step,
+			       RAWPROBE_A_PAD) ||
+	     nla_put_u16(skb, RAWPROBE_A_AGG_LIN_BUCKETS, g->lin_buckets)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* A module's probe: its name and the module, for probe list. */
 static int rp_put_owner(struct sk_buff *skb, const struct rawprobe_probe *p)
 {
@@ -259,7 +308,7 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
 	if (rp_put_filter(skb, &s->filter) || rp_put_values(skb, s) ||
-	    rp_put_owner(skb, p))
+	    rp_put_agg(skb, s) || rp_put_owner(skb, p))
 		return -EMSGSIZE;
 	return rp_put_stats(skb, p);
 }
@@ -597,6 +646,42 @@ static int rp_parse_values(struct nlattr **a, struct netlink_ext_ack *extack,
 	return 0;
 }
 
+/* RAWPROBE_F_AGG's attributes; what they may ask is agg.c's to check. */
+static int rp_parse_agg(struct nlattr **a, struct netlink_ext_ack *extack,
+			struct rp_agg_spec *g)
+{
+	struct nlattr *keys = a[RAWPROBE_A_AGG_KEYS];
+	struct nlattr *args = a[RAWPROBE_A_AGG_KEY_ARGS];
+
+	if (keys) {
+		g->nkeys = nla_len(keys);
+		nla_memcpy(g->keys, keys, sizeof(g->keys));
+	}
+	if (args) {
+		if (nla_len(args) != g->nkeys) {
+			NL_SET_ERR_MSG_ATTR(extack, args,
+					    "one argument index per key");
+			return -EINVAL;
+		}
+		nla_memcpy(g->key_args, args, sizeof(g->key_args));
+	}
+	if (a[RAWPROBE_A_AGG_VALUE])
+		g->value = nla_get_u8(a[RAWPROBE_A_AGG_VALUE]);
+	if (a[RAWPROBE_A_AGG_VALUE_ARG])
+		g->value_arg = nla_get_u8(a[RAWPROBE_A_AGG_VALUE_ARG]);
+	if (a[RAWPROBE_A_AGG_HIST])
+		g->hist = nla_get_u8(a[RAWPROBE_A_AGG_HIST]);
+	if (a[RAWPROBE_A_AGG_LIN_MIN])
+		g->lin_min = nla_get_s64(a[RAWPROBE_A_AGG_LIN_MIN]);
+	if (a[RAWPROBE_A_AGG_LIN_STEP])
+		g->lin_step = nla_get_u64(a[RAWPROBE_A_AGG_LIN_STEP]);
+	if (a[RAWPROBE_A_AGG_LIN_BUCKETS])
+		g->lin_buckets = nla_get_u16(a[RAWPROBE_A_AGG_LIN_BUCKETS]);
+	if (a[RAWPROBE_A_AGG_MAX_KEYS])
+		g->max_keys = nla_get_u32(a[RAWPROBE_A_AGG_MAX_KEYS]);
+	return 0;
+}
+
 static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 			 struct netlink_ext_ack *extack,
 			 struct rp_probe_spec *s)
@@ -637,7 +722,8 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	if (a[RAWPROBE_A_ARG_NAMES] &&
 	    rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s))
 		return -EINVAL;
-	return rp_parse_values(a, extack, s);
+	return rp_parse_values(a, extack, s) ?:
+	       rp_parse_agg(a, extack, &s->agg);
 }
 
 static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
@@ -954,6 +1040,111 @@ static int rp_cmd_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
+/* An interval of an aggregating probe (AGG_READ's first message). */
+static int rp_agg_put_interval(struct sk_buff *skb,
+			const struct rp_agg_snapshot *snap)
+{
+	struct nlattr *nest = nla_nest_start(skb, RAWPROBE_A_AGG_INTERVAL);
+
+	if (!nest ||
+	    nla_put_u64_64bit(skb, RAWPROBE_AGG_I_START_NS, snap->start_ns,
+			      RAWPROBE_AGG_I_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_AGG_I_END_NS, snap->end_ns,
+			      RAWPROBE_AGG_I_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_AGG_I_HITS, snap->hits,
+			      RAWPROBE_AGG_I_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_AGG_I_DROPPED, snap->dropped,
+			      RAWPROBE_AGG_I_PAD) ||
+	    nla_put_u32(skb, RAWPROBE_AGG_I_KEY_WORDS, snap->key_words) ||
+	    nla_put_u32(skb, RAWPROBE_AGG_I_VAL_WORDS, snap->val_words))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The entry at *pos: -EMSGSIZE when the skb is full, -ENOENT at the end */
+static int rp_agg_put_entry(struct sk_buff *skb,
+			    const struct rp_agg_snapshot *snap, u32 *pos)
+{
+	u32 words = snap->key_words + snap->val_words;
+
+	if (*pos >= snap->n)
+		return -ENOENT;
+	if (nla_put(skb, RAWPROBE_A_AGG_ENTRY, words * sizeof(u64),
+		    &snap->words[(size_t)*pos * words]))
+		return -EMSGSIZE;
+	(*pos)++;
+	return 0;
+}
+/*
+ * AGG_READ: the read ends the interval at .start, into a snapshot that
+ * the rounds of the dump send (the interval first, then the entries,
+ * as many as a message holds) and .done frees. cb->args[0]: the next
+ * entry; cb->args[1]: the snapshot; cb->args[2]: the interval sent.
+ */
+static int rp_agg_dump_start(struct netlink_callback *cb)
+{
+	struct nlattr **a = rp_dump_attrs(cb);
+	struct rp_agg_snapshot *snap;
+	int err;
+
+	err = rp_require_admin(cb->skb, cb->extack);
+	if (err)
+		return err;
+	if (!a[RAWPROBE_A_PROBE_ID]) {
+		NL_SET_ERR_MSG(cb->extack, "the probe id is missing");
+		return -EINVAL;
+	}
+	err = rp_probe_agg_read(nla_get_u32(a[RAWPROBE_A_PROBE_ID]),
+				NETLINK_CB(cb->skb).sk, &snap, cb->extack);
+	if (!err)
+		cb->args[1] = (long)snap;
+	return err;
+}
+
+static int rp_agg_dump_done(struct netlink_callback *cb)
+{
+	rp_agg_snapshot_free((struct rp_agg_snapshot *)cb->args[1]);
+	return 0;
+}
+
+static int rp_cmd_agg_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct rp_agg_snapshot *snap = (void *)cb->args[1];
+	u32 pos = cb->args[0];
+	struct nlattr *nest;
+	void *hdr;
+	int err;
+
+	if (cb->args[2] == 2)
+		return 0;		/* all sent: the dump ends */
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &rp_family, NLM_F_MULTI, RAWPROBE_CMD_AGG_READ);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (!cb->args[2]) {
+		if (rp_agg_put_interval(skb, snap)) {
+			genlmsg_cancel(skb, hdr);
+			return -EMSGSIZE;
+		}
+		cb->args[2] = 1;
+	}
+	nest = nla_nest_start(skb, RAWPROBE_A_AGG_ENTRIES);
+	if (!nest) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	do {
+		err = rp_agg_put_entry(skb, snap, &pos);
+	} while (!err);
+	nla_nest_end(skb, nest);
+	cb->args[0] = pos;
+	genlmsg_end(skb, hdr);
+	if (err == -ENOENT)
+		cb->args[2] = 2;
+	return skb->len;
+}
+
 static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
 {
 	bool enable = info->genlhdr->cmd == RAWPROBE_CMD_PROBE_ENABLE;
@@ -1049,6 +1240,14 @@ static const struct genl_ops rp_ops[] = {
 		.cmd	= RAWPROBE_CMD_RING_SET,
 		.doit	= rp_cmd_ring_set,
 		.policy	= rp_ring_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_AGG_READ,
+		.start	= rp_agg_dump_start,
+		.dumpit	= rp_cmd_agg_dump,
+		.done	= rp_agg_dump_done,
+		.policy	= rp_id_policy,
 		.maxattr = RAWPROBE_A_MAX,
 	},
 };

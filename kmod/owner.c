@@ -103,6 +103,12 @@ struct rp_owner *rp_owner_get(struct sock *sk, u32 portid)
 	return o;
 }
 
+/* Is o the record of socket sk? (Its own reads of its probes' tables.) */
+bool rp_owner_is(const struct rp_owner *o, const struct sock *sk)
+{
+	return o->sk == sk;
+}
+
 static void rp_owner_free(struct rp_owner *o)
 {
 	sock_put(o->sk);

@@ -65,6 +65,8 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 			 const struct rp_probe_spec *b)
 {
 	return a->kind == b->kind && a->offset == b->offset &&
+	       !((a->flags ^ b->flags) & RAWPROBE_F_AGG) &&
+	       !memcmp(&a->agg, &b->agg, sizeof(a->agg)) &&
 	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
 	       !strcmp(a->module, b->module) &&
 	       !memcmp(&a->filter, &b->filter, sizeof(a->filter)) &&
@@ -95,6 +97,7 @@ static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 
 void rp_probe_free(struct rawprobe_probe *p)
 {
+	rp_agg_free(p->agg);
 	free_percpu(p->stats);
 	kfree(p);
 }
@@ -214,14 +217,16 @@ static int rp_pin_check(struct rawprobe_probe **v, unsigned int n,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (v[i]->desc || v[i]->spec.kind != RAWPROBE_KIND_KRETPROBE)
+		if (v[i]->desc)
 			continue;
-		v[i]->pinned = rp_kretprobe_pinned(v[i]);
+		v[i]->pinned = v[i]->agg_bytes;
+		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
+			v[i]->pinned += rp_kretprobe_pinned(v[i]);
 		total += v[i]->pinned;
 		if (total <= budget)
 			continue;
 		NL_SET_ERR_MSG(extack,
-			       "kretprobe instances would take more than the sixteenth of RAM all kretprobes share: ask for a smaller --maxactive, or remove probes");
+			       "kretprobe instances and aggregation tables would take more than the sixteenth of RAM all probes share: ask for a smaller --maxactive or --max-keys, or remove probes");
 		*failed = i;
 		return -E2BIG;
 	}
@@ -451,6 +456,50 @@ int rp_probe_del_all(void)
 	kept = rp_remove_matching(rp_match_netlink, NULL);
 	mutex_unlock(&rp_registry_lock);
 	return kept;
+}
+
+/*
+ * End an aggregating probe's interval and take it. Only the socket that
+ * owns the probe reads it (a read restarts the interval: another reader
+ * would take the owner's counts); anyone allowed probes reads a
+ * persistent one. The registry lock is held across the read's grace
+ * period, so the probe cannot go meanwhile.
+ */
+struct rp_agg_read_ctx {
+	const struct sock *sk;
+	struct rp_agg_snapshot *snap;
+	struct netlink_ext_ack *extack;
+};
+
+static int rp_agg_read_one(struct rawprobe_probe *p, void *arg)
+{
+	struct rp_agg_read_ctx *c = arg;
+
+	if (!p->agg) {
+		NL_SET_ERR_MSG(c->extack,
+			       "the probe does not aggregate: it writes records (stream reads them)");
+		return -EINVAL;
+	}
+	if (p->owner && !rp_owner_is(p->owner, c->sk)) {
+		NL_SET_ERR_MSG(c->extack,
+			       "the probe's tables belong to the command that added it: only it reads them");
+		return -EPERM;
+	}
+	c->snap = rp_agg_read(p->agg);
+	return c->snap ? 0 : -ENOMEM;
+}
+
+int rp_probe_agg_read(u32 id, const struct sock *sk,
+		      struct rp_agg_snapshot **snap,
+		      struct netlink_ext_ack *extack)
+{
+	struct rp_agg_read_ctx c = { .sk = sk, .extack = extack };
+	int err = rp_probe_with(id, rp_agg_read_one, &c);
+
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(extack, "no probe with this id");
+	*snap = c.snap;
+	return err;
 }
 
 int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)

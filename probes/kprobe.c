@@ -15,6 +15,10 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 
 	if (rp_emit_filtered(p, regs))
 		return 0;
+	if (unlikely(p->agg)) {
+		rp_agg_hit_entry(p, regs);
+		return 0;
+	}
 	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
 	if (unlikely(!rec))
 		return 0;

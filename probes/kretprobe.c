@@ -52,7 +52,8 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Filtered at entry: non-zero skips the return handler. */
 	if (rp_emit_filtered(p, NULL))
 		return 1;
-	d->entry_ns = rp_clock();
+	/* an aggregate's latency is in ns, whatever the rings' clock */
+	d->entry_ns = p->agg ? ktime_get_mono_fast_ns() : rp_clock();
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
@@ -71,6 +72,12 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (rp_emit_value_filtered(p, d->raw, retval))
 		return 0;
+	if (unlikely(p->agg)) {
+		rp_agg_hit_return(p, p->spec.nargs ? d->args : NULL,
+				  get_kretprobe_retaddr(ri), retval,
+				  d->entry_ns);
+		return 0;
+	}
 	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,
 			    (unsigned long)p->krp.kp.addr);
 	if (unlikely(!rec))

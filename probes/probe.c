@@ -61,6 +61,25 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 	return rp_check_stack(p, extack);
 }
 
+/*
+ * An aggregating probe's tables, allocated here, outside the registry's
+ * lock and charged to the caller; once (a re-armed probe keeps them).
+ */
+static int rp_agg_prepare(struct rawprobe_probe *p,
+			  struct netlink_ext_ack *extack)
+{
+	int err = rp_agg_check(&p->spec, extack);
+
+	if (err || !(p->spec.flags & RAWPROBE_F_AGG) || p->agg)
+		return err;
+	p->agg = rp_agg_alloc(&p->spec.agg, &p->agg_bytes);
+	if (p->agg)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "not enough memory for the aggregation tables (or over the caller's memory cgroup limit): ask for fewer --max-keys");
+	return -ENOMEM;
+}
+
 int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	int err;
@@ -81,6 +100,9 @@ int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 		rp_custom_prepare(p);
 		return 0;
 	}
+	err = rp_agg_prepare(p, extack);
+	if (err)
+		return err;
 	switch (p->spec.kind) {
 	case RAWPROBE_KIND_KPROBE:
 	case RAWPROBE_KIND_JPROBE:

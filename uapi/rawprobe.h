@@ -307,6 +307,13 @@ enum rawprobe_cmd {
 	RAWPROBE_CMD_EVENT,		/* multicast notification */
 	RAWPROBE_CMD_PROBE_ADD_BATCH,	/* all or nothing: A_BATCH of specs;
 					 * -> A_BATCH of their ids */
+	RAWPROBE_CMD_AGG_READ,		/* dump, by PROBE_ID: an aggregating
+					 * probe's interval since its last read
+					 * (A_AGG_INTERVAL in the first
+					 * message, A_AGG_ENTRIES in each);
+					 * a new interval begins with the
+					 * read
+					 */
 	__RAWPROBE_CMD_MAX,
 };
 #define RAWPROBE_CMD_MAX (__RAWPROBE_CMD_MAX - 1)
@@ -386,9 +393,101 @@ enum rawprobe_attr {
 	RAWPROBE_A_TSC_KHZ,		/* u32, RING_GET: the TSC's rate, 0
 					 * where the tsc clock is not offered
 					 */
+	/*
+	 * Aggregation (RAWPROBE_F_AGG): the probe counts its hits by key in
+	 * per-CPU tables, in the kernel, and writes no record.
+	 */
+	RAWPROBE_A_AGG_KEYS,		/* binary, u8[0..RAWPROBE_AGG_MAX_KEYS]
+					 * enum rawprobe_agg_key, in order
+					 */
+	RAWPROBE_A_AGG_KEY_ARGS,	/* binary, u8[nkeys]: the argument of
+					 * each AGG_KEY_ARG key (else 0)
+					 */
+	RAWPROBE_A_AGG_VALUE,		/* u8, enum rawprobe_agg_value: what
+					 * sum, min, max and buckets take
+					 */
+	RAWPROBE_A_AGG_VALUE_ARG,	/* u8, the argument of AGG_VALUE_ARG */
+	RAWPROBE_A_AGG_HIST,		/* u8, enum rawprobe_agg_hist */
+	RAWPROBE_A_AGG_LIN_MIN,		/* s64, AGG_HIST_LINEAR: first bucket */
+	RAWPROBE_A_AGG_LIN_STEP,	/* u64, AGG_HIST_LINEAR: bucket width */
+	RAWPROBE_A_AGG_LIN_BUCKETS,	/* u16, AGG_HIST_LINEAR: how many */
+	RAWPROBE_A_AGG_MAX_KEYS,	/* u32, keys a CPU's table holds
+					 * (default RAWPROBE_AGG_KEYS_DEFAULT)
+					 */
+	RAWPROBE_A_AGG_INTERVAL,	/* nested, enum rawprobe_agg_interval: AGG_READ's
+					 * first message
+					 */
+	RAWPROBE_A_AGG_ENTRY,		/* binary, u64[key_words + val_words]:
+					 * one key's values on one CPU (a key
+					 * may come more than once: add up)
+					 */
+	RAWPROBE_A_AGG_ENTRIES,		/* nested array of AGG_ENTRY: a
+					 * message's share of them
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
+
+/* RAWPROBE_A_AGG_INTERVAL */
+enum rawprobe_agg_interval {
+	RAWPROBE_AGG_I_UNSPEC,
+	RAWPROBE_AGG_I_START_NS,	/* u64, when the interval began */
+	RAWPROBE_AGG_I_END_NS,		/* u64, when this read ended it */
+	RAWPROBE_AGG_I_HITS,		/* u64, every hit of the interval */
+	RAWPROBE_AGG_I_DROPPED,		/* u64, of them, keys that found no
+					 * slot: hits = the entries' counts +
+					 * dropped, exactly
+					 */
+	RAWPROBE_AGG_I_KEY_WORDS,	/* u32, u64 words of an entry's key */
+	RAWPROBE_AGG_I_VAL_WORDS,	/* u32, u64 words of its values */
+	RAWPROBE_AGG_I_PAD,
+	__RAWPROBE_AGG_I_MAX,
+};
+#define RAWPROBE_AGG_I_MAX (__RAWPROBE_AGG_I_MAX - 1)
+
+/*
+ * Keys: each takes one u64 word of an entry's key, in the order given,
+ * except COMM, which takes two (the 16 bytes of task->comm).
+ */
+enum rawprobe_agg_key {
+	RAWPROBE_AGG_KEY_COMM	= 1,
+	RAWPROBE_AGG_KEY_PID	= 2,	/* thread id */
+	RAWPROBE_AGG_KEY_TGID	= 3,	/* process id */
+	RAWPROBE_AGG_KEY_CPU	= 4,
+	RAWPROBE_AGG_KEY_CALLER	= 5,	/* return address at the function's
+					 * entry (offset 0)
+					 */
+	RAWPROBE_AGG_KEY_RETVAL	= 6,	/* kretprobes */
+	RAWPROBE_AGG_KEY_ARG	= 7,	/* argument AGG_KEY_ARGS[i], as the
+					 * probe's --args computes it
+					 */
+	__RAWPROBE_AGG_KEY_MAX,
+};
+#define RAWPROBE_AGG_MAX_KEYS		4
+#define RAWPROBE_AGG_KEYS_DEFAULT	1024
+#define RAWPROBE_AGG_KEYS_MAX		65536
+#define RAWPROBE_AGG_LIN_BUCKETS_MAX	256
+
+/*
+ * An entry's values: the count, then with a value: its sum, min and max
+ * (s64), then with a histogram its buckets (log2: 64, bucket 0 for v <= 0
+ * and bucket i for [2^(i-1), 2^i); linear: LIN_BUCKETS of LIN_STEP from
+ * LIN_MIN, values outside clamped to the first or last).
+ */
+enum rawprobe_agg_value {
+	RAWPROBE_AGG_VALUE_NONE		= 0,	/* counts only */
+	RAWPROBE_AGG_VALUE_RETVAL	= 1,	/* kretprobes */
+	RAWPROBE_AGG_VALUE_LATENCY	= 2,	/* kretprobes: ns entry to return */
+	RAWPROBE_AGG_VALUE_ARG		= 3,	/* argument AGG_VALUE_ARG */
+	__RAWPROBE_AGG_VALUE_MAX,
+};
+
+enum rawprobe_agg_hist {
+	RAWPROBE_AGG_HIST_NONE		= 0,
+	RAWPROBE_AGG_HIST_LOG2		= 1,
+	RAWPROBE_AGG_HIST_LINEAR	= 2,
+	__RAWPROBE_AGG_HIST_MAX,
+};
 
 enum rawprobe_stat {
 	RAWPROBE_STAT_UNSPEC,
@@ -413,6 +512,9 @@ enum rawprobe_stat {
 #define RAWPROBE_F_STACK	(1U << 4)	/* record the kernel stack (entry
 						 * probes: at the hit; kretprobes:
 						 * at entry) in the string area
+						 */
+#define RAWPROBE_F_AGG		(1U << 5)	/* aggregate by A_AGG_KEYS in the
+						 * kernel; write no record
 						 */
 
 enum rawprobe_state {

@@ -576,7 +576,8 @@ def policy_problems(ctx, fam, genl_text, hvals):
 
 
 PUT_TYPES = {'u8': {'u8'}, 'u16': {'u16'}, 'u32': {'u32'}, 'u64_64bit': {'u64'},
-             's32': {'s32'}, 's64_64bit': {'s64'}, 'string': {'string'},
+             's32': {'s32'}, 's64_64bit': {'s64'}, 's64': {'s64'},
+             'string': {'string'},
              'flag': {'flag'}, '': {'binary'}, 'nest': {'nest', 'indexed-array'}}
 
 
@@ -600,6 +601,11 @@ def put_problems(fam, code):
                 a['type'] == 'nest' and a.name in shown and
                 a['nested-attributes'] == s.name for a in top.attrs.values()):
             shown |= {f'{s.name}.{a}' for a in s.attrs}
+    for s in fam.attr_sets.values():	# a subset nested in a reply: its own
+        if s.subset_of and any(
+                a['type'] == 'nest' and a.name in shown and
+                a['nested-attributes'] == s.name for a in top.attrs.values()):
+            shown |= set(s.attrs)
     probs, written = [], set()
     # nla_put*(skb, ATTR, args) and nla_nest_start(skb, ATTR); args may
     # hold one level of parentheses
@@ -620,7 +626,7 @@ def put_problems(fam, code):
             probs.append(f'{key}: nla_put_{how or "(binary)"} in genl.c, {a["type"]} in the spec')
         if key not in shown:
             probs.append(f'{key}: written by genl.c, in no reply or event of the spec')
-        if how.endswith('_64bit'):
+        if how.endswith('_64bit') or how == 's64':	# nla_put_s64 pads too
             pad = m.group(3).split(',')[-1].strip()
             if pad not in by_c or by_c[pad][1]['type'] != 'pad' or by_c[pad][0] is not s:
                 probs.append(f'{key}: padded with {pad}, not a pad attribute of its set')

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Aggregation tables (RAWPROBE_F_AGG): what an aggregating probe pins,
+ * allocated when it is added and freed with it, and the reads that end
+ * an interval. The writer side is kmod/agg_core.h, called by the
+ * handlers (probes/agg.c).
+ *
+ * Each CPU has two tables of nr_slots slots (twice the keys asked for,
+ * a power of two, so that open addressing stays short). They are
+ * allocated on the CPU's node, charged to the caller's memory cgroup,
+ * and counted against a budget (registry.c) like kretprobe instances.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "agg.h"
+
+/* The key's words: one each, two for a comm. */
+static u32 rp_agg_key_words(const struct rp_agg_spec *s)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nkeys; i++)
+		n += s->keys[i] == RAWPROBE_AGG_KEY_COMM ? 2 : 1;
+	return n;
+}
+
+static void rp_agg_shape_of(const struct rp_agg_spec *s,
+			    struct rp_agg_shape *shape)
+{
+	memset(shape, 0, sizeof(*shape));
+	shape->key_words = rp_agg_key_words(s);
+	if (s->value != RAWPROBE_AGG_VALUE_NONE)
+		shape->flags |= RP_AGG_VAL_STATS;
+	if (s->hist == RAWPROBE_AGG_HIST_LOG2) {
+		shape->flags |= RP_AGG_VAL_LOG2;
+		shape->nbuckets = RP_AGG_LOG2_BUCKETS;
+	} else if (s->hist == RAWPROBE_AGG_HIST_LINEAR) {
+		shape->flags |= RP_AGG_VAL_LINEAR;
+		shape->nbuckets = s->lin_buckets;
+		shape->lin_min = s->lin_min;
+		shape->lin_step = s->lin_step;
+	}
+}
+
+static u32 rp_agg_nr_slots(const struct rp_agg_spec *s)
+{
+	u32 keys = s->max_keys ?: RAWPROBE_AGG_KEYS_DEFAULT;
+
+	return roundup_pow_of_two(2 * keys);
+}
+
+/* One table's slots */
+static size_t rp_agg_table_bytes(const struct rp_agg_spec *s)
+{
+	struct rp_agg_shape shape;
+
+	rp_agg_shape_of(s, &shape);
+	return array3_size(rp_agg_nr_slots(s), rp_agg_slot_words(&shape),
+			   sizeof(u64));
+}
+
+/* What the probe's tables take: two per possible CPU. */
+u64 rp_agg_bytes(const struct rp_agg_spec *spec)
+{
+	return (u64)rp_agg_table_bytes(spec) * 2 * num_possible_cpus();
+}
+
+/*
+ * What a spec may ask, beyond the policy's bounds: keys and values the
+ * probe kind has, arguments it records, a histogram of a value.
+ */
+static int rp_agg_check_key(const struct rp_probe_spec *spec, unsigned int i,
+			    struct netlink_ext_ack *extack)
+{
+	const struct rp_agg_spec *a = &spec->agg;
+	bool kret = spec->kind == RAWPROBE_KIND_KRETPROBE;
+
+	switch (a->keys[i]) {
+	case RAWPROBE_AGG_KEY_COMM:
+	case RAWPROBE_AGG_KEY_PID:
+	case RAWPROBE_AGG_KEY_TGID:
+	case RAWPROBE_AGG_KEY_CPU:
+		return 0;
+	case RAWPROBE_AGG_KEY_CALLER:
+		if (!spec->offset && spec->symbol[0])
+			return 0;
+		NL_SET_ERR_MSG(extack,
+			       "the caller key needs a function's entry, by name (offset 0)");
+		return -EINVAL;
+	case RAWPROBE_AGG_KEY_RETVAL:
+		if (kret)
+			return 0;
+		NL_SET_ERR_MSG(extack,
+			       "the retval key is a kretprobe's: this probe sees no return");
+		return -EINVAL;
+	case RAWPROBE_AGG_KEY_ARG:
+		if (a->key_args[i] < spec->nargs)
+			return 0;
+		NL_SET_ERR_MSG(extack,
+			       "an argument key names an argument the probe does not record (--args)");
+		return -EINVAL;
+	default:
+		NL_SET_ERR_MSG(extack, "unknown aggregation key");
+		return -EINVAL;
+	}
+}
+
+static int rp_agg_check_value(const struct rp_probe_spec *spec,
+			      struct netlink_ext_ack *extack)
+{
+	const struct rp_agg_spec *a = &spec->agg;
+	bool kret = spec->kind == RAWPROBE_KIND_KRETPROBE;
+
+	if ((a->value == RAWPROBE_AGG_VALUE_RETVAL ||
+	     a->value == RAWPROBE_AGG_VALUE_LATENCY) && !kret) {
+		NL_SET_ERR_MSG(extack,
+			       "retval and latency are a kretprobe's values: this probe sees no return");
+		return -EINVAL;
+	}
+	if (a->value == RAWPROBE_AGG_VALUE_ARG && a->value_arg >= spec->nargs) {
+		NL_SET_ERR_MSG(extack,
+			       "the value names an argument the probe does not record (--args)");
+		return -EINVAL;
+	}
+	if (a->hist && a->value == RAWPROBE_AGG_VALUE_NONE) {
+		NL_SET_ERR_MSG(extack, "a histogram needs a value to bucket");
+		return -EINVAL;
+	}
+	if (a->hist == RAWPROBE_AGG_HIST_LINEAR &&
+	    (!a->lin_step || !a->lin_buckets ||
+	     a->lin_buckets > RP_AGG_LIN_BUCKETS_MAX)) {
+		NL_SET_ERR_MSG(extack,
+			       "a linear histogram needs a step > 0 and 1 to 256 buckets");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rp_agg_check(const struct rp_probe_spec *spec,
+		 struct netlink_ext_ack *extack)
+{
+	const struct rp_agg_spec *a = &spec->agg;
+	unsigned int i;
+	int err;
+
+	if (!(spec->flags & RAWPROBE_F_AGG)) {
+		if (!a->nkeys && !a->value && !a->hist && !a->max_keys)
+			return 0;
+		NL_SET_ERR_MSG(extack,
+			       "aggregation attributes without RAWPROBE_F_AGG");
+		return -EINVAL;
+	}
+	if (spec->flags & RAWPROBE_F_STACK) {
+		NL_SET_ERR_MSG(extack,
+			       "an aggregating probe writes no record: no --stack");
+		return -EINVAL;
+	}
+	for (i = 0; i < spec->nargs; i++) {
+		if (spec->argtypes[i] != RAWPROBE_ARG_KSTR &&
+		    spec->argtypes[i] != RAWPROBE_ARG_USTR)
+			continue;
+		NL_SET_ERR_MSG(extack,
+			       "an aggregating probe writes no record: no string argument");
+		return -EINVAL;
+	}
+	for (i = 0; i < a->nkeys; i++) {
+		err = rp_agg_check_key(spec, i, extack);
+		if (err)
+			return err;
+	}
+	return rp_agg_check_value(spec, extack);
+}
+
+void rp_agg_free(struct rp_agg *agg)
+{
+	unsigned int cpu;
+
+	if (!agg)
+		return;
+	if (agg->pcpu) {
+		for_each_possible_cpu(cpu) {
+			struct rp_agg_pcpu *pc = per_cpu_ptr(agg->pcpu, cpu);
+
+			kvfree(pc->t[0].slots);
+			kvfree(pc->t[1].slots);
+		}
+		free_percpu(agg->pcpu);
+	}
+	kfree(agg);
+}
+
+static int rp_agg_table_init(struct rp_agg *agg, struct rp_agg_table *t,
+			     size_t bytes, int node)
+{
+	t->slots = kvzalloc_node(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN,
+				 node);
+	if (!t->slots)
+		return -ENOMEM;
+	t->mask = agg->nr_slots - 1;
+	t->shape = agg->shape;
+	t->slot_words = rp_agg_slot_words(&agg->shape);
+	return 0;
+}
+
+/* Every table zeroed, on its CPU's node; *bytes what they take. */
+struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
+{
+	size_t table = rp_agg_table_bytes(spec);
+	struct rp_agg *agg;
+	unsigned int cpu;
+
+	agg = kzalloc(sizeof(*agg), GFP_KERNEL_ACCOUNT);
+	if (!agg)
+		return NULL;
+	mutex_init(&agg->lock);
+	agg->spec = *spec;
+	rp_agg_shape_of(spec, &agg->shape);
+	agg->nr_slots = rp_agg_nr_slots(spec);
+	agg->pcpu = alloc_percpu_gfp(struct rp_agg_pcpu, GFP_KERNEL_ACCOUNT);
+	if (!agg->pcpu)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct rp_agg_pcpu *pc = per_cpu_ptr(agg->pcpu, cpu);
+
+		if (rp_agg_table_init(agg, &pc->t[0], table, cpu_to_node(cpu)) ||
+		    rp_agg_table_init(agg, &pc->t[1], table, cpu_to_node(cpu)))
+			goto fail;
+	}
+	agg->start_ns = ktime_get_ns();
+	*bytes = rp_agg_bytes(spec);
+	return agg;
+fail:
+	rp_agg_free(agg);
+	return NULL;
+}
+
+/* Old tables' entries: how many, to size the snapshot. */
+static u32 rp_agg_count_used(struct rp_agg *agg, unsigned int e)
+{
+	unsigned int cpu;
+	u32 i, n = 0;
+
+	for_each_possible_cpu(cpu) {
+		struct rp_agg_table *t = &per_cpu_ptr(agg->pcpu, cpu)->t[e];
+
+		for (i = 0; i < agg->nr_slots; i++)
+			n += t->slots[(size_t)i * t->slot_words] != 0;
+	}
+	return n;
+}
+
+/* Copy one table's entries and counters into snap, then clear it. */
+static void rp_agg_take(struct rp_agg_table *t, struct rp_agg_snapshot *snap)
+{
+	u32 words = snap->key_words + snap->val_words, i;
+	u64 *slot;
+
+	for (i = 0; i <= t->mask; i++) {
+		slot = t->slots + (size_t)i * t->slot_words;
+		if (!slot[0])
+			continue;
+		memcpy(&snap->words[(size_t)snap->n * words], slot + 1,
+		       words * sizeof(u64));
+		snap->n++;
+	}
+	snap->hits += t->hits;
+	snap->dropped += t->dropped;
+	memset(t->slots, 0, (size_t)(t->mask + 1) * t->slot_words * sizeof(u64));
+	t->hits = 0;
+	t->dropped = 0;
+}
+
+/*
+ * End the interval: writers go to the other tables (cleared at the last
+ * read), a grace period later none is left in these, which are then
+ * copied and cleared for the next switch. Sleeps (synchronize_rcu()).
+ */
+struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
+{
+	struct rp_agg_snapshot *snap;
+	unsigned int e, cpu;
+	u64 end;
+	u32 n;
+
+	mutex_lock(&agg->lock);
+	e = agg->epoch & 1;
+	/* the other tables were cleared before: pairs with the writers' acquire */
+	smp_store_release(&agg->epoch, agg->epoch + 1);
+	end = ktime_get_ns();
+	synchronize_rcu();
+	n = rp_agg_count_used(agg, e);
+	snap = kvzalloc(struct_size(snap, words, (size_t)n *
+				    (agg->shape.key_words +
+				     rp_agg_val_words(&agg->shape))),
+			GFP_KERNEL_ACCOUNT);
+	if (snap) {
+		snap->start_ns = agg->start_ns;
+		snap->end_ns = end;
+		snap->key_words = agg->shape.key_words;
+		snap->val_words = rp_agg_val_words(&agg->shape);
+	}
+	/* Cleared even without a snapshot: the next switch needs them so. */
+	for_each_possible_cpu(cpu) {
+		struct rp_agg_table *t = &per_cpu_ptr(agg->pcpu, cpu)->t[e];
+
+		if (snap) {
+			rp_agg_take(t, snap);
+			continue;
+		}
+		memset(t->slots, 0, (size_t)agg->nr_slots * t->slot_words *
+		       sizeof(u64));
+		t->hits = 0;
+		t->dropped = 0;
+	}
+	agg->start_ns = end;
+	mutex_unlock(&agg->lock);
+	return snap;
+}
+
+void rp_agg_snapshot_free(struct rp_agg_snapshot *snap)
+{
+	kvfree(snap);
+}
+

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The handlers' side of aggregation (RAWPROBE_F_AGG): a hit's key and
+ * value, counted in this CPU's table of the current epoch. Any context,
+ * preemption off (probe handlers always are); no lock, no allocation.
+ */
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include "emit.h"
+#include "agg.h"
+
+/* What a hit knows: its task, arguments, return and latency. */
+struct rp_agg_ctx {
+	const u64 *args;		/* as --args computes them, or NULL */
+	unsigned long caller;
+	u64 retval, latency_ns;
+};
+
+/* An argument as its declared type reads it: s32 and u32 cut to 32 bits. */
+static __always_inline s64 rp_agg_arg(const struct rawprobe_probe *p,
+				      const struct rp_agg_ctx *c, u8 i)
+{
+	u64 v = c->args ? c->args[i] : 0;
+
+	switch (p->spec.argtypes[i]) {
+	case RAWPROBE_ARG_S32:
+		return (s32)v;
+	case RAWPROBE_ARG_U32:
+		return (u32)v;
+	default:
+		return (s64)v;
+	}
+}
+
+static __always_inline unsigned int rp_agg_key_fill(
+	const struct rawprobe_probe *p, const struct rp_agg_ctx *c, u64 *key)
+{
+	const struct rp_agg_spec *a = &p->spec.agg;
+	struct task_struct *task = current;
+	unsigned int i, w = 0;
+
+	for (i = 0; i < a->nkeys; i++) {
+		switch (a->keys[i]) {
+		case RAWPROBE_AGG_KEY_COMM:
+			/* NUL-padded, as task->comm is kept */
+			memcpy(&key[w], task->comm, 2 * sizeof(u64));
+			w += 2;
+			continue;
+		case RAWPROBE_AGG_KEY_PID:
+			key[w] = task->pid;
+			break;
+		case RAWPROBE_AGG_KEY_TGID:
+			key[w] = task->tgid;
+			break;
+		case RAWPROBE_AGG_KEY_CPU:
+			key[w] = smp_processor_id();
+			break;
+		case RAWPROBE_AGG_KEY_CALLER:
+			key[w] = c->caller;
+			break;
+		case RAWPROBE_AGG_KEY_RETVAL:
+			key[w] = c->retval;
+			break;
+		default:	/* RAWPROBE_AGG_KEY_ARG */
+			key[w] = (u64)rp_agg_arg(p, c, a->key_args[i]);
+			break;
+		}
+		w++;
+	}
+	return w;
+}
+
+static __always_inline s64 rp_agg_value(const struct rawprobe_probe *p,
+					const struct rp_agg_ctx *c)
+{
+	switch (p->spec.agg.value) {
+	case RAWPROBE_AGG_VALUE_RETVAL:
+		return (s64)c->retval;
+	case RAWPROBE_AGG_VALUE_LATENCY:
+		return (s64)c->latency_ns;
+	case RAWPROBE_AGG_VALUE_ARG:
+		return rp_agg_arg(p, c, p->spec.agg.value_arg);
+	default:
+		return 0;
+	}
+}
+
+static void rp_agg_count(struct rawprobe_probe *p, const struct rp_agg_ctx *c)
+{
+	struct rp_agg *agg = p->agg;
+	u64 key[RP_AGG_KEY_WORDS_MAX];
+	struct rp_agg_table *t;
+
+	this_cpu_inc(p->stats->hits);
+	rp_agg_key_fill(p, c, key);
+	/* pairs with the reader's store-release of the epoch */
+	t = &this_cpu_ptr(agg->pcpu)->t[smp_load_acquire(&agg->epoch) & 1];
+	rp_agg_add(t, key, rp_agg_value(p, c));
+}
+NOKPROBE_SYMBOL(rp_agg_count);
+
+/* An entry probe's hit: arguments as the probe computes them. */
+void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
+{
+	u64 args[RAWPROBE_MAX_ARGS], raw[RAWPROBE_MAX_ARGS];
+	struct rp_agg_ctx c = { .args = NULL };
+	u8 faults = 0;
+
+	if (p->spec.nargs) {
+		if (p->spec.nfetch) {
+			rp_args_fetch(p, regs, raw, p->nraw);
+			rp_fetch_args(p, raw, 0, args, &faults);
+		} else {
+			rp_args_fetch(p, regs, args, p->spec.nargs);
+		}
+		c.args = args;
+	}
+	if (!p->spec.offset)
+		c.caller = regs_get_kernel_stack_nth(regs, 0);
+	rp_agg_count(p, &c);
+}
+NOKPROBE_SYMBOL(rp_agg_hit_entry);
+
+/* A kretprobe's return: what its entry stashed, the return value. */
+void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
+		       unsigned long caller, u64 retval, u64 entry_ns)
+{
+	struct rp_agg_ctx c = {
+		.args = args,
+		.caller = caller,
+		.retval = retval,
+		.latency_ns = ktime_get_mono_fast_ns() - entry_ns,
+	};
+
+	rp_agg_count(p, &c);
+}
+NOKPROBE_SYMBOL(rp_agg_hit_return);
