@@ -60,10 +60,14 @@ parse_errors() {
 		try 2 probe enable "$v"
 		try 2 stats show "$v"
 		try 2 ring set records "$v"
+		try 2 count kprobe:vfs_read --top "$v"
+		try 2 count kprobe:vfs_read --max-keys "$v"
 	done
 
 	for v in -1 0 '' abc ' 7' 7s inf nan 1e30 99999999999999999999; do
 		try 2 stream -d "$v"		# seconds, fractions allowed
+		try 2 count kprobe:vfs_read -i "$v"
+		try 2 count kprobe:vfs_read -d "$v"
 	done
 
 	# The grammar.
@@ -111,6 +115,23 @@ parse_errors() {
 	try 2 probe add kprobe 0x10000000000000000
 	try 2 probe add kprobe $'vfs_read\n'
 	try 2 probe add kprobe $'\xff\xfe'
+	try 2 count
+	try 2 count kprobe
+	try 2 count vfs_read
+	try 2 count kprobe:vfs_read kprobe:vfs_write
+	try 2 count kprobe:vfs_read --by
+	try 2 count kprobe:vfs_read --by comm,
+	try 2 count kprobe:vfs_read --by ,comm
+	try 2 count kprobe:vfs_read --by comm,pid,tgid,cpu,caller
+	try 2 count kprobe:vfs_read --by "$long"
+	try 2 count kprobe:vfs_read --by stack
+	try 2 count kprobe:vfs_read --by retval
+	try 2 count kprobe:vfs_read --by arg0
+	try 2 count kprobe:vfs_read --args 2 --by arg2
+	try 2 count kprobe:vfs_read --stats latency
+	try 2 count kprobe:vfs_read --stats "$long"
+	try 2 count kprobe:vfs_read+4 --by caller
+	try 2 count kprobe:vfs_read --max-keys 65537
 	try 2 trace
 	try 2 trace kprobe
 	try 2 trace frob:vfs_read

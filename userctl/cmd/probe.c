@@ -238,6 +238,29 @@ int rp_probe_dump(struct rp_nl *nl, struct rp_probe_info **v, size_t *n)
 
 /* --- probe add --- */
 
+/* count's keys and value (RAWPROBE_F_AGG), resolved by then */
+static int rp_put_agg(struct nl_msg *msg, const struct rp_probe_req *r)
+{
+	const struct rp_agg_req *a = &r->agg;
+
+	if (!(r->flags & RAWPROBE_F_AGG))
+		return 0;
+	if (a->nkeys &&
+	    (nla_put(msg, RAWPROBE_A_AGG_KEYS, a->nkeys, a->keys) ||
+	     nla_put(msg, RAWPROBE_A_AGG_KEY_ARGS, a->nkeys, a->key_args)))
+		return -EMSGSIZE;
+	if (a->value_kind &&
+	    (nla_put_u8(msg, RAWPROBE_A_AGG_VALUE, a->value_kind) ||
+	     nla_put_u8(msg, RAWPROBE_A_AGG_VALUE_ARG, a->value_arg)))
+		return -EMSGSIZE;
+	if (a->hist && nla_put_u8(msg, RAWPROBE_A_AGG_HIST, a->hist))
+		return -EMSGSIZE;
+	if (a->max_keys &&
+	    nla_put_u32(msg, RAWPROBE_A_AGG_MAX_KEYS, a->max_keys))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 {
 	if (nla_put_u8(msg, RAWPROBE_A_KIND, (uint8_t)r->kind) ||
@@ -271,7 +294,7 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 		     (int)(r->nterms * sizeof(r->terms[0])), r->terms) ||
 	     nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, r->value_filter)))
 		return -EMSGSIZE;
-	return rp_task_filter_put(msg, &r->filter);
+	return rp_put_agg(msg, r) ?: rp_task_filter_put(msg, &r->filter);
 }
 
 /* An older module refuses filter attributes it does not know. */

@@ -523,21 +523,6 @@ static const struct option rp_stream_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* "kretprobe:vfs_read" -> kind and target */
-static int rp_stream_probe_arg(const char *arg, struct rp_probe_req *req)
-{
-	char kind[16];
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (size_t)(colon - arg) >= sizeof(kind))
-		return rp_usage_error("a probe is KIND:TARGET, e.g. kretprobe:vfs_read, not '%s'",
-				      arg);
-	memcpy(kind, arg, colon - arg);
-	kind[colon - arg] = '\0';
-	memset(req, 0, sizeof(*req));
-	return rp_probe_req_init(req, kind, colon + 1);
-}
-
 static int rp_stream_add_probe(struct rp_stream_cfg *c, const char *arg)
 {
 	int rc;
@@ -545,7 +530,7 @@ static int rp_stream_add_probe(struct rp_stream_cfg *c, const char *arg)
 	if (c->nreqs == RP_MAX_STREAM_PROBES)
 		return rp_usage_error("at most %d probes at once",
 				      RP_MAX_STREAM_PROBES);
-	rc = rp_stream_probe_arg(arg, &c->reqs[c->nreqs]);
+	rc = rp_probe_req_parse(arg, &c->reqs[c->nreqs]);
 	if (!rc)
 		c->nreqs++;
 	return rc;

@@ -209,3 +209,18 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 				      target);
 	return 0;
 }
+
+/* "kretprobe:vfs_read" -> kind and target */
+int rp_probe_req_parse(const char *arg, struct rp_probe_req *req)
+{
+	char kind[16];
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(kind))
+		return rp_usage_error("a probe is KIND:TARGET, e.g. kretprobe:vfs_read, not '%s'",
+				      arg);
+	memcpy(kind, arg, colon - arg);
+	kind[colon - arg] = '\0';
+	memset(req, 0, sizeof(*req));
+	return rp_probe_req_init(req, kind, colon + 1);
+}

@@ -14,6 +14,22 @@
 /* A target as text: "kprobe:vfs_read+0x10", "kretprobe:ext4:ext4_sync_file" */
 #define RP_TARGET_MAX 200
 
+/*
+ * count's --by and --stats (RAWPROBE_F_AGG), as written, and what they
+ * resolve to once the probe's arguments are known (rp_agg_req_resolve()).
+ */
+struct rp_agg_req {
+	char by[128];		/* "comm,pid", or "" */
+	char value[64];		/* "retval", "latency", "arg1", a name, "" */
+	uint8_t nkeys;
+	uint8_t keys[RAWPROBE_AGG_MAX_KEYS];	/* enum rawprobe_agg_key */
+	uint8_t key_args[RAWPROBE_AGG_MAX_KEYS];
+	uint8_t value_kind;			/* enum rawprobe_agg_value */
+	uint8_t value_arg;
+	uint8_t hist;				/* enum rawprobe_agg_hist */
+	uint32_t max_keys;			/* 0: the module's default */
+};
+
 /* What a probe add needs, parsed from the command line. */
 #define RP_ARGSPEC_MAX 256	/* --args, with its NUL */
 struct rp_probe_req {
@@ -37,7 +53,17 @@ struct rp_probe_req {
 	uint8_t nfetch, nterms;
 	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
+	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
 };
+
+/*
+ * --by and --stats against the probe's kind and arguments (after
+ * rp_probe_auto_args()): RP_EXIT_OK, or a usage error saying why.
+ */
+int rp_agg_req_resolve(struct rp_probe_req *req);
+/* A key's name as --by spells it ("comm", "arg1"), for headers */
+const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
+			    char *buf, size_t len);
 
 /* "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff..." */
 int rp_target_parse(const char *s, struct rp_probe_req *req);
@@ -47,6 +73,8 @@ int rp_target_parse(const char *s, struct rp_probe_req *req);
  */
 int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 		      const char *target);
+/* "kretprobe:vfs_read": the same, from one word; req is cleared first */
+int rp_probe_req_parse(const char *arg, struct rp_probe_req *req);
 /* The long options of a probe, shared by probe add and stream -e. */
 #define RP_PROBE_LONGOPTS						\
 	{ "args",      required_argument, NULL, 'a' },			\

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+# count: hits aggregated in the kernel (RAWPROBE_F_AGG), no record per
+# hit. Exact counts by key on known workloads, exact intervals (each hit
+# in exactly one, their sum the probe's HITS), keys past the table's room
+# counted as dropped, values' stats, callers, bad input, and a killed
+# command leaving nothing behind.
+
+S=$T_SCRATCH
+VALIDATE=tests/cli/validate_json.py
+LOOP=build/tools/getpgid_loop
+SYS=__x64_sys_getpgid
+
+# count_bg OUT ARGS...: count in the background (JSON into OUT) until its
+# probe is armed. Sets BG_PID.
+count_bg() {
+	local out=$1
+	shift
+	bg_start "$out" -j count "$@"
+}
+
+# The last JSON document of OUT: the run's last interval, with totals.
+count_last() {
+	tail -n 1 "$1"
+}
+
+# One getpgid_loop of N calls is counted N times under its name, in the
+# kernel: the probe writes no record, its hits are the counts.
+t_count_by_comm_exact() {
+	local j id
+	count_bg $S/comm.json kprobe:$SYS --by comm
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p['symbol'] == '$SYS'][0]")
+	$LOOP -w 0 2000 >/dev/null
+	j=$($CTL -j probe show "$id")
+	expect_eq 0 "$(json_get "$j" 'j["stats"]["records"]')" "records of a counting probe"
+	expect_ge 2000 "$(json_get "$j" 'j["stats"]["hits"]')" "hits while counting"
+	bg_stop INT
+	j=$(count_last $S/comm.json)
+	expect_eq 2000 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" \
+		"getpgid_loop's calls"
+	expect_eq "$(json_get "$j" 'j["total"]["hits"]')" \
+		"$(json_get "$j" 'j["total"]["counted"] + j["total"]["dropped"]')" "hits = counted + dropped"
+	$VALIDATE count $S/comm.json >/dev/null || fail "schema: $($VALIDATE count $S/comm.json)"
+}
+
+# Intervals of 0.2 s under a load: every interval's entries add up to its
+# hits, and the intervals to the probe's HITS: no hit between two reads
+# is lost, none counted twice.
+t_count_intervals_exact() {
+	count_bg $S/iv.json kprobe:vfs_read -i 0.2
+	( while :; do head -c 4096 /dev/zero | cat >/dev/null; done ) &
+	local load=$!
+	wait_for "[ \$(wc -l < $S/iv.json) -ge 5 ]" 100 ||
+		fail "fewer than 5 intervals: $(cat $S/iv.json.err)"
+	kill $load; wait $load 2>/dev/null || true
+	bg_stop INT
+	python3 - $S/iv.json <<'PY' || fail "intervals not exact (see above)"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+hits = 0
+for d in docs:
+    i = d["interval"]
+    n = sum(e["count"] for e in d["entries"])
+    if n + i["dropped"] != i["hits"]:
+        sys.exit("interval %s: %d counted + %d dropped != %d hits" % (i, n, i["dropped"], i["hits"]))
+    hits += i["hits"]
+t = docs[-1]["total"]
+if hits != t["hits"] or len(docs) < 5:
+    sys.exit("%d intervals' hits %d != the probe's %d" % (len(docs), hits, t["hits"]))
+print("    %d intervals, %d hits" % (len(docs), hits))
+PY
+	$VALIDATE count $S/iv.json >/dev/null || fail "schema: $($VALIDATE count $S/iv.json)"
+}
+
+# A table of one key a CPU (two slots): the other pids' hits are counted
+# as dropped, never lost.
+t_count_key_overflow_counted() {
+	local j i
+	count_bg $S/ovf.json kprobe:$SYS --by pid --max-keys 1
+	for i in 1 2 3 4 5 6; do $LOOP -w 0 100 >/dev/null; done
+	bg_stop INT
+	j=$(count_last $S/ovf.json)
+	expect_ge 1 "$(json_get "$j" 'j["total"]["dropped"]')" "hits dropped"
+	expect_eq 600 "$(json_get "$j" 'j["total"]["counted"] + j["total"]["dropped"]')" \
+		"counted + dropped: every call"
+}
+
+# Values: getpgid(0) returns the caller's process group, which setsid
+# makes its own pid: retval's count, min, max and sum, against the pid key.
+t_count_retval_stats() {
+	local j
+	count_bg $S/st.json kretprobe:$SYS --by comm,pid --stats retval
+	setsid $LOOP -w 0 300 >/dev/null
+	bg_stop INT
+	j=$(count_last $S/st.json)
+	expect_eq "300 1 1 1" \
+		"$(json_get "$j" "' '.join(str(x) for e in j['entries'] if e['comm'] == 'getpgid_loop' for x in (e['count'], int(e['min'] == e['pid']), int(e['max'] == e['pid']), int(e['sum'] == 300 * e['pid'])))")" \
+		"count; min, max = pid; sum = 300 x pid"
+	$VALIDATE count $S/st.json >/dev/null || fail "schema: $($VALIDATE count $S/st.json)"
+}
+
+# The caller key: the function that called the probed one, symbolized.
+t_count_by_caller() {
+	local j
+	count_bg $S/caller.json kprobe:vfs_read --by caller,comm
+	cat /etc/hostname >/dev/null
+	bg_stop INT
+	j=$(count_last $S/caller.json)
+	expect_match "ksys_read\\+0x" \
+		"$(json_get "$j" "[e['caller'] for e in j['entries'] if e['comm'] == 'cat']")" "cat's reads' caller"
+}
+
+t_count_bad_input() {
+	expect_fail 2 "unknown key 'stack'" $CTL count kprobe:vfs_read --by stack
+	expect_fail 2 "only a kretprobe sees a return value" $CTL count kprobe:vfs_read --by retval
+	expect_fail 2 "only a kretprobe sees a return" $CTL count kprobe:vfs_read --stats latency
+	expect_fail 2 "caller is known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by caller
+	expect_fail 2 "max-keys wants" $CTL count kprobe:vfs_read --max-keys 0
+	expect_fail 1 "unknown symbol|not found" $CTL count kprobe:no_such_function_rp
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# SIGKILLed: its socket's probe and tables go with it.
+t_count_killed_leaves_nothing() {
+	count_bg $S/kill.json kprobe:vfs_read --by comm,pid
+	kill -KILL $BG_PID
+	wait $BG_PID 2>/dev/null || true
+	wait_for "[ \$(probe_count) = 0 ]" 100 || fail "the probe outlived its command"
+}
+
+tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
+	t_count_retval_stats t_count_by_caller t_count_bad_input \
+	t_count_killed_leaves_nothing

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawprobectl count KIND:TARGET [--by KEY[,KEY]] [--stats VALUE]
+ *                   [-i S] [-d S] [--top N]: how often, by whom, from
+ * where, counted in the kernel (RAWPROBE_F_AGG) with no record per hit,
+ * as BCC's funccount and bpftrace's count() do. The probe belongs to the
+ * command's socket; every interval ends with a read (AGG_READ), which
+ * starts the next, so each hit is counted in exactly one interval.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cmd/cmd.h"
+#include "cmd/probe.h"
+#include "lib/agg_read.h"
+#include "lib/cli.h"
+#include "out/aggregate.h"
+#include "resolve/probe_req.h"
+
+#define RP_COUNT_SECONDS_MAX 31536000	/* -i, -d: at most a year */
+
+enum { RP_OPT_STATS = 256, RP_OPT_MAX_KEYS };
+
+struct rp_count_cfg {
+	struct rp_probe_req req;
+	char probe[RP_TARGET_MAX];
+	bool have_target;
+	double interval, duration;	/* seconds; 0: none */
+	uint64_t top;
+	char names[RAWPROBE_AGG_MAX_KEYS][64];
+};
+
+static volatile sig_atomic_t rp_count_stop;
+
+static void rp_count_on_signal(int sig)
+{
+	(void)sig;
+	rp_count_stop = 1;
+}
+
+static void rp_count_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rawprobectl count KIND:TARGET [PROBE OPTIONS] [--by KEY[,KEY]...]\n"
+		"                         [--stats VALUE] [-i SECONDS] [-d SECONDS] [--top N]\n\n"
+		"Counts the probe's hits in the kernel, by key, and writes no record.\n\n"
+		"  -b, --by KEYS        count by these, comma-separated (at most %d):\n"
+		"                       comm, pid, tgid, cpu, caller (the calling\n"
+		"                       function, at an entry), retval (kretprobes),\n"
+		"                       argN or an argument's name (--args)\n"
+		"      --stats VALUE    also sum, min, max and mean of VALUE: retval\n"
+		"                       or latency (ns; kretprobes), argN or a name\n"
+		"      --sum VALUE      the same\n"
+		"  -i, --interval S     print and restart every S seconds\n"
+		"  -d, --duration S     stop after S seconds (default: Ctrl-C)\n"
+		"  -t, --top N          the N highest counts only\n"
+		"      --max-keys N     keys each CPU's table holds (default %d);\n"
+		"                       hits of keys past it are counted as dropped\n"
+		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
+		"  --comm, --cpu (see 'rawprobectl probe add --help')\n",
+		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT);
+}
+
+static const struct option rp_count_longopts[] = {
+	RP_PROBE_LONGOPTS,
+	RP_FILTER_LONGOPTS,
+	{ "by",        required_argument, NULL, 'b' },
+	{ "stats",     required_argument, NULL, RP_OPT_STATS },
+	{ "sum",       required_argument, NULL, RP_OPT_STATS },
+	{ "interval",  required_argument, NULL, 'i' },
+	{ "duration",  required_argument, NULL, 'd' },
+	{ "top",       required_argument, NULL, 't' },
+	{ "max-keys",  required_argument, NULL, RP_OPT_MAX_KEYS },
+	{ "help",      no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int rp_count_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end = NULL;
+
+	*out = isdigit((unsigned char)*arg) ? strtod(arg, &end) : 0;
+	if (!(*out > 0 && *out <= RP_COUNT_SECONDS_MAX) || !end || *end)
+		return rp_usage_error("--%s wants seconds in (0, %d], not '%s'",
+				      opt, RP_COUNT_SECONDS_MAX, arg);
+	return 0;
+}
+
+/* KIND:TARGET, keeping the options already given */
+static int rp_count_target(struct rp_count_cfg *c, const char *arg)
+{
+	struct rp_probe_req t;
+	int rc;
+
+	if (c->have_target)
+		return rp_usage_error("count takes one probe, not '%s' too", arg);
+	rc = rp_probe_req_parse(arg, &t);
+	if (rc)
+		return rc;
+	c->req.kind = t.kind;
+	memcpy(c->req.symbol, t.symbol, sizeof(t.symbol));
+	memcpy(c->req.module, t.module, sizeof(t.module));
+	c->req.offset = t.offset;
+	c->req.addr = t.addr;
+	snprintf(c->probe, sizeof(c->probe), "%s", arg);
+	c->have_target = true;
+	return 0;
+}
+
+static int rp_count_copy(const char *opt, const char *arg, char *dst,
+			 size_t len)
+{
+	if (strlen(arg) >= len)
+		return rp_usage_error("--%s: at most %zu characters", opt,
+				      len - 1);
+	strcpy(dst, arg);
+	return 0;
+}
+
+static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 1:
+		return rp_count_target(c, arg);
+	case 'b':
+		return rp_count_copy("by", arg, c->req.agg.by,
+				     sizeof(c->req.agg.by));
+	case RP_OPT_STATS:
+		return rp_count_copy("stats", arg, c->req.agg.value,
+				     sizeof(c->req.agg.value));
+	case 'i':
+		return rp_count_seconds("interval", arg, &c->interval);
+	case 'd':
+		return rp_count_seconds("duration", arg, &c->duration);
+	case 't':
+		if (rp_parse_u64(arg, 1, UINT32_MAX, &c->top))
+			return rp_usage_error("--top wants a number > 0, not '%s'",
+					      arg);
+		return 0;
+	case RP_OPT_MAX_KEYS:
+		if (rp_parse_u64(arg, 1, RAWPROBE_AGG_KEYS_MAX, &v))
+			return rp_usage_error("--max-keys wants 1..%d, not '%s'",
+					      RAWPROBE_AGG_KEYS_MAX, arg);
+		c->req.agg.max_keys = (uint32_t)v;
+		return 0;
+	default:
+		return rp_probe_opt(opt, arg, &c->req);
+	}
+}
+
+static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
+{
+	int opt, rc;
+
+	optind = 0;	/* full getopt reset: main() parsed already */
+	while ((opt = getopt_long(argc, argv, "-a:m:s:b:i:d:t:h",
+				  rp_count_longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			rp_count_usage(stdout);
+			return -1;
+		}
+		if (opt == '?') {
+			rp_count_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		rc = rp_count_opt(c, opt, optarg);
+		if (rc)
+			return rc;
+	}
+	if (!c->have_target)
+		return rp_usage_error("count needs a probe, e.g. 'rawprobectl "
+				      "count kprobe:vfs_read --by comm'");
+	return 0;
+}
+
+/* The table's columns: each key's name and type. */
+static void rp_count_view(struct rp_count_cfg *c, struct rp_agg_view *v)
+{
+	const struct rp_agg_req *a = &c->req.agg;
+	unsigned int i;
+
+	memset(v, 0, sizeof(*v));
+	v->probe = c->probe;
+	v->nkeys = a->nkeys;
+	v->top = c->top;
+	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
+	v->value = a->value;
+	for (i = 0; i < a->nkeys; i++) {
+		v->keys[i] = a->keys[i];
+		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)
+			v->argtypes[i] = c->req.argtypes[a->key_args[i]];
+		v->names[i] = rp_agg_key_name(&c->req, i, c->names[i],
+					      sizeof(c->names[i]));
+	}
+}
+
+/* Sleep until the deadline (ns, CLOCK_MONOTONIC) or a signal. */
+static void rp_count_wait(uint64_t until)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	while (!rp_count_stop) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+		if (now >= until)
+			return;
+		poll(NULL, 0, (int)((until - now) / 1000000 < 200 ?
+				    (until - now) / 1000000 + 1 : 200));
+	}
+}
+
+static uint64_t rp_count_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int rp_count_simple(struct rp_nl *nl, int cmd, uint32_t id,
+			   rp_nl_reply_fn fn, void *ctx)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, cmd, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	return rp_nl_call(nl, msg, fn, ctx);
+}
+
+static int rp_count_info(struct nlattr **a, void *ctx)
+{
+	return rp_probe_info_parse(a, ctx);
+}
+
+/* One interval: read, print; the totals go on the last one. */
+static int rp_count_interval(struct rp_nl *nl, uint32_t id,
+			     const struct rp_agg_view *v,
+			     struct rp_agg_totals *t, bool last)
+{
+	struct rp_agg_result r;
+	struct rp_probe_info pi;
+	size_t e;
+	int err;
+
+	err = rp_agg_fetch(nl, id, &r);
+	if (err)
+		return rp_fail(nl, "count: reading the counts", err);
+	for (e = 0; e < r.n; e++)
+		t->counted += rp_agg_entry(&r, e)[r.key_words + RP_AGG_W_COUNT];
+	t->dropped += r.dropped;
+	if (last) {
+		memset(&pi, 0, sizeof(pi));
+		err = rp_count_simple(nl, RAWPROBE_CMD_PROBE_GET, id,
+				      rp_count_info, &pi);
+		t->hits = err ? 0 : pi.hits;
+	}
+	rp_agg_sort_by_count(&r);
+	if (rp_opts.json)
+		rp_agg_print_json(&rp_json, v, &r, last ? t : NULL);
+	else
+		rp_agg_print_text(stdout, v, &r, last ? t : NULL);
+	rp_agg_result_free(&r);
+	return RP_EXIT_OK;
+}
+
+/* Until the duration, a signal, or the probe's end; then the last read. */
+static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
+{
+	uint64_t start = rp_count_now(), end = UINT64_MAX, next;
+	struct rp_agg_totals t = { 0 };
+	struct rp_agg_view v;
+	int rc = RP_EXIT_OK;
+
+	rp_count_view(c, &v);
+	if (c->duration)
+		end = start + (uint64_t)(c->duration * 1e9);
+	fprintf(stderr, "Counting %s%s%s. Hit Ctrl-C to end.\n", c->probe,
+		c->req.agg.by[0] ? " by " : "", c->req.agg.by);
+	next = c->interval ? start + (uint64_t)(c->interval * 1e9) : end;
+	while (!rp_count_stop && !rc) {
+		rp_count_wait(next < end ? next : end);
+		if (rp_count_stop || rp_count_now() >= end)
+			break;
+		rc = rp_count_interval(nl, id, &v, &t, false);
+		next += (uint64_t)(c->interval * 1e9);
+	}
+	if (rc)
+		return rc;
+	/* No hit after the last read: disarmed first, then read. */
+	rp_count_simple(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
+	return rp_count_interval(nl, id, &v, &t, true);
+}
+
+int rp_cmd_count(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = rp_count_on_signal };
+	struct rp_count_cfg c;
+	struct rp_probe_info pi;
+	struct rp_nl nl;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	rc = rp_count_parse(argc, argv, &c);
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	if (rp_probe_check(&c.req, 1))
+		return RP_EXIT_FAIL;
+	rc = rp_probe_auto_args(&c.req, 1) ?: rp_agg_req_resolve(&c.req);
+	if (rc)
+		return rc;
+	rc = rp_connect(&nl);
+	if (rc)
+		return rc;
+	rc = rp_probe_add_req(&nl, &c.req, &pi);
+	if (rc) {
+		rp_nl_close(&nl);
+		return rp_exit_from_errno(rc);
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc = rp_count_run(&nl, &c, pi.id);
+	/* the socket's probe goes with it; deleted now, not at exit */
+	rp_count_simple(&nl, RAWPROBE_CMD_PROBE_DEL, pi.id, NULL, NULL);
+	rp_nl_close(&nl);
+	return rc;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AGG_READ: a dump whose first message holds the interval
+ * (RAWPROBE_A_AGG_INTERVAL) and every message a share of the entries
+ * (RAWPROBE_A_AGG_ENTRIES), one per key and CPU (a key may come more than
+ * once on a CPU too): merged here, as bpftrace merges its per-CPU maps.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include "lib/agg_read.h"
+
+static int rp_agg_interval(struct nlattr *a, struct rp_agg_result *r)
+{
+	struct nlattr *tb[RAWPROBE_AGG_I_MAX + 1];
+
+	if (nla_parse_nested(tb, RAWPROBE_AGG_I_MAX, a, NULL) ||
+	    !tb[RAWPROBE_AGG_I_KEY_WORDS] || !tb[RAWPROBE_AGG_I_VAL_WORDS] ||
+	    !tb[RAWPROBE_AGG_I_HITS])
+		return -EBADMSG;
+	r->key_words = nla_get_u32(tb[RAWPROBE_AGG_I_KEY_WORDS]);
+	r->val_words = nla_get_u32(tb[RAWPROBE_AGG_I_VAL_WORDS]);
+	if (r->key_words > 16 || !r->val_words || r->val_words > 1024)
+		return -EBADMSG;
+	r->hits = nla_get_u64(tb[RAWPROBE_AGG_I_HITS]);
+	if (tb[RAWPROBE_AGG_I_DROPPED])
+		r->dropped = nla_get_u64(tb[RAWPROBE_AGG_I_DROPPED]);
+	if (tb[RAWPROBE_AGG_I_START_NS])
+		r->start_ns = nla_get_u64(tb[RAWPROBE_AGG_I_START_NS]);
+	if (tb[RAWPROBE_AGG_I_END_NS])
+		r->end_ns = nla_get_u64(tb[RAWPROBE_AGG_I_END_NS]);
+	return 0;
+}
+
+static int rp_agg_push(struct rp_agg_result *r, const void *words, int len)
+{
+	size_t stride = r->key_words + r->val_words;
+	uint64_t *w;
+
+	if (!stride || (size_t)len != stride * sizeof(uint64_t))
+		return -EBADMSG;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+
+		w = realloc(r->words, cap * stride * sizeof(uint64_t));
+		if (!w)
+			return -ENOMEM;
+		r->words = w;
+		r->cap = cap;
+	}
+	memcpy(rp_agg_entry(r, r->n++), words, (size_t)len);
+	return 0;
+}
+
+static int rp_agg_reply(struct nlattr **a, void *ctx)
+{
+	struct rp_agg_result *r = ctx;
+	struct nlattr *e;
+	int rem, err;
+
+	if (a[RAWPROBE_A_AGG_INTERVAL]) {
+		err = rp_agg_interval(a[RAWPROBE_A_AGG_INTERVAL], r);
+		if (err)
+			return err;
+	}
+	if (!a[RAWPROBE_A_AGG_ENTRIES])
+		return 0;
+	nla_for_each_nested(e, a[RAWPROBE_A_AGG_ENTRIES], rem) {
+		if (nla_type(e) != RAWPROBE_A_AGG_ENTRY)
+			continue;
+		err = rp_agg_push(r, nla_data(e), nla_len(e));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static size_t rp_sort_stride, rp_sort_keys;
+
+static int rp_agg_key_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < rp_sort_keys; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+static int rp_agg_count_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	uint64_t cx = x[rp_sort_keys + RP_AGG_W_COUNT];
+	uint64_t cy = y[rp_sort_keys + RP_AGG_W_COUNT];
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return rp_agg_key_cmp(a, b);
+}
+
+static void rp_agg_sort(struct rp_agg_result *r,
+			int (*cmp)(const void *, const void *))
+{
+	rp_sort_stride = r->key_words + r->val_words;
+	rp_sort_keys = r->key_words;
+	if (r->n > 1)
+		qsort(r->words, r->n, rp_sort_stride * sizeof(uint64_t), cmp);
+}
+
+/* Add the values of src into dst: one key's */
+static void rp_agg_add_values(uint64_t *dst, const uint64_t *src, size_t nv)
+{
+	size_t i;
+
+	dst[RP_AGG_W_COUNT] += src[RP_AGG_W_COUNT];
+	if (nv == 1)
+		return;
+	dst[RP_AGG_W_SUM] += src[RP_AGG_W_SUM];
+	if ((int64_t)src[RP_AGG_W_MIN] < (int64_t)dst[RP_AGG_W_MIN])
+		dst[RP_AGG_W_MIN] = src[RP_AGG_W_MIN];
+	if ((int64_t)src[RP_AGG_W_MAX] > (int64_t)dst[RP_AGG_W_MAX])
+		dst[RP_AGG_W_MAX] = src[RP_AGG_W_MAX];
+	for (i = RP_AGG_W_BUCKETS; i < nv; i++)
+		dst[i] += src[i];
+}
+
+void rp_agg_merge(struct rp_agg_result *r)
+{
+	size_t stride = r->key_words + r->val_words, i, out = 0;
+	uint64_t *w;
+
+	rp_agg_sort(r, rp_agg_key_cmp);
+	for (i = 0; i < r->n; i++) {
+		w = rp_agg_entry(r, i);
+		if (out && !memcmp(rp_agg_entry(r, out - 1), w,
+				   r->key_words * sizeof(uint64_t))) {
+			rp_agg_add_values(rp_agg_entry(r, out - 1) + r->key_words,
+					  w + r->key_words, r->val_words);
+			continue;
+		}
+		if (out != i)
+			memmove(rp_agg_entry(r, out), w,
+				stride * sizeof(uint64_t));
+		out++;
+	}
+	r->n = out;
+}
+
+void rp_agg_sort_by_count(struct rp_agg_result *r)
+{
+	rp_agg_sort(r, rp_agg_count_cmp);
+}
+
+int rp_agg_fetch(struct rp_nl *nl, uint32_t id, struct rp_agg_result *r)
+{
+	struct nl_msg *msg;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_AGG_READ, NLM_F_DUMP);
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	err = rp_nl_call(nl, msg, rp_agg_reply, r);
+	if (err) {
+		rp_agg_result_free(r);
+		return err;
+	}
+	if (!r->val_words)
+		return -EBADMSG;	/* no interval: not an AGG_READ answer */
+	rp_agg_merge(r);
+	return 0;
+}
+
+void rp_agg_result_free(struct rp_agg_result *r)
+{
+	free(r->words);
+	r->words = NULL;
+	r->n = r->cap = 0;
+}

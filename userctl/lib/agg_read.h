@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An aggregating probe's intervals, read from the kernel (AGG_READ) and
+ * merged: one entry per key, its CPUs' and slots' values added up.
+ */
+#ifndef RAWPROBECTL_AGG_READ_H
+#define RAWPROBECTL_AGG_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/nl.h"
+
+/* The words of an entry's values (uapi enum rawprobe_agg_value's text) */
+#define RP_AGG_W_COUNT		0
+#define RP_AGG_W_SUM		1
+#define RP_AGG_W_MIN		2
+#define RP_AGG_W_MAX		3
+#define RP_AGG_W_BUCKETS	4
+
+struct rp_agg_result {
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
+	uint64_t hits, dropped;		/* hits = the counts + dropped */
+	uint32_t key_words, val_words;
+	size_t n, cap;			/* entries */
+	uint64_t *words;		/* n * (key_words + val_words) */
+};
+
+/* End probe id's interval and take it, merged by key. 0 or -errno. */
+int rp_agg_fetch(struct rp_nl *nl, uint32_t id, struct rp_agg_result *r);
+void rp_agg_result_free(struct rp_agg_result *r);
+
+static inline uint64_t *rp_agg_entry(const struct rp_agg_result *r, size_t i)
+{
+	return r->words + i * (r->key_words + r->val_words);
+}
+
+/* Merge equal keys (sorted by key); values added, min and max kept. */
+void rp_agg_merge(struct rp_agg_result *r);
+/* Sort entries by count, highest first (then by key). */
+void rp_agg_sort_by_count(struct rp_agg_result *r);
+
+#endif

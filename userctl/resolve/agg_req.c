@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * count's keys and value (--by, --stats) resolved against the probe:
+ * what the kernel aggregates by (enum rawprobe_agg_key) and what it
+ * sums and buckets (enum rawprobe_agg_value). An argument is named as
+ * --args names it ("count", "skb->len") or by position ("arg1").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/cli.h"
+#include "resolve/probe_req.h"
+
+static const struct {
+	const char *name;
+	uint8_t key;
+} rp_agg_keys[] = {
+	{ "comm",	RAWPROBE_AGG_KEY_COMM },
+	{ "pid",	RAWPROBE_AGG_KEY_PID },
+	{ "tgid",	RAWPROBE_AGG_KEY_TGID },
+	{ "cpu",	RAWPROBE_AGG_KEY_CPU },
+	{ "caller",	RAWPROBE_AGG_KEY_CALLER },
+	{ "retval",	RAWPROBE_AGG_KEY_RETVAL },
+};
+
+#define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, retval, argN or an argument's name"
+
+/* The index of argument word ("arg2", or a name --args gave), or -1. */
+static int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
+{
+	const char *names = req->arg_names, *end;
+	char *stop;
+	long n;
+	int i;
+
+	if (!strncmp(word, "arg", 3) && word[3]) {
+		n = strtol(word + 3, &stop, 10);
+		if (!*stop && n >= 0 && n < req->nargs)
+			return (int)n;
+	}
+	for (i = 0; *names && i < req->nargs; i++) {
+		end = strchr(names, ',');
+		if (!end)
+			end = names + strlen(names);
+		if ((size_t)(end - names) == strlen(word) &&
+		    !strncmp(names, word, (size_t)(end - names)))
+			return i;
+		names = *end ? end + 1 : end;
+	}
+	return -1;
+}
+
+static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
+{
+	struct rp_agg_req *a = &req->agg;
+	size_t k;
+	int arg;
+
+	if (a->nkeys == RAWPROBE_AGG_MAX_KEYS)
+		return rp_usage_error("--by: at most %d keys", RAWPROBE_AGG_MAX_KEYS);
+	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++) {
+		if (strcmp(word, rp_agg_keys[k].name))
+			continue;
+		if (rp_agg_keys[k].key == RAWPROBE_AGG_KEY_RETVAL &&
+		    req->kind != RAWPROBE_KIND_KRETPROBE)
+			return rp_usage_error("--by retval: only a kretprobe sees "
+					      "a return value");
+		if (rp_agg_keys[k].key == RAWPROBE_AGG_KEY_CALLER &&
+		    (req->offset || !req->symbol[0]))
+			return rp_usage_error("--by caller: the caller is known at "
+					      "a function's entry, by name");
+		a->keys[a->nkeys++] = rp_agg_keys[k].key;
+		return RP_EXIT_OK;
+	}
+	arg = rp_agg_arg_index(req, word);
+	if (arg < 0)
+		return rp_usage_error("--by: unknown key '%s' (%s%s)", word,
+				      RP_AGG_KEY_NAMES, req->nargs ? "" :
+				      "; arguments need --args");
+	a->key_args[a->nkeys] = (uint8_t)arg;
+	a->keys[a->nkeys++] = RAWPROBE_AGG_KEY_ARG;
+	return RP_EXIT_OK;
+}
+
+static int rp_agg_value_resolve(struct rp_probe_req *req)
+{
+	struct rp_agg_req *a = &req->agg;
+	bool kret = req->kind == RAWPROBE_KIND_KRETPROBE;
+	int arg;
+
+	if (!a->value[0])
+		return a->hist ? rp_usage_error("a histogram needs a value "
+						"(--stats VALUE)") : RP_EXIT_OK;
+	if (!strcmp(a->value, "retval") || !strcmp(a->value, "latency")) {
+		if (!kret)
+			return rp_usage_error("--stats %s: only a kretprobe sees "
+					      "a return", a->value);
+		a->value_kind = a->value[0] == 'r' ? RAWPROBE_AGG_VALUE_RETVAL :
+						     RAWPROBE_AGG_VALUE_LATENCY;
+		return RP_EXIT_OK;
+	}
+	arg = rp_agg_arg_index(req, a->value);
+	if (arg < 0)
+		return rp_usage_error("--stats: unknown value '%s' (retval, "
+				      "latency, argN or an argument's name%s)",
+				      a->value, req->nargs ? "" :
+				      "; arguments need --args");
+	a->value_kind = RAWPROBE_AGG_VALUE_ARG;
+	a->value_arg = (uint8_t)arg;
+	return RP_EXIT_OK;
+}
+
+int rp_agg_req_resolve(struct rp_probe_req *req)
+{
+	char by[sizeof(req->agg.by)], *tok, *rest = by;
+	int rc;
+
+	req->flags |= RAWPROBE_F_AGG;
+	req->agg.nkeys = 0;
+	snprintf(by, sizeof(by), "%s", req->agg.by);
+	while (by[0] && (tok = strsep(&rest, ","))) {
+		if (!*tok)
+			return rp_usage_error("--by: an empty key in '%s'",
+					      req->agg.by);
+		rc = rp_agg_key_resolve(req, tok);
+		if (rc)
+			return rc;
+	}
+	return rp_agg_value_resolve(req);
+}
+
+const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
+			    char *buf, size_t len)
+{
+	const char *names = req->arg_names;
+	unsigned int k, arg = req->agg.key_args[i];
+	size_t n;
+
+	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++)
+		if (rp_agg_keys[k].key == req->agg.keys[i])
+			return rp_agg_keys[k].name;
+	for (k = 0; *names && k < arg; k++) {
+		names = strchr(names, ',');
+		names = names ? names + 1 : "";
+	}
+	n = strcspn(names, ",");
+	if (n)
+		snprintf(buf, len, "%.*s", (int)n, names);
+	else
+		snprintf(buf, len, "arg%u", arg);
+	return buf;
+}
