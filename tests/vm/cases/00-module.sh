@@ -119,7 +119,9 @@ t_kretprobe_instances_bounded() {
 	[ $(( $(pinned_kb) - before )) -le $((used_a + 4096)) ] ||
 		fail "the refused batch kept memory: $(( $(pinned_kb) - before - used_a )) KiB"
 	$CTL probe del all
-	[ $(( $(pinned_kb) - before )) -le 8192 ] ||
+	# (KASAN's quarantine holds freed objects back: on the debug kernels
+	# the budget given back is what the add below checks)
+	[ "$T_DEBUG_KERNEL" = 1 ] || [ $(( $(pinned_kb) - before )) -le 8192 ] ||
 		fail "$(( $(pinned_kb) - before )) KiB still pinned after del all"
 	$PERFMON $CTL probe add kretprobe $(syscalls 1,50) --maxactive 4096 --stack >/dev/null
 	$CTL probe del all
