@@ -132,6 +132,13 @@ parse_errors() {
 	try 2 count kprobe:vfs_read --stats "$long"
 	try 2 count kprobe:vfs_read+4 --by caller
 	try 2 count kprobe:vfs_read --max-keys 65537
+	try 2 count kretprobe:vfs_read --hist log2
+	try 2 count kretprobe:vfs_read --stats retval --hist log10
+	try 2 count kretprobe:vfs_read --stats retval --lhist 0,10
+	try 2 count kretprobe:vfs_read --stats retval --lhist 10,0,1
+	try 2 count kretprobe:vfs_read --stats retval --lhist 0,1000000,1
+	try 2 count kretprobe:vfs_read --stats retval --lhist a,b,c
+	try 2 count kretprobe:vfs_read --stats retval --lhist "$long"
 	try 2 trace
 	try 2 trace kprobe
 	try 2 trace frob:vfs_read

@@ -25,7 +25,7 @@
 
 #define RP_COUNT_SECONDS_MAX 31536000	/* -i, -d: at most a year */
 
-enum { RP_OPT_STATS = 256, RP_OPT_MAX_KEYS };
+enum { RP_OPT_STATS = 256, RP_OPT_MAX_KEYS, RP_OPT_HIST, RP_OPT_LHIST };
 
 struct rp_count_cfg {
 	struct rp_probe_req req;
@@ -48,7 +48,8 @@ static void rp_count_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: rawprobectl count KIND:TARGET [PROBE OPTIONS] [--by KEY[,KEY]...]\n"
-		"                         [--stats VALUE] [-i SECONDS] [-d SECONDS] [--top N]\n\n"
+		"                         [--stats VALUE [--hist log2 | --lhist MIN,MAX,STEP]]\n"
+		"                         [-i SECONDS] [-d SECONDS] [--top N]\n\n"
 		"Counts the probe's hits in the kernel, by key, and writes no record.\n\n"
 		"  -b, --by KEYS        count by these, comma-separated (at most %d):\n"
 		"                       comm, pid, tgid, cpu, caller (the calling\n"
@@ -57,6 +58,9 @@ static void rp_count_usage(FILE *out)
 		"      --stats VALUE    also sum, min, max and mean of VALUE: retval\n"
 		"                       or latency (ns; kretprobes), argN or a name\n"
 		"      --sum VALUE      the same\n"
+		"      --hist log2      and VALUE's power-of-2 histogram, per key\n"
+		"      --lhist MIN,MAX,STEP  or its linear one (values outside\n"
+		"                       counted in the first or last bucket)\n"
 		"  -i, --interval S     print and restart every S seconds\n"
 		"  -d, --duration S     stop after S seconds (default: Ctrl-C)\n"
 		"  -t, --top N          the N highest counts only\n"
@@ -77,6 +81,8 @@ static const struct option rp_count_longopts[] = {
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "top",       required_argument, NULL, 't' },
 	{ "max-keys",  required_argument, NULL, RP_OPT_MAX_KEYS },
+	{ "hist",      required_argument, NULL, RP_OPT_HIST },
+	{ "lhist",     required_argument, NULL, RP_OPT_LHIST },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -145,6 +151,10 @@ static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
 			return rp_usage_error("--top wants a number > 0, not '%s'",
 					      arg);
 		return 0;
+	case RP_OPT_HIST:
+		return rp_agg_hist_opt("hist", arg, &c->req.agg);
+	case RP_OPT_LHIST:
+		return rp_agg_hist_opt("lhist", arg, &c->req.agg);
 	case RP_OPT_MAX_KEYS:
 		if (rp_parse_u64(arg, 1, RAWPROBE_AGG_KEYS_MAX, &v))
 			return rp_usage_error("--max-keys wants 1..%d, not '%s'",
@@ -193,6 +203,9 @@ static void rp_count_view(struct rp_count_cfg *c, struct rp_agg_view *v)
 	v->top = c->top;
 	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
 	v->value = a->value;
+	v->hist = a->hist;
+	v->lin_min = a->lin_min;
+	v->lin_step = a->lin_step;
 	for (i = 0; i < a->nkeys; i++) {
 		v->keys[i] = a->keys[i];
 		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)

@@ -255,6 +255,11 @@ static int rp_put_agg(struct nl_msg *msg, const struct rp_probe_req *r)
 		return -EMSGSIZE;
 	if (a->hist && nla_put_u8(msg, RAWPROBE_A_AGG_HIST, a->hist))
 		return -EMSGSIZE;
+	if (a->hist == RAWPROBE_AGG_HIST_LINEAR &&
+	    (nla_put_s64(msg, RAWPROBE_A_AGG_LIN_MIN, a->lin_min) ||
+	     nla_put_u64(msg, RAWPROBE_A_AGG_LIN_STEP, a->lin_step) ||
+	     nla_put_u16(msg, RAWPROBE_A_AGG_LIN_BUCKETS, a->lin_buckets)))
+		return -EMSGSIZE;
 	if (a->max_keys &&
 	    nla_put_u32(msg, RAWPROBE_A_AGG_MAX_KEYS, a->max_keys))
 		return -EMSGSIZE;

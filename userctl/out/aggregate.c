@@ -64,6 +64,106 @@ static double rp_agg_secs(const struct rp_agg_result *r)
 	return r->end_ns > r->start_ns ? (r->end_ns - r->start_ns) / 1e9 : 0;
 }
 
+/* --- histograms (--hist, --lhist): bpftrace's bars --- */
+
+#define RP_AGG_BAR 52
+
+static size_t rp_agg_nbuckets(const struct rp_agg_view *v,
+			      const struct rp_agg_result *r)
+{
+	return v->hist && r->val_words > RP_AGG_W_BUCKETS ?
+	       r->val_words - RP_AGG_W_BUCKETS : 0;
+}
+
+/* Bucket b's bounds: [*lo, *hi); *open_lo / *open_hi: unbounded side */
+static void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
+			  int64_t *lo, int64_t *hi, bool *open_lo, bool *open_hi)
+{
+	*open_lo = b == 0;
+	*open_hi = v->hist == RAWPROBE_AGG_HIST_LINEAR && b == nb - 1;
+	if (v->hist == RAWPROBE_AGG_HIST_LOG2) {
+		*lo = b ? (int64_t)1 << (b - 1) : 0;
+		*hi = b == 63 ? INT64_MAX : (int64_t)1 << b;
+		return;
+	}
+	*lo = v->lin_min + (int64_t)(b * v->lin_step);
+	*hi = *lo + (int64_t)v->lin_step;
+}
+
+/* 1024-based suffixes, as bpftrace labels its buckets */
+static void rp_agg_num(char *buf, size_t len, int64_t x)
+{
+	static const char suffix[] = "KMGTPE";
+	unsigned int i = 0;
+
+	while (x >= 1024 && !(x & 1023) && i < sizeof(suffix) - 1) {
+		x /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%" PRId64 "%c", x, suffix[i - 1]);
+	else
+		snprintf(buf, len, "%" PRId64, x);
+}
+
+static void rp_agg_text_hist(FILE *out, const struct rp_agg_view *v,
+			     const uint64_t *b, size_t nb)
+{
+	size_t i, first = nb, last = 0;
+	uint64_t top = 0;
+	char lo[24], hi[24], label[64];
+	bool olo, ohi;
+	int64_t l, h;
+
+	for (i = 0; i < nb; i++) {
+		if (!b[i])
+			continue;
+		first = first < i ? first : i;
+		last = i;
+		top = b[i] > top ? b[i] : top;
+	}
+	for (i = first; i <= last && i < nb; i++) {
+		rp_agg_bounds(v, i, nb, &l, &h, &olo, &ohi);
+		rp_agg_num(lo, sizeof(lo), l);
+		rp_agg_num(hi, sizeof(hi), h);
+		if (v->hist == RAWPROBE_AGG_HIST_LOG2 && !i)
+			snprintf(label, sizeof(label), "(..., 0]");
+		else
+			snprintf(label, sizeof(label), "%s%s, %s)",
+				 olo ? "(..." : "[", olo ? "" : lo,
+				 ohi ? "...": hi);
+		fprintf(out, "%-20s %8" PRIu64 " |%-*.*s|\n", label, b[i],
+			RP_AGG_BAR, (int)(top ? b[i] * RP_AGG_BAR / top : 0),
+			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	}
+}
+
+static void rp_agg_json_hist(struct json *j, const struct rp_agg_view *v,
+			     const uint64_t *b, size_t nb)
+{
+	bool olo, ohi;
+	int64_t l, h;
+	size_t i;
+
+	json_key(j, "buckets");
+	json_arr_open(j);
+	for (i = 0; i < nb; i++) {
+		if (!b[i])
+			continue;
+		rp_agg_bounds(v, i, nb, &l, &h, &olo, &ohi);
+		json_obj_open(j);
+		if (!olo)
+			json_kv_s64(j, "lo", l);
+		if (!ohi && (v->hist != RAWPROBE_AGG_HIST_LOG2 || i))
+			json_kv_s64(j, "hi", h);
+		else if (v->hist == RAWPROBE_AGG_HIST_LOG2)
+			json_kv_s64(j, "hi", 1);
+		json_kv_u64(j, "count", b[i]);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
 static void rp_agg_text_head(FILE *out, const struct rp_agg_view *v,
 			     const struct rp_agg_result *r)
 {
@@ -112,6 +212,17 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 	}
 	if (n < r->n)
 		fprintf(out, "%12s  (%zu more keys)\n", "...", r->n - n);
+	for (e = 0; rp_agg_nbuckets(v, r) && e < n; e++) {
+		w = rp_agg_entry(r, e);
+		val = w + r->key_words;
+		fputs("\n@[", out);
+		for (i = 0; i < v->nkeys; i++)
+			fprintf(out, "%s%s", i ? ", " : "",
+				rp_agg_key_str(v, i, &w, cell, sizeof(cell)));
+		fprintf(out, "]: %s\n", v->value);
+		rp_agg_text_hist(out, v, val + RP_AGG_W_BUCKETS,
+				 rp_agg_nbuckets(v, r));
+	}
 	if (t)
 		fprintf(out, "total: %" PRIu64 " hits, %" PRIu64 " counted, %"
 			PRIu64 " dropped\n", t->hits, t->counted, t->dropped);
@@ -147,6 +258,9 @@ static void rp_agg_json_entry(struct json *j, const struct rp_agg_view *v,
 		json_kv_s64(j, "min", (int64_t)val[RP_AGG_W_MIN]);
 		json_kv_s64(j, "max", (int64_t)val[RP_AGG_W_MAX]);
 	}
+	if (rp_agg_nbuckets(v, r))
+		rp_agg_json_hist(j, v, val + RP_AGG_W_BUCKETS,
+				 rp_agg_nbuckets(v, r));
 	json_obj_close(j);
 }
 

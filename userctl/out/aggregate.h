@@ -18,6 +18,9 @@ struct rp_agg_view {
 	unsigned char argtypes[RAWPROBE_AGG_MAX_KEYS];	/* of ARG keys */
 	const char *names[RAWPROBE_AGG_MAX_KEYS];	/* headers, JSON keys */
 	bool stats;			/* values: sum, min, max too */
+	unsigned char hist;		/* enum rawprobe_agg_hist: buckets too */
+	int64_t lin_min;		/* AGG_HIST_LINEAR */
+	uint64_t lin_step;
 	const char *value;		/* what they are of: "retval" */
 	size_t top;			/* rows shown; 0: all */
 };

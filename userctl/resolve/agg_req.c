@@ -5,6 +5,7 @@
  * sums and buckets (enum rawprobe_agg_value). An argument is named as
  * --args names it ("count", "skb->len") or by position ("arg1").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,50 @@ int rp_agg_req_resolve(struct rp_probe_req *req)
 			return rc;
 	}
 	return rp_agg_value_resolve(req);
+}
+
+/* "-5" or "100": a signed number for --lhist */
+static int rp_agg_s64(const char *s, int64_t *v)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoll(s, &end, 0);
+	return errno || *end ? -EINVAL : 0;
+}
+
+int rp_agg_hist_opt(const char *opt, const char *arg, struct rp_agg_req *a)
+{
+	char buf[96], *min, *max, *step;
+	int64_t lo, hi, st;
+
+	if (!strcmp(opt, "hist")) {
+		if (strcmp(arg, "log2"))
+			return rp_usage_error("--hist takes 'log2', not '%s' "
+					      "(--lhist MIN,MAX,STEP for linear)",
+					      arg);
+		a->hist = RAWPROBE_AGG_HIST_LOG2;
+		return RP_EXIT_OK;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	min = strtok(buf, ",");
+	max = min ? strtok(NULL, ",") : NULL;
+	step = max ? strtok(NULL, ",") : NULL;
+	if (!step || strtok(NULL, ",") || strlen(arg) >= sizeof(buf) ||
+	    rp_agg_s64(min, &lo) || rp_agg_s64(max, &hi) ||
+	    rp_agg_s64(step, &st) || st <= 0 || hi <= lo ||
+	    (hi - lo) / st < 1 ||
+	    (hi - lo) / st > RAWPROBE_AGG_LIN_BUCKETS_MAX)
+		return rp_usage_error("--lhist wants MIN,MAX,STEP with MIN < MAX, "
+				      "STEP > 0 and 1 to %d buckets, not '%s'",
+				      RAWPROBE_AGG_LIN_BUCKETS_MAX, arg);
+	a->hist = RAWPROBE_AGG_HIST_LINEAR;
+	a->lin_min = lo;
+	a->lin_step = (uint64_t)st;
+	a->lin_buckets = (uint16_t)((hi - lo + st - 1) / st);
+	return RP_EXIT_OK;
 }
 
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,

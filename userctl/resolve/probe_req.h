@@ -27,6 +27,9 @@ struct rp_agg_req {
 	uint8_t value_kind;			/* enum rawprobe_agg_value */
 	uint8_t value_arg;
 	uint8_t hist;				/* enum rawprobe_agg_hist */
+	uint16_t lin_buckets;			/* AGG_HIST_LINEAR */
+	int64_t lin_min;
+	uint64_t lin_step;
 	uint32_t max_keys;			/* 0: the module's default */
 };
 
@@ -61,6 +64,8 @@ struct rp_probe_req {
  * rp_probe_auto_args()): RP_EXIT_OK, or a usage error saying why.
  */
 int rp_agg_req_resolve(struct rp_probe_req *req);
+/* --hist log2, --lhist MIN,MAX,STEP (bpftrace's hist() and lhist()) */
+int rp_agg_hist_opt(const char *opt, const char *arg, struct rp_agg_req *a);
 /* A key's name as --by spells it ("comm", "arg1"), for headers */
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len);

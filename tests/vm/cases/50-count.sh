@@ -98,6 +98,33 @@ t_count_retval_stats() {
 	$VALIDATE count $S/st.json >/dev/null || fail "schema: $($VALIDATE count $S/st.json)"
 }
 
+# Histograms in the kernel: dd's reads of 100 bytes in [64, 128) (log2)
+# and in [100, 150) (linear), every count in a bucket.
+t_count_hist_buckets() {
+	local j
+	head -c 1000 /dev/zero > $S/k1
+	count_bg $S/h2.json kretprobe:vfs_read --by comm --stats retval --hist log2
+	dd if=$S/k1 of=/dev/null bs=100 2>/dev/null
+	bg_stop INT
+	j=$(count_last $S/h2.json)
+	expect_ge 10 "$(json_get "$j" "[b['count'] for e in j['entries'] if e['comm'] == 'dd' for b in e['buckets'] if b.get('lo') == 64 and b['hi'] == 128][0]")" \
+		"dd's 100-byte reads in [64, 128)"
+	expect_eq True "$(json_get "$j" "all(sum(b['count'] for b in e['buckets']) == e['count'] for e in j['entries'])")" \
+		"every count in a bucket"
+	$VALIDATE count $S/h2.json >/dev/null || fail "schema: $($VALIDATE count $S/h2.json)"
+	count_bg $S/hl.json kretprobe:vfs_read --by comm --stats retval --lhist 0,200,50
+	dd if=$S/k1 of=/dev/null bs=100 2>/dev/null
+	bg_stop INT
+	j=$(count_last $S/hl.json)
+	expect_ge 10 "$(json_get "$j" "[b['count'] for e in j['entries'] if e['comm'] == 'dd' for b in e['buckets'] if b.get('lo') == 100 and b.get('hi') == 150][0]")" \
+		"dd's 100-byte reads in [100, 150)"
+	bg_start $S/h.txt count kretprobe:vfs_read --stats retval --hist log2
+	dd if=$S/k1 of=/dev/null bs=100 2>/dev/null
+	bg_stop INT
+	grep -Eq '^\[64, 128\) +[0-9]+ \|@+ *\|$' $S/h.txt ||
+		fail "no text histogram: $(cat $S/h.txt)"
+}
+
 # The caller key: the function that called the probed one, symbolized.
 t_count_by_caller() {
 	local j
@@ -115,6 +142,7 @@ t_count_bad_input() {
 	expect_fail 2 "only a kretprobe sees a return" $CTL count kprobe:vfs_read --stats latency
 	expect_fail 2 "caller is known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by caller
 	expect_fail 2 "max-keys wants" $CTL count kprobe:vfs_read --max-keys 0
+	expect_fail 2 "histogram needs a value" $CTL count kretprobe:vfs_read --hist log2
 	expect_fail 1 "unknown symbol|not found" $CTL count kprobe:no_such_function_rp
 	expect_eq 0 "$(probe_count)" "probes left"
 }
@@ -128,5 +156,5 @@ t_count_killed_leaves_nothing() {
 }
 
 tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
-	t_count_retval_stats t_count_by_caller t_count_bad_input \
+	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_bad_input \
 	t_count_killed_leaves_nothing
