@@ -483,7 +483,7 @@ static int rp_agg_read_one(struct rawprobe_probe *p, void *arg)
 	if (p->owner && !rp_owner_is(p->owner, c->sk)) {
 		NL_SET_ERR_MSG(c->extack,
 			       "the probe's tables belong to the command that added it: only it reads them");
-		return -EPERM;
+		return -EACCES;
 	}
 	c->snap = rp_agg_read(p->agg);
 	return c->snap ? 0 : -ENOMEM;

@@ -115,6 +115,15 @@ parse_errors() {
 	try 2 probe add kprobe 0x10000000000000000
 	try 2 probe add kprobe $'vfs_read\n'
 	try 2 probe add kprobe $'\xff\xfe'
+	try 2 agg
+	try 2 agg show
+	try 2 agg show x
+	try 2 agg show 0
+	try 2 agg frob 1
+	try 2 agg show 1 2
+	try 2 probe add kprobe vfs_read --count --by stack
+	try 2 probe add kprobe vfs_read --by retval
+	try 2 probe add kretprobe vfs_read --hist log2
 	try 2 count
 	try 2 count kprobe
 	try 2 count vfs_read

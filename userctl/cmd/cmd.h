@@ -18,5 +18,6 @@ int rp_cmd_version(int argc, char **argv);
 int rp_cmd_monitor(int argc, char **argv);
 int rp_cmd_btf(int argc, char **argv);
 int rp_cmd_count(int argc, char **argv);
+int rp_cmd_agg(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
+#include "cmd/count.h"
 #include "cmd/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
@@ -25,7 +26,6 @@
 
 #define RP_COUNT_SECONDS_MAX 31536000	/* -i, -d: at most a year */
 
-enum { RP_OPT_STATS = 256, RP_OPT_MAX_KEYS, RP_OPT_HIST, RP_OPT_LHIST };
 
 struct rp_count_cfg {
 	struct rp_probe_req req;
@@ -33,7 +33,7 @@ struct rp_count_cfg {
 	bool have_target;
 	double interval, duration;	/* seconds; 0: none */
 	uint64_t top;
-	char names[RAWPROBE_AGG_MAX_KEYS][64];
+	struct rp_count_names names;
 };
 
 static volatile sig_atomic_t rp_count_stop;
@@ -74,15 +74,10 @@ static void rp_count_usage(FILE *out)
 static const struct option rp_count_longopts[] = {
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
-	{ "by",        required_argument, NULL, 'b' },
-	{ "stats",     required_argument, NULL, RP_OPT_STATS },
-	{ "sum",       required_argument, NULL, RP_OPT_STATS },
+	RP_AGG_LONGOPTS,
 	{ "interval",  required_argument, NULL, 'i' },
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "top",       required_argument, NULL, 't' },
-	{ "max-keys",  required_argument, NULL, RP_OPT_MAX_KEYS },
-	{ "hist",      required_argument, NULL, RP_OPT_HIST },
-	{ "lhist",     required_argument, NULL, RP_OPT_LHIST },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -119,29 +114,13 @@ static int rp_count_target(struct rp_count_cfg *c, const char *arg)
 	return 0;
 }
 
-static int rp_count_copy(const char *opt, const char *arg, char *dst,
-			 size_t len)
-{
-	if (strlen(arg) >= len)
-		return rp_usage_error("--%s: at most %zu characters", opt,
-				      len - 1);
-	strcpy(dst, arg);
-	return 0;
-}
-
 static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
 {
-	uint64_t v;
-
 	switch (opt) {
 	case 1:
 		return rp_count_target(c, arg);
 	case 'b':
-		return rp_count_copy("by", arg, c->req.agg.by,
-				     sizeof(c->req.agg.by));
-	case RP_OPT_STATS:
-		return rp_count_copy("stats", arg, c->req.agg.value,
-				     sizeof(c->req.agg.value));
+		return rp_agg_opt(RP_OPT_AGG_BY, arg, &c->req);
 	case 'i':
 		return rp_count_seconds("interval", arg, &c->interval);
 	case 'd':
@@ -151,17 +130,9 @@ static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
 			return rp_usage_error("--top wants a number > 0, not '%s'",
 					      arg);
 		return 0;
-	case RP_OPT_HIST:
-		return rp_agg_hist_opt("hist", arg, &c->req.agg);
-	case RP_OPT_LHIST:
-		return rp_agg_hist_opt("lhist", arg, &c->req.agg);
-	case RP_OPT_MAX_KEYS:
-		if (rp_parse_u64(arg, 1, RAWPROBE_AGG_KEYS_MAX, &v))
-			return rp_usage_error("--max-keys wants 1..%d, not '%s'",
-					      RAWPROBE_AGG_KEYS_MAX, arg);
-		c->req.agg.max_keys = (uint32_t)v;
-		return 0;
 	default:
+		if (rp_is_agg_opt(opt))
+			return rp_agg_opt(opt, arg, &c->req);
 		return rp_probe_opt(opt, arg, &c->req);
 	}
 }
@@ -192,26 +163,28 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 }
 
 /* The table's columns: each key's name and type. */
-static void rp_count_view(struct rp_count_cfg *c, struct rp_agg_view *v)
+void rp_count_view(const struct rp_probe_req *req, const char *probe,
+		   uint64_t top, struct rp_count_names *nm,
+		   struct rp_agg_view *v)
 {
-	const struct rp_agg_req *a = &c->req.agg;
+	const struct rp_agg_req *a = &req->agg;
 	unsigned int i;
 
 	memset(v, 0, sizeof(*v));
-	v->probe = c->probe;
+	v->probe = probe;
 	v->nkeys = a->nkeys;
-	v->top = c->top;
+	v->top = top;
 	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
-	v->value = a->value;
+	v->value = rp_agg_value_name(req, nm->value, sizeof(nm->value));
 	v->hist = a->hist;
 	v->lin_min = a->lin_min;
 	v->lin_step = a->lin_step;
 	for (i = 0; i < a->nkeys; i++) {
 		v->keys[i] = a->keys[i];
 		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)
-			v->argtypes[i] = c->req.argtypes[a->key_args[i]];
-		v->names[i] = rp_agg_key_name(&c->req, i, c->names[i],
-					      sizeof(c->names[i]));
+			v->argtypes[i] = req->argtypes[a->key_args[i]];
+		v->names[i] = rp_agg_key_name(req, i, nm->keys[i],
+					      sizeof(nm->keys[i]));
 	}
 }
 
@@ -239,8 +212,8 @@ static uint64_t rp_count_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int rp_count_simple(struct rp_nl *nl, int cmd, uint32_t id,
-			   rp_nl_reply_fn fn, void *ctx)
+int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
+		     rp_nl_reply_fn fn, void *ctx)
 {
 	struct nl_msg *msg = rp_nl_msg(nl, cmd, 0);
 
@@ -273,7 +246,7 @@ static int rp_count_interval(struct rp_nl *nl, uint32_t id,
 	t->dropped += r.dropped;
 	if (last) {
 		memset(&pi, 0, sizeof(pi));
-		err = rp_count_simple(nl, RAWPROBE_CMD_PROBE_GET, id,
+		err = rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, id,
 				      rp_count_info, &pi);
 		t->hits = err ? 0 : pi.hits;
 	}
@@ -294,7 +267,7 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 	struct rp_agg_view v;
 	int rc = RP_EXIT_OK;
 
-	rp_count_view(c, &v);
+	rp_count_view(&c->req, c->probe, c->top, &c->names, &v);
 	if (c->duration)
 		end = start + (uint64_t)(c->duration * 1e9);
 	fprintf(stderr, "Counting %s%s%s. Hit Ctrl-C to end.\n", c->probe,
@@ -310,7 +283,7 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 	if (rc)
 		return rc;
 	/* No hit after the last read: disarmed first, then read. */
-	rp_count_simple(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
+	rp_count_request(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
 	return rp_count_interval(nl, id, &v, &t, true);
 }
 
@@ -328,7 +301,8 @@ int rp_cmd_count(int argc, char **argv)
 		return rc < 0 ? RP_EXIT_OK : rc;
 	if (rp_probe_check(&c.req, 1))
 		return RP_EXIT_FAIL;
-	rc = rp_probe_auto_args(&c.req, 1) ?: rp_agg_req_resolve(&c.req);
+	c.req.flags |= RAWPROBE_F_AGG;
+	rc = rp_probe_auto_args(&c.req, 1);
 	if (rc)
 		return rc;
 	rc = rp_connect(&nl);
@@ -346,7 +320,7 @@ int rp_cmd_count(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	rc = rp_count_run(&nl, &c, pi.id);
 	/* the socket's probe goes with it; deleted now, not at exit */
-	rp_count_simple(&nl, RAWPROBE_CMD_PROBE_DEL, pi.id, NULL, NULL);
+	rp_count_request(&nl, RAWPROBE_CMD_PROBE_DEL, pi.id, NULL, NULL);
 	rp_nl_close(&nl);
 	return rc;
 }

@@ -90,6 +90,34 @@ static void rp_value_filter_parse(struct nlattr *a, struct rp_probe_info *pi)
 			pi->value_filter[0] = '\0';
 }
 
+/* An aggregating probe's keys and value, as the kernel keeps them. */
+static void rp_agg_from_attrs(struct nlattr **a, struct rp_agg_req *g)
+{
+	struct nlattr *keys = a[RAWPROBE_A_AGG_KEYS];
+	struct nlattr *args = a[RAWPROBE_A_AGG_KEY_ARGS];
+
+	if (keys && nla_len(keys) <= RAWPROBE_AGG_MAX_KEYS) {
+		g->nkeys = (uint8_t)nla_len(keys);
+		nla_memcpy(g->keys, keys, sizeof(g->keys));
+	}
+	if (args)
+		nla_memcpy(g->key_args, args, sizeof(g->key_args));
+	if (a[RAWPROBE_A_AGG_VALUE])
+		g->value_kind = nla_get_u8(a[RAWPROBE_A_AGG_VALUE]);
+	if (a[RAWPROBE_A_AGG_VALUE_ARG])
+		g->value_arg = nla_get_u8(a[RAWPROBE_A_AGG_VALUE_ARG]);
+	if (a[RAWPROBE_A_AGG_HIST])
+		g->hist = nla_get_u8(a[RAWPROBE_A_AGG_HIST]);
+	if (a[RAWPROBE_A_AGG_LIN_MIN])
+		g->lin_min = nla_get_s64(a[RAWPROBE_A_AGG_LIN_MIN]);
+	if (a[RAWPROBE_A_AGG_LIN_STEP])
+		g->lin_step = nla_get_u64(a[RAWPROBE_A_AGG_LIN_STEP]);
+	if (a[RAWPROBE_A_AGG_LIN_BUCKETS])
+		g->lin_buckets = nla_get_u16(a[RAWPROBE_A_AGG_LIN_BUCKETS]);
+	if (a[RAWPROBE_A_AGG_MAX_KEYS])
+		g->max_keys = nla_get_u32(a[RAWPROBE_A_AGG_MAX_KEYS]);
+}
+
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 {
 	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
@@ -129,6 +157,7 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 	    (int)(pi->nargs * sizeof(struct rawprobe_fetch)))
 		pi->nfetch = pi->nargs;
 	rp_value_filter_parse(a[RAWPROBE_A_VALUE_FILTER_STR], pi);
+	rp_agg_from_attrs(a, &pi->agg);
 	if (a[RAWPROBE_A_STATS] &&
 	    !nla_parse_nested(s, RAWPROBE_STAT_MAX, a[RAWPROBE_A_STATS], NULL)) {
 		pi->hits = rp_stat(s, RAWPROBE_STAT_HITS);
@@ -520,6 +549,10 @@ static void rp_add_usage(FILE *out)
 		"      --comm NAME      record only tasks named NAME (exact)\n"
 		"      --cpu N          record only on CPU N\n"
 		"                       (rejected hits count as FILTERED)\n"
+		"      --count          count hits in the kernel instead of writing\n"
+		"                       records ('rawprobectl agg show ID' reads them);\n"
+		"      --by, --stats, --hist, --lhist, --max-keys  as count takes\n"
+		"                       them ('rawprobectl count --help'), --count implied\n"
 		"      --dry-run        print the requests, add nothing\n"
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
@@ -532,6 +565,7 @@ static void rp_add_usage(FILE *out)
 static const struct option rp_add_longopts[] = {
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
+	RP_AGG_LONGOPTS,
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
 	{ "dry-run",   no_argument,       NULL, 'n' },
@@ -813,7 +847,8 @@ static int rp_probe_add_cmd(int argc, char **argv)
 			rp_add_usage(stderr);
 			return RP_EXIT_USAGE;
 		}
-		rc = rp_probe_opt(opt, optarg, &req);
+		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
+					  rp_probe_opt(opt, optarg, &req);
 		if (rc)
 			return rc;
 	}
@@ -844,6 +879,64 @@ static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
 	if (f->set & RP_TASK_CPU)
 		json_kv_u64(j, "cpu", f->cpu);
 	json_obj_close(j);
+}
+
+/* The request a counting probe was added with, from its description. */
+void rp_agg_req_of_info(const struct rp_probe_info *pi,
+			struct rp_probe_req *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->kind = pi->kind;
+	req->nargs = pi->nargs;
+	memcpy(req->argtypes, pi->argtypes, sizeof(req->argtypes));
+	memcpy(req->arg_names, pi->arg_names, sizeof(req->arg_names));
+	req->agg = pi->agg;
+}
+
+static const char *const rp_agg_hist_names[] = { "none", "log2", "linear" };
+
+/* "aggregate": {"by": [...], "value": ..., "hist": ..., "max_keys": N} */
+static void rp_agg_json(struct json *j, const struct rp_probe_info *pi)
+{
+	char buf[64];
+	struct rp_probe_req req;
+	unsigned int i;
+
+	rp_agg_req_of_info(pi, &req);
+	json_key(j, "aggregate");
+	json_obj_open(j);
+	json_key(j, "by");
+	json_arr_open(j);
+	for (i = 0; i < req.agg.nkeys; i++)
+		json_str(j, rp_agg_key_name(&req, i, buf, sizeof(buf)));
+	json_arr_close(j);
+	if (req.agg.value_kind)
+		json_kv_str(j, "value", rp_agg_value_name(&req, buf, sizeof(buf)));
+	if (req.agg.hist && req.agg.hist < 3)
+		json_kv_str(j, "hist", rp_agg_hist_names[req.agg.hist]);
+	json_kv_u64(j, "max_keys", req.agg.max_keys);
+	json_obj_close(j);
+}
+
+/* "by comm,pid; retval: sum, min, max; log2 histogram" */
+static void rp_agg_text(const struct rp_probe_info *pi, char *out, size_t len)
+{
+	char buf[64];
+	struct rp_probe_req req;
+	unsigned int i;
+	size_t at;
+
+	rp_agg_req_of_info(pi, &req);
+	at = (size_t)snprintf(out, len, "%s", req.agg.nkeys ? "by " : "per probe");
+	for (i = 0; i < req.agg.nkeys && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? "," : "",
+				       rp_agg_key_name(&req, i, buf, sizeof(buf)));
+	if (req.agg.value_kind && at < len)
+		at += (size_t)snprintf(out + at, len - at, "; %s: sum, min, max",
+				       rp_agg_value_name(&req, buf, sizeof(buf)));
+	if (req.agg.hist && req.agg.hist < 3 && at < len)
+		snprintf(out + at, len - at, ", %s histogram",
+			 rp_agg_hist_names[req.agg.hist]);
 }
 
 static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
@@ -889,6 +982,8 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	rp_task_filter_json(j, &pi->filter);
 	if (pi->value_filter[0])
 		json_kv_str(j, "value_filter", pi->value_filter);
+	if (pi->flags & RAWPROBE_F_AGG)
+		rp_agg_json(j, pi);
 	json_key(j, "stats");
 	json_obj_open(j);
 	json_kv_u64(j, "hits", pi->hits);
@@ -979,6 +1074,13 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 		printf("  stack       the kernel stack, at %s\n",
 		       pi->kind == RAWPROBE_KIND_KRETPROBE ?
 		       "the function's entry" : "each hit");
+	if (pi->flags & RAWPROBE_F_AGG) {
+		char agg[256];
+
+		rp_agg_text(pi, agg, sizeof(agg));
+		printf("  counts      %s ('rawprobectl agg show %u')\n", agg,
+		       pi->id);
+	}
 	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
 	printf("  hits        %" PRIu64 "\n"
 	       "  records     %" PRIu64 "\n"

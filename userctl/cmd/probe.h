@@ -23,11 +23,15 @@ struct rp_probe_info {
 	struct rp_task_filter filter;
 	char value_filter[RAWPROBE_FILTER_STR_LEN];	/* --filter's, checked */
 	uint8_t nfetch;			/* args are field fetches (A_FETCH) */
+	struct rp_agg_req agg;		/* RAWPROBE_F_AGG: what it counts by */
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
 		 str_faults, filtered, fetch_faults;
 };
 
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi);
+/* The request a counting probe was added with, from its description */
+void rp_agg_req_of_info(const struct rp_probe_info *pi,
+			struct rp_probe_req *req);
 /* "kprobe:vfs_read+0x10", "kretprobe:ext4:ext4_sync_file", ... */
 void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len);
 /*

@@ -143,7 +143,8 @@ static int rp_agg_s64(const char *s, int64_t *v)
 	return errno || *end ? -EINVAL : 0;
 }
 
-int rp_agg_hist_opt(const char *opt, const char *arg, struct rp_agg_req *a)
+static int rp_agg_hist_opt(const char *opt, const char *arg,
+			   struct rp_agg_req *a)
 {
 	char buf[96], *min, *max, *step;
 	int64_t lo, hi, st;
@@ -175,16 +176,50 @@ int rp_agg_hist_opt(const char *opt, const char *arg, struct rp_agg_req *a)
 	return RP_EXIT_OK;
 }
 
-const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
-			    char *buf, size_t len)
+static int rp_agg_copy(const char *opt, const char *arg, char *dst,
+		       size_t len)
+{
+	if (strlen(arg) >= len)
+		return rp_usage_error("--%s: at most %zu characters", opt,
+				      len - 1);
+	strcpy(dst, arg);
+	return 0;
+}
+
+int rp_agg_opt(int opt, const char *arg, struct rp_probe_req *req)
+{
+	struct rp_agg_req *a = &req->agg;
+	uint64_t v;
+
+	req->flags |= RAWPROBE_F_AGG;
+	switch (opt) {
+	case RP_OPT_AGG_BY:
+		return rp_agg_copy("by", arg, a->by, sizeof(a->by));
+	case RP_OPT_AGG_STATS:
+		return rp_agg_copy("stats", arg, a->value, sizeof(a->value));
+	case RP_OPT_AGG_HIST:
+		return rp_agg_hist_opt("hist", arg, a);
+	case RP_OPT_AGG_LHIST:
+		return rp_agg_hist_opt("lhist", arg, a);
+	case RP_OPT_AGG_MAX_KEYS:
+		if (rp_parse_u64(arg, 1, RAWPROBE_AGG_KEYS_MAX, &v))
+			return rp_usage_error("--max-keys wants 1..%d, not '%s'",
+					      RAWPROBE_AGG_KEYS_MAX, arg);
+		a->max_keys = (uint32_t)v;
+		return 0;
+	default:		/* --count */
+		return 0;
+	}
+}
+
+/* Argument arg's name as --args gave it, or "argN" */
+static const char *rp_agg_arg_name(const struct rp_probe_req *req,
+				   unsigned int arg, char *buf, size_t len)
 {
 	const char *names = req->arg_names;
-	unsigned int k, arg = req->agg.key_args[i];
+	unsigned int k;
 	size_t n;
 
-	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++)
-		if (rp_agg_keys[k].key == req->agg.keys[i])
-			return rp_agg_keys[k].name;
 	for (k = 0; *names && k < arg; k++) {
 		names = strchr(names, ',');
 		names = names ? names + 1 : "";
@@ -195,4 +230,30 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 	else
 		snprintf(buf, len, "arg%u", arg);
 	return buf;
+}
+
+const char *rp_agg_value_name(const struct rp_probe_req *req, char *buf,
+			      size_t len)
+{
+	switch (req->agg.value_kind) {
+	case RAWPROBE_AGG_VALUE_RETVAL:
+		return "retval";
+	case RAWPROBE_AGG_VALUE_LATENCY:
+		return "latency";
+	case RAWPROBE_AGG_VALUE_ARG:
+		return rp_agg_arg_name(req, req->agg.value_arg, buf, len);
+	default:
+		return "";
+	}
+}
+
+const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
+			    char *buf, size_t len)
+{
+	unsigned int k;
+
+	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++)
+		if (rp_agg_keys[k].key == req->agg.keys[i])
+			return rp_agg_keys[k].name;
+	return rp_agg_arg_name(req, req->agg.key_args[i], buf, len);
 }

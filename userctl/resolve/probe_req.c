@@ -128,6 +128,8 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 
 	for (i = 0; i < n; i++) {
 		rc = rp_auto_args_one(&reqs[i]);
+		if (!rc && (reqs[i].flags & RAWPROBE_F_AGG))
+			rc = rp_agg_req_resolve(&reqs[i]);
 		if (rc)
 			return rc;
 	}

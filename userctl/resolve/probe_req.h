@@ -64,8 +64,38 @@ struct rp_probe_req {
  * rp_probe_auto_args()): RP_EXIT_OK, or a usage error saying why.
  */
 int rp_agg_req_resolve(struct rp_probe_req *req);
-/* --hist log2, --lhist MIN,MAX,STEP (bpftrace's hist() and lhist()) */
-int rp_agg_hist_opt(const char *opt, const char *arg, struct rp_agg_req *a);
+/*
+ * Aggregation's options, shared by count and probe add: --count, --by,
+ * --stats (--sum), --hist log2, --lhist MIN,MAX,STEP (bpftrace's hist()
+ * and lhist()), --max-keys. Each makes the probe count (RAWPROBE_F_AGG).
+ */
+enum {
+	RP_OPT_AGG_COUNT = 0x200,
+	RP_OPT_AGG_BY,
+	RP_OPT_AGG_STATS,
+	RP_OPT_AGG_HIST,
+	RP_OPT_AGG_LHIST,
+	RP_OPT_AGG_MAX_KEYS,
+};
+
+#define RP_AGG_LONGOPTS							\
+	{ "count",     no_argument,       NULL, RP_OPT_AGG_COUNT },	\
+	{ "by",        required_argument, NULL, RP_OPT_AGG_BY },		\
+	{ "stats",     required_argument, NULL, RP_OPT_AGG_STATS },	\
+	{ "sum",       required_argument, NULL, RP_OPT_AGG_STATS },	\
+	{ "hist",      required_argument, NULL, RP_OPT_AGG_HIST },	\
+	{ "lhist",     required_argument, NULL, RP_OPT_AGG_LHIST },	\
+	{ "max-keys",  required_argument, NULL, RP_OPT_AGG_MAX_KEYS }
+
+static inline bool rp_is_agg_opt(int opt)
+{
+	return opt >= RP_OPT_AGG_COUNT && opt <= RP_OPT_AGG_MAX_KEYS;
+}
+
+int rp_agg_opt(int opt, const char *arg, struct rp_probe_req *req);
+/* What --stats named: "retval", "latency", an argument's name */
+const char *rp_agg_value_name(const struct rp_probe_req *req, char *buf,
+			      size_t len);
 /* A key's name as --by spells it ("comm", "arg1"), for headers */
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len);

@@ -147,6 +147,42 @@ t_count_bad_input() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# A persistent counting probe (probe add --count), as ftrace's hist
+# trigger on an event: listed, read by agg show (each show an interval),
+# cleared, deleted like any probe.
+t_agg_persistent() {
+	local id j
+	id=$($CTL probe add kprobe $SYS --by comm)
+	$CTL -j probe show "$id" > $S/agg-probe.json
+	expect_eq "['comm']" "$(json_get "$(cat $S/agg-probe.json)" 'j["aggregate"]["by"]')" "listed as counting by comm"
+	$VALIDATE probe $S/agg-probe.json >/dev/null || fail "schema: $($VALIDATE probe $S/agg-probe.json)"
+	$LOOP -w 0 300 >/dev/null
+	$CTL -j agg show "$id" > $S/agg1.json
+	j=$(cat $S/agg1.json)
+	expect_eq 300 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" "first show"
+	$VALIDATE count $S/agg1.json >/dev/null || fail "schema: $($VALIDATE count $S/agg1.json)"
+	$LOOP -w 0 200 >/dev/null
+	j=$($CTL -j agg show "$id")
+	expect_eq 200 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" \
+		"the second show: only what came after the first"
+	$LOOP -w 0 100 >/dev/null
+	$CTL agg clear "$id"
+	j=$($CTL -j agg show "$id")
+	expect_eq 0 "$(json_get "$j" "len([e for e in j['entries'] if e['comm'] == 'getpgid_loop'])")" "cleared"
+	expect_fail 1 "does not count" $CTL agg show "$($CTL probe add kprobe vfs_read)"
+	expect_fail 2 "Usage: rawprobectl agg show ID" $CTL agg show x
+	$CTL probe del all
+}
+
+# Another command's tables are its own: a show from outside is refused.
+t_agg_owned_refused() {
+	local id
+	count_bg $S/own.json kprobe:$SYS --by comm
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p['symbol'] == '$SYS'][0]")
+	expect_fail 4 "belong to the command that added it.*EACCES" $CTL agg show "$id"
+	bg_stop INT
+}
+
 # SIGKILLed: its socket's probe and tables go with it.
 t_count_killed_leaves_nothing() {
 	count_bg $S/kill.json kprobe:vfs_read --by comm,pid
@@ -157,4 +193,4 @@ t_count_killed_leaves_nothing() {
 
 tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_bad_input \
-	t_count_killed_leaves_nothing
+	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused

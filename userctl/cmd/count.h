@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What count shares with agg (cmd/agg.c): the table's columns for a
+ * probe request, and a request about one probe.
+ */
+#ifndef RAWPROBECTL_COUNT_H
+#define RAWPROBECTL_COUNT_H
+
+#include <stdint.h>
+#include "lib/nl.h"
+#include "out/aggregate.h"
+#include "resolve/probe_req.h"
+
+/* Where a view's names are kept */
+struct rp_count_names {
+	char keys[RAWPROBE_AGG_MAX_KEYS][64];
+	char value[64];
+};
+
+void rp_count_view(const struct rp_probe_req *req, const char *probe,
+		   uint64_t top, struct rp_count_names *nm,
+		   struct rp_agg_view *v);
+/* cmd about probe id; fn gets each answer */
+int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
+		     rp_nl_reply_fn fn, void *ctx);
+
+#endif
