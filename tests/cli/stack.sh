@@ -87,7 +87,7 @@ comp rawprobectl probe add --sta
 comp rawprobectl trace kprobe:vfs_read --sta
 comp rawprobectl hist --sta
 SH
-check "completion"       0 "^folded --stack --stack --stack $" "^$" -- bash -c "bash $T/comp.sh $repo | tr '\n' ' '"
+check "completion"       0 "^folded --stack --stats --stack --stack $" "^$" -- bash -c "bash $T/comp.sh $repo | tr '\n' ' '"
 
 # --- text: the callers under each record, innermost first ---
 cat > "$T/text.want" <<'EOF'
