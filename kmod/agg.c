@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -65,10 +66,32 @@ static size_t rp_agg_table_bytes(const struct rp_agg_spec *s)
 			   sizeof(u64));
 }
 
-/* What the probe's tables take: two per possible CPU. */
+/* The key word of a stack key's id, or -1 without one. */
+static int rp_agg_stack_word(const struct rp_agg_spec *s)
+{
+	u32 i, w = 0;
+
+	for (i = 0; i < s->nkeys; i++) {
+		if (s->keys[i] == RAWPROBE_AGG_KEY_STACK)
+			return w;
+		w += s->keys[i] == RAWPROBE_AGG_KEY_COMM ? 2 : 1;
+	}
+	return -1;
+}
+
+/* A stack key's table: as many stacks as a CPU's table has slots. */
+static size_t rp_agg_stacks_bytes(const struct rp_agg_spec *s)
+{
+	if (rp_agg_stack_word(s) < 0)
+		return 0;
+	return array3_size(rp_agg_nr_slots(s), RP_AGG_STACK_WORDS, sizeof(u64));
+}
+
+/* What the probe's tables take: two per possible CPU, and the stacks. */
 u64 rp_agg_bytes(const struct rp_agg_spec *spec)
 {
-	return (u64)rp_agg_table_bytes(spec) * 2 * num_possible_cpus();
+	return (u64)rp_agg_table_bytes(spec) * 2 * num_possible_cpus() +
+	       rp_agg_stacks_bytes(spec);
 }
 
 /*
@@ -88,10 +111,11 @@ static int rp_agg_check_key(const struct rp_probe_spec *spec, unsigned int i,
 	case RAWPROBE_AGG_KEY_CPU:
 		return 0;
 	case RAWPROBE_AGG_KEY_CALLER:
+	case RAWPROBE_AGG_KEY_STACK:
 		if (!spec->offset && spec->symbol[0])
 			return 0;
 		NL_SET_ERR_MSG(extack,
-			       "the caller key needs a function's entry, by name (offset 0)");
+			       "the caller and stack keys need a function's entry, by name (offset 0)");
 		return -EINVAL;
 	case RAWPROBE_AGG_KEY_RETVAL:
 		if (kret)
@@ -192,6 +216,7 @@ void rp_agg_free(struct rp_agg *agg)
 		}
 		free_percpu(agg->pcpu);
 	}
+	kvfree(agg->stacks.slots);
 	kfree(agg);
 }
 
@@ -231,6 +256,14 @@ struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
 		if (rp_agg_table_init(agg, &pc->t[0], table, cpu_to_node(cpu)) ||
 		    rp_agg_table_init(agg, &pc->t[1], table, cpu_to_node(cpu)))
 			goto fail;
+	}
+	if (rp_agg_stack_word(spec) >= 0) {
+		agg->stacks.slots = kvzalloc(rp_agg_stacks_bytes(spec),
+					     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!agg->stacks.slots)
+			goto fail;
+		agg->stacks.mask = agg->nr_slots - 1;
+		agg->stacks.key_word = rp_agg_stack_word(spec);
 	}
 	agg->start_ns = ktime_get_ns();
 	*bytes = rp_agg_bytes(spec);
@@ -276,6 +309,54 @@ static void rp_agg_take(struct rp_agg_table *t, struct rp_agg_snapshot *snap)
 	t->dropped = 0;
 }
 
+/* The stack the id names: its slot, or NULL for no id of the table. */
+static const u64 *rp_agg_stack_slot(const struct rp_agg_stacks *st, u64 id)
+{
+	if (!id || id - 1 > st->mask)
+		return NULL;
+	return st->slots + (size_t)(id - 1) * RP_AGG_STACK_WORDS;
+}
+
+/*
+ * Copy the stacks the snapshot's entries name into it. Their slots were
+ * filled in before the hits that name them were counted, by writers now
+ * gone (the grace period): they read whole, while writers of the new
+ * interval may be filling in others.
+ */
+static int rp_agg_take_stacks(const struct rp_agg *agg,
+			      struct rp_agg_snapshot *snap)
+{
+	const struct rp_agg_stacks *st = &agg->stacks;
+	u32 words = snap->key_words + snap->val_words, i, n = 0;
+	unsigned long *seen;
+	const u64 *slot;
+	u64 id;
+
+	seen = bitmap_zalloc(st->mask + 1, GFP_KERNEL);
+	if (!seen)
+		return -ENOMEM;
+	for (i = 0; i < snap->n; i++) {
+		id = snap->words[(size_t)i * words + st->key_word];
+		if (rp_agg_stack_slot(st, id) && !__test_and_set_bit(id - 1, seen))
+			n++;
+	}
+	snap->stacks = kvmalloc_array(n, RP_AGG_STACK_WORDS * sizeof(u64),
+				      GFP_KERNEL_ACCOUNT);
+	if (n && !snap->stacks) {
+		bitmap_free(seen);
+		return -ENOMEM;
+	}
+	for_each_set_bit(i, seen, st->mask + 1) {
+		slot = rp_agg_stack_slot(st, i + 1);
+		snap->stacks[(size_t)snap->nstacks * RP_AGG_STACK_WORDS] = i + 1;
+		memcpy(&snap->stacks[(size_t)snap->nstacks * RP_AGG_STACK_WORDS + 1],
+		       slot + 1, (RP_AGG_STACK_WORDS - 1) * sizeof(u64));
+		snap->nstacks++;
+	}
+	bitmap_free(seen);
+	return 0;
+}
+
 /*
  * End the interval: writers go to the other tables (cleared at the last
  * read), a grace period later none is left in these, which are then
@@ -304,6 +385,7 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 		snap->end_ns = end;
 		snap->key_words = agg->shape.key_words;
 		snap->val_words = rp_agg_val_words(&agg->shape);
+		snap->stack_word = agg->stacks.slots ? agg->stacks.key_word : -1;
 	}
 	/* Cleared even without a snapshot: the next switch needs them so. */
 	for_each_possible_cpu(cpu) {
@@ -319,12 +401,18 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 		t->dropped = 0;
 	}
 	agg->start_ns = end;
+	if (snap && agg->stacks.slots && rp_agg_take_stacks(agg, snap)) {
+		rp_agg_snapshot_free(snap);
+		snap = NULL;
+	}
 	mutex_unlock(&agg->lock);
 	return snap;
 }
 
 void rp_agg_snapshot_free(struct rp_agg_snapshot *snap)
 {
+	if (snap)
+		kvfree(snap->stacks);
 	kvfree(snap);
 }
 

@@ -15,6 +15,25 @@ struct rp_agg_pcpu {
 	struct rp_agg_table t[2];
 };
 
+/*
+ * A stack key's table (RAWPROBE_AGG_KEY_STACK), one per probe, shared by
+ * the CPUs, as a BPF stack map is: slot i holds stack id i + 1, as
+ *   word 0   the frames' hash, never 0; 0: free; RP_AGG_BUSY while
+ *            a writer fills the slot in (claimed by cmpxchg)
+ *   word 1   n, the frames' count
+ *   then     RAWPROBE_STACK_MAX frames, innermost first
+ * Slots are only ever added: an id names the same stack for the probe's
+ * life, whatever interval counts it. A writer that meets a slot another
+ * fills in moves on, so one stack may hold two ids; readers merge them.
+ */
+#define RP_AGG_STACK_WORDS	(2 + RAWPROBE_STACK_MAX)
+
+struct rp_agg_stacks {
+	u64 *slots;			/* NULL: no stack key */
+	u32 mask;			/* slots - 1 */
+	u32 key_word;			/* the key word of the id */
+};
+
 struct rp_agg {
 	/*
 	 * Writers use t[epoch & 1] of their CPU's pair. A read switches the
@@ -30,6 +49,7 @@ struct rp_agg {
 	struct rp_agg_shape shape;
 	u32 nr_slots;
 	struct rp_agg_pcpu __percpu *pcpu;
+	struct rp_agg_stacks stacks;
 };
 
 #endif /* _RAWPROBE_AGG_H */

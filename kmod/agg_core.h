@@ -189,6 +189,13 @@ static inline int rp_agg_claim(const struct rp_agg_table *t, __u64 *slot,
 	return 1;
 }
 
+/* A hit whose key could not be made: dropped, and still a hit. */
+static inline void rp_agg_drop(struct rp_agg_table *t)
+{
+	rp_local_inc(&t->hits);
+	rp_local_inc(&t->dropped);
+}
+
 /*
  * One hit: count it under @key (t->shape.key_words words), with value @v
  * for the stats and buckets. Returns 0, or -1 if the key found no slot

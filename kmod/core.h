@@ -221,6 +221,9 @@ struct rp_agg_snapshot {
 	u64 start_ns, end_ns, hits, dropped;
 	u32 key_words, val_words;
 	u32 n;				/* entries */
+	s32 stack_word;			/* the key word of a stack id, or -1 */
+	u32 nstacks;			/* the stacks the entries name */
+	u64 *stacks;			/* nstacks * RP_AGG_STACK_WORDS */
 	u64 words[];			/* n * (key_words + val_words) */
 };
 
@@ -246,7 +249,9 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p);
 u64 rp_kretprobe_pinned(const struct rawprobe_probe *p);
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
-		       unsigned long caller, u64 retval, u64 entry_ns);
+		       unsigned long caller, u64 stack_id, u64 retval,
+		       u64 entry_ns);
+u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_custom_prepare(struct rawprobe_probe *p);
 int rp_override_check(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,

@@ -15,6 +15,7 @@
 struct rp_agg_ctx {
 	const u64 *args;		/* as --args computes them, or NULL */
 	unsigned long caller;
+	u64 stack_id;			/* with a stack key; 0: not interned */
 	u64 retval, latency_ns;
 };
 
@@ -63,6 +64,9 @@ static __always_inline unsigned int rp_agg_key_fill(
 		case RAWPROBE_AGG_KEY_RETVAL:
 			key[w] = c->retval;
 			break;
+		case RAWPROBE_AGG_KEY_STACK:
+			key[w] = c->stack_id;
+			break;
 		default:	/* RAWPROBE_AGG_KEY_ARG */
 			key[w] = (u64)rp_agg_arg(p, c, a->key_args[i]);
 			break;
@@ -97,9 +101,58 @@ static void rp_agg_count(struct rawprobe_probe *p, const struct rp_agg_ctx *c)
 	rp_agg_key_fill(p, c, key);
 	/* pairs with the reader's store-release of the epoch */
 	t = &this_cpu_ptr(agg->pcpu)->t[smp_load_acquire(&agg->epoch) & 1];
-	rp_agg_add(t, key, rp_agg_value(p, c));
+	if (unlikely(agg->stacks.slots && !c->stack_id))
+		rp_agg_drop(t);		/* the stack table is full */
+	else
+		rp_agg_add(t, key, rp_agg_value(p, c));
 }
 NOKPROBE_SYMBOL(rp_agg_count);
+
+/*
+ * The id of a stack in the probe's table (slot + 1), added if new; 0 if
+ * the slots it may take are all someone else's. Other CPUs add stacks at
+ * the same time: a slot is claimed by cmpxchg and published by a release
+ * of its hash, after its frames.
+ */
+static u64 rp_agg_stack_intern(struct rp_agg_stacks *st, const u64 *frames,
+			       unsigned int n)
+{
+	u64 h = rp_agg_hash(frames, n), *slot, sh;
+	u32 i, at;
+
+	for (i = 0; i < RP_AGG_PROBES && i <= st->mask; i++) {
+		at = (u32)(h + i) & st->mask;
+		slot = st->slots + (size_t)at * RP_AGG_STACK_WORDS;
+		/* pairs with the release below: the frames are in */
+		sh = smp_load_acquire(&slot[0]);
+		if (!sh && !cmpxchg(&slot[0], 0, h | RP_AGG_BUSY)) {
+			slot[1] = n;
+			memcpy(&slot[2], frames, n * sizeof(*frames));
+			/* the frames before the hash that says they are in */
+			smp_store_release(&slot[0], h);
+			return at + 1;
+		}
+		/*
+		 * A slot being filled in (by another CPU, or by the writer
+		 * this one interrupted) is passed by: its stack is unknown.
+		 */
+		if (sh == h && slot[1] == n &&
+		    !memcmp(&slot[2], frames, n * sizeof(*frames)))
+			return at + 1;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_agg_stack_intern);
+
+/* The stack of a hit at a function's entry, interned: its id, or 0. */
+u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs)
+{
+	u64 frames[RAWPROBE_STACK_MAX];
+
+	return rp_agg_stack_intern(&p->agg->stacks, frames,
+				   rp_stack_save(regs, frames));
+}
+NOKPROBE_SYMBOL(rp_agg_stack_id);
 
 /* An entry probe's hit: arguments as the probe computes them. */
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
@@ -119,17 +172,21 @@ void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
 	}
 	if (!p->spec.offset)
 		c.caller = regs_get_kernel_stack_nth(regs, 0);
+	if (p->agg->stacks.slots)
+		c.stack_id = rp_agg_stack_id(p, regs);
 	rp_agg_count(p, &c);
 }
 NOKPROBE_SYMBOL(rp_agg_hit_entry);
 
 /* A kretprobe's return: what its entry stashed, the return value. */
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
-		       unsigned long caller, u64 retval, u64 entry_ns)
+		       unsigned long caller, u64 stack_id, u64 retval,
+		       u64 entry_ns)
 {
 	struct rp_agg_ctx c = {
 		.args = args,
 		.caller = caller,
+		.stack_id = stack_id,
 		.retval = retval,
 		.latency_ns = ktime_get_mono_fast_ns() - entry_ns,
 	};

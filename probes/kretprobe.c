@@ -10,6 +10,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/timekeeping.h>
+#include "agg.h"
 #include "emit.h"
 #include "compat.h"
 
@@ -17,9 +18,10 @@ struct rp_kret_data {
 	u64 entry_ns;
 	u64 args[RAWPROBE_MAX_ARGS];	/* what the record will show */
 	u64 raw[RAWPROBE_MAX_ARGS];	/* registers, for value filters */
+	u64 stack_id;			/* an aggregate's stack key, at entry */
 	u8 fault_mask;			/* of args fetched at entry */
 	u8 nframes;			/* --stack: the callers at entry */
-	u64 frames[RAWPROBE_STACK_MAX];
+	u64 frames[RAWPROBE_STACK_MAX];	/* last: sized only with --stack */
 };
 
 /* Arguments as the record shows them, and what a value filter reads. */
@@ -58,6 +60,8 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		d->nframes = rp_stack_save(regs, d->frames);
+	if (unlikely(p->agg && p->agg->stacks.slots))
+		d->stack_id = rp_agg_stack_id(p, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kret_entry);
@@ -74,7 +78,7 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	if (unlikely(p->agg)) {
 		rp_agg_hit_return(p, p->spec.nargs ? d->args : NULL,
-				  get_kretprobe_retaddr(ri), retval,
+				  get_kretprobe_retaddr(ri), d->stack_id, retval,
 				  d->entry_ns);
 		return 0;
 	}

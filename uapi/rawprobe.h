@@ -424,6 +424,14 @@ enum rawprobe_attr {
 	RAWPROBE_A_AGG_ENTRIES,		/* nested array of AGG_ENTRY: a
 					 * message's share of them
 					 */
+	RAWPROBE_A_AGG_STACK,		/* binary, u64[1 + n]: a stack key's
+					 * id, then its n frames (return
+					 * addresses, innermost first)
+					 */
+	RAWPROBE_A_AGG_STACKS,		/* nested array of AGG_STACK: the
+					 * stacks the interval's entries name,
+					 * after the entries
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -441,6 +449,9 @@ enum rawprobe_agg_interval {
 	RAWPROBE_AGG_I_KEY_WORDS,	/* u32, u64 words of an entry's key */
 	RAWPROBE_AGG_I_VAL_WORDS,	/* u32, u64 words of its values */
 	RAWPROBE_AGG_I_PAD,
+	RAWPROBE_AGG_I_STACK_WORD,	/* u32, with a stack key: the key word
+					 * that holds its id (AGG_STACK)
+					 */
 	__RAWPROBE_AGG_I_MAX,
 };
 #define RAWPROBE_AGG_I_MAX (__RAWPROBE_AGG_I_MAX - 1)
@@ -460,6 +471,10 @@ enum rawprobe_agg_key {
 	RAWPROBE_AGG_KEY_RETVAL	= 6,	/* kretprobes */
 	RAWPROBE_AGG_KEY_ARG	= 7,	/* argument AGG_KEY_ARGS[i], as the
 					 * probe's --args computes it
+					 */
+	RAWPROBE_AGG_KEY_STACK	= 8,	/* the kernel stack (kretprobes: at
+					 * entry), interned in the probe's
+					 * stack table: its id, never 0
 					 */
 	__RAWPROBE_AGG_KEY_MAX,
 };

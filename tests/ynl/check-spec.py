@@ -607,9 +607,9 @@ def put_problems(fam, code):
                 a['nested-attributes'] == s.name for a in top.attrs.values()):
             shown |= set(s.attrs)
     probs, written = [], set()
-    # nla_put*(skb, ATTR, args) and nla_nest_start(skb, ATTR); args may
-    # hold one level of parentheses
-    puts = re.finditer(r'\bnla_(?:put(?:_(\w+?))?|nest_start(?:_noflag)?)\s*\(\s*[^,()]+,\s*'
+    # nla_put*(skb, ATTR, args), nla_reserve(skb, ATTR, len) (binary) and
+    # nla_nest_start(skb, ATTR); args may hold one level of parentheses
+    puts = re.finditer(r'\bnla_(?:put(?:_(\w+?))?|reserve|nest_start(?:_noflag)?)\s*\(\s*[^,()]+,\s*'
                        r'(RAWPROBE_\w+)\s*([^()]*(?:\([^()]*\)[^()]*)*)\)', code)
     for m in puts:
         how = m.group(1) or ''

@@ -67,6 +67,7 @@ static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 		rp_agg_req_of_info(&pi, &req);
 		rp_probe_target(&pi, target, sizeof(target));
 		rp_count_view(&req, target, 0, &names, &v);
+		v.addr = pi.probed_addr;
 		rp_agg_sort_by_count(&r);
 		if (rp_opts.json)
 			rp_agg_print_json(&rp_json, &v, &r, NULL);

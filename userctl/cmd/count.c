@@ -31,6 +31,7 @@ struct rp_count_cfg {
 	struct rp_probe_req req;
 	char probe[RP_TARGET_MAX];
 	bool have_target;
+	uint64_t addr;			/* the probed function's */
 	double interval, duration;	/* seconds; 0: none */
 	uint64_t top;
 	struct rp_count_names names;
@@ -53,7 +54,9 @@ static void rp_count_usage(FILE *out)
 		"Counts the probe's hits in the kernel, by key, and writes no record.\n\n"
 		"  -b, --by KEYS        count by these, comma-separated (at most %d):\n"
 		"                       comm, pid, tgid, cpu, caller (the calling\n"
-		"                       function, at an entry), retval (kretprobes),\n"
+		"                       function, at an entry), stack (the kernel\n"
+		"                       stack: folded, for flamegraph.pl), retval\n"
+		"                       (kretprobes),\n"
 		"                       argN or an argument's name (--args)\n"
 		"      --stats VALUE    also sum, min, max and mean of VALUE: retval\n"
 		"                       or latency (ns; kretprobes), argN or a name\n"
@@ -228,6 +231,17 @@ static int rp_count_info(struct nlattr **a, void *ctx)
 	return rp_probe_info_parse(a, ctx);
 }
 
+/* Where the kernel put probe id: a folded stack's leaf. 0 if unknown. */
+static uint64_t rp_count_probed_addr(struct rp_nl *nl, uint32_t id)
+{
+	struct rp_probe_info pi;
+
+	memset(&pi, 0, sizeof(pi));
+	if (rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, id, rp_count_info, &pi))
+		return 0;
+	return pi.probed_addr;
+}
+
 /* One interval: read, print; the totals go on the last one. */
 static int rp_count_interval(struct rp_nl *nl, uint32_t id,
 			     const struct rp_agg_view *v,
@@ -268,6 +282,7 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 	int rc = RP_EXIT_OK;
 
 	rp_count_view(&c->req, c->probe, c->top, &c->names, &v);
+	v.addr = c->addr;
 	if (c->duration)
 		end = start + (uint64_t)(c->duration * 1e9);
 	fprintf(stderr, "Counting %s%s%s. Hit Ctrl-C to end.\n", c->probe,
@@ -313,6 +328,7 @@ int rp_cmd_count(int argc, char **argv)
 		rp_nl_close(&nl);
 		return rp_exit_from_errno(rc);
 	}
+	c.addr = rp_count_probed_addr(&nl, pi.id);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

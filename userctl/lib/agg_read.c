@@ -30,6 +30,37 @@ static int rp_agg_interval(struct nlattr *a, struct rp_agg_result *r)
 		r->start_ns = nla_get_u64(tb[RAWPROBE_AGG_I_START_NS]);
 	if (tb[RAWPROBE_AGG_I_END_NS])
 		r->end_ns = nla_get_u64(tb[RAWPROBE_AGG_I_END_NS]);
+	if (tb[RAWPROBE_AGG_I_STACK_WORD]) {
+		r->stack_word = (int)nla_get_u32(tb[RAWPROBE_AGG_I_STACK_WORD]);
+		if ((uint32_t)r->stack_word >= r->key_words)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/* AGG_STACK: the id, then the frames */
+static int rp_agg_push_stack(struct rp_agg_result *r, const uint64_t *w,
+			     int len)
+{
+	struct rp_agg_stack *st;
+	size_t n = (size_t)len / sizeof(uint64_t);
+
+	if (len % sizeof(uint64_t) || !n || n > 1 + RAWPROBE_STACK_MAX)
+		return -EBADMSG;
+	if (r->nstacks == r->stacks_cap) {
+		size_t cap = r->stacks_cap ? 2 * r->stacks_cap : 64;
+
+		st = realloc(r->stacks, cap * sizeof(*st));
+		if (!st)
+			return -ENOMEM;
+		r->stacks = st;
+		r->stacks_cap = cap;
+	}
+	st = &r->stacks[r->nstacks++];
+	memset(st, 0, sizeof(*st));
+	st->id = w[0];
+	st->n = (unsigned int)(n - 1);
+	memcpy(st->frames, w + 1, (n - 1) * sizeof(uint64_t));
 	return 0;
 }
 
@@ -64,16 +95,93 @@ static int rp_agg_reply(struct nlattr **a, void *ctx)
 		if (err)
 			return err;
 	}
-	if (!a[RAWPROBE_A_AGG_ENTRIES])
+	if (a[RAWPROBE_A_AGG_ENTRIES]) {
+		nla_for_each_nested(e, a[RAWPROBE_A_AGG_ENTRIES], rem) {
+			if (nla_type(e) != RAWPROBE_A_AGG_ENTRY)
+				continue;
+			err = rp_agg_push(r, nla_data(e), nla_len(e));
+			if (err)
+				return err;
+		}
+	}
+	if (!a[RAWPROBE_A_AGG_STACKS])
 		return 0;
-	nla_for_each_nested(e, a[RAWPROBE_A_AGG_ENTRIES], rem) {
-		if (nla_type(e) != RAWPROBE_A_AGG_ENTRY)
+	nla_for_each_nested(e, a[RAWPROBE_A_AGG_STACKS], rem) {
+		if (nla_type(e) != RAWPROBE_A_AGG_STACK)
 			continue;
-		err = rp_agg_push(r, nla_data(e), nla_len(e));
+		err = rp_agg_push_stack(r, nla_data(e), nla_len(e));
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+static int rp_agg_stack_id_cmp(const void *a, const void *b)
+{
+	const struct rp_agg_stack *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int rp_agg_stack_frames_cmp(const void *a, const void *b)
+{
+	const struct rp_agg_stack *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return memcmp(x->frames, y->frames, x->n * sizeof(uint64_t)) ?:
+	       rp_agg_stack_id_cmp(a, b);
+}
+
+const struct rp_agg_stack *rp_agg_stack_of(const struct rp_agg_result *r,
+					   const uint64_t *entry)
+{
+	struct rp_agg_stack key;
+
+	if (r->stack_word < 0 || !r->nstacks)
+		return NULL;
+	key.id = entry[r->stack_word];
+	return bsearch(&key, r->stacks, r->nstacks, sizeof(key),
+		       rp_agg_stack_id_cmp);
+}
+
+/*
+ * One stack may come under two ids (the kernel's writers passed a slot
+ * being filled in): each entry's id becomes the lowest of its stack's,
+ * so that the merge adds them up. Stacks end sorted by id.
+ */
+static void rp_agg_stacks_unify(struct rp_agg_result *r)
+{
+	const struct rp_agg_stack *st;
+	struct rp_agg_stack *s = r->stacks;
+	size_t i, first = 0;
+
+	if (r->stack_word < 0 || r->nstacks < 2)
+		goto sort;
+	qsort(s, r->nstacks, sizeof(*s), rp_agg_stack_frames_cmp);
+	/* the duplicates' ids, moved to their first's in the entries */
+	for (i = 1; i < r->nstacks; i++) {
+		if (s[i].n != s[first].n ||
+		    memcmp(s[i].frames, s[first].frames,
+			   s[i].n * sizeof(uint64_t))) {
+			first = i;
+			continue;
+		}
+		s[i].frames[0] = s[first].id;	/* (an alias from here on) */
+		s[i].n = UINT32_MAX;
+	}
+	qsort(s, r->nstacks, sizeof(*s), rp_agg_stack_id_cmp);
+	for (i = 0; i < r->n; i++) {
+		st = rp_agg_stack_of(r, rp_agg_entry(r, i));
+		if (st && st->n == UINT32_MAX)
+			rp_agg_entry(r, i)[r->stack_word] = st->frames[0];
+	}
+	for (i = first = 0; i < r->nstacks; i++)
+		if (s[i].n != UINT32_MAX)
+			s[first++] = s[i];
+	r->nstacks = first;
+sort:
+	qsort(s, r->nstacks, sizeof(*s), rp_agg_stack_id_cmp);
 }
 
 static size_t rp_sort_stride, rp_sort_keys;
@@ -159,6 +267,7 @@ int rp_agg_fetch(struct rp_nl *nl, uint32_t id, struct rp_agg_result *r)
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	r->stack_word = -1;
 	msg = rp_nl_msg(nl, RAWPROBE_CMD_AGG_READ, NLM_F_DUMP);
 	if (!msg)
 		return -ENOMEM;
@@ -168,8 +277,11 @@ int rp_agg_fetch(struct rp_nl *nl, uint32_t id, struct rp_agg_result *r)
 		rp_agg_result_free(r);
 		return err;
 	}
-	if (!r->val_words)
+	if (!r->val_words) {
+		rp_agg_result_free(r);
 		return -EBADMSG;	/* no interval: not an AGG_READ answer */
+	}
+	rp_agg_stacks_unify(r);
 	rp_agg_merge(r);
 	return 0;
 }
@@ -177,6 +289,9 @@ int rp_agg_fetch(struct rp_nl *nl, uint32_t id, struct rp_agg_result *r)
 void rp_agg_result_free(struct rp_agg_result *r)
 {
 	free(r->words);
+	free(r->stacks);
 	r->words = NULL;
+	r->stacks = NULL;
 	r->n = r->cap = 0;
+	r->nstacks = r->stacks_cap = 0;
 }

@@ -17,12 +17,22 @@
 #define RP_AGG_W_MAX		3
 #define RP_AGG_W_BUCKETS	4
 
+/* A stack key's stack: the kernel's id for it, and its frames. */
+struct rp_agg_stack {
+	uint64_t id;
+	unsigned int n;
+	uint64_t frames[RAWPROBE_STACK_MAX];	/* innermost first */
+};
+
 struct rp_agg_result {
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
 	uint64_t hits, dropped;		/* hits = the counts + dropped */
 	uint32_t key_words, val_words;
 	size_t n, cap;			/* entries */
 	uint64_t *words;		/* n * (key_words + val_words) */
+	int stack_word;			/* the key word of a stack id, or -1 */
+	size_t nstacks, stacks_cap;	/* the stacks the entries name, by id */
+	struct rp_agg_stack *stacks;
 };
 
 /* End probe id's interval and take it, merged by key. 0 or -errno. */
@@ -33,6 +43,10 @@ static inline uint64_t *rp_agg_entry(const struct rp_agg_result *r, size_t i)
 {
 	return r->words + i * (r->key_words + r->val_words);
 }
+
+/* The stack of an entry's stack key, or NULL if the kernel sent none. */
+const struct rp_agg_stack *rp_agg_stack_of(const struct rp_agg_result *r,
+					   const uint64_t *entry);
 
 /* Merge equal keys (sorted by key); values added, min and max kept. */
 void rp_agg_merge(struct rp_agg_result *r);

@@ -10,6 +10,7 @@
 #include "lib/escape.h"
 #include "lib/symbols.h"
 #include "out/aggregate.h"
+#include "out/stack.h"
 
 #define RP_AGG_CELL (RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + RP_KSYM_MAX)
 
@@ -55,6 +56,7 @@ static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 {
 	return v->keys[i] != RAWPROBE_AGG_KEY_COMM &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_CALLER &&
+	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
 	       !(v->keys[i] == RAWPROBE_AGG_KEY_ARG &&
 		 v->argtypes[i] == RAWPROBE_ARG_PTR);
 }
@@ -164,18 +166,84 @@ static void rp_agg_json_hist(struct json *j, const struct rp_agg_view *v,
 	json_arr_close(j);
 }
 
-static void rp_agg_text_head(FILE *out, const struct rp_agg_view *v,
+static bool rp_agg_has_stack(const struct rp_agg_view *v)
+{
+	return !!memchr(v->keys, RAWPROBE_AGG_KEY_STACK, v->nkeys);
+}
+
+/* The interval's first line: when, how long, what, how many. */
+static void rp_agg_text_when(FILE *out, const struct rp_agg_view *v,
 			     const struct rp_agg_result *r)
 {
 	char when[16];
 	time_t now = time(NULL);
 	struct tm tm;
-	unsigned int i;
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
 	fprintf(out, "%s  %.3f s  %s  %" PRIu64 " hits, %" PRIu64
 		" dropped\n", when, rp_agg_secs(r), v->probe, r->hits,
 		r->dropped);
+}
+
+/* The most a folded line of the keys takes: the stack, the others' text. */
+#define RP_AGG_FOLDED_MAX	(RP_FOLDED_STACK_MAX + RAWPROBE_AGG_MAX_KEYS * \
+				 (RP_ESCAPED_MAX(RP_AGG_CELL) + 1) + \
+				 RP_U64_DIGITS_MAX + 2)
+
+/* Key i of entry e, folded at p; *w advances past its words. */
+static char *rp_agg_fold_key(char *p, const struct rp_agg_view *v,
+			     const struct rp_agg_result *r, size_t e,
+			     unsigned int i, const uint64_t **w)
+{
+	const struct rp_agg_stack *st;
+	char cell[RP_AGG_CELL];
+
+	switch (v->keys[i]) {
+	case RAWPROBE_AGG_KEY_STACK:
+		st = rp_agg_stack_of(r, rp_agg_entry(r, e));
+		(*w)++;
+		return st ? rp_put_folded_stack(p, v->addr, st->frames, st->n) :
+			    rp_put_folded_name(p, v->addr);
+	case RAWPROBE_AGG_KEY_COMM:	/* raw: folding escapes it */
+		p = rp_put_folded_str(p, (const char *)*w, RAWPROBE_COMM_LEN);
+		*w += 2;
+		return p;
+	default:
+		return rp_put_folded_str(p, rp_agg_key_str(v, i, w, cell,
+							   sizeof(cell)),
+					 sizeof(cell));
+	}
+}
+
+/* --by ...stack: "KEYS;root;...;function COUNT" per key, for flamegraph.pl */
+static void rp_agg_print_folded(FILE *out, const struct rp_agg_view *v,
+				const struct rp_agg_result *r, size_t n)
+{
+	static char line[RP_AGG_FOLDED_MAX];
+	const uint64_t *w;
+	unsigned int i;
+	size_t e;
+	char *p;
+
+	for (e = 0; e < n; e++) {
+		w = rp_agg_entry(r, e);
+		p = line;
+		for (i = 0; i < v->nkeys; i++) {
+			if (i)
+				*p++ = ';';
+			p = rp_agg_fold_key(p, v, r, e, i, &w);
+		}
+		fprintf(out, "%.*s %" PRIu64 "\n", (int)(p - line), line,
+			w[RP_AGG_W_COUNT]);
+	}
+}
+
+static void rp_agg_text_head(FILE *out, const struct rp_agg_view *v,
+			     const struct rp_agg_result *r)
+{
+	unsigned int i;
+
+	rp_agg_text_when(out, v, r);
 	fprintf(out, "%12s", "COUNT");
 	if (v->stats)
 		fprintf(out, " %14s %12s %12s %12s", "SUM", "MIN", "MAX", "MEAN");
@@ -193,6 +261,16 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 	unsigned int i;
 	size_t e, n = v->top && v->top < r->n ? v->top : r->n;
 
+	if (rp_agg_has_stack(v)) {
+		rp_agg_text_when(stderr, v, r);
+		rp_agg_print_folded(out, v, r, n);
+		if (t)
+			fprintf(stderr, "total: %" PRIu64 " hits, %" PRIu64
+				" counted, %" PRIu64 " dropped\n", t->hits,
+				t->counted, t->dropped);
+		fflush(out);
+		return;
+	}
 	rp_agg_text_head(out, v, r);
 	for (e = 0; e < n; e++) {
 		w = rp_agg_entry(r, e);
@@ -234,12 +312,19 @@ static void rp_agg_json_entry(struct json *j, const struct rp_agg_view *v,
 			      const struct rp_agg_result *r, size_t e)
 {
 	const uint64_t *w = rp_agg_entry(r, e), *val = w + r->key_words, *k;
+	const struct rp_agg_stack *st;
 	char cell[RP_AGG_CELL];
 	unsigned int i;
 
 	json_obj_open(j);
 	for (i = 0; i < v->nkeys; i++) {
 		k = w;
+		if (v->keys[i] == RAWPROBE_AGG_KEY_STACK) {
+			st = rp_agg_stack_of(r, rp_agg_entry(r, e));
+			rp_stack_json(j, st ? st->frames : NULL, st ? st->n : 0);
+			w++;
+			continue;
+		}
 		rp_agg_key_str(v, i, &w, cell, sizeof(cell));
 		if (!rp_agg_key_numeric(v, i))
 			json_kv_str(j, v->names[i], cell);

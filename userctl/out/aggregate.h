@@ -2,6 +2,9 @@
 /*
  * count's output: an interval's aggregates as a table (text) or one JSON
  * document, keys shown by kind (a command escaped, a caller symbolized).
+ * With a stack key, the text is folded stacks, one line per key
+ * ("KEYS;root;...;function COUNT"), what flamegraph.pl reads; the
+ * interval's heading then goes to stderr.
  */
 #ifndef RAWPROBECTL_AGGREGATE_H
 #define RAWPROBECTL_AGGREGATE_H
@@ -23,6 +26,9 @@ struct rp_agg_view {
 	uint64_t lin_step;
 	const char *value;		/* what they are of: "retval" */
 	size_t top;			/* rows shown; 0: all */
+	uint64_t addr;			/* the probed function: the leaf of
+					 * a stack key's folded stacks
+					 */
 };
 
 /* r sorted by count; totals: the run's, on the last interval (or NULL) */

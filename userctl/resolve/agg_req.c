@@ -23,9 +23,10 @@ static const struct {
 	{ "cpu",	RAWPROBE_AGG_KEY_CPU },
 	{ "caller",	RAWPROBE_AGG_KEY_CALLER },
 	{ "retval",	RAWPROBE_AGG_KEY_RETVAL },
+	{ "stack",	RAWPROBE_AGG_KEY_STACK },
 };
 
-#define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, retval, argN or an argument's name"
+#define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, stack, retval, argN or an argument's name"
 
 /* The index of argument word ("arg2", or a name --args gave), or -1. */
 static int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
@@ -67,10 +68,11 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 		    req->kind != RAWPROBE_KIND_KRETPROBE)
 			return rp_usage_error("--by retval: only a kretprobe sees "
 					      "a return value");
-		if (rp_agg_keys[k].key == RAWPROBE_AGG_KEY_CALLER &&
+		if ((rp_agg_keys[k].key == RAWPROBE_AGG_KEY_CALLER ||
+		     rp_agg_keys[k].key == RAWPROBE_AGG_KEY_STACK) &&
 		    (req->offset || !req->symbol[0]))
-			return rp_usage_error("--by caller: the caller is known at "
-					      "a function's entry, by name");
+			return rp_usage_error("--by %s: the callers are known at "
+					      "a function's entry, by name", word);
 		a->keys[a->nkeys++] = rp_agg_keys[k].key;
 		return RP_EXIT_OK;
 	}

@@ -136,11 +136,49 @@ t_count_by_caller() {
 		"$(json_get "$j" "[e['caller'] for e in j['entries'] if e['comm'] == 'cat']")" "cat's reads' caller"
 }
 
+# Stacks, interned in the kernel: getpgid_loop calls from one place, so
+# one stack (the syscall's entry down) has all its calls, and the text is
+# folded (root first, the probed function last) for flamegraph.pl.
+t_count_by_stack() {
+	local j
+	count_bg $S/stk.json kprobe:$SYS --by comm,stack
+	$LOOP -w 0 500 >/dev/null
+	bg_stop INT
+	j=$(count_last $S/stk.json)
+	expect_eq "500 1" \
+		"$(json_get "$j" "' '.join(str(x) for x in (sum(e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'), len([e for e in j['entries'] if e['comm'] == 'getpgid_loop'])))")" \
+		"getpgid_loop's calls, and their stacks"
+	expect_match "^(x64_sys_call|do_syscall_64)\\+0x" \
+		"$(json_get "$j" "[e['stack'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0][0]")" \
+		"the innermost frame: the syscall's caller"
+	$VALIDATE count $S/stk.json >/dev/null || fail "schema: $($VALIDATE count $S/stk.json)"
+	bg_start $S/stk.txt count kretprobe:$SYS --by stack,comm
+	$LOOP -w 0 300 >/dev/null
+	bg_stop INT
+	expect_match "do_syscall_64;(x64_sys_call;)?$SYS;getpgid_loop 300\$" \
+		"$(grep getpgid_loop $S/stk.txt)" "folded, a kretprobe's stack taken at entry"
+	grep -q "total: .* hits" $S/stk.txt.err || fail "no totals on stderr: $(cat $S/stk.txt.err)"
+}
+
+# Two slots for stacks, and kfree's many callers: the stacks past them
+# are counted as dropped, never lost.
+t_count_stack_overflow_counted() {
+	local j
+	count_bg $S/stko.json kprobe:kfree --by stack --max-keys 1
+	ls -R /sys/kernel >/dev/null 2>&1
+	bg_stop INT
+	j=$(count_last $S/stko.json)
+	expect_ge 1 "$(json_get "$j" 'j["total"]["dropped"]')" "stacks dropped"
+	expect_eq "$(json_get "$j" 'j["total"]["hits"]')" \
+		"$(json_get "$j" 'j["total"]["counted"] + j["total"]["dropped"]')" "hits = counted + dropped"
+}
+
 t_count_bad_input() {
-	expect_fail 2 "unknown key 'stack'" $CTL count kprobe:vfs_read --by stack
+	expect_fail 2 "unknown key 'stak'" $CTL count kprobe:vfs_read --by stak
+	expect_fail 2 "stack: the callers are known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by stack
 	expect_fail 2 "only a kretprobe sees a return value" $CTL count kprobe:vfs_read --by retval
 	expect_fail 2 "only a kretprobe sees a return" $CTL count kprobe:vfs_read --stats latency
-	expect_fail 2 "caller is known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by caller
+	expect_fail 2 "caller: the callers are known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by caller
 	expect_fail 2 "max-keys wants" $CTL count kprobe:vfs_read --max-keys 0
 	expect_fail 2 "histogram needs a value" $CTL count kretprobe:vfs_read --hist log2
 	expect_fail 1 "unknown symbol|not found" $CTL count kprobe:no_such_function_rp
@@ -192,5 +230,6 @@ t_count_killed_leaves_nothing() {
 }
 
 tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
-	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_bad_input \
+	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
+	t_count_stack_overflow_counted t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused
