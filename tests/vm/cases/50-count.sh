@@ -173,6 +173,61 @@ t_count_stack_overflow_counted() {
 		"$(json_get "$j" 'j["total"]["counted"] + j["total"]["dropped"]')" "hits = counted + dropped"
 }
 
+# The same calls seen by ftrace's own kprobe event: its kprobe_profile
+# hit count moves by what count counted.
+t_count_equals_kprobe_profile() {
+	local n0 n1 j
+	ftrace_add rpcnt "$SYS"
+	count_bg $S/prof.json kprobe:$SYS
+	n0=$(awk '$1 ~ /rpcnt$/ { print $2 }' $TRACING/kprobe_profile)
+	$LOOP -w 0 1000 >/dev/null
+	n1=$(awk '$1 ~ /rpcnt$/ { print $2 }' $TRACING/kprobe_profile)
+	bg_stop INT
+	ftrace_del
+	j=$(count_last $S/prof.json)
+	expect_ge 1000 "$((n1 - n0))" "kprobe_profile's hits"
+	expect_eq "$((n1 - n0))" "$(json_get "$j" 'j["total"]["counted"]')" \
+		"count against kprobe_profile"
+}
+
+# dropwatch's question: a UDP datagram to a closed port is freed as a
+# drop (SKB_DROP_REASON_NO_SOCKET) by __udp4_lib_rcv, the drop's caller.
+t_count_udp_drops_by_caller() {
+	local sym=kfree_skb_reason j i
+	# 6.12: kfree_skb_reason() is inline, around sk_skb_reason_drop()
+	grep -q ' sk_skb_reason_drop$' /proc/kallsyms && sym=sk_skb_reason_drop
+	ip link set lo up
+	count_bg $S/drop.json kprobe:$sym --by caller
+	for i in 1 2 3 4 5; do echo drop > /dev/udp/127.0.0.1/9 || true; done
+	bg_stop INT
+	j=$(count_last $S/drop.json)
+	expect_ge 5 "$(json_get "$j" "sum(e['count'] for e in j['entries'] if e['caller'].startswith('__udp4_lib_rcv+0x'))")" \
+		"drops by __udp4_lib_rcv: $(json_get "$j" "[(e['caller'], e['count']) for e in j['entries']]")"
+}
+
+# rmmod while a command reads its tables every 0.1 s under a load: the
+# module goes (or says it is busy, and goes once the reads stop), the
+# command ends with an error, the kernel stays whole (the suite checks
+# its log). Loaded again for the cases after.
+t_count_rmmod_while_reading() {
+	local i rc=1
+	bg_start $S/rm.txt count kprobe:vfs_read --by comm,stack -i 0.1
+	( while :; do cat /etc/hostname >/dev/null; done ) &
+	local load=$!
+	wait_for "[ \$(grep -c 'hits' $S/rm.txt.err) -ge 3 ]" 100 ||
+		fail "fewer than 3 intervals: $(cat $S/rm.txt.err)"
+	for i in $(seq 50); do
+		rmmod rawprobe 2>/dev/null && { rc=0; break; }
+		sleep 0.1
+	done
+	kill $load; wait $load 2>/dev/null || true
+	expect_eq 0 "$rc" "rmmod while reading"
+	rc=0
+	wait "$BG_PID" || rc=$?
+	expect_ge 1 "$rc" "count's exit status once the module went"
+	module_load
+}
+
 t_count_bad_input() {
 	expect_fail 2 "unknown key 'stak'" $CTL count kprobe:vfs_read --by stak
 	expect_fail 2 "stack: the callers are known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by stack
@@ -232,4 +287,5 @@ t_count_killed_leaves_nothing() {
 tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
 	t_count_stack_overflow_counted t_count_bad_input \
-	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused
+	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
+	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading
