@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab 7's checks (sourced by labs/guest.sh after labs/lib.sh).
+LAB_SCRIPT=lab7.sh
+export DURATION=5
+
+# last_doc FILE: the last JSON document count wrote (the run's total)
+last_doc() {
+	tail -n 1 "$1"
+}
+
+ex_comm() {
+	local j n
+	student_bg __x64_sys_getpgid calls_by_comm $S/c.json
+	$GETPGID_LOOP -w 0 300 >/dev/null
+	wait $STUDENT_PID || hint "calls_by_comm failed"
+	j=$(last_doc $S/c.json)
+	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
+		hint "$S/c.json holds no count JSON document (rawprobectl -j count)"
+	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'getpgid_loop')")
+	[ "$n" != 0 ] || hint "no count for the command getpgid_loop: count by command name"
+	[ "$n" = 300 ] || hint "getpgid_loop called getpgid 300 times; the counts say $n"
+}
+
+# The drop function, as the solution finds it.
+drop_sym() {
+	if grep -q ' sk_skb_reason_drop$' /proc/kallsyms; then
+		echo sk_skb_reason_drop
+	else
+		echo kfree_skb_reason
+	fi
+}
+
+ex_drop_function() {
+	local got
+	got=$(student drop_function) || hint "drop_function failed"
+	[ "$got" = "$(drop_sym)" ] ||
+		hint "drop_function printed '$got': that is not a function this kernel frees dropped packets in"
+}
+
+ex_drops() {
+	local j n i
+	ip link set lo up
+	student_bg "$(drop_sym)" drops_by_caller $S/d.json
+	# datagrams to a closed port: dropped, no socket to take them
+	for i in 1 2 3 4 5; do echo drop > /dev/udp/127.0.0.1/9 || true; done
+	wait $STUDENT_PID || hint "drops_by_caller failed"
+	j=$(last_doc $S/d.json)
+	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
+		hint "$S/d.json holds no count JSON document (rawprobectl -j count)"
+	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('caller', '').startswith('__udp4_lib_rcv+'))")
+	[ "$n" -ge 5 ] ||
+		hint "5 UDP datagrams to a closed port were dropped, by $n calls from __udp4_lib_rcv in your counts: by caller?"
+}
+
+ex_stacks() {
+	local n
+	student_bg vfs_read read_stacks $S/s.txt
+	head -c 81920 /dev/zero > /tmp/lab7.data
+	dd if=/tmp/lab7.data of=/dev/null bs=4k count=20 2>/dev/null
+	wait $STUDENT_PID || hint "read_stacks failed"
+	[ -s $S/s.txt ] || hint "read_stacks wrote nothing to the file it was given"
+	grep -Evq '^[^ ]+ [0-9]+$' $S/s.txt &&
+		hint "not folded stacks: a line is '$(grep -Ev '^[^ ]+ [0-9]+$' $S/s.txt | head -1)'"
+	n=$(awk '/;ksys_read;vfs_read [0-9]+$/ { s += $NF } END { print s + 0 }' $S/s.txt)
+	[ "$n" -ge 20 ] ||
+		hint "dd read 20 blocks through ksys_read; the stacks ending ksys_read;vfs_read count $n"
+}
+
+lab_cleanup() { rm -f /tmp/lab7.data; }
+
+exercise "calls_by_comm: getpgid's calls by command, counted in the kernel" ex_comm
+exercise "drop_function names this kernel's drop function" ex_drop_function
+exercise "drops_by_caller: UDP drops at a closed port, by caller" ex_drops
+exercise "read_stacks: vfs_read's calls as folded kernel stacks" ex_stacks

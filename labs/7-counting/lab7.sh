@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab 7: counting in the kernel. Each function counts for $DURATION
+# seconds while `make lab-check N=7` makes the calls; the check reads
+# what it wrote.
+
+DURATION=${DURATION:-6}
+
+# Exercise 1: how often each command calls getpgid(2), counted in the
+# kernel (no record per call), as JSON (-j) into $1.
+calls_by_comm() {
+	# TODO 1: rawprobectl count, on the system call's entry, by command
+	# BEGIN SOLUTION
+	rawprobectl -j count kprobe:__x64_sys_getpgid --by comm \
+		-d "$DURATION" > "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# The kernel function that frees a dropped packet, with its reason: on
+# 6.1 kfree_skb_reason(); on 6.12 that is an inline wrapper around
+# sk_skb_reason_drop(), so there is no kfree_skb_reason to probe.
+drop_function() {
+	# TODO 2: print the one this kernel has (look in /proc/kallsyms)
+	# BEGIN SOLUTION
+	if grep -q ' sk_skb_reason_drop$' /proc/kallsyms; then
+		echo sk_skb_reason_drop
+	else
+		echo kfree_skb_reason
+	fi
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# Exercise 2: dropwatch's question, where are packets dropped: the drops
+# counted by the function that dropped them (its caller), JSON into $1.
+drops_by_caller() {
+	# TODO 3: count the drop function's calls by their caller
+	# BEGIN SOLUTION
+	rawprobectl -j count "kprobe:$(drop_function)" --by caller \
+		-d "$DURATION" > "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# Exercise 3: vfs_read()'s calls by kernel stack, as folded stacks
+# ("root;...;vfs_read COUNT" lines, what flamegraph.pl reads) into $1.
+read_stacks() {
+	# TODO 4: count by stack; the text output is folded already
+	# BEGIN SOLUTION
+	rawprobectl count kprobe:vfs_read --by stack -d "$DURATION" > "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
