@@ -148,6 +148,31 @@ void rp_agg_merge(struct rp_agg_result *r)
 	r->n = out;
 }
 
+int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r)
+{
+	size_t stride = r->key_words + r->val_words, i;
+	int err;
+
+	if (!acc->val_words) {
+		acc->key_words = r->key_words;
+		acc->val_words = r->val_words;
+		acc->start_ns = r->start_ns;
+	}
+	if (acc->key_words != r->key_words || acc->val_words != r->val_words)
+		return -EINVAL;
+	for (i = 0; i < r->n; i++) {
+		err = rp_agg_push(acc, rp_agg_entry(r, i),
+				  (int)(stride * sizeof(uint64_t)));
+		if (err)
+			return err;
+	}
+	acc->end_ns = r->end_ns;
+	acc->hits += r->hits;
+	acc->dropped += r->dropped;
+	rp_agg_merge(acc);
+	return 0;
+}
+
 void rp_agg_sort_by_count(struct rp_agg_result *r)
 {
 	rp_agg_sort(r, rp_agg_count_cmp);

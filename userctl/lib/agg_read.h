@@ -36,6 +36,12 @@ static inline uint64_t *rp_agg_entry(const struct rp_agg_result *r, size_t i)
 
 /* Merge equal keys (sorted by key); values added, min and max kept. */
 void rp_agg_merge(struct rp_agg_result *r);
+/*
+ * Add interval r to the run so far, acc (zeroed at first): entries merged
+ * by key, hits and dropped added, from acc's start to r's end; for
+ * counters that only grow (count -i -f openmetrics). 0 or -errno.
+ */
+int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r);
 /* Sort entries by count, highest first (then by key). */
 void rp_agg_sort_by_count(struct rp_agg_result *r);
 
