@@ -630,6 +630,35 @@ static void test_empty(void **state)
 	result_free(r);
 }
 
+/* No --by: one entry of no key words, the probe label alone */
+static void test_no_keys(void **state)
+{
+	struct rp_agg_view v = {
+		.probe = PROBE, .stats = true, .hist = RAWPROBE_AGG_HIST_LINEAR,
+		.lin_min = 0, .lin_step = 100,
+		.value_kind = RAWPROBE_AGG_VALUE_ARG, .value = "count",
+	};
+	static struct vals x[1];
+	struct rp_agg_result *r = result_new(0, RP_AGG_W_BUCKETS + 5, 1);
+	uint64_t seed = 11;
+	size_t i;
+	char *text;
+
+	(void)state;
+	x[0].n = 100;
+	for (i = 0; i < x[0].n; i++)
+		x[0].v[i] = (int64_t)(splitmix64(&seed) % 700);
+	put_values(rp_agg_entry(r, 0), &v, 5, &x[0]);
+	text = render(&v, r);
+	promtool_accepts(text);
+	assert_string_equal(sample(text, "rawprobe_hits_total{probe=\"" PROBE
+				   "\"}"), "100");
+	assert_int_equal(check_hist(text, "rawprobe_arg_count", false,
+				    "probe=\"" PROBE "\"", &x[0]), 4);
+	free(text);
+	result_free(r);
+}
+
 /* count -i's running totals: intervals added up by key */
 static void test_accumulate(void **state)
 {
@@ -732,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_stats_summary),
 		cmocka_unit_test(test_label_clashes),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_no_keys),
 		cmocka_unit_test(test_accumulate),
 	};
 
