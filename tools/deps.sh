@@ -30,6 +30,7 @@ PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmoc
       qemu-user	# qemu-x86_64 -plugin: the TCG instruction counter's host test (tests/tcg-insn)
       zstd	# unpacks Debian 6.12's vmlinuz for its BTF (tests/cli/btf-fixture.sh)
       dwarves	# pahole: field offsets the host tests check --args paths against (tests/cli/btf.sh)
+      prometheus	# promtool check metrics: count -f openmetrics's output (test_openmetrics, 50-count)
       linux-source-6.12)	# YNL's schema and cli.py (tests/ynl)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
       libssl-dev xz-utils kmod cpio dwarves)	# pahole: BTF

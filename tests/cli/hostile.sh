@@ -121,6 +121,10 @@ parse_errors() {
 	try 2 agg show 0
 	try 2 agg frob 1
 	try 2 agg show 1 2
+	try 2 agg show 1 -f xml
+	try 2 agg show 1 -f
+	try 2 agg show -f openmetrics
+	try 2 agg clear 1 -f openmetrics
 	try 2 probe add kprobe vfs_read --count --by stack
 	try 2 probe add kprobe vfs_read --by retval
 	try 2 probe add kretprobe vfs_read --hist log2
@@ -133,6 +137,10 @@ parse_errors() {
 	try 2 count kprobe:vfs_read --by ,comm
 	try 2 count kprobe:vfs_read --by comm,pid,tgid,cpu,caller
 	try 2 count kprobe:vfs_read --by "$long"
+	try 2 count kprobe:vfs_read -f "$long"
+	try 2 count kprobe:vfs_read -f ''
+	try 2 count kprobe:vfs_read -f openmetric
+	try 2 count kprobe:vfs_read --format
 	try 2 count kprobe:vfs_read --by stack
 	try 2 count kprobe:vfs_read --by retval
 	try 2 count kprobe:vfs_read --by arg0

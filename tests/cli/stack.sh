@@ -86,8 +86,12 @@ comp rawprobectl stream -f fo
 comp rawprobectl probe add --sta
 comp rawprobectl trace kprobe:vfs_read --sta
 comp rawprobectl hist --sta
+comp rawprobectl count kprobe:vfs_read -f o
+comp rawprobectl count --for
+comp rawprobectl agg show 1 --fo
+comp rawprobectl stream -f o
 SH
-check "completion"       0 "^folded --stack --stats --stack --stack $" "^$" -- bash -c "bash $T/comp.sh $repo | tr '\n' ' '"
+check "completion"       0 "^folded --stack --stats --stack --stack openmetrics --format --format  $" "^$" -- bash -c "bash $T/comp.sh $repo | tr '\n' ' '"
 
 # --- text: the callers under each record, innermost first ---
 cat > "$T/text.want" <<'EOF'

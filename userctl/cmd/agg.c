@@ -6,6 +6,7 @@
  * clear, and the next interval begins; clear ends it unseen.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cmd/cmd.h"
@@ -19,9 +20,51 @@ static int rp_agg_info(struct nlattr **a, void *ctx)
 	return rp_probe_info_parse(a, ctx);
 }
 
+/*
+ * ID, and for show -f FORMAT: 0, -1 after a help, or an exit code. The
+ * format's default is -j's.
+ */
+static int rp_agg_args(const char *usage, int argc, char **argv, bool show,
+		       uint64_t *id, int *fmt)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *arg = NULL;
+	int opt, rc;
+
+	*fmt = rp_opts.json ? RP_COUNT_JSON : RP_COUNT_TEXT;
+	optind = 0;	/* full getopt reset: main() parsed already */
+	while ((opt = getopt_long(argc, argv, show ? "-f:h" : "-h", longopts,
+				  NULL)) != -1) {
+		if (opt == 'h' || (opt == 1 && rp_is_help(optarg))) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (opt == 'f' && show) {
+			rc = rp_count_format(optarg, fmt);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (opt != 1 || arg) {
+			fputs(usage, stderr);
+			return RP_EXIT_USAGE;
+		}
+		arg = optarg;
+	}
+	if (!arg || rp_parse_u64(arg, 1, UINT32_MAX, id)) {
+		fputs(usage, stderr);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 {
-	char usage[96], target[RP_TARGET_MAX];
+	char usage[160], target[RP_TARGET_MAX];
 	struct rp_count_names names;
 	struct rp_probe_info pi;
 	struct rp_probe_req req;
@@ -29,17 +72,13 @@ static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 	struct rp_agg_view v;
 	struct rp_nl nl;
 	uint64_t id;
-	int rc, err;
+	int rc, err, fmt;
 
-	snprintf(usage, sizeof(usage), "Usage: rawprobectl agg %s ID\n", what);
-	if (argc == 2 && rp_is_help(argv[1])) {
-		fputs(usage, stdout);
-		return RP_EXIT_OK;
-	}
-	if (argc != 2 || rp_parse_u64(argv[1], 1, UINT32_MAX, &id)) {
-		fputs(usage, stderr);
-		return RP_EXIT_USAGE;
-	}
+	snprintf(usage, sizeof(usage), "Usage: rawprobectl agg %s ID%s\n", what,
+		 show ? " [-f text|json|openmetrics]" : "");
+	rc = rp_agg_args(usage, argc, argv, show, &id, &fmt);
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
@@ -69,10 +108,7 @@ static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 		rp_count_view(&req, target, 0, &names, &v);
 		v.addr = pi.probed_addr;
 		rp_agg_sort_by_count(&r);
-		if (rp_opts.json)
-			rp_agg_print_json(&rp_json, &v, &r, NULL);
-		else
-			rp_agg_print_text(stdout, &v, &r, NULL);
+		rp_count_print(fmt, &v, &r, NULL);
 	}
 	rp_agg_result_free(&r);
 	return RP_EXIT_OK;
@@ -89,7 +125,7 @@ static int rp_agg_clear_cmd(int argc, char **argv)
 }
 
 static const struct rp_cmd rp_agg_cmds[] = {
-	{ "show",  rp_agg_show_cmd,  "ID    the counts since the last show or clear" },
+	{ "show",  rp_agg_show_cmd,  "ID [-f FORMAT]  the counts since the last show or clear" },
 	{ "clear", rp_agg_clear_cmd, "ID    start counting afresh" },
 	{ NULL, NULL, NULL },
 };

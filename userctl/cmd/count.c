@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rawprobectl count KIND:TARGET [--by KEY[,KEY]] [--stats VALUE]
- *                   [-i S] [-d S] [--top N]: how often, by whom, from
- * where, counted in the kernel (RAWPROBE_F_AGG) with no record per hit,
- * as BCC's funccount and bpftrace's count() do. The probe belongs to the
+ *                   [-i S] [-d S] [--top N] [-f FORMAT]: how often, by
+ * whom, from where, counted in the kernel (RAWPROBE_F_AGG) with no record
+ * per hit, as BCC's funccount and bpftrace's count() do. The probe belongs to the
  * command's socket; every interval ends with a read (AGG_READ), which
  * starts the next, so each hit is counted in exactly one interval.
  */
@@ -22,6 +22,7 @@
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 #include "out/aggregate.h"
+#include "out/openmetrics.h"
 #include "resolve/probe_req.h"
 
 #define RP_COUNT_SECONDS_MAX 31536000	/* -i, -d: at most a year */
@@ -34,6 +35,7 @@ struct rp_count_cfg {
 	uint64_t addr;			/* the probed function's */
 	double interval, duration;	/* seconds; 0: none */
 	uint64_t top;
+	int format;			/* enum rp_count_format; -1: -j's */
 	struct rp_count_names names;
 };
 
@@ -50,7 +52,7 @@ static void rp_count_usage(FILE *out)
 	fprintf(out,
 		"Usage: rawprobectl count KIND:TARGET [PROBE OPTIONS] [--by KEY[,KEY]...]\n"
 		"                         [--stats VALUE [--hist log2 | --lhist MIN,MAX,STEP]]\n"
-		"                         [-i SECONDS] [-d SECONDS] [--top N]\n\n"
+		"                         [-i SECONDS] [-d SECONDS] [--top N] [-f FORMAT]\n\n"
 		"Counts the probe's hits in the kernel, by key, and writes no record.\n\n"
 		"  -b, --by KEYS        count by these, comma-separated (at most %d):\n"
 		"                       comm, pid, tgid, cpu, caller (the calling\n"
@@ -67,6 +69,10 @@ static void rp_count_usage(FILE *out)
 		"  -i, --interval S     print and restart every S seconds\n"
 		"  -d, --duration S     stop after S seconds (default: Ctrl-C)\n"
 		"  -t, --top N          the N highest counts only\n"
+		"  -f, --format FMT     text (default), json (= -j) or openmetrics:\n"
+		"                       Prometheus' text format, for node_exporter's\n"
+		"                       textfile collector; its counts are the run's\n"
+		"                       so far, not the interval's (man page)\n"
 		"      --max-keys N     keys each CPU's table holds (default %d);\n"
 		"                       hits of keys past it are counted as dropped\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
@@ -81,6 +87,7 @@ static const struct option rp_count_longopts[] = {
 	{ "interval",  required_argument, NULL, 'i' },
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "top",       required_argument, NULL, 't' },
+	{ "format",    required_argument, NULL, 'f' },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -133,6 +140,8 @@ static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
 			return rp_usage_error("--top wants a number > 0, not '%s'",
 					      arg);
 		return 0;
+	case 'f':
+		return rp_count_format(arg, &c->format);
 	default:
 		if (rp_is_agg_opt(opt))
 			return rp_agg_opt(opt, arg, &c->req);
@@ -145,7 +154,7 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
-	while ((opt = getopt_long(argc, argv, "-a:m:s:b:i:d:t:h",
+	while ((opt = getopt_long(argc, argv, "-a:m:s:b:i:d:t:f:h",
 				  rp_count_longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			rp_count_usage(stdout);
@@ -162,7 +171,35 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 	if (!c->have_target)
 		return rp_usage_error("count needs a probe, e.g. 'rawprobectl "
 				      "count kprobe:vfs_read --by comm'");
+	if (c->format < 0)
+		c->format = rp_opts.json ? RP_COUNT_JSON : RP_COUNT_TEXT;
 	return 0;
+}
+
+int rp_count_format(const char *arg, int *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = RP_COUNT_TEXT;
+	else if (!strcmp(arg, "json"))
+		*fmt = RP_COUNT_JSON;
+	else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
+		*fmt = RP_COUNT_OPENMETRICS;
+	else
+		return rp_usage_error("--format is text, json or openmetrics, "
+				      "not '%s'", arg);
+	return 0;
+}
+
+void rp_count_print(int fmt, const struct rp_agg_view *v,
+		    const struct rp_agg_result *r,
+		    const struct rp_agg_totals *t)
+{
+	if (fmt == RP_COUNT_JSON)
+		rp_agg_print_json(&rp_json, v, r, t);
+	else if (fmt == RP_COUNT_OPENMETRICS)
+		rp_agg_print_openmetrics(stdout, v, r, t);
+	else
+		rp_agg_print_text(stdout, v, r, t);
 }
 
 /* The table's columns: each key's name and type. */
@@ -178,6 +215,7 @@ void rp_count_view(const struct rp_probe_req *req, const char *probe,
 	v->nkeys = a->nkeys;
 	v->top = top;
 	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
+	v->value_kind = a->value_kind;
 	v->value = rp_agg_value_name(req, nm->value, sizeof(nm->value));
 	v->hist = a->hist;
 	v->lin_min = a->lin_min;
@@ -242,10 +280,16 @@ static uint64_t rp_count_probed_addr(struct rp_nl *nl, uint32_t id)
 	return pi.probed_addr;
 }
 
-/* One interval: read, print; the totals go on the last one. */
-static int rp_count_interval(struct rp_nl *nl, uint32_t id,
+/*
+ * One interval: read, print; the totals go on the last one. Prometheus'
+ * counters only grow (rate() takes a fall for a restart), so openmetrics
+ * prints the run so far, added up in acc, where the others print the
+ * interval.
+ */
+static int rp_count_interval(struct rp_nl *nl, uint32_t id, int fmt,
 			     const struct rp_agg_view *v,
-			     struct rp_agg_totals *t, bool last)
+			     struct rp_agg_totals *t,
+			     struct rp_agg_result *acc, bool last)
 {
 	struct rp_agg_result r;
 	struct rp_probe_info pi;
@@ -264,11 +308,17 @@ static int rp_count_interval(struct rp_nl *nl, uint32_t id,
 				      rp_count_info, &pi);
 		t->hits = err ? 0 : pi.hits;
 	}
+	if (fmt == RP_COUNT_OPENMETRICS) {
+		err = rp_agg_accumulate(acc, &r);
+		rp_agg_result_free(&r);
+		if (err)
+			return rp_fail(nl, "count: adding up the counts", err);
+		rp_agg_sort_by_count(acc);
+		rp_count_print(fmt, v, acc, last ? t : NULL);
+		return RP_EXIT_OK;
+	}
 	rp_agg_sort_by_count(&r);
-	if (rp_opts.json)
-		rp_agg_print_json(&rp_json, v, &r, last ? t : NULL);
-	else
-		rp_agg_print_text(stdout, v, &r, last ? t : NULL);
+	rp_count_print(fmt, v, &r, last ? t : NULL);
 	rp_agg_result_free(&r);
 	return RP_EXIT_OK;
 }
@@ -278,6 +328,7 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 {
 	uint64_t start = rp_count_now(), end = UINT64_MAX, next;
 	struct rp_agg_totals t = { 0 };
+	struct rp_agg_result acc = { 0 };
 	struct rp_agg_view v;
 	int rc = RP_EXIT_OK;
 
@@ -292,14 +343,16 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 		rp_count_wait(next < end ? next : end);
 		if (rp_count_stop || rp_count_now() >= end)
 			break;
-		rc = rp_count_interval(nl, id, &v, &t, false);
+		rc = rp_count_interval(nl, id, c->format, &v, &t, &acc, false);
 		next += (uint64_t)(c->interval * 1e9);
 	}
-	if (rc)
-		return rc;
-	/* No hit after the last read: disarmed first, then read. */
-	rp_count_request(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
-	return rp_count_interval(nl, id, &v, &t, true);
+	if (!rc) {
+		/* No hit after the last read: disarmed first, then read. */
+		rp_count_request(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
+		rc = rp_count_interval(nl, id, c->format, &v, &t, &acc, true);
+	}
+	rp_agg_result_free(&acc);
+	return rc;
 }
 
 int rp_cmd_count(int argc, char **argv)
@@ -311,6 +364,7 @@ int rp_cmd_count(int argc, char **argv)
 	int rc;
 
 	memset(&c, 0, sizeof(c));
+	c.format = -1;
 	rc = rp_count_parse(argc, argv, &c);
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;

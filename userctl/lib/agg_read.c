@@ -256,6 +256,65 @@ void rp_agg_merge(struct rp_agg_result *r)
 	r->n = out;
 }
 
+/*
+ * The stacks of r that acc has not, by id; then one id per stack again
+ * (an interval may name a stack by another of its ids).
+ */
+static int rp_agg_accumulate_stacks(struct rp_agg_result *acc,
+				    const struct rp_agg_result *r)
+{
+	const struct rp_agg_stack *st;
+	uint64_t w[1 + RAWPROBE_STACK_MAX];
+	size_t i;
+	int err;
+
+	acc->stack_word = r->stack_word;
+	for (i = 0; i < r->nstacks; i++) {
+		st = &r->stacks[i];
+		if (acc->nstacks && bsearch(st, acc->stacks, acc->nstacks,
+					    sizeof(*st), rp_agg_stack_id_cmp))
+			continue;
+		w[0] = st->id;
+		memcpy(w + 1, st->frames, st->n * sizeof(uint64_t));
+		err = rp_agg_push_stack(acc, w,
+					(int)((1 + st->n) * sizeof(uint64_t)));
+		if (err)
+			return err;
+		qsort(acc->stacks, acc->nstacks, sizeof(*st),
+		      rp_agg_stack_id_cmp);
+	}
+	rp_agg_stacks_unify(acc);
+	return 0;
+}
+
+int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r)
+{
+	size_t stride = r->key_words + r->val_words, i;
+	int err;
+
+	if (!acc->val_words) {
+		acc->key_words = r->key_words;
+		acc->val_words = r->val_words;
+		acc->start_ns = r->start_ns;
+	}
+	if (acc->key_words != r->key_words || acc->val_words != r->val_words)
+		return -EINVAL;
+	for (i = 0; i < r->n; i++) {
+		err = rp_agg_push(acc, rp_agg_entry(r, i),
+				  (int)(stride * sizeof(uint64_t)));
+		if (err)
+			return err;
+	}
+	err = rp_agg_accumulate_stacks(acc, r);
+	if (err)
+		return err;
+	acc->end_ns = r->end_ns;
+	acc->hits += r->hits;
+	acc->dropped += r->dropped;
+	rp_agg_merge(acc);
+	return 0;
+}
+
 void rp_agg_sort_by_count(struct rp_agg_result *r)
 {
 	rp_agg_sort(r, rp_agg_count_cmp);

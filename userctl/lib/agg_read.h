@@ -50,6 +50,12 @@ const struct rp_agg_stack *rp_agg_stack_of(const struct rp_agg_result *r,
 
 /* Merge equal keys (sorted by key); values added, min and max kept. */
 void rp_agg_merge(struct rp_agg_result *r);
+/*
+ * Add interval r to the run so far, acc (zeroed at first): entries merged
+ * by key, hits and dropped added, from acc's start to r's end; for
+ * counters that only grow (count -i -f openmetrics). 0 or -errno.
+ */
+int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r);
 /* Sort entries by count, highest first (then by key). */
 void rp_agg_sort_by_count(struct rp_agg_result *r);
 

@@ -12,10 +12,7 @@
 #include "out/aggregate.h"
 #include "out/stack.h"
 
-#define RP_AGG_CELL (RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + RP_KSYM_MAX)
-
-/* Key i of entry w as text; *w advances past its words. */
-static const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
+const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 				  const uint64_t **w, char *buf, size_t len)
 {
 	char comm[RAWPROBE_COMM_LEN + 1];
@@ -70,16 +67,15 @@ static double rp_agg_secs(const struct rp_agg_result *r)
 
 #define RP_AGG_BAR 52
 
-static size_t rp_agg_nbuckets(const struct rp_agg_view *v,
-			      const struct rp_agg_result *r)
+size_t rp_agg_nbuckets(const struct rp_agg_view *v,
+		       const struct rp_agg_result *r)
 {
 	return v->hist && r->val_words > RP_AGG_W_BUCKETS ?
 	       r->val_words - RP_AGG_W_BUCKETS : 0;
 }
 
-/* Bucket b's bounds: [*lo, *hi); *open_lo / *open_hi: unbounded side */
-static void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
-			  int64_t *lo, int64_t *hi, bool *open_lo, bool *open_hi)
+void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
+		   int64_t *lo, int64_t *hi, bool *open_lo, bool *open_hi)
 {
 	*open_lo = b == 0;
 	*open_hi = v->hist == RAWPROBE_AGG_HIST_LINEAR && b == nb - 1;

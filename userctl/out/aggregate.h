@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "lib/agg_read.h"
+#include "lib/escape.h"
 #include "lib/json.h"
+#include "lib/symbols.h"
 
 struct rp_agg_view {
 	const char *probe;		/* "kprobe:vfs_read" */
@@ -24,6 +26,7 @@ struct rp_agg_view {
 	unsigned char hist;		/* enum rawprobe_agg_hist: buckets too */
 	int64_t lin_min;		/* AGG_HIST_LINEAR */
 	uint64_t lin_step;
+	unsigned char value_kind;	/* enum rawprobe_agg_value */
 	const char *value;		/* what they are of: "retval" */
 	size_t top;			/* rows shown; 0: all */
 	uint64_t addr;			/* the probed function: the leaf of
@@ -36,6 +39,22 @@ struct rp_agg_totals {
 	uint64_t hits;			/* the probe's HITS */
 	uint64_t counted, dropped;	/* every interval's, added up */
 };
+
+/* Room for any key as text (a command escaped, a caller's symbol) */
+#define RP_AGG_CELL (RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + RP_KSYM_MAX)
+
+/*
+ * Key i of an entry as text, as every format shows it (a command
+ * escaped as escape.h says); *w advances past the key's words.
+ */
+const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
+			   const uint64_t **w, char *buf, size_t len);
+/* An entry's buckets: 0 without a histogram */
+size_t rp_agg_nbuckets(const struct rp_agg_view *v,
+		       const struct rp_agg_result *r);
+/* Bucket b's bounds: [*lo, *hi); *open_lo / *open_hi: unbounded side */
+void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
+		   int64_t *lo, int64_t *hi, bool *open_lo, bool *open_hi);
 
 void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		       const struct rp_agg_result *r,

@@ -228,7 +228,71 @@ t_count_rmmod_while_reading() {
 	module_load
 }
 
+# promtool check metrics on a file (or stdin): exit 0, not a word of lint
+# (Debian's prometheus: the guest runs the host's root, deps.sh's).
+promtool_ok() {	# FILE
+	local said
+	command -v promtool >/dev/null ||
+		fail "no promtool (tools/deps.sh installs Debian's prometheus)" || return
+	said=$(promtool check metrics < "$1" 2>&1) ||
+		fail "promtool refused $1: $said: $(head -c 2000 "$1")" || return
+	[ -z "$said" ] || fail "promtool on $1: $said"
+}
+
+# -f openmetrics: Prometheus' text format, which promtool accepts, with
+# getpgid_loop's calls under its command; with -i the counts are running
+# totals (a Prometheus counter only grows: rate() reads a fall as a
+# restart), each interval's exposition checked on its own; a histogram's
+# cumulative buckets of dd's 100-byte reads.
+t_count_openmetrics() {
+	local j
+	bg_start $S/om.prom count kprobe:$SYS --by comm -d 3 -f openmetrics
+	$LOOP -w 0 500 >/dev/null
+	wait $BG_PID || fail "count -d 3 -f openmetrics: exit $?: $(cat $S/om.prom.err)"
+	promtool_ok $S/om.prom
+	expect_eq 500 "$(sed -n 's/^rawprobe_hits_total{probe="kprobe:'$SYS'",comm="getpgid_loop"} //p' $S/om.prom)" \
+		"getpgid_loop's calls, as a Prometheus counter"
+	expect_eq 1 "$(grep -c '^# TYPE rawprobe_hits_total counter$' $S/om.prom)" "one TYPE line"
+
+	bg_start $S/omi.prom count kprobe:$SYS --by comm -i 0.3 -f openmetrics
+	$LOOP -w 0 300 >/dev/null
+	wait_for "grep -q '\"getpgid_loop\"} 300\$' $S/omi.prom" 150 ||
+		fail "no exposition with the first 300 calls: $(tail -n 5 $S/omi.prom)"
+	$LOOP -w 0 200 >/dev/null
+	sleep 0.5
+	bg_stop INT
+	python3 - $S/omi.prom <<'PY' || fail "not running totals (see above)"
+import re, subprocess, sys
+docs = [d for d in open(sys.argv[1]).read().split("\n\n") if d.strip()]
+counts = []
+for d in docs:
+    p = subprocess.run(["promtool", "check", "metrics"], input=d + "\n",
+                       capture_output=True, text=True)
+    if p.returncode or p.stdout or p.stderr:
+        sys.exit("promtool: exit %d %s%s on:\n%s" % (p.returncode, p.stdout, p.stderr, d))
+    m = re.search(r'^rawprobe_hits_total\{probe="[^"]*",comm="getpgid_loop"\} (\d+)$', d, re.M)
+    counts.append(int(m.group(1)) if m else 0)
+if len(docs) < 3 or counts != sorted(counts) or 300 not in counts or counts[-1] != 500:
+    sys.exit("getpgid_loop in %d expositions: %s, not running totals to 500" % (len(docs), counts))
+print("    %d expositions, getpgid_loop %s..%s" % (len(docs), counts[0], counts[-1]))
+PY
+
+	head -c 1000 /dev/zero > $S/k1
+	bg_start $S/omh.prom count kretprobe:vfs_read --by comm --stats retval --hist log2 -f openmetrics
+	dd if=$S/k1 of=/dev/null bs=100 2>/dev/null
+	bg_stop INT
+	promtool_ok $S/omh.prom
+	# [64, 128) is le="127" less le="63"
+	j=$(awk '/^rawprobe_retval_bucket\{.*comm="dd",le="127"\}/ { a = $2 }
+		 /^rawprobe_retval_bucket\{.*comm="dd",le="63"\}/ { b = $2 }
+		 END { print a - b }' $S/omh.prom)
+	expect_ge 10 "$j" "dd's 100-byte reads in le=\"127\" but not le=\"63\""
+	expect_eq "$(sed -n 's/^rawprobe_retval_count{.*comm="dd"} //p' $S/omh.prom)" \
+		"$(sed -n 's/^rawprobe_retval_bucket{.*comm="dd",le="+Inf"} //p' $S/omh.prom)" "+Inf = _count"
+}
+
 t_count_bad_input() {
+	expect_fail 2 "format is text, json or openmetrics, not 'xml'" $CTL count kprobe:vfs_read -f xml
 	expect_fail 2 "unknown key 'stak'" $CTL count kprobe:vfs_read --by stak
 	expect_fail 2 "stack: the callers are known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by stack
 	expect_fail 2 "only a kretprobe sees a return value" $CTL count kprobe:vfs_read --by retval
@@ -262,6 +326,12 @@ t_agg_persistent() {
 	$CTL agg clear "$id"
 	j=$($CTL -j agg show "$id")
 	expect_eq 0 "$(json_get "$j" "len([e for e in j['entries'] if e['comm'] == 'getpgid_loop'])")" "cleared"
+	$LOOP -w 0 70 >/dev/null
+	$CTL agg show "$id" -f openmetrics > $S/agg.prom
+	promtool_ok $S/agg.prom
+	expect_eq 70 "$(sed -n 's/^rawprobe_hits_total{probe="'$SYS'",comm="getpgid_loop"} //p' $S/agg.prom)" \
+		"agg show -f openmetrics"
+	expect_fail 2 "format is text, json or openmetrics" $CTL agg show "$id" -f xml
 	expect_fail 1 "does not count" $CTL agg show "$($CTL probe add kprobe vfs_read)"
 	expect_fail 2 "Usage: rawprobectl agg show ID" $CTL agg show x
 	$CTL probe del all
@@ -286,6 +356,6 @@ t_count_killed_leaves_nothing() {
 
 tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
-	t_count_stack_overflow_counted t_count_bad_input \
+	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
 	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading

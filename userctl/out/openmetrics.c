@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * count -f openmetrics: the aggregates in Prometheus' text exposition
+ * format 0.0.4, the one node_exporter's textfile collector parses (its
+ * parser and promtool's are the same, prometheus/common's expfmt). The
+ * families, each with its HELP and TYPE once:
+ *
+ *   rawprobe_hits_total{probe, KEYS}		counter: hits counted by key
+ *   rawprobe_dropped_hits_total{probe}		counter: hits of keys that
+ *						found no room (--max-keys)
+ * and with --stats VALUE, per key:
+ *   rawprobe_V{probe, KEYS}			summary of _sum and _count;
+ *						with --hist or --lhist a
+ *						histogram (_bucket{le})
+ *   rawprobe_V_min, rawprobe_V_max		gauges
+ *
+ * V is retval, latency_seconds, argN or arg_NAME: latency is measured in
+ * nanoseconds and shown in seconds, Prometheus' base unit (promtool's
+ * lint refuses "nanoseconds" in a name). No timestamps: the textfile
+ * collector skips a file that has them.
+ *
+ * A key's value is the text that count's table shows (a command escaped
+ * as escape.h says, so never a control byte nor invalid UTF-8, which
+ * Prometheus refuses), then escaped as the format wants: backslash,
+ * double quote and newline.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "out/openmetrics.h"
+#include "out/stack.h"
+
+#define RP_OM_NAME 64
+
+struct rp_om {
+	FILE *out;
+	const struct rp_agg_view *v;
+	const struct rp_agg_result *r;
+	size_t n;				/* entries shown */
+	char family[RP_OM_NAME + 16];		/* rawprobe_V */
+	bool seconds;				/* V in ns, shown in seconds */
+	char names[RAWPROBE_AGG_MAX_KEYS][RP_OM_NAME];	/* label names */
+	char **labels;				/* each entry's, escaped */
+};
+
+void rp_om_label_name(char *buf, size_t len, const char *name)
+{
+	static const char *const ours[] = { "probe", "le", "quantile" };
+	unsigned char c, prev = 0;
+	size_t n = 0, i;
+	bool gap = false;
+
+	for (; *name && n + 2 < len; prev = c, name++) {
+		c = (unsigned char)*name;
+		if (c >= 0x80 || !isalnum(c)) {
+			gap = n > 0;
+			continue;
+		}
+		/* fooBar: a word begins (promtool's lint wants snake_case) */
+		if (isupper(c) && (islower(prev) || isdigit(prev)) && n)
+			gap = true;
+		if (gap)
+			buf[n++] = '_';
+		buf[n++] = (char)tolower(c);
+		gap = false;
+	}
+	buf[n] = '\0';
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (!strcmp(buf, ours[i]))
+			break;
+	if (n && !isdigit((unsigned char)buf[0]) &&
+	    i == sizeof(ours) / sizeof(ours[0]))
+		return;
+	if (!n) {
+		snprintf(buf, len, "key");
+		return;
+	}
+	/* "key_" and what fits of the rest */
+	memmove(buf + 4, buf, n + 1 < len - 4 ? n + 1 : len - 4);
+	memcpy(buf, "key_", 4);
+	buf[len - 1] = '\0';
+}
+
+/* Label names for the keys, each once: a second "a_b" becomes "a_b_2". */
+static void rp_om_names(struct rp_om *om)
+{
+	char name[RP_OM_NAME - 4];	/* room for "_2".."_4" */
+	unsigned int i, k;
+
+	for (i = 0; i < om->v->nkeys; i++) {
+		rp_om_label_name(name, sizeof(name), om->v->names[i]);
+		snprintf(om->names[i], RP_OM_NAME, "%s", name);
+		for (k = 0; k < i; k++)
+			if (!strcmp(om->names[k], om->names[i]))
+				snprintf(om->names[i], RP_OM_NAME, "%s_%c",
+					 name, (char)('1' + i));
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void rp_om_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* A stack key's label: the stack folded, root first, as text shows it. */
+static void rp_om_stack(FILE *f, const struct rp_om *om, size_t e,
+			const uint64_t **w)
+{
+	const struct rp_agg_stack *st = rp_agg_stack_of(om->r,
+							rp_agg_entry(om->r, e));
+	static char buf[RP_FOLDED_STACK_MAX + 1];
+	char *p;
+
+	(*w)++;
+	p = st ? rp_put_folded_stack(buf, om->v->addr, st->frames, st->n) :
+		 rp_put_folded_name(buf, om->v->addr);
+	*p = '\0';
+	rp_om_escape(f, buf);
+}
+
+/* Entry e's labels, probe="...",KEY="...": malloc'd, NULL if no memory. */
+static char *rp_om_entry_labels(const struct rp_om *om, size_t e)
+{
+	const uint64_t *w = rp_agg_entry(om->r, e);
+	char cell[RP_AGG_CELL], *s = NULL;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f;
+
+	f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	fputs("probe=\"", f);
+	rp_om_escape(f, om->v->probe);
+	fputc('"', f);
+	for (i = 0; i < om->v->nkeys; i++) {
+		fprintf(f, ",%s=\"", om->names[i]);
+		if (om->v->keys[i] == RAWPROBE_AGG_KEY_STACK)
+			rp_om_stack(f, om, e, &w);
+		else
+			rp_om_escape(f, rp_agg_key_str(om->v, i, &w, cell,
+						       sizeof(cell)));
+		fputc('"', f);
+	}
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The value family's name: rawprobe_retval, _latency_seconds, _arg_len */
+static void rp_om_family(struct rp_om *om)
+{
+	char name[RP_OM_NAME];
+	bool argn;
+
+	om->seconds = om->v->value_kind == RAWPROBE_AGG_VALUE_LATENCY;
+	if (om->seconds) {
+		snprintf(om->family, sizeof(om->family),
+			 "rawprobe_latency_seconds");
+		return;
+	}
+	rp_om_label_name(name, sizeof(name), om->v->value);
+	if (om->v->value_kind == RAWPROBE_AGG_VALUE_RETVAL) {
+		snprintf(om->family, sizeof(om->family), "rawprobe_retval");
+		return;
+	}
+	/* argN as it is; a name of the user's after arg_ */
+	argn = !strncmp(name, "arg", 3) && name[3] &&
+	       strspn(name + 3, "0123456789") == strlen(name + 3);
+	snprintf(om->family, sizeof(om->family), "rawprobe_%s%s",
+		 argn ? "" : "arg_", name);
+}
+
+/* A value: an integer, or nanoseconds as seconds, exactly (no float). */
+static void rp_om_num(FILE *out, int64_t x, bool seconds)
+{
+	uint64_t a = x < 0 ? -(uint64_t)x : (uint64_t)x;
+	char frac[10];
+	int n = 9;
+
+	if (!seconds) {
+		fprintf(out, "%" PRId64, x);
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%09" PRIu64, a % 1000000000);
+	while (n && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	fprintf(out, "%s%" PRIu64 "%s%s", x < 0 ? "-" : "", a / 1000000000,
+		n ? "." : "", frac);
+}
+
+static void rp_om_head(FILE *out, const char *name, const char *type,
+		       const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * The last bucket printed with a bound of its own, of every entry (one
+ * layout for all, so that sum by (le) adds like with like): linear, all
+ * but the last (open above: +Inf's); log2, up to the highest one that
+ * counted (64 would be mostly zeros), never bucket 63 (up to INT64_MAX).
+ * SIZE_MAX: none.
+ */
+static size_t rp_om_last_bucket(const struct rp_om *om, size_t nb)
+{
+	const uint64_t *b;
+	size_t e, i, last = 0;
+	bool any = false;
+
+	if (om->v->hist == RAWPROBE_AGG_HIST_LINEAR)
+		return nb >= 2 ? nb - 2 : SIZE_MAX;
+	for (e = 0; e < om->n; e++) {
+		b = rp_agg_entry(om->r, e) + om->r->key_words + RP_AGG_W_BUCKETS;
+		for (i = nb; i-- > last; )
+			if (b[i]) {
+				last = i;
+				any = true;
+				break;
+			}
+	}
+	if (!any)
+		return 0;
+	return last < 63 ? last : 62;
+}
+
+/*
+ * Entry e's histogram, cumulative as Prometheus' is. Buckets are
+ * [lo, hi) of integers, so "le" (at most) is hi - 1: [1024, 2048) is
+ * le="2047", and bucket 0 of log2, 0 and below, le="0".
+ */
+static void rp_om_hist(const struct rp_om *om, size_t e, size_t last)
+{
+	const uint64_t *val = rp_agg_entry(om->r, e) + om->r->key_words;
+	const uint64_t *b = val + RP_AGG_W_BUCKETS;
+	size_t i, nb = rp_agg_nbuckets(om->v, om->r);
+	uint64_t cum = 0;
+	bool olo, ohi;
+	int64_t lo, hi;
+
+	for (i = 0; i < nb; i++) {
+		cum += b[i];
+		if (last == SIZE_MAX || i > last)
+			continue;
+		rp_agg_bounds(om->v, i, nb, &lo, &hi, &olo, &ohi);
+		fprintf(om->out, "%s_bucket{%s,le=\"", om->family,
+			om->labels[e]);
+		rp_om_num(om->out, hi - 1, om->seconds);
+		fprintf(om->out, "\"} %" PRIu64 "\n", cum);
+	}
+	fprintf(om->out, "%s_bucket{%s,le=\"+Inf\"} %" PRIu64 "\n",
+		om->family, om->labels[e], cum);
+	fprintf(om->out, "%s_sum{%s} ", om->family, om->labels[e]);
+	rp_om_num(om->out, (int64_t)val[RP_AGG_W_SUM], om->seconds);
+	fprintf(om->out, "\n%s_count{%s} %" PRIu64 "\n", om->family,
+		om->labels[e], cum);
+}
+
+/* --stats: the value's summary or histogram, then its min and max */
+static void rp_om_value(struct rp_om *om)
+{
+	static const char *const ext[] = { "min", "max" };
+	size_t e, last = 0, nb = rp_agg_nbuckets(om->v, om->r);
+	const uint64_t *val;
+	char help[160], name[sizeof(om->family) + 8];
+	unsigned int k;
+
+	rp_om_family(om);
+	if (om->seconds)
+		snprintf(help, sizeof(help), "Time from entry to return at a "
+			 "rawprobe kretprobe, by key (rawprobectl count --stats "
+			 "latency)");
+	else
+		snprintf(help, sizeof(help), "Values of %s at a rawprobe "
+			 "probe's hits, by key (rawprobectl count --stats)",
+			 om->family + strlen("rawprobe_"));
+	rp_om_head(om->out, om->family, nb ? "histogram" : "summary", help);
+	if (nb)
+		last = rp_om_last_bucket(om, nb);
+	for (e = 0; e < om->n; e++) {
+		val = rp_agg_entry(om->r, e) + om->r->key_words;
+		if (nb) {
+			rp_om_hist(om, e, last);
+			continue;
+		}
+		fprintf(om->out, "%s_sum{%s} ", om->family, om->labels[e]);
+		rp_om_num(om->out, (int64_t)val[RP_AGG_W_SUM], om->seconds);
+		fprintf(om->out, "\n%s_count{%s} %" PRIu64 "\n", om->family,
+			om->labels[e], val[RP_AGG_W_COUNT]);
+	}
+	for (k = 0; k < 2; k++) {
+		snprintf(name, sizeof(name), "%s_%s", om->family, ext[k]);
+		snprintf(help, sizeof(help), "The %s of %s since the start, "
+			 "by key", k ? "highest" : "lowest", om->family);
+		rp_om_head(om->out, name, "gauge", help);
+		for (e = 0; e < om->n; e++) {
+			val = rp_agg_entry(om->r, e) + om->r->key_words;
+			fprintf(om->out, "%s{%s} ", name, om->labels[e]);
+			rp_om_num(om->out, (int64_t)val[RP_AGG_W_MIN + k],
+				  om->seconds);
+			fputc('\n', om->out);
+		}
+	}
+}
+
+void rp_agg_print_openmetrics(FILE *out, const struct rp_agg_view *v,
+			      const struct rp_agg_result *r,
+			      const struct rp_agg_totals *t)
+{
+	struct rp_om om = { .out = out, .v = v, .r = r };
+	size_t e;
+
+	(void)t;
+	om.n = v->top && v->top < r->n ? v->top : r->n;
+	om.labels = calloc(om.n ? om.n : 1, sizeof(*om.labels));
+	rp_om_names(&om);
+	for (e = 0; om.labels && e < om.n; e++)
+		if (!(om.labels[e] = rp_om_entry_labels(&om, e)))
+			break;
+	if (!om.labels || e < om.n) {
+		fputs("rawprobectl: out of memory for the labels\n", stderr);
+		om.n = e;	/* the entries that have theirs */
+	}
+	rp_om_head(out, "rawprobe_hits_total", "counter", "Hits of a rawprobe "
+		   "probe counted in the kernel, by key (rawprobectl count)");
+	for (e = 0; e < om.n; e++)
+		fprintf(out, "rawprobe_hits_total{%s} %" PRIu64 "\n",
+			om.labels[e],
+			rp_agg_entry(r, e)[r->key_words + RP_AGG_W_COUNT]);
+	rp_om_head(out, "rawprobe_dropped_hits_total", "counter", "Hits of a "
+		   "rawprobe probe whose key found no room in its table "
+		   "(--max-keys), counted under no key");
+	fputs("rawprobe_dropped_hits_total{probe=\"", out);
+	rp_om_escape(out, v->probe);
+	fprintf(out, "\"} %" PRIu64 "\n", r->dropped);
+	if (v->stats)
+		rp_om_value(&om);
+	fputc('\n', out);
+	fflush(out);
+	for (e = 0; om.labels && e < om.n; e++)
+		free(om.labels[e]);
+	free(om.labels);
+}
