@@ -1,39 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel stacks (RAWPROBE_F_STACK): the callers of a probed function, in
- * the record's string area, at a function's entry only.
+ * Kernel stacks (RAWPROBE_F_STACK, and an aggregate's stack key): the
+ * callers of a probed function, at a function's entry.
  *
- * Modules may call stack_trace_save() but not stack_trace_save_regs(),
- * so the walk starts in the handler, above kprobes' and ftrace's frames.
- * At a function's entry the word at the probed context's stack pointer
- * is the return address into its caller: the walk's frames before that
- * one are the machinery's, and are dropped. If the unwinder never
- * reaches it, the caller alone is recorded.
+ * Modules may not call stack_trace_save_regs(), but x86's unwinder is
+ * exported (__unwind_start() and the rest, EXPORT_SYMBOL_GPL), so the
+ * walk starts where stack_trace_save_regs() starts it: at the probed
+ * context's registers, its first frame the probed function, dropped
+ * here. A walk from the handler (stack_trace_save()) would first climb
+ * the handler's, kprobes' and ftrace's own frames, each an ORC lookup,
+ * to throw them away: it took twice the instructions. If the unwinder
+ * finds nothing, the word at the stack pointer, the return address at a
+ * function's entry, is the one frame.
  */
 #include <linux/kprobes.h>
-#include <linux/stacktrace.h>
+#include <linux/ptrace.h>
+#include <asm/unwind.h>
 #include "core.h"
-
-/* Room for the frames of the handler, kprobes and ftrace, then ours. */
-#define RP_STACK_WALK	(RAWPROBE_STACK_MAX + 16)
 
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
 {
-	unsigned long walk[RP_STACK_WALK];
-	unsigned long ret = regs_get_kernel_stack_nth(regs, 0);
-	unsigned int n, i, k = 0;
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int k = 0;
 
-	if (!ret)
-		return 0;
-	n = stack_trace_save(walk, ARRAY_SIZE(walk), 0);
-	for (i = 0; i < n && walk[i] != ret; i++)
-		;
-	if (i == n) {
-		frames[0] = ret;
-		return 1;
+	for (unwind_start(&state, current, regs, NULL);
+	     !unwind_done(&state) && k < RAWPROBE_STACK_MAX;
+	     unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (addr != instruction_pointer(regs))
+			frames[k++] = addr;
 	}
-	while (i < n && k < RAWPROBE_STACK_MAX)
-		frames[k++] = walk[i++];
+	if (!k) {
+		addr = regs_get_kernel_stack_nth(regs, 0);
+		if (addr)
+			frames[k++] = addr;
+	}
 	return k;
 }
 NOKPROBE_SYMBOL(rp_stack_save);

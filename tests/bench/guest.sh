@@ -62,10 +62,15 @@ INTERVALS=21	# per run, with -i
 SCALE="1000 10000"
 OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 	rawprobe_pid_vnr_ring rawprobe_field_ring"
+# The second data path: counts in the kernel, beside bpftrace's maps and
+# ftrace's hist trigger doing the same
+AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
+	rawprobe_hist_latency bpftrace_count bpftrace_count_comm
+	bpftrace_count_stack bpftrace_hist_latency ftrace_hist_pid"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
 	rawprobe_kprobe_tsc rawprobe_kretprobe_tsc
-	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS"
+	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS $AGG_ROWS"
 INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
 	rawprobe_kprobe_ring_1000 kprobe_empty_1000
 	rawprobe_jprobe rawprobe_jprobe_ring
@@ -368,6 +373,78 @@ run_rawprobe_field_ring() {
 	ring_row rawprobe_field_ring kprobe $FIELD_SYM --args 'pid->numbers[0].nr'
 }
 
+# A counting probe (probe add --count ...): no record, no reader. Produced
+# is the probe's hits, delivered the interval's counted hits (agg show),
+# lost its dropped keys.
+agg_row() {	# CONFIG KIND [PROBE ADD OPTION...]
+	local cfg=$1 kind=$2 id res j a hits dropped
+	shift 2
+	id=$($CTL probe add "$kind" $SYM --count "$@") || return 1
+	res=$(workload)
+	j=$($CTL -j probe show "$id")
+	a=$($CTL -j agg show "$id")
+	$CTL probe del "$id"
+	hits=$(json_num "$a" hits)
+	dropped=$(json_num "$a" dropped)
+	result "$cfg" "$res" "$(json_num "$j" hits)" "$((hits - dropped))" \
+		"$dropped"
+}
+run_rawprobe_count() { agg_row rawprobe_count kprobe; }
+run_rawprobe_count_comm() { agg_row rawprobe_count_comm kprobe --by comm; }
+run_rawprobe_count_stack() { agg_row rawprobe_count_stack kprobe --by stack; }
+run_rawprobe_hist_latency() {
+	agg_row rawprobe_hist_latency kretprobe --stats latency --hist log2
+}
+
+# bpftrace with a map: the program runs per hit, the map is printed at
+# exit. Delivered: the counts it prints (the histogram's too), added up.
+run_bpftrace_map() {	# CONFIG PROBE PROGRAM
+	local pid res n
+	taskset -c 1 bpftrace -o "$OUT/bt.out" -e "$2:$SYM { $3 }" \
+		>/dev/null 2>"$OUT/bt.err" &
+	pid=$!
+	if ! wait_for "probe_armed || ! alive $pid" 600 ||
+	   ! probe_armed; then
+		stop $pid TERM
+		unavailable "$1" \
+			"$(grep -m1 . "$OUT/bt.err" || echo 'did not attach in 60 s')"
+		return 0
+	fi
+	res=$(workload)
+	stop $pid INT || return 1
+	# "@: N", "@[comm]: N", a stack's "]: N", a bucket's "[a, b) N |@@|"
+	n=$(awk '/: [0-9]+$/ { s += $NF } /^\[.*\) +[0-9]+ \|/ { h += $(NF - 1) }
+		 END { print (h ? h : s) + 0 }' "$OUT/bt.out")
+	result "$1" "$res" "${res#* }" "$n" -
+}
+run_bpftrace_count() { run_bpftrace_map bpftrace_count kprobe '@ = count();'; }
+run_bpftrace_count_comm() {
+	run_bpftrace_map bpftrace_count_comm kprobe '@[comm] = count();'
+}
+run_bpftrace_count_stack() {
+	run_bpftrace_map bpftrace_count_stack kprobe '@[kstack] = count();'
+}
+run_bpftrace_hist_latency() {
+	local prog='@s[tid] = nsecs; } kretprobe:'$SYM' /@s[tid]/ {
+		@ = hist(nsecs - @s[tid]); delete(@s[tid]);'
+	run_bpftrace_map bpftrace_hist_latency kprobe "$prog"
+}
+
+# ftrace's hist trigger on a p: event, keyed by pid: no ring reader, the
+# event soft-enabled by its trigger. Produced: kprobe_profile's hits;
+# delivered: the histogram's Hits.
+run_ftrace_hist_pid() {
+	local ev=rpbench/getpgid_h res hits n
+	echo "p:$ev $SYM" >> $TR/kprobe_events || return 1
+	echo 'hist:keys=common_pid' > $TR/events/$ev/trigger || return 1
+	res=$(workload)
+	n=$(awk '/^ *Hits:/ { print $2 }' $TR/events/$ev/hist)
+	hits=$(awk '$1 == "getpgid_h" { print $2 }' $TR/kprobe_profile)
+	echo '!hist:keys=common_pid' > $TR/events/$ev/trigger
+	echo "-:$ev" >> $TR/kprobe_events
+	result ftrace_hist_pid "$res" "$hits" "$n" -
+}
+
 ftrace_drained() {
 	! grep -q '^entries: [1-9]' $TR/per_cpu/cpu*/stats
 }
@@ -488,8 +565,11 @@ scale_ftrace() {	# N [unarmed|reversed]
 		"$1 events; the first: $(grep -m1 -A2 . $TR/error_log)" >&2
 }
 
-command -v bpftrace >/dev/null ||
-	unavailable bpftrace_kprobe "bpftrace is not installed"
+for c in bpftrace_kprobe bpftrace_count bpftrace_count_comm \
+	 bpftrace_count_stack bpftrace_hist_latency; do
+	command -v bpftrace >/dev/null ||
+		unavailable $c "bpftrace is not installed"
+done
 exec 3>&1
 echo "K $(uname -r) $(nproc)"
 module_load

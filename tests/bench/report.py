@@ -64,6 +64,21 @@ ROWS = [
      "no reader", "kprobe_empty"),
     ("rawprobe_field_ring", "… + `--args 'pid->numbers[0].nr'` (one field "
      "fetch), overwrite, no reader", "kprobe_empty"),
+    ("rawprobe_count", "rawprobe `probe add --count` (counted in the "
+     "kernel, no record)", "kprobe_empty"),
+    ("rawprobe_count_comm", "rawprobe `--count --by comm`", "kprobe_empty"),
+    ("rawprobe_count_stack", "rawprobe `--count --by stack`",
+     "kprobe_empty"),
+    ("rawprobe_hist_latency", "rawprobe kretprobe `--stats latency --hist "
+     "log2`", "kretprobe_empty"),
+    ("bpftrace_count", "bpftrace `@ = count()`", "kprobe_empty"),
+    ("bpftrace_count_comm", "bpftrace `@[comm] = count()`", "kprobe_empty"),
+    ("bpftrace_count_stack", "bpftrace `@[kstack] = count()`",
+     "kprobe_empty"),
+    ("bpftrace_hist_latency", "bpftrace `@ = hist(nsecs - @s[tid])` "
+     "(kprobe + kretprobe)", "kretprobe_empty"),
+    ("ftrace_hist_pid", "ftrace hist trigger `hist:keys=common_pid` on a "
+     "`p:` event", "kprobe_empty"),
 ]
 
 # What one option adds: (config, the row without it, what it is)
@@ -79,6 +94,9 @@ FEATURES = [
 ]
 
 TARGETS = [  # config, max ratio to its empty probe
+    ("rawprobe_count", 1.15),
+    ("rawprobe_count_comm", 1.25),
+    ("rawprobe_hist_latency", 1.3),
     ("rawprobe_kprobe", 1.3),
     ("rawprobe_kretprobe", 1.2),
     ("rawprobe_kprobe_tsc", 1.3),
@@ -510,7 +528,7 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
     out.append("Targets, in instructions:\n")
     for cfg, limit in TARGETS:
         for c in (cfg + "_ring", cfg):
-            floor = next(f for r, _, f in INSN_ROWS if r == c)
+            floor = next((f for r, _, f in INSN_ROWS if r == c), None)
             if c not in over or not over.get(floor):
                 continue
             ratio = over[c] / over[floor]
