@@ -247,6 +247,10 @@ struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
 	agg->spec = *spec;
 	rp_agg_shape_of(spec, &agg->shape);
 	agg->nr_slots = rp_agg_nr_slots(spec);
+	agg->counts_only = !spec->nkeys &&
+			   rp_agg_val_words(&agg->shape) == 1;
+	agg->want_caller = !!memchr(spec->keys, RAWPROBE_AGG_KEY_CALLER,
+				    spec->nkeys);
 	agg->pcpu = alloc_percpu_gfp(struct rp_agg_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!agg->pcpu)
 		goto fail;
@@ -375,7 +379,7 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 	smp_store_release(&agg->epoch, agg->epoch + 1);
 	end = ktime_get_ns();
 	synchronize_rcu();
-	n = rp_agg_count_used(agg, e);
+	n = agg->counts_only ? 1 : rp_agg_count_used(agg, e);
 	snap = kvzalloc(struct_size(snap, words, (size_t)n *
 				    (agg->shape.key_words +
 				     rp_agg_val_words(&agg->shape))),
@@ -401,6 +405,10 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 		t->dropped = 0;
 	}
 	agg->start_ns = end;
+	if (snap && agg->counts_only && snap->hits) {
+		snap->words[0] = snap->hits;	/* the one entry: no key */
+		snap->n = 1;
+	}
 	if (snap && agg->stacks.slots && rp_agg_take_stacks(agg, snap)) {
 		rp_agg_snapshot_free(snap);
 		snap = NULL;

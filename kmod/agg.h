@@ -48,8 +48,31 @@ struct rp_agg {
 	struct rp_agg_spec spec;
 	struct rp_agg_shape shape;
 	u32 nr_slots;
+	bool counts_only;		/* no key, no value: the hits are it */
+	bool want_caller;		/* a caller key */
 	struct rp_agg_pcpu __percpu *pcpu;
 	struct rp_agg_stacks stacks;
 };
+
+/* This CPU's table of the current epoch. */
+static __always_inline struct rp_agg_table *rp_agg_table_now(struct rp_agg *agg)
+{
+	/* pairs with the reader's store-release of the epoch */
+	return &this_cpu_ptr(agg->pcpu)->t[smp_load_acquire(&agg->epoch) & 1];
+}
+
+/*
+ * A count with no key and no value is the table's own count of hits: no
+ * slot to look up (rp_agg_read() makes it the interval's one entry).
+ * Inline in the handlers: true if it counted the hit, which is all.
+ */
+static __always_inline bool rp_agg_count_fast(struct rawprobe_probe *p)
+{
+	if (!p->agg->counts_only)
+		return false;
+	this_cpu_inc(p->stats->hits);
+	rp_local_inc(&rp_agg_table_now(p->agg)->hits);
+	return true;
+}
 
 #endif /* _RAWPROBE_AGG_H */

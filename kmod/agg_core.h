@@ -89,19 +89,19 @@ struct rp_agg_table {
 	struct rp_agg_shape shape;
 };
 
-/* A 64-bit mix of the key's words (splitmix64's finalizer per word). */
+/*
+ * A 64-bit mix of the key's words: per word, xor, a multiply by 2^64 over
+ * the golden ratio, the high half folded into the low (whose bits pick
+ * the slot). Four instructions a word: a hit hashes its key every time.
+ */
 static inline __u64 rp_agg_hash(const __u64 *key, __u32 n)
 {
 	__u64 h = 0x9e3779b97f4a7c15ULL ^ n;
 	__u32 i;
 
 	for (i = 0; i < n; i++) {
-		h ^= key[i];
-		h ^= h >> 30;
-		h *= 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 27;
-		h *= 0x94d049bb133111ebULL;
-		h ^= h >> 31;
+		h = (h ^ key[i]) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
 	}
 	h &= ~RP_AGG_BUSY;
 	return h ? h : 1;
@@ -111,14 +111,12 @@ static inline __u64 rp_agg_hash(const __u64 *key, __u32 n)
 static inline __u32 rp_agg_bucket(const struct rp_agg_shape *s, __s64 v)
 {
 	__u64 off;
-	__u32 b = 0;
 
 	if (s->flags & RP_AGG_VAL_LOG2) {
 		if (v <= 0)
 			return 0;
-		while ((__u64)v >> b)
-			b++;
-		return b;		/* 1 + floor(log2(v)) */
+		/* 1 + floor(log2(v)), in one instruction (bsr or lzcnt) */
+		return 64 - (__u32)__builtin_clzll((__u64)v);
 	}
 	if (v < s->lin_min)
 		return 0;

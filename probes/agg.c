@@ -94,13 +94,13 @@ static __always_inline s64 rp_agg_value(const struct rawprobe_probe *p,
 static void rp_agg_count(struct rawprobe_probe *p, const struct rp_agg_ctx *c)
 {
 	struct rp_agg *agg = p->agg;
-	u64 key[RP_AGG_KEY_WORDS_MAX];
+	/* (every word hashed is written first: not worth zeroing per hit) */
+	u64 key[RP_AGG_KEY_WORDS_MAX] __uninitialized;
 	struct rp_agg_table *t;
 
 	this_cpu_inc(p->stats->hits);
 	rp_agg_key_fill(p, c, key);
-	/* pairs with the reader's store-release of the epoch */
-	t = &this_cpu_ptr(agg->pcpu)->t[smp_load_acquire(&agg->epoch) & 1];
+	t = rp_agg_table_now(agg);
 	if (unlikely(agg->stacks.slots && !c->stack_id))
 		rp_agg_drop(t);		/* the stack table is full */
 	else
@@ -154,26 +154,51 @@ u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_agg_stack_id);
 
-/* An entry probe's hit: arguments as the probe computes them. */
-void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
+/* At a function's entry: its caller, its stack, when a key takes them. */
+static __always_inline void rp_agg_entry_ctx(struct rawprobe_probe *p,
+					     struct pt_regs *regs,
+					     struct rp_agg_ctx *c)
+{
+	/* (a nofault load: only for the caller key) */
+	if (p->agg->want_caller)
+		c->caller = regs_get_kernel_stack_nth(regs, 0);
+	if (p->agg->stacks.slots)
+		c->stack_id = rp_agg_stack_id(p, regs);
+}
+
+/*
+ * An entry probe's hit with arguments, as the probe computes them: out
+ * of line, so that the hits without take no room for them (the kernel
+ * zeroes every array on the stack at each call: INIT_STACK_ALL_ZERO).
+ */
+static noinline void rp_agg_hit_args(struct rawprobe_probe *p,
+				     struct pt_regs *regs)
 {
 	u64 args[RAWPROBE_MAX_ARGS], raw[RAWPROBE_MAX_ARGS];
-	struct rp_agg_ctx c = { .args = NULL };
+	struct rp_agg_ctx c = { .args = args };
 	u8 faults = 0;
 
-	if (p->spec.nargs) {
-		if (p->spec.nfetch) {
-			rp_args_fetch(p, regs, raw, p->nraw);
-			rp_fetch_args(p, raw, 0, args, &faults);
-		} else {
-			rp_args_fetch(p, regs, args, p->spec.nargs);
-		}
-		c.args = args;
+	if (p->spec.nfetch) {
+		rp_args_fetch(p, regs, raw, p->nraw);
+		rp_fetch_args(p, raw, 0, args, &faults);
+	} else {
+		rp_args_fetch(p, regs, args, p->spec.nargs);
 	}
-	if (!p->spec.offset)
-		c.caller = regs_get_kernel_stack_nth(regs, 0);
-	if (p->agg->stacks.slots)
-		c.stack_id = rp_agg_stack_id(p, regs);
+	rp_agg_entry_ctx(p, regs, &c);
+	rp_agg_count(p, &c);
+}
+NOKPROBE_SYMBOL(rp_agg_hit_args);
+
+/* An entry probe's hit. */
+void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
+{
+	struct rp_agg_ctx c = { .args = NULL };
+
+	if (p->spec.nargs) {
+		rp_agg_hit_args(p, regs);
+		return;
+	}
+	rp_agg_entry_ctx(p, regs, &c);
 	rp_agg_count(p, &c);
 }
 NOKPROBE_SYMBOL(rp_agg_hit_entry);
@@ -188,9 +213,10 @@ void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		.caller = caller,
 		.stack_id = stack_id,
 		.retval = retval,
-		.latency_ns = ktime_get_mono_fast_ns() - entry_ns,
 	};
 
+	if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
+		c.latency_ns = ktime_get_mono_fast_ns() - entry_ns;
 	rp_agg_count(p, &c);
 }
 NOKPROBE_SYMBOL(rp_agg_hit_return);

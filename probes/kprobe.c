@@ -5,6 +5,7 @@
  * Both are a kprobe whose pre-handler writes one record per hit.
  */
 #include <linux/kprobes.h>
+#include "agg.h"
 #include "emit.h"
 
 static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -16,7 +17,8 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (rp_emit_filtered(p, regs))
 		return 0;
 	if (unlikely(p->agg)) {
-		rp_agg_hit_entry(p, regs);
+		if (!rp_agg_count_fast(p))
+			rp_agg_hit_entry(p, regs);
 		return 0;
 	}
 	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);

@@ -55,7 +55,10 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (rp_emit_filtered(p, NULL))
 		return 1;
 	/* an aggregate's latency is in ns, whatever the rings' clock */
-	d->entry_ns = p->agg ? ktime_get_mono_fast_ns() : rp_clock();
+	if (!p->agg)
+		d->entry_ns = rp_clock();
+	else if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
+		d->entry_ns = ktime_get_mono_fast_ns();
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
@@ -77,9 +80,10 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (rp_emit_value_filtered(p, d->raw, retval))
 		return 0;
 	if (unlikely(p->agg)) {
-		rp_agg_hit_return(p, p->spec.nargs ? d->args : NULL,
-				  get_kretprobe_retaddr(ri), d->stack_id, retval,
-				  d->entry_ns);
+		if (!rp_agg_count_fast(p))
+			rp_agg_hit_return(p, p->spec.nargs ? d->args : NULL,
+					  get_kretprobe_retaddr(ri),
+					  d->stack_id, retval, d->entry_ns);
 		return 0;
 	}
 	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,

@@ -158,6 +158,13 @@ t_count_by_stack() {
 	expect_match "do_syscall_64;(x64_sys_call;)?$SYS;getpgid_loop 300\$" \
 		"$(grep getpgid_loop $S/stk.txt)" "folded, a kretprobe's stack taken at entry"
 	grep -q "total: .* hits" $S/stk.txt.err || fail "no totals on stderr: $(cat $S/stk.txt.err)"
+	# a stack label: folded, as the text shows it
+	bg_start $S/stk.prom count kprobe:$SYS --by stack,comm -f openmetrics
+	$LOOP -w 0 200 >/dev/null
+	bg_stop INT
+	promtool_ok $S/stk.prom
+	expect_match "stack=\"[^\"]*do_syscall_64;(x64_sys_call;)?$SYS\",comm=\"getpgid_loop\"} 200\$" \
+		"$(grep getpgid_loop $S/stk.prom | tail -n 1)" "a stack as a Prometheus label"
 }
 
 # Two slots for stacks, and kfree's many callers: the stacks past them
