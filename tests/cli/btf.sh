@@ -466,7 +466,7 @@ check "fetch csv"        0 '^8000001000,2,0,600,600,"nc",1,"kprobe:vfs_read",kpr
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f csv 2>/dev/null | sed -n 3p"
 check "fetch perfetto"   0 '"args":\{"cpu":0,"arg0":"\(fault\)","arg1":100,"str":"hostname"\}' "^$" \
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f perfetto 2>/dev/null | grep -m1 fault"
-check "fetch hist"       0 "arg0: count 2, avg 2048, min 0, max 4096" "^$" -- bash -c "$CTL hist -r $T/fetch.rpc --arg 0 -i 1 2>/dev/null"
+check "fetch hist"       0 "arg0: count 2, sum 4096, avg 2048, min 0, max 4096" "^$" -- bash -c "$CTL hist -r $T/fetch.rpc --arg 0 -i 1 2>/dev/null"
 check "fetch raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/fetch.rpc -f raw -o $T/fetch2.rpc 2>/dev/null && cmp <($CTL stream -r $T/fetch.rpc 2>/dev/null) <($CTL stream -r $T/fetch2.rpc 2>/dev/null)"
 
 # --- captures of named probes: text, JSON, CSV, raw ---

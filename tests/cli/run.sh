@@ -162,7 +162,7 @@ check "not a capture"    1 "^$" "not a rawprobectl capture" -- $CTL stream -r "$
 check "missing capture"  1 "^$" "No such file" -- $CTL stream -r "$T/nope"
 
 # --- hist ---
-check "hist log2"        0 "@kretprobe:vfs_read, latency_ns: count 10, avg 2995, min 1, max 20000" \
+check "hist log2"        0 "@kretprobe:vfs_read, latency_ns: count 10, sum 29951, avg 2995, min 1, max 20000" \
 	"4 records had no latency_ns" -- $CTL hist -r "$T/cap.rpc"
 check "hist bars"        0 '\[512, 1K\) +3 \|@{52}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
 check "hist half bar"    0 '\[2K, 4K\) +2 \|@{34} {18}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
