@@ -2,7 +2,9 @@
 /*
  * Host unit tests of hist's output (userctl/out/histogram.c): the stats
  * line of a histogram (count, sum, avg, min, max), in text and JSON, of
- * unsigned values (pointers, u64 arguments) and of signed ones.
+ * unsigned values (pointers, u64 arguments) and of signed ones; and
+ * histograms counted elsewhere (the kernel's, rp_hist_put()), printed
+ * as hist prints its own, an interval at a time.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -122,11 +124,55 @@ static void test_signed_stats(void **state)
 	free(text);
 }
 
+/*
+ * Linear buckets counted in the kernel: the last holds everything past
+ * its low end, shown as the open bucket; an interval forgets what it
+ * printed.
+ */
+static void test_put_linear(void **state)
+{
+	struct rp_hist_opts o = { .value = RP_HIST_LATENCY, .step = 10,
+				  .by_comm = true };
+	uint64_t b[4] = { 2, 0, 5, 0 };
+	struct rp_hist_counts c = {
+		.probe = "kretprobe:vfs_read", .comm = "dd\0\0\0\0\0\0\0\0\0\0\0\0\0",
+		.count = 10, .over = 3, .over_at = 4 * 10, .sum = 377,
+		.min = 1, .max = 99, .b = b, .nb = 4,
+	};
+	char want[128], *text = NULL;
+	size_t len = 0;
+	struct rp_sink s;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(rp_hist_sink_init(&s, &o, f, false, false), 0);
+	assert_int_equal(rp_hist_put(&s, &c), 0);
+	rp_hist_print(&s);
+	rp_hist_print(&s);	/* nothing put since: a time line only */
+	s.ops->free(&s);
+	fclose(f);
+	snprintf(want, sizeof(want), "@%s[dd], latency_ns (linear): count %"
+		 PRIu64 ", sum %" PRId64 ", avg %.0f, min %" PRId64 ", max %"
+		 PRId64 "\n", c.probe, c.count, c.sum,
+		 (double)c.sum / (double)c.count, c.min, c.max);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\n%-20s %8" PRIu64 " |", "[0, 10)", b[0]);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\n%-20s %8" PRIu64 " |", "[20, 30)", b[2]);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\n[%" PRIu64 ", ...)", c.over_at);
+	assert_non_null(strstr(text, want));
+	assert_null(strstr(strstr(text, want) + 1, "@kretprobe"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unsigned_stats),
 		cmocka_unit_test(test_signed_stats),
+		cmocka_unit_test(test_put_linear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -660,13 +660,77 @@ static void rp_hist_end(struct rp_sink *s)
 	fflush(s->out);
 }
 
+/* --- histograms counted elsewhere: the kernel's (hist -i) --- */
+
+int rp_hist_put(struct rp_sink *s, const struct rp_hist_counts *c)
+{
+	struct rp_hists *h = s->priv;
+	char comm[RAWPROBE_COMM_LEN + 1] = "";
+	struct rp_hist *x;
+	size_t nb = c->nb < rp_hist_nb(h) ? c->nb : rp_hist_nb(h);
+
+	if (c->comm)
+		snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, c->comm);
+	x = rp_hist_find(h, c->probe, comm);
+	if (!x)
+		return -ENOMEM;
+	memcpy(x->b, c->b, nb * sizeof(*c->b));
+	x->count = c->count;
+	x->neg = c->neg;
+	x->over = c->over;
+	if (c->over)
+		x->over_at = c->over_at;
+	x->is_signed = c->is_signed;
+	x->min = c->min;
+	x->max = c->max;
+	x->sum = c->is_signed ? (__int128)c->sum : (__int128)(uint64_t)c->sum;
+	return 0;
+}
+
+static void rp_hist_clear(struct rp_hists *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i]);
+	h->n = 0;
+}
+
+/*
+ * One interval of hist -i: its time (text) or its number (JSON), the
+ * histograms, and a clean slate for the next one.
+ */
+void rp_hist_print(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	h->interval++;
+	if (!h->json) {
+		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
+		fprintf(s->out, "%s\n", when);
+	}
+	if (h->n)	/* qsort(NULL, 0) is undefined */
+		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
+	for (i = 0; i < h->n; i++) {
+		if (h->json)
+			rp_hist_json(&s->json, h, h->v[i]);
+		else
+			rp_hist_text(s->out, h, h->v[i]);
+	}
+	rp_hist_clear(h);
+	fflush(s->out);
+}
+
 static void rp_hist_free(struct rp_sink *s)
 {
 	struct rp_hists *h = s->priv;
 	size_t i;
 
-	for (i = 0; i < h->n; i++)
-		free(h->v[i]);
+	rp_hist_clear(h);
 	free(h->v);
 	for (i = 0; i < h->stacks.n; i++)
 		rp_hstack_free(h->stacks.v[i]);
