@@ -466,7 +466,7 @@ check "fetch csv"        0 '^8000001000,2,0,600,600,"nc",1,"kprobe:vfs_read",kpr
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f csv 2>/dev/null | sed -n 3p"
 check "fetch perfetto"   0 '"args":\{"cpu":0,"arg0":"\(fault\)","arg1":100,"str":"hostname"\}' "^$" \
 	-- bash -c "$CTL stream -r $T/fetch.rpc -f perfetto 2>/dev/null | grep -m1 fault"
-check "fetch hist"       0 "arg0: count 2, avg 2048, min 0, max 4096" "^$" -- bash -c "$CTL hist -r $T/fetch.rpc --arg 0 -i 1 2>/dev/null"
+check "fetch hist"       0 "arg0: count 2, sum 4096, avg 2048, min 0, max 4096" "^$" -- bash -c "$CTL hist -r $T/fetch.rpc --arg 0 --id 1 2>/dev/null"
 check "fetch raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/fetch.rpc -f raw -o $T/fetch2.rpc 2>/dev/null && cmp <($CTL stream -r $T/fetch.rpc 2>/dev/null) <($CTL stream -r $T/fetch2.rpc 2>/dev/null)"
 
 # --- captures of named probes: text, JSON, CSV, raw ---
@@ -509,7 +509,7 @@ check "names csv columns" 0 "^ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,ad
 	-- bash -c "$CTL stream -r $T/names.rpc -f csv 2>/dev/null | head -1"
 check "names raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f raw -o $T/names2.rpc 2>/dev/null && cmp <($CTL stream -r $T/names.rpc 2>/dev/null) <($CTL stream -r $T/names2.rpc 2>/dev/null) && cmp <($CTL -j stream -r $T/names.rpc 2>/dev/null) <($CTL -j stream -r $T/names2.rpc 2>/dev/null)"
 check "names perfetto"   0 "valid: 1 documents" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f perfetto 2>/dev/null | $VALIDATE perfetto-"
-check "names hist"       0 "do_sys_openat2|__x64_sys_openat, arg0: count 1" "^$" -- bash -c "$CTL hist -r $T/names.rpc --arg 0 -i 1 2>/dev/null"
+check "names hist"       0 "do_sys_openat2|__x64_sys_openat, arg0: count 1" "^$" -- bash -c "$CTL hist -r $T/names.rpc --arg 0 --id 1 2>/dev/null"
 
 # --- kretprobes' return values typed from BTF: text only ---
 python3 "$here/mkcapture.py" --returns "$T/returns.rpc"

@@ -67,6 +67,10 @@ check "hist opt on stream" 2 "^$"            "options of 'rawprobectl hist'" -- 
 check "hist --by"        2 "^$"              "--by takes 'comm'" -- $CTL hist --by pid
 check "hist --arg range" 2 "^$"              "--arg wants 0..5" -- $CTL hist --arg 6
 check "hist --linear 0"  2 "^$"              "--linear wants" -- $CTL hist --linear 0
+check "hist -i records" 2 "^$"              "-i prints what hist's own probes count in the kernel" -- $CTL hist -i 1
+check "hist -i --retval" 2 "^$"              "not with --stack, --arg, --retval" -- $CTL hist kretprobe:vfs_read --retval -i 1
+check "hist -i seconds"  2 "^$"              "--interval wants seconds" -- $CTL hist kretprobe:vfs_read -i 0
+check "stream --interval" 2 "^$"             "options of 'rawprobectl hist'" -- $CTL stream --interval 1
 check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f
 check "input and --drain-log" 2 "^$"         "not with --input" -- $CTL stream -r x --drain-log y
 check "stream --drain-log help" 0 "--drain-log FILE" "^$"  -- $CTL stream --help
@@ -162,7 +166,7 @@ check "not a capture"    1 "^$" "not a rawprobectl capture" -- $CTL stream -r "$
 check "missing capture"  1 "^$" "No such file" -- $CTL stream -r "$T/nope"
 
 # --- hist ---
-check "hist log2"        0 "@kretprobe:vfs_read, latency_ns: count 10, avg 2995, min 1, max 20000" \
+check "hist log2"        0 "@kretprobe:vfs_read, latency_ns: count 10, sum 29951, avg 2995, min 1, max 20000" \
 	"4 records had no latency_ns" -- $CTL hist -r "$T/cap.rpc"
 check "hist bars"        0 '\[512, 1K\) +3 \|@{52}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
 check "hist half bar"    0 '\[2K, 4K\) +2 \|@{34} {18}\|' "^$" -- bash -c "$CTL hist -r $T/cap.rpc 2>/dev/null"
@@ -170,7 +174,7 @@ check "hist by comm"     0 "@kretprobe:vfs_read\[cat\].*count 6.*@kretprobe:vfs_
 	-- bash -c "$CTL hist -r $T/cap.rpc --by comm 2>/dev/null | tr '\n' ' '"
 check "hist linear"      0 '\[1000, 2000\) +1 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --linear 1000 2>/dev/null"
 check "hist retval neg"  0 '\(\.\.\., 0\) +1 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --retval 2>/dev/null"
-check "hist signed arg"  0 'do_sys_openat2, arg0: count 3.*\(\.\.\., 0\) +3 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 0 -i 2 2>/dev/null | tr '\n' ' '"
+check "hist signed arg"  0 'do_sys_openat2, arg0: count 3.*\(\.\.\., 0\) +3 ' "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 0 --id 2 2>/dev/null | tr '\n' ' '"
 check "hist json"        0 "valid: 2 documents" "^$" -- bash -c "$CTL -j hist -r $T/cap.rpc --by comm --linear 500 2>/dev/null | $VALIDATE hist"
 check "hist json buckets" 0 '\{"low":512,"high":1024,"count":3\}' "^$" -- bash -c "$CTL -j hist -r $T/cap.rpc 2>/dev/null"
 check "hist empty"       0 "no records with a arg5 value" "^$" -- bash -c "$CTL hist -r $T/cap.rpc --arg 5 2>/dev/null"

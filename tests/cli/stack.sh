@@ -251,19 +251,19 @@ EOF
 out hist_comm $CTL hist -r "$T/stack.rpc" --stack --by comm
 check "hist = folded, counted" 0 "^$" "^$" \
 	-- bash -c "diff <($CTL stream -r $T/stack.rpc -f folded 2>/dev/null | sed 's/ 1\$//' | sort | uniq -c | awk '{ c = \$1; sub(/^ *[0-9]+ /, \"\"); print \$0, c }' | sort) <(sort $T/hist_comm.want)"
-check "hist one probe"   0 "^ksys_read;vfs_read 1$" "^$" -- bash -c "$CTL hist -r $T/stack.rpc --stack -i 1 --pid 205 2>/dev/null"
+check "hist one probe"   0 "^ksys_read;vfs_read 1$" "^$" -- bash -c "$CTL hist -r $T/stack.rpc --stack --id 1 --pid 205 2>/dev/null"
 check "hist no records"  0 "^$" "^rawprobectl: hist: no records$" -- $CTL hist -r "$T/stack.rpc" --stack --pid 1
 check "hist json schema" 0 "^valid: 8 documents$" "^$" -- bash -c "$CTL -j hist -r $T/stack.rpc --stack 2>/dev/null | $VALIDATE hist_stack"
 check "hist json comm schema" 0 "^valid: 8 documents$" "^$" -- bash -c "$CTL -j hist -r $T/stack.rpc --stack --by comm 2>/dev/null | $VALIDATE hist_stack"
-check "hist pretty schema" 0 "^valid: 1 documents$" "^$" -- bash -c "$CTL -p hist -r $T/stack.rpc --stack -i 4 2>/dev/null | $VALIDATE hist_stack-"
+check "hist pretty schema" 0 "^valid: 1 documents$" "^$" -- bash -c "$CTL -p hist -r $T/stack.rpc --stack --id 4 2>/dev/null | $VALIDATE hist_stack-"
 check "hist json first"  0 '^\{"probe":"kprobe:vfs_read","value":"stack","function":"vfs_read","stack":\["ksys_read","__x64_sys_read","do_syscall_64","entry_SYSCALL_64_after_hwframe"\],"count":2\}$' "^$" \
 	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack 2>/dev/null | head -1"
 check "hist json by probe" 0 '^\{"probe":"kretprobe:vfs_read","value":"stack","function":"vfs_read","stack":\["ksys_read",.*"count":1\}$' "^$" \
-	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack -i 2 2>/dev/null"
+	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack --id 2 2>/dev/null"
 check "hist json comm"   0 '^\{"probe":"kprobe:vfs_read","comm":"a;b\\u001b","value":"stack","function":"vfs_read","stack":\["ksys_read"\],"count":1\}$' "^$" \
 	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack --by comm 2>/dev/null | grep 'a;b'"
 check "hist json no stack" 0 '^\{"probe":"kprobe:vfs_write","value":"stack","function":"vfs_write","stack":\[\],"count":1\}$' "^$" \
-	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack -i 3 2>/dev/null"
+	-- bash -c "$CTL -j hist -r $T/stack.rpc --stack --id 3 2>/dev/null"
 
 # --- a capture keeps the stacks ---
 check "raw round trip"   0 "^$" "^$" -- bash -c "$CTL stream -r $T/stack.rpc -f raw -o $T/stack2.rpc 2>/dev/null && cmp <($CTL stream -r $T/stack.rpc 2>/dev/null) <($CTL stream -r $T/stack2.rpc 2>/dev/null) && cmp <($CTL -j stream -r $T/stack.rpc 2>/dev/null) <($CTL -j stream -r $T/stack2.rpc 2>/dev/null)"

@@ -31,6 +31,7 @@
 #include "out/ctf.h"
 #include "lib/drain_log.h"
 #include "out/histogram.h"
+#include "cmd/hist_agg.h"
 #include "cmd/probe.h"
 #include "lib/ring_reader.h"
 #include "lib/rings_map.h"
@@ -61,6 +62,8 @@ struct rp_stream_cfg {
 	bool hist_opts;			/* a hist option was given */
 	bool hist_value;		/* --arg or --retval */
 	bool hist_stack;		/* --stack */
+	double interval;		/* hist -i: seconds; 0: at the end */
+	bool in_kernel;			/* hist counts in its own probes */
 };
 
 
@@ -427,8 +430,16 @@ static void rp_stream_usage(FILE *out, int mode)
 		"\n"
 		"Histograms of kretprobe latency (default), of the return value or\n"
 		"of an argument, per probe (and per command with --by comm),\n"
-		"printed at exit. Without probes: the records of existing probes.\n"
+		"printed at exit, or every -i seconds. Without probes: the records\n"
+		"of existing probes.\n"
 		"  rawprobectl hist kretprobe:vfs_read --duration 5 --by comm\n"
+		"The latency of the probes given here is counted in the kernel, no\n"
+		"record written; an entry probe's (kprobe, jprobe: no latency) hits\n"
+		"are counted, per command with --by comm, in a table as count's.\n"
+		"--arg, --retval, --count, --id and --drain-log read records (the\n"
+		"kernel's log2 buckets hold values below 0 with 0's); so does\n"
+		"--stack. In the kernel, --linear has 255 buckets, then one for all\n"
+		"above.\n"
 		"With --stack: how often each kernel stack was seen, as folded\n"
 		"stacks for flamegraph.pl:\n"
 		"  rawprobectl hist kprobe:vfs_read --stack -d 5 > vfs_read.folded\n",
@@ -457,7 +468,8 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"  Filters (in the kernel for this command's probes, here for others):\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
-		"  -i, --id ID              only records of probe ID (repeatable)\n"
+		"  -i, --id ID              only records of probe ID (repeatable;\n"
+		"                           hist: --id only)\n"
 		"  -d, --duration SECONDS   stop after this long\n"
 		"  -c, --count N            stop after N records\n"
 		"  -o, --output FILE        write to FILE instead of stdout (for\n"
@@ -474,6 +486,8 @@ static void rp_stream_usage(FILE *out, int mode)
 			"      --linear STEP        linear buckets of width STEP\n"
 			"                           (default: log2 buckets)\n"
 			"      --by comm            one histogram per command name\n"
+			"  -i, --interval SECONDS   print and restart the histograms every\n"
+			"                           SECONDS (the kernel's: probes given here)\n"
 			"      --stack              every probe records its kernel stack\n"
 			"                           (as the probe option of stream);\n"
 			"                           counts per stack instead, the most\n"
@@ -500,14 +514,15 @@ static void rp_stream_usage(FILE *out, int mode)
 
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
-	RP_OPT_DRAIN_LOG,
+	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL,
 };
 
 static const struct option rp_stream_longopts[] = {
 	{ "probe",     required_argument, NULL, 'e' },
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
-	{ "id",        required_argument, NULL, 'i' },
+	{ "id",        required_argument, NULL, RP_OPT_ID },
+	{ "interval",  required_argument, NULL, RP_OPT_INTERVAL },
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "count",     required_argument, NULL, 'c' },
 	{ "output",    required_argument, NULL, 'o' },
@@ -539,9 +554,17 @@ static int rp_stream_add_probe(struct rp_stream_cfg *c, const char *arg)
 static int rp_hist_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 {
 	uint64_t v;
+	char *end = NULL;
 
 	c->hist_opts = true;
 	switch (opt) {
+	case RP_OPT_INTERVAL:
+		c->interval = isdigit((unsigned char)*arg) ? strtod(arg, &end) : 0;
+		if (!(c->interval > 0 && c->interval <= RP_DURATION_MAX) ||
+		    !end || *end)
+			return rp_usage_error("--interval wants seconds in (0, %d], "
+					      "not '%s'", RP_DURATION_MAX, arg);
+		return 0;
 	case RP_OPT_ARG:
 		if (rp_parse_u64(arg, 0, RAWPROBE_MAX_ARGS - 1, &v))
 			return rp_usage_error("--arg wants 0..%d, not '%s'",
@@ -577,7 +600,11 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	char *end;
 
 	switch (opt) {
-	case 'i':
+	case 'i':	/* hist: the interval, as count's; else --id */
+		if (c->mode == RP_MODE_HIST)
+			return rp_hist_opt(RP_OPT_INTERVAL, arg, c);
+		/* fall through */
+	case RP_OPT_ID:
 		if (c->nids == RP_MAX_IDS || rp_parse_u64(arg, 1, UINT32_MAX, &v))
 			return rp_usage_error("--id wants a probe id (at most %d), not '%s'",
 					      RP_MAX_IDS, arg);
@@ -662,6 +689,30 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	}
 }
 
+/*
+ * hist counts in the kernel when it adds its probes and what it counts
+ * is theirs: latency (an entry probe: its hits). The records stay for
+ * the rest: existing probes' or a capture's, stacks, --retval and --arg
+ * (the kernel's log2 buckets hold values below 0 with 0's), and what
+ * is said in records: --count, --id, --drain-log.
+ */
+static int rp_hist_check(struct rp_stream_cfg *c)
+{
+	unsigned int i;
+
+	c->in_kernel = c->nreqs && !c->input && c->hist.value == RP_HIST_LATENCY &&
+		       !c->max_count && !c->nids && !c->drain_log;
+	if (c->interval && !c->in_kernel)
+		return rp_usage_error("-i prints what hist's own probes count in "
+				      "the kernel: give probes (KIND:TARGET), not "
+				      "with --stack, --arg, --retval, --count, "
+				      "--id, --input or --drain-log (--id ID: "
+				      "a probe's records)");
+	for (i = 0; c->in_kernel && i < c->nreqs; i++)
+		rp_hist_agg_req(&c->reqs[i], c->hist.by_comm, c->hist.step);
+	return 0;
+}
+
 /* Whole-command checks once every option is known. */
 static int rp_stream_check(struct rp_stream_cfg *c)
 {
@@ -671,8 +722,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 		return rp_usage_error("trace needs a probe, e.g. 'rawprobectl "
 				      "trace kretprobe:vfs_read'");
 	if (c->hist_opts && c->mode != RP_MODE_HIST)
-		return rp_usage_error("--arg, --retval, --linear and --by are "
-				      "options of 'rawprobectl hist'");
+		return rp_usage_error("--arg, --retval, --linear, --by and "
+				      "--interval are options of 'rawprobectl "
+				      "hist'");
 	if (c->input && c->nreqs)
 		return rp_usage_error("--input replays a capture: it cannot add "
 				      "probes");
@@ -700,7 +752,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 		if (c->hist_stack)
 			c->reqs[i].flags |= RAWPROBE_F_STACK;
 	}
-	return 0;
+	return c->mode == RP_MODE_HIST ? rp_hist_check(c) : 0;
 }
 
 static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
@@ -885,6 +937,30 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	return rc;
 }
 
+/* hist's own probes, counting in the kernel: no rings, no records. */
+static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c)
+{
+	struct rp_hist_agg a = {
+		.nl = &s->nl, .reqs = c->reqs, .ids = s->owned, .n = c->nreqs,
+		.o = &c->hist, .sink = &s->sink, .interval = c->interval,
+		.duration = c->duration, .stop = &rp_stop,
+		.summary = !rp_opts.json || s->out != stdout,
+	};
+	int rc, err;
+
+	err = rp_stream_add(s, c->reqs, c->nreqs);
+	if (err)
+		return rp_exit_from_errno(err);
+	if (rp_stream_sink(s))
+		return RP_EXIT_FAIL;
+	rc = rp_hist_agg_run(&a);
+	if (!rc && s->sink.err)
+		rc = RP_EXIT_FAIL;
+	s->sink.ops->free(&s->sink);
+	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
+	return rc;
+}
+
 static int rp_stream_main(int mode, int argc, char **argv)
 {
 	static struct rp_stream_cfg c;
@@ -923,7 +999,8 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	if (c.input)
 		rc = rp_stream_replay(&s);
 	else if (!(rc = rp_connect(&s.nl)))
-		rc = rp_stream_live(&s, &c);
+		rc = c.in_kernel ? rp_stream_hist_agg(&s, &c) :
+				   rp_stream_live(&s, &c);
 	err = rp_stream_drain_log_close(&s);	/* if live returned early */
 	rc = rc ?: err;
 	rp_rings_close(&s.map);

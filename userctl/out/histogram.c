@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "lib/escape.h"
 #include "out/histogram.h"
 #include "out/stack.h"
@@ -19,9 +20,16 @@ struct rp_hist {
 	char probe[224];
 	char comm[RAWPROBE_COMM_LEN + 1];
 	uint64_t count, neg, over;	/* neg: below 0; over: linear, past the last */
+	uint64_t over_at;		/* linear: where over begins */
 	uint64_t b[RP_LINEAR_MAX];	/* log2 uses the first 65 */
+	/*
+	 * Of an unsigned value (latency, a pointer, a u64) min and max hold
+	 * its bits, compared and printed unsigned: a kernel address is no
+	 * negative number. The sum is exact either way.
+	 */
+	bool is_signed;
 	int64_t min, max;
-	double sum;
+	__int128 sum;
 };
 
 /*
@@ -57,6 +65,7 @@ struct rp_hists {
 	size_t n;
 	struct rp_hstacks stacks;	/* RP_HIST_STACK */
 	uint64_t skipped;	/* records without the value */
+	unsigned int interval;	/* hist -i: the one printed next, from 1 */
 };
 
 static const char *rp_hist_value_name(const struct rp_hist_opts *o,
@@ -120,8 +129,15 @@ static struct rp_hist *rp_hist_find(struct rp_hists *h, const char *probe,
 	h->v = v;
 	snprintf(x->probe, sizeof(x->probe), "%s", probe);
 	snprintf(x->comm, sizeof(x->comm), "%s", comm);
+	x->over_at = RP_LINEAR_MAX * h->o.step;
 	h->v[h->n++] = x;
 	return x;
+}
+
+/* v below w, as the value's type compares them */
+static bool rp_hist_below(const struct rp_hist *x, int64_t v, int64_t w)
+{
+	return x->is_signed ? v < w : (uint64_t)v < (uint64_t)w;
 }
 
 static unsigned int rp_log2_index(uint64_t v)
@@ -134,12 +150,13 @@ static void rp_hist_add(struct rp_hist *x, const struct rp_hist_opts *o,
 {
 	uint64_t u = (uint64_t)v;
 
-	if (!x->count || v < x->min)
+	x->is_signed = is_signed;
+	if (!x->count || rp_hist_below(x, v, x->min))
 		x->min = v;
-	if (!x->count || v > x->max)
+	if (!x->count || rp_hist_below(x, x->max, v))
 		x->max = v;
 	x->count++;
-	x->sum += is_signed ? (double)v : (double)u;
+	x->sum += is_signed ? (__int128)v : (__int128)u;
 	if (is_signed && v < 0)
 		x->neg++;
 	else if (!o->step)
@@ -349,12 +366,45 @@ static void rp_hist_label(const struct rp_hists *h, size_t i, char *buf,
 	snprintf(buf, len, "[%s, %s)", a, has_hi ? b : "...");
 }
 
+/* n in decimal: a sum, which may be past 64 bits */
+static const char *rp_hist_i128(char *buf, size_t len, __int128 n)
+{
+	unsigned __int128 u = n < 0 ? -(unsigned __int128)n : (unsigned __int128)n;
+	char tmp[48], *p = tmp + sizeof(tmp);
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		*--p = '-';
+	snprintf(buf, len, "%s", p);
+	return buf;
+}
+
+/* min or max as the value's type has it */
+static const char *rp_hist_ext(char *buf, size_t len, const struct rp_hist *x,
+			       int64_t v)
+{
+	if (x->is_signed)
+		snprintf(buf, len, "%" PRId64, v);
+	else
+		snprintf(buf, len, "%" PRIu64, (uint64_t)v);
+	return buf;
+}
+
+static double rp_hist_avg(const struct rp_hist *x)
+{
+	return x->count ? (double)x->sum / (double)x->count : 0.0;
+}
+
 static void rp_hist_text(FILE *out, const struct rp_hists *h,
 			 const struct rp_hist *x)
 {
 	size_t i, first = SIZE_MAX, last = 0, nb = rp_hist_nb(h);
 	uint64_t peak = x->neg > x->over ? x->neg : x->over;
-	char label[80], vname[16];
+	char label[80], vname[16], sum[48], min[24], max[24];
 	char probe[RP_ESCAPED_MAX(sizeof(x->probe)) + 1];
 	char comm[RP_ESCAPED_MAX(sizeof(x->comm)) + 1];
 
@@ -367,12 +417,14 @@ static void rp_hist_text(FILE *out, const struct rp_hists *h,
 	}
 	rp_escape_str(probe, sizeof(probe), x->probe, sizeof(x->probe));
 	rp_escape_str(comm, sizeof(comm), x->comm, sizeof(x->comm));
-	fprintf(out, "@%s%s%s%s, %s%s: count %" PRIu64 ", avg %.0f, min %"
-		PRId64 ", max %" PRId64 "\n", probe, comm[0] ? "[" : "",
+	fprintf(out, "@%s%s%s%s, %s%s: count %" PRIu64 ", sum %s, avg %.0f, "
+		"min %s, max %s\n", probe, comm[0] ? "[" : "",
 		comm, comm[0] ? "]" : "",
 		rp_hist_value_name(&h->o, vname, sizeof(vname)),
 		h->o.step ? " (linear)" : "", x->count,
-		x->count ? x->sum / (double)x->count : 0.0, x->min, x->max);
+		rp_hist_i128(sum, sizeof(sum), x->sum), rp_hist_avg(x),
+		rp_hist_ext(min, sizeof(min), x, x->min),
+		rp_hist_ext(max, sizeof(max), x, x->max));
 	if (x->neg)
 		rp_hist_bar(out, "(..., 0)", x->neg, peak);
 	for (i = first; first != SIZE_MAX && i <= last; i++) {
@@ -381,7 +433,7 @@ static void rp_hist_text(FILE *out, const struct rp_hists *h,
 	}
 	if (x->over) {
 		snprintf(label, sizeof(label), "[%" PRIu64 ", ...)",
-			 RP_LINEAR_MAX * h->o.step);
+			 x->over_at);
 		rp_hist_bar(out, label, x->over, peak);
 	}
 	fputc('\n', out);
@@ -402,8 +454,8 @@ static void rp_hist_bucket_json(struct json *j, const uint64_t *lo,
 static void rp_hist_json(struct json *j, const struct rp_hists *h,
 			 const struct rp_hist *x)
 {
-	char vname[16], sum[40];
-	uint64_t lo, hi, zero = 0, top = RP_LINEAR_MAX * h->o.step;
+	char vname[16], sum[48];
+	uint64_t lo, hi, zero = 0, top = x->over_at;
 	bool has_hi;
 	size_t i;
 
@@ -415,11 +467,17 @@ static void rp_hist_json(struct json *j, const struct rp_hists *h,
 	json_kv_str(j, "scale", h->o.step ? "linear" : "log2");
 	if (h->o.step)
 		json_kv_u64(j, "step", h->o.step);
+	if (h->interval)
+		json_kv_u64(j, "interval", h->interval);
 	json_kv_u64(j, "count", x->count);
-	snprintf(sum, sizeof(sum), "%.0f", x->sum);
-	json_kv_raw(j, "sum", sum);
-	json_kv_s64(j, "min", x->min);
-	json_kv_s64(j, "max", x->max);
+	json_kv_raw(j, "sum", rp_hist_i128(sum, sizeof(sum), x->sum));
+	if (x->is_signed) {
+		json_kv_s64(j, "min", x->min);
+		json_kv_s64(j, "max", x->max);
+	} else {
+		json_kv_u64(j, "min", (uint64_t)x->min);
+		json_kv_u64(j, "max", (uint64_t)x->max);
+	}
 	json_key(j, "buckets");
 	json_arr_open(j);
 	if (x->neg)
@@ -602,13 +660,77 @@ static void rp_hist_end(struct rp_sink *s)
 	fflush(s->out);
 }
 
+/* --- histograms counted elsewhere: the kernel's (hist -i) --- */
+
+int rp_hist_put(struct rp_sink *s, const struct rp_hist_counts *c)
+{
+	struct rp_hists *h = s->priv;
+	char comm[RAWPROBE_COMM_LEN + 1] = "";
+	struct rp_hist *x;
+	size_t nb = c->nb < rp_hist_nb(h) ? c->nb : rp_hist_nb(h);
+
+	if (c->comm)
+		snprintf(comm, sizeof(comm), "%.*s", RAWPROBE_COMM_LEN, c->comm);
+	x = rp_hist_find(h, c->probe, comm);
+	if (!x)
+		return -ENOMEM;
+	memcpy(x->b, c->b, nb * sizeof(*c->b));
+	x->count = c->count;
+	x->neg = c->neg;
+	x->over = c->over;
+	if (c->over)
+		x->over_at = c->over_at;
+	x->is_signed = c->is_signed;
+	x->min = c->min;
+	x->max = c->max;
+	x->sum = c->is_signed ? (__int128)c->sum : (__int128)(uint64_t)c->sum;
+	return 0;
+}
+
+static void rp_hist_clear(struct rp_hists *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i]);
+	h->n = 0;
+}
+
+/*
+ * One interval of hist -i: its time (text) or its number (JSON), the
+ * histograms, and a clean slate for the next one.
+ */
+void rp_hist_print(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	h->interval++;
+	if (!h->json) {
+		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
+		fprintf(s->out, "%s\n", when);
+	}
+	if (h->n)	/* qsort(NULL, 0) is undefined */
+		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
+	for (i = 0; i < h->n; i++) {
+		if (h->json)
+			rp_hist_json(&s->json, h, h->v[i]);
+		else
+			rp_hist_text(s->out, h, h->v[i]);
+	}
+	rp_hist_clear(h);
+	fflush(s->out);
+}
+
 static void rp_hist_free(struct rp_sink *s)
 {
 	struct rp_hists *h = s->priv;
 	size_t i;
 
-	for (i = 0; i < h->n; i++)
-		free(h->v[i]);
+	rp_hist_clear(h);
 	free(h->v);
 	for (i = 0; i < h->stacks.n; i++)
 		rp_hstack_free(h->stacks.v[i]);

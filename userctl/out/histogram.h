@@ -30,4 +30,25 @@ struct rp_hist_opts {
 int rp_hist_sink_init(struct rp_sink *s, const struct rp_hist_opts *o,
 		      FILE *out, bool json, bool pretty);
 
+/*
+ * A histogram counted elsewhere (in the kernel, when hist adds its
+ * probes), in the sink's buckets: log2 b[0] for 0, b[i] for [2^(i-1),
+ * 2^i); linear b[i] for [i * step, (i + 1) * step), then over.
+ */
+struct rp_hist_counts {
+	const char *probe;
+	const char *comm;		/* RAWPROBE_COMM_LEN bytes, or NULL */
+	uint64_t count, neg, over;	/* neg: below 0; over: linear, past */
+	uint64_t over_at;		/* linear: over's low end */
+	bool is_signed;			/* of sum, min and max */
+	int64_t sum, min, max;
+	const uint64_t *b;
+	size_t nb;
+};
+
+/* Add c to what the sink prints next: 0 or -ENOMEM. */
+int rp_hist_put(struct rp_sink *s, const struct rp_hist_counts *c);
+/* hist -i: print an interval's histograms and forget them. */
+void rp_hist_print(struct rp_sink *s);
+
 #endif

@@ -259,3 +259,32 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			return rp_agg_keys[k].name;
 	return rp_agg_arg_name(req, req->agg.key_args[i], buf, len);
 }
+
+/*
+ * hist's own probes, counted in the kernel: a kretprobe's latency in
+ * log2 buckets, or in linear ones of width step from 0, the last one
+ * holding everything past; an entry probe, which has no latency, its hits.
+ * By comm or not. A table without keys needs one slot; one of linear
+ * buckets (2 KiB a key) is kept to a quarter of the default keys.
+ */
+void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step)
+{
+	struct rp_agg_req *a = &req->agg;
+
+	req->flags |= RAWPROBE_F_AGG;
+	snprintf(a->by, sizeof(a->by), "%s", by_comm ? "comm" : "");
+	a->max_keys = by_comm ? 0 : 1;
+	if (req->kind != RAWPROBE_KIND_KRETPROBE)
+		return;
+	snprintf(a->value, sizeof(a->value), "latency");
+	if (!step) {
+		a->hist = RAWPROBE_AGG_HIST_LOG2;
+		return;
+	}
+	a->hist = RAWPROBE_AGG_HIST_LINEAR;
+	a->lin_min = 0;
+	a->lin_step = step;
+	a->lin_buckets = RAWPROBE_AGG_LIN_BUCKETS_MAX;
+	if (by_comm)
+		a->max_keys = RAWPROBE_AGG_KEYS_DEFAULT / 4;
+}

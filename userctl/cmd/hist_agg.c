@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist KIND:TARGET...: its probes count in the kernel (RAWPROBE_F_AGG),
+ * a kretprobe's latency in log2 or linear buckets per key (comm, or
+ * none), an entry probe's hits; no record is written. Each read
+ * (AGG_READ) ends an interval and starts the next, so every hit is in
+ * exactly one. The kernel's buckets become hist's (out/histogram.c), an
+ * entry probe's counts a table as count prints it (out/aggregate.c).
+ */
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "cmd/cmd.h"
+#include "cmd/count.h"
+#include "cmd/hist_agg.h"
+#include "cmd/probe.h"
+#include "lib/agg_read.h"
+#include "lib/cli.h"
+#include "lib/escape.h"
+#include "lib/json.h"
+#include "out/aggregate.h"
+
+/* What the run keeps per probe */
+struct rp_hist_probe {
+	struct rp_probe_desc desc;	/* its name, as records name it */
+	struct rp_agg_totals t;
+	struct rp_count_names names;	/* an entry probe's table */
+	struct rp_agg_view view;
+};
+
+static uint64_t rp_hist_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void rp_hist_wait(const struct rp_hist_agg *a, uint64_t until)
+{
+	uint64_t now;
+
+	while (!*a->stop && (now = rp_hist_now()) < until)
+		poll(NULL, 0, (int)((until - now) / 1000000 < 200 ?
+				    (until - now) / 1000000 + 1 : 200));
+}
+
+static int rp_hist_info(struct nlattr **a, void *ctx)
+{
+	return rp_probe_info_parse(a, ctx);
+}
+
+static int rp_hist_probe_get(const struct rp_hist_agg *a, unsigned int i,
+			     struct rp_probe_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	return rp_count_request(a->nl, RAWPROBE_CMD_PROBE_GET, a->ids[i],
+				rp_hist_info, pi);
+}
+
+/*
+ * One entry's values as hist's buckets. Latency is never below 0: the
+ * kernel's log2 bucket 0 (v <= 0) is hist's [0], its i hist's i; its
+ * linear buckets start at 0 and the last holds everything past, hist's
+ * over.
+ */
+static int rp_hist_entry(const struct rp_hist_agg *a, const char *probe,
+			 const struct rp_agg_result *r, size_t e)
+{
+	const uint64_t *w = rp_agg_entry(r, e), *v = w + r->key_words;
+	size_t nb = r->val_words - RP_AGG_W_BUCKETS;
+	struct rp_hist_counts c = {
+		.probe = probe,
+		.comm = a->o->by_comm ? (const char *)w : NULL,
+		.count = v[RP_AGG_W_COUNT],
+		.sum = (int64_t)v[RP_AGG_W_SUM],
+		.min = (int64_t)v[RP_AGG_W_MIN],
+		.max = (int64_t)v[RP_AGG_W_MAX],
+		.b = v + RP_AGG_W_BUCKETS,
+		.nb = nb,
+	};
+
+	if (a->o->step && nb) {
+		c.nb = nb - 1;
+		c.over = v[RP_AGG_W_BUCKETS + nb - 1];
+		c.over_at = (nb - 1) * a->o->step;
+	}
+	return rp_hist_put(a->sink, &c);
+}
+
+/* Probe i's interval: histograms into the sink, or a table of hits. */
+static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
+			struct rp_hist_probe *p, bool last)
+{
+	struct rp_agg_result r;
+	struct json j;
+	size_t e;
+	int err;
+
+	err = rp_agg_fetch(a->nl, a->ids[i], &r);
+	if (err)
+		return rp_fail(a->nl, "hist: reading the counts", err);
+	for (e = 0; e < r.n; e++)
+		p->t.counted += rp_agg_entry(&r, e)[r.key_words + RP_AGG_W_COUNT];
+	p->t.dropped += r.dropped;
+	p->t.hits += r.hits;
+	if (!p->view.stats) {		/* an entry probe: its hits */
+		rp_agg_sort_by_count(&r);
+		if (rp_opts.json) {
+			json_init(&j, a->sink->out, rp_opts.pretty);
+			rp_agg_print_json(&j, &p->view, &r, last ? &p->t : NULL);
+		} else {
+			rp_agg_print_text(a->sink->out, &p->view, &r,
+					  last ? &p->t : NULL);
+		}
+	}
+	for (e = 0; p->view.stats && !err && e < r.n; e++)
+		err = rp_hist_entry(a, p->desc.name, &r, e);
+	rp_agg_result_free(&r);
+	return err ? rp_fail(a->nl, "hist", err) : RP_EXIT_OK;
+}
+
+static bool rp_hist_any(const struct rp_hist_agg *a,
+			const struct rp_hist_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++)
+		if (p[i].view.stats)
+			return true;
+	return false;
+}
+
+/* Every probe's interval; printed now with -i, else at the end. */
+static int rp_hist_interval(const struct rp_hist_agg *a,
+			    struct rp_hist_probe *p, bool last)
+{
+	unsigned int i;
+	int rc = RP_EXIT_OK;
+
+	for (i = 0; i < a->n && !rc; i++)
+		rc = rp_hist_read(a, i, &p[i], last);
+	/* entry probes' tables have their own time: no line of none */
+	if (!rc && a->interval && rp_hist_any(a, p))
+		rp_hist_print(a->sink);
+	return rc;
+}
+
+/* Hits (the probe's count), counted in the tables, dropped. */
+static void rp_hist_summary(const struct rp_hist_agg *a,
+			    const struct rp_hist_probe *p)
+{
+	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
+	struct rp_probe_info pi;
+	unsigned int i;
+
+	fprintf(stderr, "\n%-40s %10s %10s %10s %10s\n", "PROBE", "HITS",
+		"RECORDS", "COUNTED", "DROPPED");
+	for (i = 0; i < a->n; i++) {
+		if (rp_hist_probe_get(a, i, &pi))
+			continue;
+		rp_escape_str(name, sizeof(name), p[i].desc.name,
+			      sizeof(p[i].desc.name));
+		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n", name, pi.hits, pi.records,
+			p[i].t.counted, p[i].t.dropped);
+	}
+	fprintf(stderr, "counted in the kernel: no records\n");
+}
+
+static void rp_hist_disable(const struct rp_hist_agg *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++)
+		rp_count_request(a->nl, RAWPROBE_CMD_PROBE_DISABLE, a->ids[i],
+				 NULL, NULL);
+}
+
+/* Names as records give them; an entry probe's table's columns. */
+static int rp_hist_probes(const struct rp_hist_agg *a,
+			  struct rp_hist_probe *p)
+{
+	struct rp_probe_info pi;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < a->n; i++) {
+		err = rp_hist_probe_get(a, i, &pi);
+		if (err)
+			return rp_fail(a->nl, "hist: the probe", err);
+		rp_probe_desc(&pi, &p[i].desc);
+		rp_count_view(&a->reqs[i], p[i].desc.name, 0, &p[i].names,
+			      &p[i].view);
+	}
+	return RP_EXIT_OK;
+}
+
+int rp_hist_agg_run(const struct rp_hist_agg *a)
+{
+	struct rp_hist_probe p[a->n ? a->n : 1];
+	uint64_t start = rp_hist_now(), end = UINT64_MAX, next;
+	uint64_t step = (uint64_t)(a->interval * 1e9);
+	int rc;
+
+	memset(p, 0, sizeof(p));
+	rc = rp_hist_probes(a, p);
+	if (a->duration)
+		end = start + (uint64_t)(a->duration * 1e9);
+	next = step ? start + step : end;
+	while (!rc && !*a->stop) {
+		rp_hist_wait(a, next < end ? next : end);
+		if (*a->stop || rp_hist_now() >= end)
+			break;
+		rc = rp_hist_interval(a, p, false);
+		next += step;
+	}
+	/* No hit after the last read: disarmed first, then read. */
+	rp_hist_disable(a);
+	if (!rc)
+		rc = rp_hist_interval(a, p, true);
+	/* at the end as today; entry probes alone have no histogram */
+	if (!rc && !a->interval && rp_hist_any(a, p))
+		a->sink->ops->end(a->sink);
+	fflush(a->sink->out);
+	if (a->summary)
+		rp_hist_summary(a, p);
+	return rc;
+}
