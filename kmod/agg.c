@@ -251,6 +251,9 @@ struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
 			   rp_agg_val_words(&agg->shape) == 1;
 	agg->want_caller = !!memchr(spec->keys, RAWPROBE_AGG_KEY_CALLER,
 				    spec->nkeys);
+	if (rp_clock_tsc_khz())
+		agg->tsc_mult = div_u64((u64)NSEC_PER_MSEC << RP_AGG_TSC_SHIFT,
+					rp_clock_tsc_khz());
 	agg->pcpu = alloc_percpu_gfp(struct rp_agg_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!agg->pcpu)
 		goto fail;

@@ -91,7 +91,9 @@ static __always_inline s64 rp_agg_value(const struct rawprobe_probe *p,
 	}
 }
 
-static void rp_agg_count(struct rawprobe_probe *p, const struct rp_agg_ctx *c)
+/* (inline in each hit path: a call and its frame cost a count's worth) */
+static __always_inline void rp_agg_count(struct rawprobe_probe *p,
+					 const struct rp_agg_ctx *c)
 {
 	struct rp_agg *agg = p->agg;
 	/* (every word hashed is written first: not worth zeroing per hit) */
@@ -106,7 +108,6 @@ static void rp_agg_count(struct rawprobe_probe *p, const struct rp_agg_ctx *c)
 	else
 		rp_agg_add(t, key, rp_agg_value(p, c));
 }
-NOKPROBE_SYMBOL(rp_agg_count);
 
 /*
  * The id of a stack in the probe's table (slot + 1), added if new; 0 if
@@ -216,7 +217,7 @@ void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 	};
 
 	if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
-		c.latency_ns = ktime_get_mono_fast_ns() - entry_ns;
+		c.latency_ns = rp_agg_latency_ns(p->agg, entry_ns);
 	rp_agg_count(p, &c);
 }
 NOKPROBE_SYMBOL(rp_agg_hit_return);

@@ -15,7 +15,7 @@
 #include "compat.h"
 
 struct rp_kret_data {
-	u64 entry_ns;
+	u64 entry_ns;			/* an aggregate's: rp_agg_clock() */
 	u64 args[RAWPROBE_MAX_ARGS];	/* what the record will show */
 	u64 raw[RAWPROBE_MAX_ARGS];	/* registers, for value filters */
 	u64 stack_id;			/* an aggregate's stack key, at entry */
@@ -54,11 +54,11 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Filtered at entry: non-zero skips the return handler. */
 	if (rp_emit_filtered(p, NULL))
 		return 1;
-	/* an aggregate's latency is in ns, whatever the rings' clock */
+	/* an aggregate's latency is its own clock's, whatever the rings' */
 	if (!p->agg)
 		d->entry_ns = rp_clock();
 	else if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
-		d->entry_ns = ktime_get_mono_fast_ns();
+		d->entry_ns = rp_agg_clock(p->agg);
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
