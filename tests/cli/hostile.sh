@@ -125,7 +125,7 @@ parse_errors() {
 	try 2 agg show 1 -f
 	try 2 agg show -f openmetrics
 	try 2 agg clear 1 -f openmetrics
-	try 2 probe add kprobe vfs_read --count --by stack
+	try 2 probe add kprobe vfs_read --count --by stak
 	try 2 probe add kprobe vfs_read --by retval
 	try 2 probe add kretprobe vfs_read --hist log2
 	try 2 count
@@ -141,7 +141,7 @@ parse_errors() {
 	try 2 count kprobe:vfs_read -f ''
 	try 2 count kprobe:vfs_read -f openmetric
 	try 2 count kprobe:vfs_read --format
-	try 2 count kprobe:vfs_read --by stack
+	try 2 count kprobe:vfs_read --by stak
 	try 2 count kprobe:vfs_read --by retval
 	try 2 count kprobe:vfs_read --by arg0
 	try 2 count kprobe:vfs_read --args 2 --by arg2

@@ -180,8 +180,10 @@ static void rp_agg_stacks_unify(struct rp_agg_result *r)
 		if (s[i].n != UINT32_MAX)
 			s[first++] = s[i];
 	r->nstacks = first;
+	return;
 sort:
-	qsort(s, r->nstacks, sizeof(*s), rp_agg_stack_id_cmp);
+	if (r->nstacks > 1)
+		qsort(s, r->nstacks, sizeof(*s), rp_agg_stack_id_cmp);
 }
 
 static size_t rp_sort_stride, rp_sort_keys;
