@@ -12,8 +12,12 @@
  *
  *   RP_FAIL_NTH=N        fail the Nth allocation point (1-based)
  *   RP_FAIL_CALL=WHAT    the call: send (a generic netlink request that is
- *                        not to nlctrl; the default), open or mmap (of
- *                        /dev/rawprobe), close (of a generic netlink socket)
+ *                        not to nlctrl; the default), recv (a receive on
+ *                        that socket after such a request with NLM_F_DUMP:
+ *                        the send runs a dump's start and its first round,
+ *                        the receives the rounds after it), open or mmap
+ *                        (of /dev/rawprobe), close (of a generic netlink
+ *                        socket)
  *   RP_FAIL_SKIP=K       let K matching calls pass first (default 0)
  *   RP_FAIL_REPORT=FILE  gets "injected" or "not injected" after the call
  *
@@ -36,6 +40,7 @@
 
 static int device_fd = -1;
 static int genl_fd = -1;
+static int dump_sent;		/* a family dump request went out on genl_fd */
 static int skip_left = -1;	/* -1: not read from the environment yet */
 static int done;
 
@@ -127,16 +132,40 @@ static int is_family_request(const struct msghdr *msg)
 	return nlh->nlmsg_type != GENL_ID_CTRL;
 }
 
+static int is_dump(const struct msghdr *msg)
+{
+	const struct nlmsghdr *nlh = msg->msg_iov[0].iov_base;
+
+	return (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+}
+
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	ssize_t ret;
 	int armed;
 
 	REAL(sendmsg);
+	if (fd == genl_fd && is_family_request(msg) && is_dump(msg))
+		dump_sent = 1;
 	if (fd != genl_fd || !is_family_request(msg) || !armed_for("send"))
 		return real_sendmsg(fd, msg, flags);
 	armed = arm();
 	ret = real_sendmsg(fd, msg, flags);
+	disarm_and_report(armed);
+	return ret;
+}
+
+/* A dump's later rounds run in the receives that make room for them. */
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	ssize_t ret;
+	int armed;
+
+	REAL(recvmsg);
+	if (fd != genl_fd || !dump_sent || !armed_for("recv"))
+		return real_recvmsg(fd, msg, flags);
+	armed = arm();
+	ret = real_recvmsg(fd, msg, flags);
 	disarm_and_report(armed);
 	return ret;
 }

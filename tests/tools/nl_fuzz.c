@@ -9,7 +9,8 @@
  * Message i of seed S is a pure function of (S, i): a valid template of
  * one command (every RAWPROBE_CMD_*, the EVENT and UNSPEC numbers and
  * unknown ones, with each of their attributes, nested batch entries and
- * filters included) damaged by 1 to 3 mutations: attributes dropped,
+ * filters included, and aggregating probes' keys, values and histograms)
+ * damaged by 1 to 3 mutations: attributes dropped,
  * duplicated, reordered, retyped, resized, with lying lengths, values out
  * of range, strings without NUL, overlong or with control bytes, nested
  * garbage and deep nesting, batches around RAWPROBE_MAX_BATCH, truncated
@@ -18,8 +19,9 @@
  * message types, unknown command numbers. The one thing taken from the
  * run is the value of PROBE_ID attributes marked "learned": an id the
  * run's own ADD answers returned (or --ids), so that delete, enable and
- * get reach real probes; --dry-run prints the digest of the messages
- * before that substitution, the same on any machine.
+ * get reach real probes, and AGG_READ mostly the aggregating ones
+ * (RAWPROBE_F_AGG); --dry-run prints the digest of the messages before
+ * that substitution, the same on any machine.
  *
  * The socket is libnl's (userctl/lib/nl.c opens it, with extended acks and
  * capped acks); the fuzzed bytes go out through nl_sendto() and the
@@ -28,7 +30,9 @@
  * dump is queued: each message is followed by a drain that waits (2 s)
  * only while the answer it must get is incomplete. Checks per message:
  * no hang; every answer well formed (lengths, sequence, port, genl
- * header, attributes, strings, extended ack); the answer is the one the
+ * header, attributes, strings, extended ack; an AGG_READ dump's interval
+ * first, entries of the interval's size, hits = the entries' counts +
+ * dropped, and exactly the stacks its entries name); the answer is the one the
  * netlink core promises for what was sent (nothing for a message it
  * cannot parse or that is not a request, an ack when asked, an error, or
  * a reply then an ack or DONE); errno in the set the class may see; and
@@ -147,12 +151,15 @@ static void *zalloc(size_t n)
 
 enum vk { VK_U8, VK_U16, VK_U32, VK_U64, VK_STR, VK_BIN, VK_NEST };
 
+/* Which learned ids a PROBE_ID takes: any probe's, or an aggregating one's */
+enum learn { L_NONE, L_ANY, L_AGG };
+
 struct flist;
 
 struct fattr {
 	uint16_t type;		/* nla_type, NLA_F_* bits included */
 	uint8_t vk;		/* what the payload holds (enum vk) */
-	bool learned;		/* PROBE_ID: replace with a learned id */
+	uint8_t learned;	/* PROBE_ID: replace with a learned id (enum learn) */
 	int32_t len_fix;	/* -1, or the nla_len to write instead */
 	uint32_t len;
 	unsigned char *data;
@@ -296,7 +303,31 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_OWNER_MODULE]	= VK_STR,
 	[RAWPROBE_A_PROBE_IDS]		= VK_BIN,
 	[RAWPROBE_A_ARG_NAMES]		= VK_STR,
+	[RAWPROBE_A_FETCH]		= VK_BIN,
+	[RAWPROBE_A_VALUE_FILTER]	= VK_BIN,
+	[RAWPROBE_A_VALUE_FILTER_STR]	= VK_STR,
+	[RAWPROBE_A_RING_BYTES]		= VK_U64,
+	[RAWPROBE_A_RING_CLOCK]		= VK_U32,
+	[RAWPROBE_A_TSC_KHZ]		= VK_U32,
+	[RAWPROBE_A_AGG_KEYS]		= VK_BIN,
+	[RAWPROBE_A_AGG_KEY_ARGS]	= VK_BIN,
+	[RAWPROBE_A_AGG_VALUE]		= VK_U8,
+	[RAWPROBE_A_AGG_VALUE_ARG]	= VK_U8,
+	[RAWPROBE_A_AGG_HIST]		= VK_U8,
+	[RAWPROBE_A_AGG_LIN_MIN]	= VK_U64,
+	[RAWPROBE_A_AGG_LIN_STEP]	= VK_U64,
+	[RAWPROBE_A_AGG_LIN_BUCKETS]	= VK_U16,
+	[RAWPROBE_A_AGG_MAX_KEYS]	= VK_U32,
+	[RAWPROBE_A_AGG_INTERVAL]	= VK_NEST,
+	[RAWPROBE_A_AGG_ENTRY]		= VK_BIN,
+	[RAWPROBE_A_AGG_ENTRIES]	= VK_NEST,
+	[RAWPROBE_A_AGG_STACK]		= VK_BIN,
+	[RAWPROBE_A_AGG_STACKS]		= VK_NEST,
 };
+
+/* Every table entry filled in: a new attribute must say what it holds. */
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_AGG_STACKS,
+	       "attr_vk[] (and the AGG values below) know the attributes up to AGG_STACKS");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -348,6 +379,32 @@ static const uint64_t vals_pid[] = { 0, 1, 2, 0x7fffffff, 0xffffffff };
 static const uint64_t vals_cpu[] = { 0, 1, 2, 63, 4095, 4096, 0xffffffff };
 static const uint64_t vals_id[] = { 0, 1, 2, 3, 4, 100, 0x7fffffff,
 				    0x80000000, 0xffffffff };
+/* Aggregation: valid keys 1..8 and junk; enums in range and past it. */
+static const uint64_t vals_agg_value[] = { 0, 1, 2, 3, 4, 0x7f, 0xff };
+static const uint64_t vals_agg_arg[] = { 0, 1, 5, 6, 7, 0xff };
+static const uint64_t vals_agg_hist[] = { 0, 1, 2, 3, 0x80, 0xff };
+static const uint64_t vals_lin_min[] = { 0, 1, 100, (uint64_t)-1,
+					 (uint64_t)-4096, 1ULL << 63,
+					 (1ULL << 63) - 1 };
+static const uint64_t vals_lin_step[] = { 0, 1, 2, 10, 1000, 1ULL << 32,
+					  ~0ULL };
+static const uint64_t vals_lin_buckets[] = { 0, 1, 2, 16, 255, 256, 257,
+					     0x8000, 0xffff };
+/*
+ * Keys a CPU's table holds. In range, small: a table is zeroed on every
+ * CPU (and RAWPROBE_AGG_KEYS_MAX with a log2 histogram is 300 MB on two
+ * CPUs), so the largest valid one comes rarely (agg_max_keys()).
+ */
+static const uint32_t max_keys_ok[] = { 1, 2, 3, 16, 100, 1024, 4096 };
+static const uint32_t max_keys_bad[] = { 0, RAWPROBE_AGG_KEYS_MAX + 1,
+					 1U << 20, 0x80000000, 0xffffffff };
+
+static uint32_t agg_max_keys(struct rng *r)
+{
+	if (chance(r, 2))
+		return RAWPROBE_AGG_KEYS_MAX;
+	return chance(r, 70) ? PICK(r, max_keys_ok) : PICK(r, max_keys_bad);
+}
 
 /* A value for attribute type t holding kind vk, in or out of range. */
 static uint64_t interesting(struct rng *r, uint16_t t, uint8_t vk)
@@ -368,6 +425,13 @@ static uint64_t interesting(struct rng *r, uint16_t t, uint8_t vk)
 		return chance(r, 50) ? PICK(r, offsets_ok) : PICK(r, offsets_bad);
 	case RAWPROBE_A_RING_RECORDS:
 		return chance(r, 30) ? PICK(r, ring_ok) : PICK(r, ring_bad);
+	case RAWPROBE_A_AGG_VALUE:	return PICK(r, vals_agg_value);
+	case RAWPROBE_A_AGG_VALUE_ARG:	return PICK(r, vals_agg_arg);
+	case RAWPROBE_A_AGG_HIST:	return PICK(r, vals_agg_hist);
+	case RAWPROBE_A_AGG_LIN_MIN:	return PICK(r, vals_lin_min);
+	case RAWPROBE_A_AGG_LIN_STEP:	return PICK(r, vals_lin_step);
+	case RAWPROBE_A_AGG_LIN_BUCKETS: return PICK(r, vals_lin_buckets);
+	case RAWPROBE_A_AGG_MAX_KEYS:	return agg_max_keys(r);
 	}
 	switch (vk) {
 	case VK_U8:	return PICK(r, vals_u8);
@@ -382,24 +446,24 @@ static bool no_bitflips(uint16_t t)
 {
 	t &= NLA_TYPE_MASK;
 	return t == RAWPROBE_A_ADDR || t == RAWPROBE_A_OFFSET ||
-	       t == RAWPROBE_A_RING_RECORDS;
+	       t == RAWPROBE_A_RING_RECORDS || t == RAWPROBE_A_AGG_MAX_KEYS;
 }
 
 /* --- templates: one valid message per command --- */
 
 enum tmpl {
 	T_INFO, T_ADD, T_BATCH, T_DEL, T_GET, T_DUMP, T_ENABLE, T_DISABLE,
-	T_RESET, T_RING_GET, T_RING_SET, T_EVENT, T_UNSPEC, T_UNKNOWN,
-	T_NR
+	T_RESET, T_RING_GET, T_RING_SET, T_AGG_READ, T_EVENT, T_UNSPEC,
+	T_UNKNOWN, T_NR
 };
 
 static const char *const tmpl_name[T_NR] = {
 	"GET_INFO", "PROBE_ADD", "ADD_BATCH", "PROBE_DEL", "PROBE_GET",
 	"PROBE_GET(dump)", "PROBE_ENABLE", "PROBE_DISABLE", "STATS_RESET",
-	"RING_GET", "RING_SET", "EVENT", "UNSPEC", "unknown",
+	"RING_GET", "RING_SET", "AGG_READ(dump)", "EVENT", "UNSPEC", "unknown",
 };
 static const unsigned int tmpl_weight[T_NR] = {
-	2, 7, 4, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
+	2, 7, 4, 3, 2, 2, 2, 2, 2, 2, 2, 4, 1, 1, 1,
 };
 
 struct fmsg {
@@ -421,7 +485,94 @@ static void build_id(struct rng *r, struct flist *l)
 	struct fattr *a = put_u32(l, RAWPROBE_A_PROBE_ID, 1 + below(r, 8));
 
 	/* most ids: one the run has seen, when it has seen any */
-	a->learned = chance(r, 75);
+	if (chance(r, 75))
+		a->learned = chance(r, 20) ? L_AGG : L_ANY;
+}
+
+/*
+ * An aggregating probe's attributes (RAWPROBE_F_AGG), most of them what
+ * the probe allows: keys its kind has (the caller and the stack only at
+ * a function's entry, by name), arguments it records, a value to bucket;
+ * now and then a key, value or histogram it does not have.
+ */
+static void build_agg(struct rng *r, struct flist *l, uint8_t kind,
+		      bool entry, int nargs)
+{
+	bool kret = kind == RAWPROBE_KIND_KRETPROBE, arg_key = false;
+	unsigned char keys[RAWPROBE_AGG_MAX_KEYS], kargs[RAWPROBE_AGG_MAX_KEYS];
+	uint8_t valid[8], nvalid = 0, value = RAWPROBE_AGG_VALUE_NONE, hist;
+	unsigned int n = below(r, RAWPROBE_AGG_MAX_KEYS + 1), i;
+
+	valid[nvalid++] = RAWPROBE_AGG_KEY_COMM;
+	valid[nvalid++] = RAWPROBE_AGG_KEY_PID;
+	valid[nvalid++] = RAWPROBE_AGG_KEY_TGID;
+	valid[nvalid++] = RAWPROBE_AGG_KEY_CPU;
+	if (entry)
+		valid[nvalid++] = RAWPROBE_AGG_KEY_CALLER;
+	if (kret)
+		valid[nvalid++] = RAWPROBE_AGG_KEY_RETVAL;
+	if (nargs > 0)
+		valid[nvalid++] = RAWPROBE_AGG_KEY_ARG;
+	for (i = 0; i < n; i++) {
+		if (entry && chance(r, 35))
+			keys[i] = RAWPROBE_AGG_KEY_STACK;
+		else if (chance(r, 8))	/* any key, the kind's or not */
+			keys[i] = 1 + below(r, RAWPROBE_AGG_KEY_STACK);
+		else
+			keys[i] = valid[below(r, nvalid)];
+		kargs[i] = 0;
+		if (keys[i] == RAWPROBE_AGG_KEY_ARG) {
+			kargs[i] = nargs > 0 ? below(r, nargs) : 0;
+			arg_key = true;
+		}
+	}
+	if (n && chance(r, 4))		/* no such key */
+		keys[below(r, n)] = PICK(r, ((const uint8_t[]){
+			0, __RAWPROBE_AGG_KEY_MAX, 0x7f, 0xff }));
+	if (n || chance(r, 10))
+		put_raw(l, RAWPROBE_A_AGG_KEYS, VK_BIN, keys, n);
+	if (arg_key || chance(r, 5))
+		put_raw(l, RAWPROBE_A_AGG_KEY_ARGS, VK_BIN, kargs,
+			chance(r, 90) ? n : below(r, RAWPROBE_AGG_MAX_KEYS + 1));
+	if (chance(r, 50)) {
+		if (kret)
+			value = RAWPROBE_AGG_VALUE_RETVAL + below(r, nargs > 0 ? 3 : 2);
+		else if (nargs > 0 || chance(r, 10))
+			value = chance(r, 10) ? RAWPROBE_AGG_VALUE_LATENCY :
+				RAWPROBE_AGG_VALUE_ARG;
+		put_u8(l, RAWPROBE_A_AGG_VALUE, value);
+		if (value == RAWPROBE_AGG_VALUE_ARG || chance(r, 5))
+			put_u8(l, RAWPROBE_A_AGG_VALUE_ARG, nargs > 0 ?
+			       below(r, nargs) : 0);
+	}
+	if ((value != RAWPROBE_AGG_VALUE_NONE && chance(r, 60)) ||
+	    chance(r, 5)) {
+		hist = chance(r, 60) ? RAWPROBE_AGG_HIST_LOG2 :
+		       RAWPROBE_AGG_HIST_LINEAR;
+		put_u8(l, RAWPROBE_A_AGG_HIST, hist);
+		if (hist == RAWPROBE_AGG_HIST_LINEAR || chance(r, 5)) {
+			static const uint16_t nb[] = { 1, 4, 20, 256 };
+			static const uint64_t step[] = { 1, 10, 1000, 1000000 };
+
+			if (chance(r, 70))
+				put_u64(l, RAWPROBE_A_AGG_LIN_MIN,
+					chance(r, 50) ? 0 : PICK(r, vals_lin_min));
+			if (chance(r, 95))
+				put_u64(l, RAWPROBE_A_AGG_LIN_STEP, PICK(r, step));
+			if (chance(r, 95))
+				put_u16(l, RAWPROBE_A_AGG_LIN_BUCKETS, PICK(r, nb));
+		}
+	}
+	/*
+	 * mostly few keys: tables zeroed quickly, and keys that find no
+	 * slot (the interval's dropped)
+	 */
+	if (chance(r, 80)) {
+		static const uint32_t few[] = { 1, 2, 3, 4, 8, 16, 64 };
+
+		put_u32(l, RAWPROBE_A_AGG_MAX_KEYS, chance(r, 85) ?
+			PICK(r, few) : agg_max_keys(r));
+	}
 }
 
 /* PROBE_ADD's attributes, one probe spec (also a batch entry). */
@@ -429,19 +580,21 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 {
 	uint8_t kind = RAWPROBE_KIND_KPROBE + below(r, 3);
 	const char *sym = PICK(r, symbols);
-	uint32_t flags = 0;
+	bool by_name = chance(r, 90), agg = chance(r, in_batch ? 10 : 35);
+	uint32_t flags = 0, offset = 0;
 	int nargs = -1;
 
 	put_u8(l, RAWPROBE_A_KIND, kind);
-	if (chance(r, 90))
+	if (by_name)
 		put_str(l, RAWPROBE_A_SYMBOL, sym);
 	else
 		put_u64(l, RAWPROBE_A_ADDR, PICK(r, addrs));
 	if (chance(r, 8))
 		put_str(l, RAWPROBE_A_MODULE, PICK(r, modules));
-	if (chance(r, 20))
-		put_u32(l, RAWPROBE_A_OFFSET, kind == RAWPROBE_KIND_KPROBE ?
-			PICK(r, offsets_ok) : 0);
+	if (chance(r, agg ? 10 : 20)) {
+		offset = kind == RAWPROBE_KIND_KPROBE ? PICK(r, offsets_ok) : 0;
+		put_u32(l, RAWPROBE_A_OFFSET, offset);
+	}
 	if (kind == RAWPROBE_KIND_KRETPROBE && chance(r, 50)) {
 		static const uint32_t ma[] = { 1, 16, 64, 4096 };
 
@@ -457,7 +610,8 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 
 		for (i = 0; i < nargs; i++)
 			t[i] = below(r, RAWPROBE_ARG_KSTR);
-		if (kind != RAWPROBE_KIND_KRETPROBE && chance(r, 40))
+		/* strings: an aggregating probe writes no record for them */
+		if (kind != RAWPROBE_KIND_KRETPROBE && chance(r, agg ? 3 : 40))
 			t[below(r, nargs)] = chance(r, 50) ? RAWPROBE_ARG_KSTR :
 						RAWPROBE_ARG_USTR;
 		put_raw(l, RAWPROBE_A_ARGTYPES, VK_BIN, t, nargs);
@@ -470,15 +624,20 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 
 		put_str(l, RAWPROBE_A_ARG_NAMES, PICK(r, names));
 	}
-	if (chance(r, 40)) {
+	if (agg || chance(r, 40)) {
 		if (chance(r, 50))
 			flags |= RAWPROBE_F_PERSISTENT;
-		if (chance(r, 40))
+		if (chance(r, agg ? 15 : 40))
 			flags |= RAWPROBE_F_DISABLED;
 		if (!strncmp(sym, "__x64_sys_", 10) && chance(r, 50))
 			flags |= RAWPROBE_F_SYSCALL;
+		if (agg)
+			flags |= RAWPROBE_F_AGG | (chance(r, 3) ? RAWPROBE_F_STACK : 0);
 		put_u32(l, RAWPROBE_A_FLAGS, flags);
 	}
+	/* (and now and then its attributes without the flag) */
+	if (agg || chance(r, 3))
+		build_agg(r, l, kind, by_name && !offset, nargs);
 	if (chance(r, 15))
 		put_u16(l, RAWPROBE_A_STR_MAX, 1 + below(r, RAWPROBE_STR_LEN - 1));
 	if (chance(r, in_batch ? 5 : 10))
@@ -574,6 +733,22 @@ static void build_template(struct rng *r, struct fmsg *m)
 		if (chance(r, m->tmpl == T_RING_SET ? 50 : 10))
 			put_u32(l, RAWPROBE_A_RING_MODE, below(r, 2));
 		break;
+	case T_AGG_READ: {
+		/* a dump (no doit): mostly of an aggregating probe's id */
+		struct fattr *a;
+
+		m->cmd = RAWPROBE_CMD_AGG_READ;
+		m->flags |= NLM_F_DUMP;
+		if (chance(r, 95)) {
+			a = put_u32(l, RAWPROBE_A_PROBE_ID, 1 + below(r, 8));
+			if (chance(r, 90))
+				a->learned = chance(r, 85) ? L_AGG : L_ANY;
+		}
+		if (chance(r, 5))
+			put_u32(l, RAWPROBE_A_FLAGS, chance(r, 50) ?
+				RAWPROBE_F_ALL : RAWPROBE_F_AGG);
+		break;
+	}
 	case T_EVENT:
 		m->cmd = RAWPROBE_CMD_EVENT;
 		put_u8(l, RAWPROBE_A_EVENT, RAWPROBE_EVENT_ADDED);
@@ -657,7 +832,7 @@ static void set_payload(struct fattr *a, const void *data, uint32_t len,
 	a->len = len;
 	a->vk = vk;
 	a->kids = NULL;
-	a->learned = false;
+	a->learned = L_NONE;
 }
 
 static void random_bytes(struct rng *r, unsigned char *p, uint32_t n)
@@ -859,7 +1034,7 @@ static void mutate(struct rng *r, struct fmsg *m)
 				   below(r, RAWPROBE_A_MAX + 1);
 			break;
 		}
-		a->learned = false;
+		a->learned = L_NONE;
 		break;
 	case 4: { /* a payload of the wrong length */
 		static const uint32_t lens[] = { 0, 1, 2, 3, 5, 7, 9, 17, 300,
@@ -902,6 +1077,18 @@ static void mutate(struct rng *r, struct fmsg *m)
 			mutate_string(r, a);
 			break;
 		}
+		if ((a->type & NLA_TYPE_MASK) == RAWPROBE_A_AGG_KEYS ||
+		    (a->type & NLA_TYPE_MASK) == RAWPROBE_A_AGG_KEY_ARGS) {
+			/* keys 1..8 (arguments 0..5) and junk, 0 to 5 */
+			n = below(r, RAWPROBE_AGG_MAX_KEYS + 2);
+			for (uint32_t i = 0; i < n; i++)
+				buf[i] = chance(r, 80) ? 1 + below(r,
+					__RAWPROBE_AGG_KEY_MAX - 1) :
+					PICK(r, ((const uint8_t[]){ 0, 9, 0x7f,
+								    0xff }));
+			set_payload(a, buf, n, VK_BIN);
+			break;
+		}
 		if ((a->type & NLA_TYPE_MASK) == RAWPROBE_A_ARGTYPES ||
 		    a->vk == VK_BIN || a->vk == VK_NEST) {
 			static const unsigned char t[] = { 0, 1, 4, 5, 6, 7,
@@ -915,7 +1102,7 @@ static void mutate(struct rng *r, struct fmsg *m)
 		}
 		v = interesting(r, a->type, a->vk);
 		memcpy(a->data, &v, a->len < 8 ? a->len : 8);
-		a->learned = false;
+		a->learned = L_NONE;
 		break;
 	}
 	case 7:	/* bit flips */
@@ -924,7 +1111,7 @@ static void mutate(struct rng *r, struct fmsg *m)
 			goto foreign;
 		for (n = 1 + below(r, 3); n; n--)
 			a->data[below(r, a->len)] ^= 1 << below(r, 8);
-		a->learned = false;
+		a->learned = L_NONE;
 		break;
 	case 8:	/* strings */
 		a = pick_attr(r, m);
@@ -1039,6 +1226,7 @@ struct wire {
 	struct {
 		size_t off;
 		uint32_t k;
+		uint8_t which;	/* enum learn */
 	} patch[32];		/* learned PROBE_IDs */
 	bool overflow;
 };
@@ -1070,6 +1258,7 @@ static void put_list(struct wire *w, const struct flist *l)
 					      sizeof(w->patch[0]))) {
 				w->patch[w->npatch].off = w->len;
 				memcpy(&w->patch[w->npatch].k, a->data, 4);
+				w->patch[w->npatch].which = a->learned;
 				w->npatch++;
 			}
 			memcpy(w->buf + w->len, a->data, a->len);
@@ -1158,6 +1347,9 @@ struct stats {
 	long sent, ok, none, errors, failures;
 	long hist[4096];		/* by errno */
 	long t_sent[T_NR], t_ok[T_NR], t_err[T_NR], t_none[T_NR];
+	/* aggregating probes added; AGG_READ dumps that ended well */
+	long agg_added, agg_reads, agg_entries, agg_stacks, agg_hits;
+	long agg_dropped;
 	/* unprivileged: errors other than EPERM for privileged commands */
 	long preparse[4096];
 	/* ... and their reasons */
@@ -1174,6 +1366,8 @@ struct run {
 	uint32_t port;
 	uint32_t learned[MAX_LEARNED];
 	int nlearned, next_learned;
+	uint32_t learned_agg[MAX_LEARNED];	/* aggregating ones, oldest first */
+	int nlearned_agg;
 	struct stats st;
 	int reports;
 	bool changed;		/* an unprivileged change succeeded */
@@ -1224,6 +1418,18 @@ static void expectation(const struct wire *w, struct expect *e)
 	e->privileged = cmd_privileged(g.cmd);
 }
 
+/* An AGG_READ dump's answer, across its messages. */
+#define AGG_IDS 256
+struct agg_answer {
+	bool interval, stacks_begun, overflow;
+	uint32_t key_words, val_words;
+	int stack_word;		/* the key word of a stack id, or -1 */
+	uint64_t hits, dropped, counted;
+	long entries, stacks;
+	int nnamed, nsent;
+	uint64_t named[AGG_IDS], sent[AGG_IDS];	/* stack ids */
+};
+
 struct answer {
 	int replies;		/* family messages */
 	bool error_seen;	/* an NLMSG_ERROR */
@@ -1232,6 +1438,7 @@ struct answer {
 	int done_error;
 	char reason[160];	/* extended ack message */
 	char bad[200];		/* the first malformation */
+	struct agg_answer agg;
 };
 
 #define BAD(an, ...) \
@@ -1245,6 +1452,192 @@ static bool is_string_attr(int t)
 	       t == RAWPROBE_A_MODULE || t == RAWPROBE_A_FILTER_COMM ||
 	       t == RAWPROBE_A_NAME || t == RAWPROBE_A_OWNER_MODULE ||
 	       t == RAWPROBE_A_ARG_NAMES;
+}
+
+static void learn(uint32_t *v, int *n, int *next, uint32_t id)
+{
+	if (*n < MAX_LEARNED)
+		v[(*n)++] = id;
+	else
+		v[(*next)++ % MAX_LEARNED] = id;
+}
+
+/* The aggregating probes, newest last: AGG_READ reads the newest. */
+static void learn_agg(struct run *rn, uint32_t id)
+{
+	if (rn->nlearned_agg == MAX_LEARNED)
+		memmove(rn->learned_agg, rn->learned_agg + 1,
+			--rn->nlearned_agg * sizeof(*rn->learned_agg));
+	rn->learned_agg[rn->nlearned_agg++] = id;
+}
+
+/* An id found gone (ENOENT): deleted since, no more a target. */
+static void forget_agg(struct run *rn, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < rn->nlearned_agg; i++)
+		if (rn->learned_agg[i] == id) {
+			memmove(rn->learned_agg + i, rn->learned_agg + i + 1,
+				(rn->nlearned_agg - i - 1) *
+				sizeof(*rn->learned_agg));
+			rn->nlearned_agg--;
+			return;
+		}
+}
+
+/* Is id in v[0..n)? Else add it, if there is room. */
+static bool id_seen(uint64_t *v, int *n, uint64_t id, bool *overflow)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i] == id)
+			return true;
+	if (*n < AGG_IDS)
+		v[(*n)++] = id;
+	else
+		*overflow = true;
+	return false;
+}
+
+/* AGG_READ's interval: its counters and the shape of its entries. */
+static void check_agg_interval(struct answer *an, struct nlattr *nest)
+{
+	static const int len[RAWPROBE_AGG_I_MAX + 1] = {
+		[RAWPROBE_AGG_I_START_NS] = 8, [RAWPROBE_AGG_I_END_NS] = 8,
+		[RAWPROBE_AGG_I_HITS] = 8, [RAWPROBE_AGG_I_DROPPED] = 8,
+		[RAWPROBE_AGG_I_KEY_WORDS] = 4, [RAWPROBE_AGG_I_VAL_WORDS] = 4,
+		[RAWPROBE_AGG_I_STACK_WORD] = 4,
+	};
+	struct nlattr *tb[RAWPROBE_AGG_I_MAX + 1] = { 0 }, *s;
+	struct agg_answer *g = &an->agg;
+	int rem, t;
+
+	if (g->interval || an->replies != 1)
+		BAD(an, "AGG_INTERVAL in message %d of the dump", an->replies);
+	g->interval = true;
+	nla_for_each_nested(s, nest, rem) {
+		t = nla_type(s);
+		if (t < 1 || t > RAWPROBE_AGG_I_MAX || t == RAWPROBE_AGG_I_PAD) {
+			BAD(an, "AGG_INTERVAL holds type %d", t);
+			continue;
+		}
+		if (nla_len(s) != len[t])
+			BAD(an, "AGG_INTERVAL type %d of %d bytes", t, nla_len(s));
+		else
+			tb[t] = s;
+	}
+	if (rem != 0)
+		BAD(an, "AGG_INTERVAL has %d stray bytes", rem);
+	for (t = RAWPROBE_AGG_I_START_NS; t <= RAWPROBE_AGG_I_VAL_WORDS; t++)
+		if (!tb[t]) {
+			BAD(an, "AGG_INTERVAL without type %d", t);
+			return;
+		}
+	if (nla_get_u64(tb[RAWPROBE_AGG_I_END_NS]) <
+	    nla_get_u64(tb[RAWPROBE_AGG_I_START_NS]))
+		BAD(an, "AGG_INTERVAL ends before it starts");
+	g->hits = nla_get_u64(tb[RAWPROBE_AGG_I_HITS]);
+	g->dropped = nla_get_u64(tb[RAWPROBE_AGG_I_DROPPED]);
+	g->key_words = nla_get_u32(tb[RAWPROBE_AGG_I_KEY_WORDS]);
+	g->val_words = nla_get_u32(tb[RAWPROBE_AGG_I_VAL_WORDS]);
+	g->stack_word = tb[RAWPROBE_AGG_I_STACK_WORD] ?
+			(int)nla_get_u32(tb[RAWPROBE_AGG_I_STACK_WORD]) : -1;
+	if (g->key_words > 2 * RAWPROBE_AGG_MAX_KEYS || g->val_words < 1 ||
+	    g->val_words > 4 + RAWPROBE_AGG_LIN_BUCKETS_MAX ||
+	    g->stack_word >= (int)g->key_words || g->dropped > g->hits)
+		BAD(an, "AGG_INTERVAL: %u key words, %u value words, stack "
+		    "word %d, %" PRIu64 " of %" PRIu64 " hits dropped",
+		    g->key_words, g->val_words, g->stack_word, g->dropped,
+		    g->hits);
+}
+
+/* AGG_ENTRIES: entries of the interval's size; AGG_STACKS after them. */
+static void check_agg_items(struct answer *an, struct nlattr *nest, int t)
+{
+	struct agg_answer *g = &an->agg;
+	uint32_t words = g->key_words + g->val_words;
+	uint64_t w[1 + RAWPROBE_STACK_MAX];
+	struct nlattr *s;
+	int rem;
+
+	if (!g->interval) {
+		BAD(an, "AGG_READ attribute %d before the interval", t);
+		return;
+	}
+	if (t == RAWPROBE_A_AGG_ENTRIES && g->stacks_begun)
+		BAD(an, "AGG_ENTRIES after AGG_STACKS");
+	g->stacks_begun |= t == RAWPROBE_A_AGG_STACKS;
+	nla_for_each_nested(s, nest, rem) {
+		if (t == RAWPROBE_A_AGG_ENTRIES) {
+			if (nla_type(s) != RAWPROBE_A_AGG_ENTRY ||
+			    nla_len(s) != (int)(words * 8)) {
+				BAD(an, "AGG_ENTRIES holds type %d of %d bytes "
+				    "(want %u)", nla_type(s), nla_len(s),
+				    words * 8);
+				continue;
+			}
+			g->entries++;
+			memcpy(w, (char *)nla_data(s) + g->key_words * 8, 8);
+			g->counted += w[0];
+			if (g->stack_word < 0)
+				continue;
+			memcpy(w, (char *)nla_data(s) + g->stack_word * 8, 8);
+			if (!w[0])
+				BAD(an, "an entry names stack id 0");
+			id_seen(g->named, &g->nnamed, w[0], &g->overflow);
+			continue;
+		}
+		if (nla_type(s) != RAWPROBE_A_AGG_STACK || nla_len(s) % 8 ||
+		    nla_len(s) < 8 || nla_len(s) > (int)sizeof(w)) {
+			BAD(an, "AGG_STACKS holds type %d of %d bytes",
+			    nla_type(s), nla_len(s));
+			continue;
+		}
+		g->stacks++;
+		memcpy(w, nla_data(s), 8);
+		if (g->stack_word < 0 || !w[0])
+			BAD(an, "AGG_STACK id %" PRIu64 " (stack word %d)",
+			    w[0], g->stack_word);
+		if (id_seen(g->sent, &g->nsent, w[0], &g->overflow))
+			BAD(an, "AGG_STACK id %" PRIu64 " twice", w[0]);
+	}
+	if (rem != 0)
+		BAD(an, "reply nest %d has %d stray bytes", t, rem);
+}
+
+/* A whole AGG_READ: every hit accounted for, the stacks its entries name. */
+static void check_agg_end(struct run *rn, struct answer *an)
+{
+	struct agg_answer *g = &an->agg;
+	int i, k;
+
+	if (!g->interval) {
+		BAD(an, "AGG_READ without an interval");
+		return;
+	}
+	if (g->hits != g->counted + g->dropped)
+		BAD(an, "AGG_READ: %" PRIu64 " hits, but %" PRIu64 " counted in "
+		    "%ld entries and %" PRIu64 " dropped", g->hits, g->counted,
+		    g->entries, g->dropped);
+	if (!g->overflow) {
+		for (i = 0; i < g->nnamed; i++) {
+			for (k = 0; k < g->nsent && g->sent[k] != g->named[i]; k++)
+				;
+			if (k == g->nsent)
+				BAD(an, "AGG_READ: stack %" PRIu64 " named, not sent",
+				    g->named[i]);
+		}
+		if (g->nsent != g->nnamed)
+			BAD(an, "AGG_READ: %d stacks sent, %d named", g->nsent,
+			    g->nnamed);
+	}
+	rn->st.agg_reads++;
+	rn->st.agg_entries += g->entries;
+	rn->st.agg_stacks += g->stacks;
+	rn->st.agg_hits += g->hits;
+	rn->st.agg_dropped += g->dropped;
 }
 
 /* A reply's attributes: lengths, known types, strings, nests. */
@@ -1277,6 +1670,16 @@ static void check_reply_attrs(struct run *rn, struct answer *an,
 				BAD(an, "reply nest %d has %d stray bytes", t,
 				    r2);
 		}
+		if (t == RAWPROBE_A_AGG_INTERVAL ||
+		    t == RAWPROBE_A_AGG_ENTRIES ||
+		    t == RAWPROBE_A_AGG_STACKS) {
+			if (cmd != RAWPROBE_CMD_AGG_READ)
+				BAD(an, "attribute %d in a reply to %u", t, cmd);
+			else if (t == RAWPROBE_A_AGG_INTERVAL)
+				check_agg_interval(an, a);
+			else
+				check_agg_items(an, a, t);
+		}
 	}
 	if (rem != 0)
 		BAD(an, "reply has %d stray bytes after its attributes", rem);
@@ -1298,12 +1701,19 @@ static void check_reply_attrs(struct run *rn, struct answer *an,
 			BAD(an, "probe answer without PROBE_ID");
 			break;
 		}
-		if (cmd == RAWPROBE_CMD_PROBE_ADD && rn->nlearned < MAX_LEARNED)
-			rn->learned[rn->nlearned++] =
-				nla_get_u32(tb[RAWPROBE_A_PROBE_ID]);
-		else if (cmd == RAWPROBE_CMD_PROBE_ADD)
-			rn->learned[rn->next_learned++ % MAX_LEARNED] =
-				nla_get_u32(tb[RAWPROBE_A_PROBE_ID]);
+		if (cmd != RAWPROBE_CMD_PROBE_ADD)
+			break;
+		learn(rn->learned, &rn->nlearned, &rn->next_learned,
+		      nla_get_u32(tb[RAWPROBE_A_PROBE_ID]));
+		if (!tb[RAWPROBE_A_FLAGS] ||
+		    !(nla_get_u32(tb[RAWPROBE_A_FLAGS]) & RAWPROBE_F_AGG))
+			break;
+		learn_agg(rn, nla_get_u32(tb[RAWPROBE_A_PROBE_ID]));
+		rn->st.agg_added++;
+		break;
+	case RAWPROBE_CMD_AGG_READ:
+		if (an->replies == 1 && !an->agg.interval)
+			BAD(an, "AGG_READ's first message without its interval");
 		break;
 	case RAWPROBE_CMD_PROBE_ADD_BATCH:
 		if (!tb[RAWPROBE_A_BATCH]) {
@@ -1313,10 +1723,8 @@ static void check_reply_attrs(struct run *rn, struct answer *an,
 		nla_for_each_nested(s, tb[RAWPROBE_A_BATCH], r2)
 			if (nla_type(s) == RAWPROBE_A_PROBE_ID &&
 			    nla_len(s) == 4)
-				rn->learned[rn->nlearned < MAX_LEARNED ?
-					    rn->nlearned++ :
-					    rn->next_learned++ % MAX_LEARNED] =
-					nla_get_u32(s);
+				learn(rn->learned, &rn->nlearned,
+				      &rn->next_learned, nla_get_u32(s));
 		break;
 	default:
 		break;
@@ -1407,7 +1815,8 @@ static void check_datagram(struct run *rn, struct answer *an,
 				BAD(an, "NLMSG_DONE without NLM_F_MULTI");
 		} else if (nlh->nlmsg_type == rn->nl.family) {
 			struct genlmsghdr *g = nlmsg_data(nlh);
-			uint8_t want = ex->dump ? RAWPROBE_CMD_PROBE_GET : ex->cmd;
+			uint8_t want = ex->dump && ex->cmd != RAWPROBE_CMD_AGG_READ ?
+				       RAWPROBE_CMD_PROBE_GET : ex->cmd;
 
 			an->replies++;
 			if (!genlmsg_valid_hdr(nlh, 0)) {
@@ -1474,6 +1883,9 @@ static int exchange(struct run *rn, struct wire *w, uint32_t seq,
 				BAD(an, "no %s within %d ms (%d replies so far)",
 				    an->replies ? "end" : "answer", WAIT_MS,
 				    an->replies);
+			else if (ex->dump && ex->cmd == RAWPROBE_CMD_AGG_READ &&
+				 an->done_seen && !an->done_error)
+				check_agg_end(rn, an);
 			return 0;
 		}
 		buf = NULL;
@@ -1497,6 +1909,7 @@ static bool errno_expected(enum fclass cls, int err)
 		return true;
 	case ENOENT: case EEXIST: case EBUSY: case EILSEQ: case ENOSPC:
 	case E2BIG: case ENXIO: case EMSGSIZE: case ENAMETOOLONG:
+	case EACCES:	/* AGG_READ of another socket's probe */
 		return cls == C_ROOT;
 	default:
 		return false;
@@ -1524,7 +1937,14 @@ static const char *const module_reasons[] = {
 	"an identical probe", "too many probes", "unknown symbol",
 	"symbol not found", "offset is not on", "give one of",
 	"probe ids: an array", "the same probe id appears twice",
-	"argument names:",
+	"argument names:", "aggregation attributes without",
+	"an aggregating probe writes no record", "the caller and stack keys",
+	"the retval key is", "an argument key names", "unknown aggregation key",
+	"retval and latency are", "the value names an argument",
+	"a histogram needs", "a linear histogram needs",
+	"one argument index per key", "the probe id is missing",
+	"the probe does not aggregate", "the probe's tables belong",
+	"kretprobe instances and aggregation", "not enough memory for the agg",
 };
 
 static bool module_reason(const char *reason)
@@ -1685,7 +2105,7 @@ static bool fuzz(struct run *rn)
 	if (!w)
 		return false;
 	for (i = o->first; i < o->first + o->count; i++) {
-		uint32_t seq = (uint32_t)i + 1;
+		uint32_t seq = (uint32_t)i + 1, agg_id = 0;
 		int k;
 
 		generate(o->seed, i, &m, w);
@@ -1702,11 +2122,25 @@ static bool fuzz(struct run *rn)
 		for (k = 0; k < w->npatch && rn->nlearned; k++) {
 			uint32_t id = rn->learned[w->patch[k].k % rn->nlearned];
 
+			/*
+			 * an aggregating probe: the newest or the one before
+			 * (a delete of all probes, now and then, ends older
+			 * ones)
+			 */
+			if (w->patch[k].which == L_AGG && rn->nlearned_agg) {
+				int newest = rn->nlearned_agg - 1;
+
+				newest -= w->patch[k].k % 4 == 0 && newest > 0;
+				id = agg_id = rn->learned_agg[newest];
+			}
+
 			if (w->patch[k].off + 4 <= w->len)
 				memcpy(w->buf + w->patch[k].off, &id, 4);
 		}
 		expectation(w, &ex);
 		exchange(rn, w, seq, &ex, &an);
+		if (agg_id && an.error_seen && an.error == -ENOENT)
+			forget_agg(rn, agg_id);
 		record(rn, &m, &ex, &an);
 		why[0] = '\0';
 		if (o->verbose) {
@@ -1743,6 +2177,10 @@ static void print_stats(const struct run *rn, double secs)
 	printf("# outcome: %ld valid answers, %ld errors, %ld without answer "
 	       "(none due), %ld learned ids\n", st->ok, st->errors, st->none,
 	       (long)rn->nlearned);
+	printf("# aggregation: %ld aggregating probes added, %ld AGG_READ dumps "
+	       "read %ld entries, %ld stacks, %ld hits (%ld dropped)\n",
+	       st->agg_added, st->agg_reads, st->agg_entries, st->agg_stacks,
+	       st->agg_hits, st->agg_dropped);
 	printf("# errno histogram:");
 	for (e = 0; e < 4096; e++)
 		if (st->hist[e])
@@ -2014,8 +2452,11 @@ static int class_user(struct run *rn)
 	}
 	printf("# %d probes before, rings %u records mode %u\n", before->n,
 	       before->records, before->mode);
-	for (i = 0; i < before->n && rn->nlearned < MAX_LEARNED; i++)
+	for (i = 0; i < before->n && rn->nlearned < MAX_LEARNED; i++) {
 		rn->learned[rn->nlearned++] = before->p[i].id;
+		if (before->p[i].flags & RAWPROBE_F_AGG)
+			learn_agg(rn, before->p[i].id);
+	}
 	if (pipe(pfd))
 		return 2;
 	fflush(stdout);

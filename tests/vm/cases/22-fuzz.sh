@@ -28,13 +28,15 @@ FUZZ_COUNT=${FUZZ_COUNT:-10000}
 # the unprivileged ones (all refused) at 2000 to 5000.
 FUZZ_LIMIT="timeout -k 10 $((FUZZ_COUNT / 20 + 300))"
 
-# fuzz_run CMD...: run the tool, show its summary (seed, outcomes, errno
-# histogram, rate), and on failure all it said; its last line must be
-# "N passed, 0 failed".
+# fuzz_run CMD...: run the tool, show its summary (seed, outcomes,
+# aggregation, errno histogram, rate), and on failure all it said; its
+# last line must be "N passed, 0 failed". FUZZ_OUT: all it said.
+FUZZ_OUT=
 fuzz_run() {
 	local out rc=0
 	out=$("$@" 2>&1) || rc=$?
-	printf '%s\n' "$out" | grep -E '^# (seed|outcome|errno|FAIL|repro|message|privileged|[0-9.]+ messages per)'
+	FUZZ_OUT=$out
+	printf '%s\n' "$out" | grep -E '^# (seed|outcome|aggregation|errno|FAIL|repro|message|privileged|[0-9.]+ messages per)'
 	if [ $rc != 0 ]; then
 		printf '%s\n' "$out" | grep -v -e '^ok ' >&2
 		fail "'$*' exited $rc" || return
@@ -63,14 +65,17 @@ print(" ".join("%d:%d" % (p["id"], p["stats"]["hits"]) for p in json.load(sys.st
 }
 
 # Probes and rings for the unprivileged classes to attack: an armed, a
-# disabled and a filtered one, rings off their defaults. Prints the ids.
+# disabled, a filtered and a counting one (by comm, whose
+# interval an AGG_READ would end), rings off their defaults. Prints the
+# ids.
 fuzz_setup() {
-	local a b c
+	local a b c d
 	a=$($CTL probe add kprobe vfs_read)
 	b=$($CTL probe add kretprobe vfs_write --maxactive 8 --disabled)
 	c=$($CTL probe add jprobe do_sys_openat2 --args s32,ustr --comm cat)
+	d=$($CTL probe add kprobe vfs_read --count --by comm)
 	$CTL ring set records 1024 mode overwrite
-	echo "$a,$b,$c"
+	echo "$a,$b,$c,$d"
 }
 
 # No counter went back (a stats reset), no probe came or went.
@@ -111,6 +116,15 @@ t_fuzz_root() {
 		--class root --allow-changes || rc=$?
 	kill $load; wait $load 2>/dev/null || true
 	[ $rc = 0 ] || return $rc
+	# Aggregating probes (RAWPROBE_F_AGG) came and were read: a run of
+	# the default's size adds some 40 and reads them some 30 times.
+	if [ "$FUZZ_COUNT" -ge 5000 ]; then
+		set -- $(printf '%s\n' "$FUZZ_OUT" | sed -n \
+			's/^# aggregation: \([0-9]*\) aggregating probes added, \([0-9]*\) AGG_READ dumps read \([0-9]*\) entries, \([0-9]*\) stacks.*/\1 \2 \3 \4/p')
+		[ $# = 4 ] && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" -gt 0 ] &&
+			[ "$4" -gt 0 ] ||
+			fail "aggregating probes added, read, entries, stacks: '$*'"
+	fi
 	expect_eq 0 "$(probe_count)" "probes left by the root run"
 	j=$($CTL -j ring show)
 	expect_eq "$RING_DEFAULT discard" \

@@ -156,6 +156,23 @@ t_probe_add_stack() {
 		$CTL probe add kretprobe vfs_read --stack
 }
 
+# Counting probes (RAWPROBE_F_AGG, kmod/agg.c rp_agg_alloc()): two
+# tables a CPU and, with a stack key, the stack table, each kvzalloc'ed
+# (a kmalloc, then vmalloc's pages when it fails). 16 keys, 32 slots:
+# every allocation site without a walk over hundreds of vmalloc pages.
+t_probe_add_count_stack() {
+	fault_walk send added_one del_all \
+		$CTL probe add kprobe vfs_read --count --by comm,stack \
+		--max-keys 16
+}
+
+# Values and a log2 histogram: 69 words a slot; the kretprobe's instances.
+t_probe_add_count_latency() {
+	fault_walk send added_one del_all \
+		$CTL probe add kretprobe vfs_read -m 16 --count \
+		--stats latency --hist log2 --max-keys 16
+}
+
 t_probe_add_module_target() {
 	insmod "$TARGET_KO"
 	fault_walk send added_one del_all \
@@ -248,6 +265,41 @@ t_probe_reset() {
 	del_all
 }
 
+# --- reading a counting probe (AGG_READ, a dump) ---
+
+# A persistent counting probe by comm and stack, with hits: 'agg show'
+# gets it (PROBE_GET), then reads it, which ends the interval in the
+# dump's start (kmod/agg.c rp_agg_read(): the snapshot, the stack
+# bitmap, the stacks' copy) and sends the first round in the same send:
+# on 6.12 all of an answer of up to some 32 KB, NLMSG_DONE included
+# (RP_FAIL_CALL=recv walks the receives, where later rounds run: here
+# none, and 800 processes' keys still fit). A failed read keeps the
+# probe, armed and counting (that interval's counts are gone: a read
+# clears the tables it takes, snapshot or not); the module frees the
+# snapshot at the socket's close (kmemleak).
+one_counting_probe() {	# KEYS MAX-KEYS
+	del_all
+	PROBE_ID=$($CTL probe add kprobe vfs_read --count --by "$1" \
+		   --max-keys "$2")
+}
+agg_kept() {	# rc
+	expect_eq armed "$(probe_state)" "the counting probe after a read"
+	expect_eq 1 "$(probe_count)" "probes after a read"
+}
+# hits for the next read (each a vfs_read, by comm and stack)
+agg_hits() { cat /proc/version /proc/self/stat >/dev/null; }
+agg_show() { $CTL agg show "$PROBE_ID"; }
+
+t_agg_show() {
+	one_counting_probe comm,stack 16
+	agg_hits
+	# the read works, with entries to show
+	agg_show | grep -q . || fail "agg show printed nothing"
+	agg_hits
+	RP_FAIL_SKIP=1 fault_walk send agg_kept agg_hits agg_show
+	del_all
+}
+
 # --- the ring ---
 
 ring_records() { $CTL -j ring show | grep -o '"records":[0-9]*' | cut -d: -f2; }
@@ -298,7 +350,8 @@ t_stream_release() {
 
 tests t_faults_ready t_first_probe_allocates_rings t_probe_add_kprobe t_probe_add_kretprobe \
 	t_probe_add_jprobe t_probe_add_batch t_probe_add_fetch_filter \
-	t_probe_add_stack t_probe_add_module_target \
+	t_probe_add_stack t_probe_add_count_stack t_probe_add_count_latency \
+	t_probe_add_module_target t_agg_show \
 	t_probe_del t_probe_disable_enable t_probe_reset t_ring_set \
 	t_stream_open t_stream_mmap_control t_stream_mmap_records \
 	t_stream_owned_probes t_stream_release
