@@ -46,6 +46,22 @@ static inline struct rawprobe_probe *rp_from_instance(struct kretprobe_instance 
 	return container_of(get_kretprobe(ri), struct rawprobe_probe, krp);
 }
 
+/*
+ * An aggregate's entry: its latency's start, on its own clock whatever
+ * the rings' (only for a latency value), and its stack key's stack. Out
+ * of line: the record path's entry stays as it was.
+ */
+static noinline void rp_kret_agg_entry(struct rawprobe_probe *p,
+				       struct pt_regs *regs,
+				       struct rp_kret_data *d)
+{
+	if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
+		d->entry_ns = rp_agg_clock(p->agg);
+	if (p->agg->stacks.slots)
+		d->stack_id = rp_agg_stack_id(p, regs);
+}
+NOKPROBE_SYMBOL(rp_kret_agg_entry);
+
 static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rawprobe_probe *p = rp_from_instance(ri);
@@ -54,17 +70,14 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Filtered at entry: non-zero skips the return handler. */
 	if (rp_emit_filtered(p, NULL))
 		return 1;
-	/* an aggregate's latency is its own clock's, whatever the rings' */
-	if (!p->agg)
+	if (unlikely(p->agg))
+		rp_kret_agg_entry(p, regs, d);
+	else
 		d->entry_ns = rp_clock();
-	else if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
-		d->entry_ns = rp_agg_clock(p->agg);
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		d->nframes = rp_stack_save(regs, d->frames);
-	if (unlikely(p->agg && p->agg->stacks.slots))
-		d->stack_id = rp_agg_stack_id(p, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kret_entry);
