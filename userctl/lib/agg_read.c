@@ -39,9 +39,10 @@ static int rp_agg_interval(struct nlattr *a, struct rp_agg_result *r)
 }
 
 /* AGG_STACK: the id, then the frames */
-static int rp_agg_push_stack(struct rp_agg_result *r, const uint64_t *w,
+static int rp_agg_push_stack(struct rp_agg_result *r, const void *words,
 			     int len)
 {
+	const uint64_t *w = words;
 	struct rp_agg_stack *st;
 	size_t n = (size_t)len / sizeof(uint64_t);
 
@@ -84,36 +85,41 @@ static int rp_agg_push(struct rp_agg_result *r, const void *words, int len)
 	return 0;
 }
 
+/* Each attribute of type in nest (if any) through push. */
+static int rp_agg_push_all(struct nlattr *nest, int type,
+			   int (*push)(struct rp_agg_result *r,
+				       const void *w, int len),
+			   struct rp_agg_result *r)
+{
+	struct nlattr *e;
+	int rem, err;
+
+	if (!nest)
+		return 0;
+	nla_for_each_nested(e, nest, rem) {
+		if (nla_type(e) != type)
+			continue;
+		err = push(r, nla_data(e), nla_len(e));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int rp_agg_reply(struct nlattr **a, void *ctx)
 {
 	struct rp_agg_result *r = ctx;
-	struct nlattr *e;
-	int rem, err;
+	int err;
 
 	if (a[RAWPROBE_A_AGG_INTERVAL]) {
 		err = rp_agg_interval(a[RAWPROBE_A_AGG_INTERVAL], r);
 		if (err)
 			return err;
 	}
-	if (a[RAWPROBE_A_AGG_ENTRIES]) {
-		nla_for_each_nested(e, a[RAWPROBE_A_AGG_ENTRIES], rem) {
-			if (nla_type(e) != RAWPROBE_A_AGG_ENTRY)
-				continue;
-			err = rp_agg_push(r, nla_data(e), nla_len(e));
-			if (err)
-				return err;
-		}
-	}
-	if (!a[RAWPROBE_A_AGG_STACKS])
-		return 0;
-	nla_for_each_nested(e, a[RAWPROBE_A_AGG_STACKS], rem) {
-		if (nla_type(e) != RAWPROBE_A_AGG_STACK)
-			continue;
-		err = rp_agg_push_stack(r, nla_data(e), nla_len(e));
-		if (err)
-			return err;
-	}
-	return 0;
+	return rp_agg_push_all(a[RAWPROBE_A_AGG_ENTRIES], RAWPROBE_A_AGG_ENTRY,
+			       rp_agg_push, r) ?:
+	       rp_agg_push_all(a[RAWPROBE_A_AGG_STACKS], RAWPROBE_A_AGG_STACK,
+			       rp_agg_push_stack, r);
 }
 
 static int rp_agg_stack_id_cmp(const void *a, const void *b)

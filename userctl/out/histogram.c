@@ -628,16 +628,10 @@ static void rp_hstack_end(struct rp_sink *s)
 	fflush(s->out);
 }
 
-static void rp_hist_end(struct rp_sink *s)
+/* Every histogram, sorted, as text or JSON. */
+static void rp_hist_print_all(struct rp_sink *s, struct rp_hists *h)
 {
-	struct rp_hists *h = s->priv;
-	char vname[16];
 	size_t i;
-
-	if (h->o.value == RP_HIST_STACK) {
-		rp_hstack_end(s);
-		return;
-	}
 
 	if (h->n)	/* qsort(NULL, 0) is undefined */
 		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
@@ -647,6 +641,19 @@ static void rp_hist_end(struct rp_sink *s)
 		else
 			rp_hist_text(s->out, h, h->v[i]);
 	}
+}
+
+static void rp_hist_end(struct rp_sink *s)
+{
+	struct rp_hists *h = s->priv;
+	char vname[16];
+
+	if (h->o.value == RP_HIST_STACK) {
+		rp_hstack_end(s);
+		return;
+	}
+
+	rp_hist_print_all(s, h);
 	if (!h->json && !h->n)
 		fprintf(s->out, "no records with a %s value\n",
 			rp_hist_value_name(&h->o, vname, sizeof(vname)));
@@ -706,21 +713,13 @@ void rp_hist_print(struct rp_sink *s)
 	char when[16];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t i;
 
 	h->interval++;
 	if (!h->json) {
 		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
 		fprintf(s->out, "%s\n", when);
 	}
-	if (h->n)	/* qsort(NULL, 0) is undefined */
-		qsort(h->v, h->n, sizeof(*h->v), rp_hist_cmp);
-	for (i = 0; i < h->n; i++) {
-		if (h->json)
-			rp_hist_json(&s->json, h, h->v[i]);
-		else
-			rp_hist_text(s->out, h, h->v[i]);
-	}
+	rp_hist_print_all(s, h);
 	rp_hist_clear(h);
 	fflush(s->out);
 }
