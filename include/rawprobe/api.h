@@ -45,19 +45,56 @@
 struct rawprobe_probe;	/* opaque: the handle rawprobe_register() returns */
 struct rp_ring_core;
 
-/*
- * kprobes and jprobe-style probes: called when the probed instruction is
- * hit (data is NULL). kretprobes: called at function entry with the
- * instance's data area (desc.data_size bytes); return non-zero to skip
- * the return handler for this call (e.g. a filter said no).
+/**
+ * typedef rawprobe_entry_fn - a probe's entry handler
+ * @probe: the probe that was hit
+ * @regs: the registers at the probed instruction
+ * @data: kretprobes: the call's data area (&rawprobe_desc.data_size
+ *        bytes, shared with the return handler); NULL otherwise
+ *
+ * Called in probe context when the probed instruction is hit (kprobes,
+ * jprobe-style probes) or at function entry (kretprobes).
+ *
+ * Return: 0, or from a kretprobe's entry handler non-zero to skip the
+ * return handler for this call (e.g. a filter said no). A handler that
+ * overrides the return value returns what rawprobe_override_return()
+ * returned.
  */
 typedef int (*rawprobe_entry_fn)(struct rawprobe_probe *probe,
 				 struct pt_regs *regs, void *data);
 
-/* kretprobes: called when the function returns, with the same data. */
+/**
+ * typedef rawprobe_return_fn - a kretprobe's return handler
+ * @probe: the probe
+ * @regs: the registers at the return; regs_return_value() gives the
+ *        return value
+ * @data: the call's data area, as the entry handler left it
+ *
+ * Called in probe context when the probed function returns.
+ *
+ * Return: 0.
+ */
 typedef int (*rawprobe_return_fn)(struct rawprobe_probe *probe,
 				  struct pt_regs *regs, void *data);
 
+/**
+ * struct rawprobe_desc - what a probe module asks for
+ * @name: the name rawprobectl shows, at most 63 bytes
+ * @symbol: "function" or "module:function"
+ * @offset: kprobes: bytes into the function
+ * @kind: %RAWPROBE_KIND_KPROBE, %RAWPROBE_KIND_KRETPROBE or
+ *        %RAWPROBE_KIND_JPROBE
+ * @entry: the entry handler
+ * @ret: kretprobes only: the return handler
+ * @data_size: kretprobes: bytes of per-call data for @entry and @ret
+ * @maxactive: kretprobes: instances, 0 for the kernel's default
+ * @flags: %RAWPROBE_DESC_DISABLED (register disarmed),
+ *         %RAWPROBE_DESC_OVERRIDE (@entry may override the return value)
+ * @priv: yours, returned by rawprobe_priv()
+ *
+ * The core reads it at rawprobe_register() and keeps the pointer: it
+ * must stay valid until rawprobe_unregister() (a static const is best).
+ */
 struct rawprobe_desc {
 	const char *name;	/* shown by rawprobectl, at most 63 bytes */
 	const char *symbol;	/* "function" or "module:function" */
@@ -76,68 +113,168 @@ struct rawprobe_desc {
 
 #define RAWPROBE_NAME_LEN	64
 
-/*
- * Register a probe owned by the calling module. Returns the probe or an
- * ERR_PTR(); the reason is also logged. The core removes the probe if
- * the module unloads without rawprobe_unregister(), but say goodbye.
+/**
+ * __rawprobe_register() - register a probe owned by a module
+ * @desc: what to probe and with which handlers
+ * @owner: the owning module; use rawprobe_register(), which passes
+ *         THIS_MODULE
+ *
+ * Registers the kprobe or kretprobe, gives it an id and lists it in
+ * `rawprobectl probe list`; the first probe allocates the rings. The
+ * probe belongs to @owner: user space cannot delete it, and the core
+ * removes it, with a warning, if the module unloads without
+ * rawprobe_unregister(). Process context; may sleep.
+ *
+ * Return: the probe, or an ERR_PTR() (the reason is also logged).
  */
 struct rawprobe_probe *__rawprobe_register(const struct rawprobe_desc *desc,
 					   struct module *owner);
+
+/**
+ * rawprobe_register() - register a probe owned by the calling module
+ * @desc: what to probe and with which handlers
+ *
+ * Return: the probe, or an ERR_PTR(); see __rawprobe_register().
+ */
 #define rawprobe_register(desc) __rawprobe_register(desc, THIS_MODULE)
+
+/**
+ * rawprobe_unregister() - remove a probe
+ * @probe: what rawprobe_register() returned; NULL and ERR_PTR() values
+ *         are ignored
+ *
+ * Disarms and unregisters the probe and waits until no handler runs
+ * it. Process context; may sleep. Call it from module exit.
+ */
 void rawprobe_unregister(struct rawprobe_probe *probe);
 
+/**
+ * rawprobe_id() - a probe's id
+ * @probe: the probe
+ *
+ * Return: the id `rawprobectl probe list` shows and records carry.
+ */
 u32 rawprobe_id(const struct rawprobe_probe *probe);
+
+/**
+ * rawprobe_priv() - a probe's private pointer
+ * @probe: the probe
+ *
+ * Return: &rawprobe_desc.priv of the probe's description.
+ */
 void *rawprobe_priv(const struct rawprobe_probe *probe);
 
+/**
+ * struct rawprobe_stats - a probe's counters, summed over CPUs
+ * @hits: records attempted
+ * @records: records committed
+ * @lost: records that found the ring full
+ * @missed: kprobe recursion and kretprobe maxactive misses
+ */
 struct rawprobe_stats {
-	u64 hits;		/* records attempted */
-	u64 records;		/* records committed */
-	u64 lost;		/* ring full */
-	u64 missed;		/* kprobe recursion + kretprobe maxactive */
+	u64 hits;
+	u64 records;
+	u64 lost;
+	u64 missed;
 };
+
+/**
+ * rawprobe_get_stats() - read a probe's counters
+ * @probe: the probe
+ * @stats: filled with the sums over every CPU
+ *
+ * Any context.
+ */
 void rawprobe_get_stats(const struct rawprobe_probe *probe,
 			struct rawprobe_stats *stats);
 
 /* --- records --- */
 
-/* A reserved record; lives on the handler's stack until commit. */
+/**
+ * struct rawprobe_slot - a reserved record, private to the core
+ * @ring: the ring it is on
+ * @rec: the record
+ * @pos: its position in the ring
+ *
+ * Lives on the writer's stack from rawprobe_reserve() to
+ * rawprobe_commit() or rawprobe_discard().
+ */
 struct rawprobe_slot {
-	struct rp_ring_core *ring;	/* private to the core */
+	struct rp_ring_core *ring;
 	struct rawprobe_record *rec;
 	u64 pos;
 };
 
-/*
- * Reserve a record on this CPU's ring, with the header (time, sequence,
- * cpu, pid, comm, probe id, kind, address) filled. Fill what you need,
- * add the matching RAWPROBE_REC_* flags (|=: flags already says which
- * clock ts_ns is), then rawprobe_commit(). Returns NULL when the ring is
- * full (counted as lost): just return.
+/**
+ * rawprobe_reserve() - reserve a record on this CPU's ring
+ * @probe: the probe the record belongs to
+ * @slot: filled for rawprobe_commit() or rawprobe_discard()
  *
- * Every record reserved must be committed or discarded, at once and on
- * every path (no sleeping in between: preemption is off). A record
- * neither committed nor discarded stops the reader at it for good.
+ * The record's header (time, sequence, cpu, pid, comm, probe id, kind,
+ * address) is filled. Fill what you need, add the matching
+ * RAWPROBE_REC_* flags with |= (flags already says which clock ts_ns
+ * is), then call rawprobe_commit(). Every reserved record must be
+ * committed or discarded, at once and on every path: a record left
+ * alone stops the reader at it for good. Preemption is off from here to
+ * the commit or discard, so nothing in between may sleep.
+ *
+ * Context: a handler, or process context (module init, a work item).
+ * Return: the record, or NULL when the ring is full (counted as lost):
+ * just return.
  */
 struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 					 struct rawprobe_slot *slot);
+
+/**
+ * rawprobe_commit() - publish a reserved record to readers
+ * @probe: the probe that reserved it
+ * @slot: what rawprobe_reserve() filled
+ */
 void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
 
-/*
- * The clock of ts_ns (CLOCK_MONOTONIC ns, or TSC cycles with the tsc
- * clock): a latency_ns is the difference of two of its readings, as the
- * kretprobe_latency example takes it, and readers convert it with ts_ns.
+/**
+ * rawprobe_clock() - read the clock of the records' ts_ns
+ *
+ * A latency_ns is the difference of two readings, as the
+ * kretprobe_latency example takes it; readers convert it as they
+ * convert ts_ns.
+ *
+ * Return: CLOCK_MONOTONIC nanoseconds, or TSC cycles when the rings use
+ * the tsc clock (`ring set clock tsc`).
  */
 u64 rawprobe_clock(void);
 
-/*
- * Give a reserved record up (an early return: nothing worth recording
- * after all). Readers skip it; the hit counts as filtered, not as a hit.
+/**
+ * rawprobe_discard() - give a reserved record up
+ * @probe: the probe that reserved it
+ * @slot: what rawprobe_reserve() filled
+ *
+ * For an early return: nothing worth recording after all. Readers skip
+ * the record, no sequence gap is reported, and the hit counts as
+ * filtered.
  */
 void rawprobe_discard(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
 
-/* One call: a record with up to RAWPROBE_MAX_ARGS values. */
+/**
+ * __rawprobe_emit() - write a record of values in one call
+ * @probe: the probe
+ * @args: the values
+ * @nargs: how many; past %RAWPROBE_MAX_ARGS the rest are dropped
+ *
+ * Use rawprobe_emit(), which counts the values itself.
+ *
+ * Return: 0, or -ENOSPC when the ring is full (counted as lost).
+ */
 int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,
 		    unsigned int nargs);
+
+/**
+ * rawprobe_emit() - write a record of up to %RAWPROBE_MAX_ARGS values
+ * @probe: the probe
+ * @...: the values, each converted to u64
+ *
+ * Return: 0, or -ENOSPC when the ring is full (counted as lost).
+ */
 #define rawprobe_emit(probe, ...)					\
 	__rawprobe_emit(probe, ((const u64[]){ 0, ##__VA_ARGS__ }) + 1,	\
 			sizeof((const u64[]){ 0, ##__VA_ARGS__ }) /	\
@@ -145,30 +282,51 @@ int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,
 
 /* --- arguments and strings --- */
 
-/* Argument n (from 0) of the probed function, at its entry. */
+/**
+ * rawprobe_arg() - an argument of the probed function
+ * @regs: the registers the handler was given
+ * @n: the argument's position, from 0; the first six are in registers
+ *
+ * Valid only at the function's entry.
+ *
+ * Return: the argument's register value.
+ */
 static inline unsigned long rawprobe_arg(struct pt_regs *regs, unsigned int n)
 {
 	return regs_get_kernel_argument(regs, n);
 }
 
-/*
- * Copy a NUL-terminated string into rec->str without faulting and set
- * str_len and the STR, STR_TRUNC or STR_FAULT flags. user: src is a user
- * pointer. Returns the length copied or -EFAULT.
+/**
+ * rawprobe_record_str() - copy a string into a reserved record
+ * @probe: the probe that reserved @rec
+ * @rec: the record
+ * @src: a NUL-terminated string
+ * @user: @src is a user pointer
+ *
+ * Copies without faulting into rec->str and sets str_len and the
+ * RAWPROBE_REC_STR, _STR_TRUNC or _STR_FAULT flags.
+ *
+ * Return: the length copied, or -EFAULT.
  */
 long rawprobe_record_str(struct rawprobe_probe *probe,
 			 struct rawprobe_record *rec, const void *src,
 			 bool user);
 
-/*
- * Fault injection: from the entry handler of a probe registered with
- * RAWPROBE_DESC_OVERRIDE, make the probed function return rc at once,
- * without running it:  return rawprobe_override_return(probe, regs, rc);
- * Returns 1 (what the handler must return) or 0 if the probe may not
- * override. The core accepts RAWPROBE_DESC_OVERRIDE only on system call
- * entry points (__x64_sys_*), which the kernel marks safe for error
- * injection (ALLOW_ERROR_INJECTION in SYSCALL_DEFINEx), and only where
- * the kprobe sits on the function's ftrace site. See examples/error_inject.
+/**
+ * rawprobe_override_return() - make the probed function return at once
+ * @probe: a probe registered with %RAWPROBE_DESC_OVERRIDE
+ * @regs: the registers the entry handler was given
+ * @rc: the value the function returns, without running
+ *
+ * Fault injection, from the entry handler:
+ * ``return rawprobe_override_return(probe, regs, rc);``
+ * The core accepts %RAWPROBE_DESC_OVERRIDE only on system call entry
+ * points (__x64_sys_*), which the kernel marks safe for error injection
+ * (ALLOW_ERROR_INJECTION in SYSCALL_DEFINEx), and only where the kprobe
+ * sits on the function's ftrace site. See examples/error_inject.
+ *
+ * Return: 1, what the handler must return, or 0 if the probe may not
+ * override.
  */
 int rawprobe_override_return(struct rawprobe_probe *probe,
 			     struct pt_regs *regs, unsigned long rc);
@@ -192,10 +350,13 @@ int rawprobe_override_return(struct rawprobe_probe *probe,
 #define __RP_DECL(i, t, a) t a
 #define __RP_FETCH(i, t, a) ((t)rawprobe_arg(regs, i))
 
-/*
- * RAWPROBE_JPROBE(name, type1, arg1, type2, arg2, ...) declares a handler
- * that receives the probed function's arguments typed, as jprobes did,
- * in the style of SYSCALL_DEFINEx:
+/**
+ * RAWPROBE_JPROBE() - define a handler with the probed function's prototype
+ * @name: the &rawprobe_entry_fn to define, for a %RAWPROBE_KIND_JPROBE desc
+ * @...: type1, arg1, type2, arg2, ...: the probed function's parameters
+ *
+ * Declares a handler that receives the probed function's arguments
+ * typed, as jprobes did, in the style of SYSCALL_DEFINEx:
  *
  *	RAWPROBE_JPROBE(openat2_entry, int, dfd,
  *			const char __user *, filename, struct open_how *, how)
@@ -204,9 +365,9 @@ int rawprobe_override_return(struct rawprobe_probe *probe,
  *		return 0;
  *	}
  *
- * and name is a rawprobe_entry_fn for a RAWPROBE_KIND_JPROBE desc. Up to
- * six arguments, each passed in a register (integers and pointers; not
- * structures passed by value). Valid only at the function's entry.
+ * The body also sees probe and regs. Up to six arguments, each passed
+ * in a register (integers and pointers; not structures passed by
+ * value). Valid only at the function's entry.
  */
 #define RAWPROBE_JPROBE(name, ...)					\
 	static int name##_typed(struct rawprobe_probe *probe,		\
