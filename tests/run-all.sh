@@ -188,7 +188,7 @@ if [ $debug = 1 ]; then
 	debug_cases=("${cases[@]}")
 	[ ${#cases[@]} = 0 ] &&
 		mapfile -t debug_cases < <(all_cases tests/vm/cases tests/vm/debug-cases)
-	# about 3 h under TCG on 2 cores (README)
+	# about 3 h under TCG on 2 cores (docs/testing.md)
 	vm_suite kasan 14400 "${debug_cases[@]}"
 	vm_suite kcsan 3600 tests/vm/cases/{30-ring,10-probes,20-netlink,25-races}.sh
 fi
