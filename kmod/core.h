@@ -67,10 +67,12 @@ struct rp_probe_stats {
 	u64 str_faults;		/* string capture faulted */
 	u64 filtered;		/* hits a filter rejected (not in hits) */
 	u64 fetch_faults;	/* field fetches that read a bad address */
+	u64 overridden;		/* hits whose function was made to return */
 };
 
 struct rp_probe_totals {
 	u64 hits, records, lost_ring, str_faults, filtered, fetch_faults;
+	u64 overridden;
 	u64 miss_maxactive;	/* kretprobe: no free instance */
 	u64 miss_recursion;	/* kprobe nmissed: hit inside a handler */
 };
@@ -102,6 +104,16 @@ struct rp_agg_spec {
 	u32 max_keys;				/* 0: the default */
 };
 
+/* RAWPROBE_A_OVERRIDE: what the function returns, and when. */
+struct rp_ovr_spec {
+	bool set;
+	u8 probability;				/* percent; 0: 100 */
+	u8 chain_len;				/* 0: anywhere */
+	u32 times;				/* 0: no limit */
+	u32 interval;				/* 0 or 1: every hit */
+	s64 value;
+};
+
 /* What user space (or a module) asked for. */
 struct rp_probe_spec {
 	u8 kind;			/* enum rawprobe_kind */
@@ -123,6 +135,8 @@ struct rp_probe_spec {
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
 	char filter_str[RAWPROBE_FILTER_STR_LEN];	/* for output only */
 	struct rp_agg_spec agg;		/* with RAWPROBE_F_AGG */
+	struct rp_ovr_spec ovr;		/* RAWPROBE_A_OVERRIDE */
+	u8 chain_step;			/* RAWPROBE_A_CHAIN_STEP; 0: none */
 };
 
 struct rawprobe_probe {
@@ -134,6 +148,11 @@ struct rawprobe_probe {
 	u64 pinned;			/* kretprobe instances' bytes, budgeted */
 	struct rp_agg *agg;		/* RAWPROBE_F_AGG: its tables */
 	u64 agg_bytes;			/* what they take, budgeted */
+	struct rp_inject *inj;		/* overrides and chain steps: their
+					 * batch's shared state (inject.c)
+					 */
+	u8 ovr_type;			/* enum rp_ovr_type of the place */
+	s8 ovr_gfp_arg;			/* an allocator's gfp argument, or -1 */
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	bool syscall_ia32;		/* ... in the ia32 registers */
 	s8 str_arg;			/* first string argument, or -1 */
@@ -253,7 +272,6 @@ void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		       u64 entry_ns);
 u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_custom_prepare(struct rawprobe_probe *p);
-int rp_override_check(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
 		   u64 *args, unsigned int n);
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);

@@ -42,6 +42,15 @@ static struct netlink_range_validation rp_agg_keys_range = {
 	.max = RAWPROBE_AGG_KEYS_MAX,
 };
 
+static const struct nla_policy rp_ovr_policy[RAWPROBE_OVR_MAX + 1] = {
+	[RAWPROBE_OVR_VALUE]	= { .type = NLA_S64 },
+	[RAWPROBE_OVR_PROBABILITY] = NLA_POLICY_RANGE(NLA_U8, 1, 100),
+	[RAWPROBE_OVR_TIMES]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_OVR_INTERVAL]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_OVR_CHAIN]	= NLA_POLICY_RANGE(NLA_U8, 1,
+						   RAWPROBE_CHAIN_MAX),
+};
+
 static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_KIND]	= NLA_POLICY_RANGE(NLA_U8, RAWPROBE_KIND_KPROBE,
 						   RAWPROBE_KIND_JPROBE),
@@ -95,6 +104,9 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 							RAWPROBE_AGG_LIN_BUCKETS_MAX),
 	[RAWPROBE_A_AGG_MAX_KEYS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							  &rp_agg_keys_range),
+	[RAWPROBE_A_OVERRIDE]	= NLA_POLICY_NESTED(rp_ovr_policy),
+	[RAWPROBE_A_CHAIN_STEP]	= NLA_POLICY_RANGE(NLA_U8, 1,
+						   RAWPROBE_CHAIN_MAX),
 };
 
 static const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -168,6 +180,30 @@ static int rp_require_read_caps(const struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Return override changes what the kernel does, as fail_function and
+ * bpf_override_return() do: root's, in the initial user namespace
+ * (netlink_capable() asks it there, of the socket's opener too).
+ */
+static int rp_require_override_caps(const struct sk_buff *skb,
+				    const struct rp_probe_spec *specs,
+				    unsigned int n,
+				    struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!specs[i].ovr.set && !specs[i].chain_step)
+			continue;
+		NL_SET_ERR_MSG(extack,
+			       "return override and fault injection change what the kernel does: they need CAP_SYS_ADMIN in the initial user namespace");
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* --- messages --- */
 
 static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
@@ -194,6 +230,8 @@ static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_FETCH_FAULTS, t.fetch_faults,
 			      RAWPROBE_STAT_PAD) ||
 	    nla_put_u64_64bit(skb, RAWPROBE_STAT_FILTERED, t.filtered,
+			      RAWPROBE_STAT_PAD) ||
+	    nla_put_u64_64bit(skb, RAWPROBE_STAT_OVERRIDDEN, t.overridden,
 			      RAWPROBE_STAT_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -233,6 +271,34 @@ static int rp_put_values(struct sk_buff *skb, const struct rp_probe_spec *s)
 	if (s->filter_str[0] &&
 	    nla_put_string(skb, RAWPROBE_A_VALUE_FILTER_STR, s->filter_str))
 		return -EMSGSIZE;
+	return 0;
+}
+
+/* An override and its limits, as they were given. */
+static int rp_put_ovr(struct sk_buff *skb, const struct rp_probe_spec *s)
+{
+	const struct rp_ovr_spec *o = &s->ovr;
+	struct nlattr *nest;
+
+	if (s->chain_step &&
+	    nla_put_u8(skb, RAWPROBE_A_CHAIN_STEP, s->chain_step))
+		return -EMSGSIZE;
+	if (!o->set)
+		return 0;
+	nest = nla_nest_start(skb, RAWPROBE_A_OVERRIDE);
+	if (!nest ||
+	    nla_put_s64(skb, RAWPROBE_OVR_VALUE, o->value, RAWPROBE_OVR_PAD) ||
+	    (o->probability &&
+	     nla_put_u8(skb, RAWPROBE_OVR_PROBABILITY, o->probability)) ||
+	    (o->times && nla_put_u32(skb, RAWPROBE_OVR_TIMES, o->times)) ||
+	    (o->interval &&
+	     nla_put_u32(skb, RAWPROBE_OVR_INTERVAL, o->interval)) ||
+	    (o->chain_len &&
+	     nla_put_u8(skb, RAWPROBE_OVR_CHAIN, o->chain_len))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -309,7 +375,7 @@ static int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
 	if (rp_put_filter(skb, &s->filter) || rp_put_values(skb, s) ||
-	    rp_put_agg(skb, s) || rp_put_owner(skb, p))
+	    rp_put_agg(skb, s) || rp_put_ovr(skb, s) || rp_put_owner(skb, p))
 		return -EMSGSIZE;
 	return rp_put_stats(skb, p);
 }
@@ -683,6 +749,41 @@ static int rp_parse_agg(struct nlattr **a, struct netlink_ext_ack *extack,
 	return 0;
 }
 
+/* RAWPROBE_A_OVERRIDE; where it may act is inject.c's to check. */
+static int rp_parse_ovr(struct nlattr **a, struct netlink_ext_ack *extack,
+			struct rp_probe_spec *s)
+{
+	struct nlattr *tb[RAWPROBE_OVR_MAX + 1];
+	struct rp_ovr_spec *o = &s->ovr;
+	int err;
+
+	if (a[RAWPROBE_A_CHAIN_STEP])
+		s->chain_step = nla_get_u8(a[RAWPROBE_A_CHAIN_STEP]);
+	if (!a[RAWPROBE_A_OVERRIDE])
+		return 0;
+	err = nla_parse_nested(tb, RAWPROBE_OVR_MAX, a[RAWPROBE_A_OVERRIDE],
+			       rp_ovr_policy, extack);
+	if (err)
+		return err;
+	if (!tb[RAWPROBE_OVR_VALUE]) {
+		NL_SET_ERR_ATTR_MISS(extack, a[RAWPROBE_A_OVERRIDE],
+				     RAWPROBE_OVR_VALUE);
+		NL_SET_ERR_MSG(extack, "an override needs the value to return");
+		return -EINVAL;
+	}
+	o->set = true;
+	o->value = nla_get_s64(tb[RAWPROBE_OVR_VALUE]);
+	if (tb[RAWPROBE_OVR_PROBABILITY])
+		o->probability = nla_get_u8(tb[RAWPROBE_OVR_PROBABILITY]);
+	if (tb[RAWPROBE_OVR_TIMES])
+		o->times = nla_get_u32(tb[RAWPROBE_OVR_TIMES]);
+	if (tb[RAWPROBE_OVR_INTERVAL])
+		o->interval = nla_get_u32(tb[RAWPROBE_OVR_INTERVAL]);
+	if (tb[RAWPROBE_OVR_CHAIN])
+		o->chain_len = nla_get_u8(tb[RAWPROBE_OVR_CHAIN]);
+	return 0;
+}
+
 static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 			 struct netlink_ext_ack *extack,
 			 struct rp_probe_spec *s)
@@ -724,7 +825,8 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	    rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s))
 		return -EINVAL;
 	return rp_parse_values(a, extack, s) ?:
-	       rp_parse_agg(a, extack, &s->agg);
+	       rp_parse_agg(a, extack, &s->agg) ?:
+	       rp_parse_ovr(a, extack, s);
 }
 
 static int rp_reply_probe(struct rawprobe_probe *p, void *ctx)
@@ -783,6 +885,7 @@ static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
 	}
 	err = rp_parse_spec(info->attrs, NULL, info->extack, spec) ?:
 	      rp_require_read_caps(skb, spec, 1, info->extack) ?:
+	      rp_require_override_caps(skb, spec, 1, info->extack) ?:
 	      rp_sender_owner(skb, info, spec, 1, &owner) ?:
 	      rp_answer_prepare(info, NLMSG_GOODSIZE, ans);
 	if (!err) {
@@ -898,6 +1001,7 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	err = rp_parse_batch(info, specs, &n) ?:
 	      rp_require_read_caps(skb, specs, n, info->extack) ?:
+	      rp_require_override_caps(skb, specs, n, info->extack) ?:
 	      rp_sender_owner(skb, info, specs, n, &owner) ?:
 	      rp_answer_prepare(info, rp_ids_size(n), &ans);
 	if (err)

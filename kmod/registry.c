@@ -29,6 +29,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
+#include "inject.h"
 #include "registry.h"
 
 DEFINE_MUTEX(rp_registry_lock);
@@ -71,7 +72,9 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	       !strcmp(a->module, b->module) &&
 	       !memcmp(&a->filter, &b->filter, sizeof(a->filter)) &&
 	       a->nterms == b->nterms &&
-	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0]));
+	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0])) &&
+	       !memcmp(&a->ovr, &b->ovr, sizeof(a->ovr)) &&
+	       a->chain_step == b->chain_step;
 }
 
 static u32 rp_spec_hash(const struct rp_probe_spec *s)
@@ -98,6 +101,7 @@ static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 void rp_probe_free(struct rawprobe_probe *p)
 {
 	rp_agg_free(p->agg);
+	rp_inject_put(p->inj);
 	free_percpu(p->stats);
 	kfree(p);
 }
@@ -194,7 +198,8 @@ struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
  */
 static bool rp_is_duplicate(struct rawprobe_probe *p)
 {
-	return !p->desc && rp_find_same(&p->spec);
+	/* An injection's probes serve their own batch's state alone. */
+	return !p->desc && !p->inj && rp_find_same(&p->spec);
 }
 
 /*
@@ -329,15 +334,19 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 			goto out;
 		}
 	}
-	*failed = -1;
+	err = rp_inject_setup(v, n, extack, failed);
+	if (err)
+		goto out;
 
 	err = mutex_lock_killable(&rp_registry_lock);
 	if (err)
 		goto out;
 	err = rp_insert_locked(v, n, extack, failed);
-	if (!err)
+	if (!err) {
 		for (i = 0; i < n; i++)
 			ids[i] = v[i]->id;
+		rp_inject_log(v, n);
+	}
 	mutex_unlock(&rp_registry_lock);
 	if (!err)
 		nalloc = 0;	/* the table owns them now */
@@ -584,6 +593,7 @@ void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t)
 		t->str_faults += READ_ONCE(s->str_faults);
 		t->filtered += READ_ONCE(s->filtered);
 		t->fetch_faults += READ_ONCE(s->fetch_faults);
+		t->overridden += READ_ONCE(s->overridden);
 	}
 	t->miss_recursion = rp_probe_kprobe(p)->nmissed;
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)

@@ -175,6 +175,21 @@ static void rp_unregister_all(struct rawprobe_probe **v, unsigned int n)
 	}
 }
 
+/*
+ * An override fakes a return by resuming at a bare "ret": right only at
+ * the function's ftrace site, before it touched the stack. Its handler
+ * checks the same flag on every hit, so it never acted before this.
+ */
+static int rp_check_ftrace_site(struct rawprobe_probe *p,
+				struct netlink_ext_ack *extack)
+{
+	if (!p->spec.ovr.set || kprobe_ftrace(&p->kp))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "return override needs the probe on the function's ftrace site, and kprobes put it elsewhere");
+	return -EOPNOTSUPP;
+}
+
 /* Registration; on failure, undo the first i probes in one grace period. */
 int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed)
@@ -186,10 +201,13 @@ int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
 			rp_probe_kprobe(v[i])->flags |= KPROBE_FLAG_DISABLED;
 		err = rp_register(v[i]);
-		if (err) {
+		if (err)
 			rp_explain_register_error(v[i], err, extack);
+		else
+			err = rp_check_ftrace_site(v[i], extack);
+		if (err) {
 			*failed = i;
-			rp_unregister_all(v, i);
+			rp_unregister_all(v, i + v[i]->registered);
 			return err;
 		}
 	}

@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include "inject.h"
 #include "registry.h"
 
 static int rp_desc_to_spec(const struct rawprobe_desc *d,
@@ -112,11 +113,14 @@ static int rp_custom_add(const struct rawprobe_desc *desc,
 	p->desc = desc;
 	p->owner_mod = owner;
 	strscpy(p->name, desc->name, sizeof(p->name));
-	if ((desc->flags & RAWPROBE_DESC_OVERRIDE) && rp_override_check(p)) {
-		NL_SET_ERR_MSG(extack,
-			       "return override is only allowed at a system call entry point (__x64_sys_*)");
-		rp_probe_free(p);
-		return -EINVAL;
+	/* Netlink's rules for the place; the value's, at each call. */
+	if (desc->flags & RAWPROBE_DESC_OVERRIDE) {
+		err = rp_ovr_permitted(&p->spec, &p->ovr_type,
+				       &p->ovr_gfp_arg, extack);
+		if (err) {
+			rp_probe_free(p);
+			return err;
+		}
 	}
 	err = rp_kind_prepare(p, extack);
 	if (!err) {

@@ -7,10 +7,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/gfp.h>
 #include <linux/kprobes.h>
 #include <linux/linkage.h>
 #include <linux/objtool.h>
-#include "core.h"
+#include "inject.h"
 
 static int rp_custom_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -59,47 +60,6 @@ void rp_custom_prepare(struct rawprobe_probe *p)
 	p->krp.data_size = d->data_size;
 }
 
-/*
- * Return override. At a function's ftrace site the kprobe handler runs
- * before the function has touched the stack: the caller's return address
- * is on top. Resuming at a bare "ret" returns to the caller with rc in
- * the return register, as the kernel's own override (just_return_func,
- * not exported, and absent when FUNCTION_ERROR_INJECTION is off) does.
- */
-#ifdef CONFIG_X86_64
-asmlinkage void rp_just_return(void);
-asm(
-	".text\n"
-	".type rp_just_return, @function\n"
-	"rp_just_return:\n"
-	ANNOTATE_NOENDBR
-	ASM_RET
-	".size rp_just_return, .-rp_just_return\n"
-);
-
-static void rp_override(struct pt_regs *regs, unsigned long rc)
-{
-	regs_set_return_value(regs, rc);
-	instruction_pointer_set(regs, (unsigned long)&rp_just_return);
-}
-NOKPROBE_SYMBOL(rp_override);
-#define RP_HAVE_OVERRIDE 1
-#else
-static void rp_override(struct pt_regs *regs, unsigned long rc)
-{
-}
-#define RP_HAVE_OVERRIDE 0
-#endif
-
-/* At add time: may this probe's entry handler override the return? */
-int rp_override_check(struct rawprobe_probe *p)
-{
-	if (!RP_HAVE_OVERRIDE || p->spec.kind == RAWPROBE_KIND_KRETPROBE ||
-	    p->spec.offset || !rp_is_syscall_wrapper(p->spec.symbol))
-		return -EINVAL;
-	return 0;
-}
-
 int rawprobe_override_return(struct rawprobe_probe *p, struct pt_regs *regs,
 			     unsigned long rc)
 {
@@ -107,6 +67,16 @@ int rawprobe_override_return(struct rawprobe_probe *p, struct pt_regs *regs,
 	if (WARN_ON_ONCE(!p->desc || !(p->desc->flags & RAWPROBE_DESC_OVERRIDE) ||
 			 !kprobe_ftrace(&p->kp)))
 		return 0;
+	/* The place's type, and what must not fail: as netlink's. */
+	if (!rp_ovr_value_ok(p->ovr_type, (long)rc)) {
+		pr_warn_once("probe %s: %ld does not fit what %s returns\n",
+			     p->name, (long)rc, p->target);
+		return 0;
+	}
+	if (p->ovr_gfp_arg >= 0 &&
+	    (regs_get_kernel_argument(regs, p->ovr_gfp_arg) & __GFP_NOFAIL))
+		return 0;
+	this_cpu_inc(p->stats->overridden);
 	rp_override(regs, rc);
 	return 1;
 }

@@ -2,28 +2,30 @@
 /*
  * Entry probes: plain kprobes (symbol[+offset], mod:symbol or address)
  * and jprobe-style probes (function entry, typed arguments, one string).
- * Both are a kprobe whose pre-handler writes one record per hit.
+ * Both are a kprobe whose pre-handler writes one record per hit. With an
+ * override, only the hits that fire are recorded (the others count as
+ * filtered), and the function returns at once.
  */
 #include <linux/kprobes.h>
 #include "agg.h"
 #include "emit.h"
+#include "inject.h"
 
-static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+static __always_inline void rp_kprobe_hit(struct rawprobe_probe *p,
+					  struct kprobe *kp,
+					  struct pt_regs *regs)
 {
-	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
 	struct rawprobe_record *rec;
 	struct rawprobe_slot slot;
 
-	if (rp_emit_filtered(p, regs))
-		return 0;
 	if (unlikely(p->agg)) {
 		if (!rp_agg_count_fast(p))
 			rp_agg_hit_entry(p, regs);
-		return 0;
+		return;
 	}
 	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
 	if (unlikely(!rec))
-		return 0;
+		return;
 	if (p->spec.nargs) {
 		if (unlikely(p->spec.nfetch))
 			rp_fetch_entry(p, regs, rec);
@@ -34,6 +36,31 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		rp_stack_emit(regs, rec);
 	rp_emit_end(p, &slot);
+}
+
+/* Non-zero: the override moved the ip, kprobes must not single-step. */
+static noinline int rp_kprobe_override(struct rawprobe_probe *p,
+				       struct kprobe *kp, struct pt_regs *regs)
+{
+	if (!rp_ovr_take(p, regs)) {
+		this_cpu_inc(p->stats->filtered);
+		return 0;
+	}
+	rp_kprobe_hit(p, kp, regs);
+	rp_ovr_apply(p, regs);
+	return 1;
+}
+NOKPROBE_SYMBOL(rp_kprobe_override);
+
+static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+
+	if (rp_emit_filtered(p, regs))
+		return 0;
+	if (unlikely(p->inj))
+		return rp_kprobe_override(p, kp, regs);
+	rp_kprobe_hit(p, kp, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kprobe_pre);

@@ -12,6 +12,7 @@
 #include <linux/timekeeping.h>
 #include "agg.h"
 #include "emit.h"
+#include "inject.h"
 #include "compat.h"
 
 struct rp_kret_data {
@@ -62,6 +63,22 @@ static noinline void rp_kret_agg_entry(struct rawprobe_probe *p,
 }
 NOKPROBE_SYMBOL(rp_kret_agg_entry);
 
+/*
+ * A call chain's step writes no record: its hits are the entries that
+ * took a task a step deeper, the others are filtered.
+ */
+static noinline int rp_kret_chain_enter(struct rawprobe_probe *p)
+{
+	int skip = rp_chain_enter(p);
+
+	if (skip)
+		this_cpu_inc(p->stats->filtered);
+	else
+		this_cpu_inc(p->stats->hits);
+	return skip;
+}
+NOKPROBE_SYMBOL(rp_kret_chain_enter);
+
 static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rawprobe_probe *p = rp_from_instance(ri);
@@ -70,6 +87,8 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Filtered at entry: non-zero skips the return handler. */
 	if (rp_emit_filtered(p, NULL))
 		return 1;
+	if (unlikely(p->spec.chain_step))
+		return rp_kret_chain_enter(p);
 	if (unlikely(p->agg))
 		rp_kret_agg_entry(p, regs, d);
 	else
@@ -90,6 +109,10 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct rawprobe_record *rec;
 	struct rawprobe_slot slot;
 
+	if (unlikely(p->spec.chain_step)) {
+		rp_chain_leave(p);
+		return 0;
+	}
 	if (rp_emit_value_filtered(p, d->raw, retval))
 		return 0;
 	if (unlikely(p->agg)) {

@@ -432,9 +432,37 @@ enum rawprobe_attr {
 					 * stacks the interval's entries name,
 					 * after the entries
 					 */
+	/*
+	 * Return override (entry probes at a permitted place, see
+	 * docs/design.md): a hit that passes the filters and the limits
+	 * makes the function return at once.
+	 */
+	RAWPROBE_A_OVERRIDE,		/* nested, enum rawprobe_ovr */
+	RAWPROBE_A_CHAIN_STEP,		/* u8, 1..RAWPROBE_CHAIN_MAX: this
+					 * kretprobe is that step of the call
+					 * chain its batch's overrides need
+					 * (RAWPROBE_OVR_CHAIN); no record
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
+
+/* RAWPROBE_A_OVERRIDE; a batch's overrides share their limits */
+enum rawprobe_ovr {
+	RAWPROBE_OVR_UNSPEC,
+	RAWPROBE_OVR_VALUE,		/* s64, what the function returns */
+	RAWPROBE_OVR_PROBABILITY,	/* u8, percent 1..100 (default 100) */
+	RAWPROBE_OVR_TIMES,		/* u32, at most this many; 0: no limit */
+	RAWPROBE_OVR_INTERVAL,		/* u32, every Nth eligible hit */
+	RAWPROBE_OVR_CHAIN,		/* u8, only while the task is inside
+					 * steps 1..N of the batch's chain, in
+					 * order (RAWPROBE_A_CHAIN_STEP)
+					 */
+	RAWPROBE_OVR_PAD,
+	__RAWPROBE_OVR_MAX,
+};
+#define RAWPROBE_OVR_MAX (__RAWPROBE_OVR_MAX - 1)
+#define RAWPROBE_CHAIN_MAX	8
 
 /* RAWPROBE_A_AGG_INTERVAL */
 enum rawprobe_agg_interval {
@@ -515,6 +543,9 @@ enum rawprobe_stat {
 	RAWPROBE_STAT_PAD,
 	RAWPROBE_STAT_FILTERED,		/* u64, hits rejected by a filter */
 	RAWPROBE_STAT_FETCH_FAULTS,	/* u64, field fetches that faulted */
+	RAWPROBE_STAT_OVERRIDDEN,	/* u64, hits whose function was made
+					 * to return (RAWPROBE_A_OVERRIDE)
+					 */
 	__RAWPROBE_STAT_MAX,
 };
 #define RAWPROBE_STAT_MAX (__RAWPROBE_STAT_MAX - 1)

@@ -323,11 +323,13 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_AGG_ENTRIES]	= VK_NEST,
 	[RAWPROBE_A_AGG_STACK]		= VK_BIN,
 	[RAWPROBE_A_AGG_STACKS]		= VK_NEST,
+	[RAWPROBE_A_OVERRIDE]		= VK_NEST,
+	[RAWPROBE_A_CHAIN_STEP]		= VK_U8,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_AGG_STACKS,
-	       "attr_vk[] (and the AGG values below) know the attributes up to AGG_STACKS");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_CHAIN_STEP,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to CHAIN_STEP");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -576,6 +578,37 @@ static void build_agg(struct rng *r, struct flist *l, uint8_t kind,
 }
 
 /* PROBE_ADD's attributes, one probe spec (also a batch entry). */
+/*
+ * An override, valid or not. Every spec that carries one also filters on
+ * a command and a thread no process has (two, should a mutation drop
+ * one): an override the kernel accepts (on getpid) must never fire in
+ * the guest the suites share.
+ */
+static void build_ovr(struct rng *r, struct flist *l)
+{
+	static const uint64_t values[] = {
+		0, 1, (uint64_t)-1, (uint64_t)-12, (uint64_t)-4095,
+		(uint64_t)-4096, 1337, (uint64_t)INT64_MIN,
+	};
+	struct flist *o;
+
+	if (chance(r, 30))
+		put_u8(l, RAWPROBE_A_CHAIN_STEP, below(r, RAWPROBE_CHAIN_MAX + 2));
+	o = put_nest(l, RAWPROBE_A_OVERRIDE);
+	if (chance(r, 90))
+		put_u64(o, RAWPROBE_OVR_VALUE, PICK(r, values));
+	if (chance(r, 30))
+		put_u8(o, RAWPROBE_OVR_PROBABILITY, below(r, 120));
+	if (chance(r, 30))
+		put_u32(o, RAWPROBE_OVR_TIMES, below(r, 4));
+	if (chance(r, 20))
+		put_u32(o, RAWPROBE_OVR_INTERVAL, below(r, 4));
+	if (chance(r, 20))
+		put_u8(o, RAWPROBE_OVR_CHAIN, below(r, RAWPROBE_CHAIN_MAX + 2));
+	put_str(l, RAWPROBE_A_FILTER_COMM, "rp-fuzz-never");
+	put_u32(l, RAWPROBE_A_FILTER_PID, 0x7ffffff0);
+}
+
 static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 {
 	uint8_t kind = RAWPROBE_KIND_KPROBE + below(r, 3);
@@ -648,6 +681,8 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		put_str(l, RAWPROBE_A_FILTER_COMM, PICK(r, comms));
 	if (chance(r, in_batch ? 5 : 10))
 		put_u32(l, RAWPROBE_A_FILTER_CPU, below(r, 2));
+	if (chance(r, in_batch ? 3 : 8))
+		build_ovr(r, l);
 }
 
 static void build_template(struct rng *r, struct fmsg *m)

@@ -19,5 +19,6 @@ int rp_cmd_monitor(int argc, char **argv);
 int rp_cmd_btf(int argc, char **argv);
 int rp_cmd_count(int argc, char **argv);
 int rp_cmd_agg(int argc, char **argv);
+int rp_cmd_inject(int argc, char **argv);
 
 #endif

@@ -118,6 +118,28 @@ static void rp_agg_from_attrs(struct nlattr **a, struct rp_agg_req *g)
 		g->max_keys = nla_get_u32(a[RAWPROBE_A_AGG_MAX_KEYS]);
 }
 
+static void rp_ovr_from_attrs(struct nlattr **a, struct rp_ovr_req *o)
+{
+	struct nlattr *tb[RAWPROBE_OVR_MAX + 1];
+
+	if (a[RAWPROBE_A_CHAIN_STEP])
+		o->chain_step = nla_get_u8(a[RAWPROBE_A_CHAIN_STEP]);
+	if (!a[RAWPROBE_A_OVERRIDE] ||
+	    nla_parse_nested(tb, RAWPROBE_OVR_MAX, a[RAWPROBE_A_OVERRIDE],
+			     NULL) || !tb[RAWPROBE_OVR_VALUE])
+		return;
+	o->set = true;
+	o->value = (int64_t)nla_get_u64(tb[RAWPROBE_OVR_VALUE]);
+	if (tb[RAWPROBE_OVR_PROBABILITY])
+		o->probability = nla_get_u8(tb[RAWPROBE_OVR_PROBABILITY]);
+	if (tb[RAWPROBE_OVR_TIMES])
+		o->times = nla_get_u32(tb[RAWPROBE_OVR_TIMES]);
+	if (tb[RAWPROBE_OVR_INTERVAL])
+		o->interval = nla_get_u32(tb[RAWPROBE_OVR_INTERVAL]);
+	if (tb[RAWPROBE_OVR_CHAIN])
+		o->chain_len = nla_get_u8(tb[RAWPROBE_OVR_CHAIN]);
+}
+
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 {
 	struct nlattr *s[RAWPROBE_STAT_MAX + 1];
@@ -168,7 +190,9 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->str_faults = rp_stat(s, RAWPROBE_STAT_STR_FAULTS);
 		pi->filtered = rp_stat(s, RAWPROBE_STAT_FILTERED);
 		pi->fetch_faults = rp_stat(s, RAWPROBE_STAT_FETCH_FAULTS);
+		pi->overridden = rp_stat(s, RAWPROBE_STAT_OVERRIDDEN);
 	}
+	rp_ovr_from_attrs(a, &pi->ovr);
 	return 0;
 }
 
@@ -295,6 +319,30 @@ static int rp_put_agg(struct nl_msg *msg, const struct rp_probe_req *r)
 	return 0;
 }
 
+/* --override and inject's limits (RAWPROBE_A_OVERRIDE), a chain's step */
+static int rp_put_ovr(struct nl_msg *msg, const struct rp_ovr_req *o)
+{
+	struct nlattr *nest;
+
+	if (o->chain_step &&
+	    nla_put_u8(msg, RAWPROBE_A_CHAIN_STEP, o->chain_step))
+		return -EMSGSIZE;
+	if (!o->set)
+		return 0;
+	nest = nla_nest_start(msg, RAWPROBE_A_OVERRIDE);
+	if (!nest || nla_put_s64(msg, RAWPROBE_OVR_VALUE, o->value) ||
+	    (o->probability &&
+	     nla_put_u8(msg, RAWPROBE_OVR_PROBABILITY, o->probability)) ||
+	    (o->times && nla_put_u32(msg, RAWPROBE_OVR_TIMES, o->times)) ||
+	    (o->interval &&
+	     nla_put_u32(msg, RAWPROBE_OVR_INTERVAL, o->interval)) ||
+	    (o->chain_len &&
+	     nla_put_u8(msg, RAWPROBE_OVR_CHAIN, o->chain_len)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 {
 	if (nla_put_u8(msg, RAWPROBE_A_KIND, (uint8_t)r->kind) ||
@@ -328,7 +376,8 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 		     (int)(r->nterms * sizeof(r->terms[0])), r->terms) ||
 	     nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, r->value_filter)))
 		return -EMSGSIZE;
-	return rp_put_agg(msg, r) ?: rp_task_filter_put(msg, &r->filter);
+	return rp_put_agg(msg, r) ?: rp_put_ovr(msg, &r->ovr) ?:
+	       rp_task_filter_put(msg, &r->filter);
 }
 
 /* An older module refuses filter attributes it does not know. */
@@ -939,6 +988,59 @@ static void rp_agg_text(const struct rp_probe_info *pi, char *out, size_t len)
 			 rp_agg_hist_names[req.agg.hist]);
 }
 
+/* An override and its limits, as JSON; what it will not do is absent. */
+static void rp_ovr_json(struct json *j, const struct rp_ovr_req *o)
+{
+	if (o->chain_step)
+		json_kv_u64(j, "chain_step", o->chain_step);
+	if (!o->set)
+		return;
+	json_key(j, "override");
+	json_obj_open(j);
+	json_kv_s64(j, "value", o->value);
+	json_kv_u64(j, "probability", o->probability ? o->probability : 100);
+	if (o->times)
+		json_kv_u64(j, "times", o->times);
+	if (o->interval > 1)
+		json_kv_u64(j, "interval", o->interval);
+	if (o->chain_len)
+		json_kv_u64(j, "chain", o->chain_len);
+	json_obj_close(j);
+}
+
+/* probe list's mark: "  override 1337 (5 done)", "  chain step 1" */
+static void rp_ovr_mark(const struct rp_ovr_req *o, uint64_t done, char *buf,
+			size_t len)
+{
+	if (o->set)
+		snprintf(buf, len, "  override %" PRId64 " (%" PRIu64 " done)",
+			 o->value, done);
+	else if (o->chain_step)
+		snprintf(buf, len, "  chain step %u", o->chain_step);
+	else
+		buf[0] = '\0';
+}
+
+/* "returns -12, 50%, at most 3 times, every 2nd, inside a chain of 1" */
+static void rp_ovr_text(const struct rp_ovr_req *o, char *buf, size_t len)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "returns %" PRId64, o->value);
+	if (o->probability && o->probability < 100 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", %u%% of hits",
+				      o->probability);
+	if (o->times && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", at most %u times",
+				      o->times);
+	if (o->interval > 1 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", every %uth hit",
+				      o->interval);
+	if (o->chain_len && n < len)
+		snprintf(buf + n, len - n, ", inside a call chain of %u",
+			 o->chain_len);
+}
+
 static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 {
 	char target[RP_TARGET_MAX];
@@ -984,6 +1086,7 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 		json_kv_str(j, "value_filter", pi->value_filter);
 	if (pi->flags & RAWPROBE_F_AGG)
 		rp_agg_json(j, pi);
+	rp_ovr_json(j, &pi->ovr);
 	json_key(j, "stats");
 	json_obj_open(j);
 	json_kv_u64(j, "hits", pi->hits);
@@ -994,6 +1097,8 @@ static void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	json_kv_u64(j, "string_faults", pi->str_faults);
 	json_kv_u64(j, "fetch_faults", pi->fetch_faults);
 	json_kv_u64(j, "filtered", pi->filtered);
+	if (pi->ovr.set)
+		json_kv_u64(j, "overridden", pi->overridden);
 	json_obj_close(j);
 	json_obj_close(j);
 }
@@ -1006,7 +1111,7 @@ static void rp_probe_print(const struct rp_probe_info *pi)
 
 static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 {
-	char maxact[16], args[RAWPROBE_ARG_NAMES_LEN + 64];
+	char maxact[16], args[RAWPROBE_ARG_NAMES_LEN + 64], ovr[64];
 	struct rp_probe_shown shown;
 	size_t i;
 
@@ -1021,6 +1126,7 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 			snprintf(maxact, sizeof(maxact), "%u", pi->maxactive);
 		else
 			snprintf(maxact, sizeof(maxact), "-");
+		rp_ovr_mark(&pi->ovr, pi->overridden, ovr, sizeof(ovr));
 		/* names (identifiers, checked) with their types */
 		args[0] = '\0';
 		if (pi->arg_names[0])
@@ -1028,7 +1134,7 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       "%s%s%s%s%s%s%s%s%s\n",
+		       "%s%s%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
@@ -1038,7 +1144,7 @@ static void rp_probe_table(const struct rp_probe_info *v, size_t n)
 		       shown.filter[0] ? "]" : "",
 		       shown.owner[0] ? "  by module " : "", shown.owner,
 		       args[0] ? "  args " : "", args,
-		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "");
+		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "", ovr);
 	}
 }
 
@@ -1080,6 +1186,16 @@ static void rp_probe_detail(const struct rp_probe_info *pi)
 		rp_agg_text(pi, agg, sizeof(agg));
 		printf("  counts      %s ('rawprobectl agg show %u')\n", agg,
 		       pi->id);
+	}
+	if (pi->ovr.set) {
+		char ovr[160];
+
+		rp_ovr_text(&pi->ovr, ovr, sizeof(ovr));
+		printf("  override    %s\n"
+		       "  overridden  %" PRIu64 "\n", ovr, pi->overridden);
+	} else if (pi->ovr.chain_step) {
+		printf("  chain step  %u (of the call chain its batch's override needs)\n",
+		       pi->ovr.chain_step);
 	}
 	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
 	printf("  hits        %" PRIu64 "\n"

@@ -24,8 +24,9 @@ struct rp_probe_info {
 	char value_filter[RAWPROBE_FILTER_STR_LEN];	/* --filter's, checked */
 	uint8_t nfetch;			/* args are field fetches (A_FETCH) */
 	struct rp_agg_req agg;		/* RAWPROBE_F_AGG: what it counts by */
+	struct rp_ovr_req ovr;		/* RAWPROBE_A_OVERRIDE, CHAIN_STEP */
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
-		 str_faults, filtered, fetch_faults;
+		 str_faults, filtered, fetch_faults, overridden;
 };
 
 int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi);

@@ -653,9 +653,10 @@ static int rp_stream_probe_opt(int opt, const char *arg,
 {
 	if (c->nreqs)
 		return rp_probe_opt(opt, arg, &c->reqs[c->nreqs - 1]);
-	if (opt == 'F' || opt == 'K')	/* (no short option) */
+	if (opt == 'F' || opt == 'K' || opt == RP_OPT_OVERRIDE)
 		return rp_usage_error("--%s applies to a probe: give the probe "
-				      "first", opt == 'F' ? "filter" : "stack");
+				      "first", opt == 'F' ? "filter" :
+				      opt == 'K' ? "stack" : "override");
 	return rp_usage_error("-%c applies to a probe: give the probe first",
 			      opt);
 }
@@ -678,6 +679,7 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'm':
 	case 's':
 	case 'F':
+	case RP_OPT_OVERRIDE:
 		return rp_stream_probe_opt(opt, arg, c);
 	case 'P':
 	case 'T':

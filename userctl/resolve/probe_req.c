@@ -137,6 +137,23 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 }
 
 /* Options shared by probe add and stream -e. */
+/* --override VALUE: what the kernel may take of it is the kernel's. */
+static int rp_override_opt(const char *arg, struct rp_probe_req *req)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (!*arg || *end || errno)
+		return rp_usage_error("--override takes the value the function "
+				      "returns (an integer such as -12 or "
+				      "1337), not '%s'", arg);
+	req->ovr.set = true;
+	req->ovr.value = v;
+	return 0;
+}
+
 int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 {
 	uint64_t v;
@@ -191,6 +208,8 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 		return 0;
 	case 'F':
 		return rp_value_filter_opt(arg, req);
+	case RP_OPT_OVERRIDE:
+		return rp_override_opt(arg, req);
 	default:
 		return rp_task_filter_opt(opt, arg, &req->filter);
 	}

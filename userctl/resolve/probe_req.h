@@ -33,6 +33,19 @@ struct rp_agg_req {
 	uint32_t max_keys;			/* 0: the module's default */
 };
 
+/*
+ * --override VALUE (RAWPROBE_A_OVERRIDE) and, for inject's probes, its
+ * limits and call chain; a chain's steps carry chain_step.
+ */
+struct rp_ovr_req {
+	bool set;
+	int64_t value;
+	uint8_t probability;	/* percent; 0: 100 */
+	uint8_t chain_len;	/* steps the override needs */
+	uint8_t chain_step;	/* this probe is that step; 0: none */
+	uint32_t times, interval;
+};
+
 /* What a probe add needs, parsed from the command line. */
 #define RP_ARGSPEC_MAX 256	/* --args, with its NUL */
 struct rp_probe_req {
@@ -57,6 +70,7 @@ struct rp_probe_req {
 	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
 	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
+	struct rp_ovr_req ovr;
 };
 
 /*
@@ -116,13 +130,17 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 		      const char *target);
 /* "kretprobe:vfs_read": the same, from one word; req is cleared first */
 int rp_probe_req_parse(const char *arg, struct rp_probe_req *req);
+/* --override: a long option alone */
+#define RP_OPT_OVERRIDE 0x220
+
 /* The long options of a probe, shared by probe add and stream -e. */
 #define RP_PROBE_LONGOPTS						\
 	{ "args",      required_argument, NULL, 'a' },			\
 	{ "maxactive", required_argument, NULL, 'm' },			\
 	{ "strmax",    required_argument, NULL, 's' },			\
 	{ "filter",    required_argument, NULL, 'F' },			\
-	{ "stack",     no_argument,       NULL, 'K' }
+	{ "stack",     no_argument,       NULL, 'K' },			\
+	{ "override",  required_argument, NULL, RP_OPT_OVERRIDE }
 
 /* Filters: per probe in probe add, per stream (and its -e) in stream. */
 #define RP_FILTER_LONGOPTS						\
