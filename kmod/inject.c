@@ -23,7 +23,6 @@
 #include <linux/kprobes.h>
 #include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "inject.h"
 
 struct rp_fault_hook {
@@ -42,7 +41,8 @@ struct rp_fault_hook {
 static const struct rp_fault_hook rp_fault_hooks[] = {
 	{ "should_failslab",		RP_OVR_ERRNO,	1 },
 	{ "should_fail_alloc_page",	RP_OVR_TRUE,	0 },
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+/* alloc_hooks() came with the _noprof entry points (6.10) */
+#ifdef alloc_hooks
 	{ "__kmalloc_noprof",			RP_OVR_NULL, 1 },
 	{ "__kmalloc_node_noprof",		RP_OVR_NULL, RP_BUCKET_GFP },
 	{ "__kmalloc_node_track_caller_noprof",	RP_OVR_NULL, RP_BUCKET_GFP },

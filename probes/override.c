@@ -41,6 +41,7 @@ NOKPROBE_SYMBOL(rp_override);
 static void rp_chain_release(struct rp_chain_slot *s)
 {
 	s->born = 0;
+	/* After born and depth: a claimer must not see them change later. */
 	smp_store_release(&s->task, 0);
 }
 NOKPROBE_SYMBOL(rp_chain_release);

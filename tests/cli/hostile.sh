@@ -62,7 +62,31 @@ parse_errors() {
 		try 2 ring set records "$v"
 		try 2 count kprobe:vfs_read --top "$v"
 		try 2 count kprobe:vfs_read --max-keys "$v"
+		[ "$v" = -1 ] ||	# a value an override may return
+			try 2 probe add kprobe __x64_sys_getuid --override "$v"
+		try 2 inject kmalloc --times "$v"
+		try 2 inject kmalloc --probability "$v"
+		try 2 inject kmalloc --interval "$v"
+		try 2 inject kmalloc --pid "$v"
+		try 2 inject kmalloc --times 1 -d "$v"
 	done
+
+	# inject: a class, limits, a chain of at most 8
+	try 2 inject
+	try 2 inject kmalloc				# every allocation would fail
+	try 2 inject kmallocc --times 1
+	try 2 inject kmalloc alloc_page --times 1
+	try 2 inject kmalloc --probability 0
+	try 2 inject kmalloc --probability 101
+	try 2 inject kmalloc --times 0
+	try 2 inject kmalloc --in ''
+	try 2 inject kmalloc --in ,
+	try 2 inject kmalloc --in a,b,c,d,e,f,g,h,i
+	try 2 inject kmalloc --in "$long"
+	try 2 inject kmalloc --comm "$long"
+	try 2 inject kmalloc --bogus
+	try 2 trace --override 1 kprobe:__x64_sys_getuid
+	try 2 probe add kprobe __x64_sys_getuid --override
 
 	for v in -1 0 '' abc ' 7' 7s inf nan 1e30 99999999999999999999; do
 		try 2 stream -d "$v"		# seconds, fractions allowed

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Kernel lockdown raised while probes exist (issue 18, item 2): whatever
-# would arm a probe or read the rings asks again. Lockdown cannot be
+# would arm a probe or read the rings asks again; from integrity on, no
+# return override. Lockdown cannot be
 # lowered, and once raised no unsigned module loads, so this case runs
 # last in its guest (suite.sh runs the cases in name order).
 
@@ -19,6 +20,16 @@ t_lockdown_raised_with_probes() {
 	offp=$($CTL probe add kprobe vfs_read --disabled)
 	rmmod dummy
 	expect_eq gone "$(probe_state $modp)" "module probe gone with dummy"
+
+	# integrity: probes still read, but nothing may change what the
+	# kernel's code does (return override)
+	echo integrity > $LOCKDOWN
+	grep -q '\[integrity\]' $LOCKDOWN || fail "lockdown not raised to integrity"
+	expect_fail 4 "locked down: return override" \
+		$CTL probe add kprobe __x64_sys_getuid --override 1
+	expect_fail 4 "locked down: return override" \
+		$CTL inject kmalloc --in __x64_sys_mount
+	$CTL probe del "$($CTL probe add kprobe vfs_write)"
 
 	echo confidentiality > $LOCKDOWN
 	grep -q '\[confidentiality\]' $LOCKDOWN || fail "lockdown not raised"

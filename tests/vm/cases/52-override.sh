@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0
+# Return override and fault injection (--override, inject): the function
+# returns the value only for the hits that pass the filters and limits,
+# the kernel refuses every place, value and caller the policy rules out,
+# and whatever the command does, nothing stays behind. On 6.1 the hooks
+# are should_failslab/should_fail_alloc_page; on 6.12 (no FAILSLAB) the
+# allocators' entry points.
+
+S=$T_SCRATCH
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
+
+# N getcwd() calls in one process (one allocation each: __getname());
+# prints how many failed with ENOMEM.
+getcwd_fails() {
+	python3 -c '
+import errno, os, sys
+n = 0
+for _ in range(int(sys.argv[1])):
+    try:
+        os.getcwd()
+    except OSError as e:
+        if e.errno != errno.ENOMEM:
+            raise
+        n += 1
+print(n)' "$1"
+}
+
+# bpftrace's override(1337) for one command: id says uid=1337, every
+# other command sees the truth, and the truth comes back at the end.
+t_override_getuid_for_id_only() {
+	local j
+	bg_start $S/uid.out trace kprobe:__x64_sys_getuid --comm id --override 1337
+	expect_eq 1337 "$(id -ru)" "id -ru under the override"
+	expect_eq 1337 "$(sh -c 'exec id -ru')" "id -ru again"
+	expect_eq 0 "$(python3 -c 'import os; print(os.getuid())')" "python's getuid"
+	j=$($CTL -j probe list)
+	expect_eq 2 "$(json_get "$j" 'j[0]["stats"]["overridden"]')" "overridden"
+	expect_eq 1337 "$(json_get "$j" 'j[0]["override"]["value"]')" "the value listed"
+	expect_eq "$(json_get "$j" 'j[0]["stats"]["records"]')" 2 "records of the overridden hits"
+	$CTL probe list | grep -q "override 1337 (2 done)" ||
+		fail "probe list does not show the override: $($CTL probe list)"
+	bg_stop INT
+	expect_eq 0 "$(id -ru)" "id -ru after the trace"
+	dmesg | grep -q "rawprobectl\[[0-9]*\] (uid 0) makes __x64_sys_getuid return 1337" ||
+		fail "the override is not in the kernel log"
+}
+
+# Places whose callers do not expect failure, and values the place
+# cannot return, are refused with the rule.
+t_override_refused_places_and_values() {
+	local hook
+	expect_fail 4 "only where callers expect failure" \
+		$CTL probe add kprobe vfs_read --override 0
+	expect_fail 1 "for entry probes" \
+		$CTL probe add kretprobe __x64_sys_getuid --override 1
+	expect_fail 1 "at offset 0" \
+		$CTL probe add kprobe __x64_sys_getuid+4 --override 1
+	expect_fail 1 "by name" $CTL probe add kprobe \
+		"0x$(awk '$3 == "__x64_sys_getuid" { print $1 }' /proc/kallsyms)" --override 1
+	if grep -q ' should_failslab$' /proc/kallsyms; then
+		expect_fail 1 "errno: the value must be -4095 to -1" \
+			$CTL probe add kprobe should_failslab --override 12
+		expect_fail 1 "errno" $CTL probe add kprobe should_failslab --override -4096
+		expect_fail 1 "true to fail: the value must be 1" \
+			$CTL probe add kprobe should_fail_alloc_page --override 0
+	else
+		hook=__kmalloc_noprof
+		expect_fail 1 "pointer: the value must be 0" \
+			$CTL probe add kprobe $hook --override -12
+	fi
+	expect_fail 2 "override takes the value" \
+		$CTL probe add kprobe __x64_sys_getuid --override 13x
+	expect_eq 0 "$(probe_count)" "probes left by the refusals"
+}
+
+# Root's in the initial namespace only: not uid 65534, not CAP_PERFMON
+# alone, not a user namespace's root.
+t_override_refused_callers() {
+	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN" \
+		$NOBODY $CTL probe add kprobe __x64_sys_getuid --override 1
+	expect_fail 4 "CAP_SYS_ADMIN in the initial user namespace" \
+		$PERFMON $CTL probe add kprobe __x64_sys_getuid --override 1
+	expect_fail 4 "CAP_SYS_ADMIN in the initial user namespace" \
+		$PERFMON $CTL inject kmalloc --in __x64_sys_mount
+	# The suite runs chrooted, where unshare(CLONE_NEWUSER) is EPERM: the
+	# namespace is made from the initramfs' root, then chrooted back.
+	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN" \
+		chroot /proc/1/root /bin/busybox unshare -Ur \
+		/bin/busybox chroot /mnt/root \
+		$CTL probe add kprobe __x64_sys_getuid --override 1
+	expect_eq 0 "$(probe_count)" "probes left by the refusals"
+}
+
+# inject.py's kmalloc '__x64_sys_mount()': mount fails with ENOMEM,
+# other processes allocate freely, and mount works again after.
+t_inject_kmalloc_in_mount() {
+	mkdir -p $S/mnt
+	bg_start $S/inj.out inject kmalloc --in __x64_sys_mount
+	grep -q "^Failing kmalloc" $S/inj.out.err || fail "no readiness line: $(cat $S/inj.out.err)"
+	if mount -t tmpfs none $S/mnt 2>$S/mount.err; then
+		umount $S/mnt
+		fail "mount worked under the injection"
+	fi
+	grep -q "Cannot allocate memory" $S/mount.err || fail "mount: $(cat $S/mount.err)"
+	expect_eq 0 "$(getcwd_fails 200)" "getcwd failures outside mount"
+	ls -R /proc/self >/dev/null 2>&1 || fail "ls failed while mount's allocations fail"
+	bg_stop INT
+	grep -Eq "^[1-9][0-9]* kmalloc allocations? failed" $S/inj.out.err ||
+		fail "no count of failures: $(cat $S/inj.out.err)"
+	grep -q "__x64_sys_mount;" $S/inj.out || fail "no stack of a failure: $(cat $S/inj.out)"
+	mount -t tmpfs none $S/mnt || fail "mount after the injection"
+	umount $S/mnt
+}
+
+# --times 3: exactly 3 mounts fail, then the command ends by itself.
+t_inject_times_exact() {
+	local i fails=0
+	mkdir -p $S/mnt
+	bg_start $S/times.json -j inject kmalloc --in __x64_sys_mount --times 3
+	for i in 1 2 3 4 5 6; do
+		if mount -t tmpfs none $S/mnt 2>/dev/null; then
+			umount $S/mnt
+		else
+			fails=$((fails + 1))
+		fi
+	done
+	wait_for "! kill -0 $BG_PID 2>/dev/null" 100 || fail "inject did not end after 3"
+	wait $BG_PID || fail "inject's exit status: $?"
+	expect_eq 3 "$fails" "mounts that failed"
+	expect_eq 3 "$(json_get "$(cat $S/times.json)" 'j["failed"]')" "failed, as inject counts"
+	expect_eq 3 "$(json_get "$(cat $S/times.json)" 'sum(w["count"] for w in j["where"])')" \
+		"failures by stack"
+	expect_eq 0 "$(probe_count)" "probes after inject ended"
+}
+
+# --probability 50 over 2000 eligible allocations: within 6 sigma (of
+# 1000, 67), and every failure the kernel counted is one getcwd saw.
+# (Nothing else runs meanwhile: python's imports call getcwd too.)
+t_inject_probability() {
+	local n
+	bg_start $S/prob.out inject kmalloc --in __x64_sys_getcwd --probability 50
+	n=$(getcwd_fails 2000)
+	bg_stop INT
+	grep -q "^$n kmalloc allocations failed" $S/prob.out.err ||
+		fail "getcwd saw $n failures, inject counted: $(cat $S/prob.out.err)"
+	[ "$n" -ge 866 ] && [ "$n" -le 1134 ] ||
+		fail "$n of 2000 failed at 50%: beyond 6 sigma"
+}
+
+# --interval 4: exactly every 4th.
+t_inject_interval() {
+	bg_start $S/every.out inject kmalloc --in __x64_sys_getcwd --interval 4
+	expect_eq 100 "$(getcwd_fails 400)" "getcwd failures, every 4th of 400"
+	bg_stop INT
+}
+
+# A chain of two: only getcwd inside... a chain's later step must be
+# entered inside the earlier one, so getcwd alone does not qualify.
+t_inject_chain_order() {
+	bg_start $S/chain.out inject kmalloc --in __x64_sys_mount,__x64_sys_getcwd
+	expect_eq 0 "$(getcwd_fails 200)" "getcwd outside mount"
+	bg_stop INT
+	grep -q "^0 kmalloc allocations failed" $S/chain.out.err ||
+		fail "$(cat $S/chain.out.err)"
+}
+
+# SIGKILLed: the probes go with its socket, and allocations work.
+t_inject_sigkill_leaves_nothing() {
+	bg_start $S/kill.out inject kmalloc --in __x64_sys_getcwd
+	expect_eq 50 "$(getcwd_fails 50)" "getcwd failures while injecting"
+	kill -KILL $BG_PID
+	wait $BG_PID 2>/dev/null || true
+	wait_for "[ \$(probe_count) = 0 ]" 100 || fail "probes left: $($CTL probe list)"
+	expect_eq 0 "$(getcwd_fails 50)" "getcwd failures after the kill"
+}
+
+tests t_override_getuid_for_id_only t_override_refused_places_and_values \
+	t_override_refused_callers t_inject_kmalloc_in_mount \
+	t_inject_times_exact t_inject_probability t_inject_interval \
+	t_inject_chain_order t_inject_sigkill_leaves_nothing
