@@ -11,11 +11,12 @@
 #include "lib/cli.h"
 #include "cmd/probe.h"
 
-#define RP_NSTATS 8
+#define RP_NSTATS 9
 
 static const char *const rp_stat_keys[RP_NSTATS] = {
 	"hits", "records", "lost_ring", "missed_maxactive",
 	"missed_recursion", "string_faults", "fetch_faults", "filtered",
+	"overridden",
 };
 
 static void rp_stats_of(const struct rp_probe_info *pi, uint64_t *v)
@@ -28,6 +29,7 @@ static void rp_stats_of(const struct rp_probe_info *pi, uint64_t *v)
 	v[5] = pi->str_faults;
 	v[6] = pi->fetch_faults;
 	v[7] = pi->filtered;
+	v[8] = pi->overridden;
 }
 
 static void rp_stats_json_counters(struct json *j, const uint64_t *v)
@@ -73,9 +75,10 @@ static void rp_stats_print(const struct rp_probe_info *v, size_t n,
 		json_key(&rp_json, "probes");
 		json_arr_open(&rp_json);
 	} else {
-		printf("%5s %-36s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+		printf("%5s %-36s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 		       "ID", "PROBE", "HITS", "RECORDS", "LOST", "MISSED",
-		       "RECURSION", "STRFAULTS", "FETCHFLTS", "FILTERED");
+		       "RECURSION", "STRFAULTS", "FETCHFLTS", "FILTERED",
+		       "OVERRIDES");
 	}
 	for (i = 0; i < n; i++) {
 		if (!rp_stats_wanted(v[i].id, ids, nids))
@@ -121,7 +124,8 @@ static const char rp_stats_show_usage[] =
 	"  FETCHFLTS  field fetches (--args PATH, --filter) that hit a bad\n"
 	"             pointer: those values show as (fault)\n"
 	"  FILTERED   hits rejected by the probe's --pid/--tgid/--comm/--cpu\n"
-	"             or --filter\n"
+	"             or --filter (and, with --override, by its limits)\n"
+	"  OVERRIDES  hits whose function was made to return (--override)\n"
 	"HITS = RECORDS + LOST for every probe.\n";
 
 static int rp_stats_show(int argc, char **argv)

@@ -145,7 +145,8 @@ static int rp_override_opt(const char *arg, struct rp_probe_req *req)
 
 	errno = 0;
 	v = strtoll(arg, &end, 0);
-	if (!*arg || *end || errno)
+	/* strtoll() also takes blanks and a '+' first */
+	if (!isdigit((unsigned char)arg[arg[0] == '-']) || *end || errno)
 		return rp_usage_error("--override takes the value the function "
 				      "returns (an integer such as -12 or "
 				      "1337), not '%s'", arg);

@@ -7,6 +7,7 @@
 # allocators' entry points.
 
 S=$T_SCRATCH
+VALIDATE=tests/cli/validate_json.py
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
 PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
 
@@ -38,6 +39,9 @@ t_override_getuid_for_id_only() {
 	expect_eq 2 "$(json_get "$j" 'j[0]["stats"]["overridden"]')" "overridden"
 	expect_eq 1337 "$(json_get "$j" 'j[0]["override"]["value"]')" "the value listed"
 	expect_eq "$(json_get "$j" 'j[0]["stats"]["records"]')" 2 "records of the overridden hits"
+	printf '%s\n' "$j" | $VALIDATE probe_list >/dev/null ||
+		fail "schema: $(printf '%s\n' "$j" | $VALIDATE probe_list)"
+	expect_eq 2 "$(json_get "$($CTL -j stats)" 'j["total"]["overridden"]')" "stats' overridden"
 	$CTL probe list | grep -q "override 1337 (2 done)" ||
 		fail "probe list does not show the override: $($CTL probe list)"
 	bg_stop INT
@@ -132,6 +136,8 @@ t_inject_times_exact() {
 	expect_eq 3 "$(json_get "$(cat $S/times.json)" 'sum(w["count"] for w in j["where"])')" \
 		"failures by stack"
 	expect_eq 0 "$(probe_count)" "probes after inject ended"
+	$VALIDATE inject $S/times.json >/dev/null ||
+		fail "schema: $($VALIDATE inject $S/times.json)"
 }
 
 # --probability 50 over 2000 eligible allocations: within 6 sigma (of
