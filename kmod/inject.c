@@ -189,6 +189,9 @@ void rp_inject_put(struct rp_inject *inj)
 {
 	if (!inj || !refcount_dec_and_test(&inj->ref))
 		return;
+	if (atomic_read(&inj->chain_full))
+		pr_warn("%d entries into a call chain found no slot (more than %d tasks inside at once): their allocations were not failed\n",
+			atomic_read(&inj->chain_full), RP_CHAIN_SLOTS);
 	free_percpu(inj->rnd);
 	kfree(inj);
 }

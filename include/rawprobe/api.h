@@ -320,13 +320,16 @@ long rawprobe_record_str(struct rawprobe_probe *probe,
  *
  * Fault injection, from the entry handler:
  * ``return rawprobe_override_return(probe, regs, rc);``
- * The core accepts %RAWPROBE_DESC_OVERRIDE only on system call entry
- * points (__x64_sys_*), which the kernel marks safe for error injection
- * (ALLOW_ERROR_INJECTION in SYSCALL_DEFINEx), and only where the kprobe
- * sits on the function's ftrace site. See examples/error_inject.
+ * The rules of ``rawprobectl --override`` apply (docs/design.md): the
+ * core accepts %RAWPROBE_DESC_OVERRIDE only on system call entry points
+ * (__x64_sys_*, any @rc), the allocators' fault hooks (should_failslab:
+ * an errno; should_fail_alloc_page: 1) and their entry points (0), only
+ * where the kprobe sits on the function's ftrace site, and not while the
+ * kernel is locked down. An allocation made with __GFP_NOFAIL is never
+ * failed. See examples/error_inject.
  *
- * Return: 1, what the handler must return, or 0 if the probe may not
- * override.
+ * Return: 1, what the handler must return, or 0 if the function runs
+ * after all (@rc does not fit what it returns, or it must not fail).
  */
 int rawprobe_override_return(struct rawprobe_probe *probe,
 			     struct pt_regs *regs, unsigned long rc);
