@@ -61,7 +61,7 @@ CONFIGS=""
 INTERVALS=21	# per run, with -i
 SCALE="1000 10000"
 OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
-	rawprobe_pid_vnr_ring rawprobe_field_ring"
+	rawprobe_pid_vnr_ring rawprobe_field_ring rawprobe_override_skip"
 # The second data path: counts in the kernel, beside bpftrace's maps and
 # ftrace's hist trigger doing the same
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
@@ -371,6 +371,18 @@ run_rawprobe_stack_ring() { ring_row rawprobe_stack_ring kprobe $SYM --stack; }
 run_rawprobe_pid_vnr_ring() { ring_row rawprobe_pid_vnr_ring kprobe $FIELD_SYM; }
 run_rawprobe_field_ring() {
 	ring_row rawprobe_field_ring kprobe $FIELD_SYM --args 'pid->numbers[0].nr'
+}
+
+# An override whose filter rejects every hit (the function runs): what an
+# injection costs the calls it does not fail, as on a hot allocator.
+run_rawprobe_override_skip() {
+	local id res j
+	id=$($CTL probe add kprobe $SYM --override -1 --comm rp-bench-none) ||
+		return 1
+	res=$(workload)
+	j=$($CTL -j probe show "$id")
+	$CTL probe del "$id"
+	result rawprobe_override_skip "$res" "$(json_num "$j" filtered)" - -
 }
 
 # A counting probe (probe add --count ...): no record, no reader. Produced

@@ -64,6 +64,8 @@ ROWS = [
      "no reader", "kprobe_empty"),
     ("rawprobe_field_ring", "… + `--args 'pid->numbers[0].nr'` (one field "
      "fetch), overwrite, no reader", "kprobe_empty"),
+    ("rawprobe_override_skip", "rawprobe `--override -1 --comm X`, every "
+     "hit filtered (the function runs)", "kprobe_empty"),
     ("rawprobe_count", "rawprobe `probe add --count` (counted in the "
      "kernel, no record)", "kprobe_empty"),
     ("rawprobe_count_comm", "rawprobe `--count --by comm`", "kprobe_empty"),
