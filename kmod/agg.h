@@ -99,7 +99,6 @@ static __always_inline bool rp_agg_count_fast(struct rawprobe_probe *p)
 {
 	if (!p->agg->counts_only)
 		return false;
-	this_cpu_inc(p->stats->hits);
 	rp_local_inc(&rp_agg_table_now(p->agg)->hits);
 	return true;
 }

@@ -64,6 +64,7 @@ struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 	struct rawprobe_record *rec;
 
 	preempt_disable_notrace();
+	rp_emit_hit(probe);	/* a module's own filter discards after */
 	rec = rp_emit_begin(probe, slot, probe->spec.kind,
 			    (unsigned long)rp_probe_kprobe(probe)->addr);
 	if (!rec)

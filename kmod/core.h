@@ -61,11 +61,11 @@ __poll_t rp_ring_poll(struct file *file, poll_table *wait);
 
 /* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
 struct rp_probe_stats {
-	u64 hits;		/* handler entries that tried to emit */
+	u64 hits;		/* handler entries, filtered or not */
 	u64 records;		/* records committed */
 	u64 lost_ring;		/* ring full */
 	u64 str_faults;		/* string capture faulted */
-	u64 filtered;		/* hits a filter rejected (not in hits) */
+	u64 filtered;		/* of the hits, those a filter rejected */
 	u64 fetch_faults;	/* field fetches that read a bad address */
 	u64 overridden;		/* hits whose function was made to return */
 };

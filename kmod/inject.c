@@ -131,7 +131,7 @@ static int rp_ovr_place(const struct rp_probe_spec *spec, u8 *type,
 	if (!hook) {
 		NL_SET_ERR_MSG(extack,
 			       "return override is allowed only where callers expect failure: a system call's entry (__x64_sys_*) or an allocator's fault hook (see `rawprobectl inject`)");
-		return -EPERM;
+		return -EINVAL;
 	}
 	*type = hook->type;
 	*gfp_arg = hook->gfp_arg;

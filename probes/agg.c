@@ -100,7 +100,6 @@ static __always_inline void rp_agg_count(struct rawprobe_probe *p,
 	u64 key[RP_AGG_KEY_WORDS_MAX] __uninitialized;
 	struct rp_agg_table *t;
 
-	this_cpu_inc(p->stats->hits);
 	rp_agg_key_fill(p, c, key);
 	t = rp_agg_table_now(agg);
 	if (unlikely(agg->stacks.slots && !c->stack_id))

@@ -28,16 +28,26 @@ static __always_inline bool rp_filter_match(const struct rp_filter *f)
 }
 
 /*
- * Filters run before anything is counted as a hit, so that for every
- * probe hits == records + lost_ring whatever the filters rejected. Value
- * filters read arguments: entry probes pass their registers; kretprobes
- * pass NULL at entry and test values at return (rp_emit_value_filtered).
+ * Every time the probe fires is a hit, as ftrace's kprobe_profile counts
+ * them, filtered or not: for every probe hits == records + lost_ring +
+ * filtered (a kretprobe's at its entry; its records come at return).
+ */
+static __always_inline void rp_emit_hit(struct rawprobe_probe *p)
+{
+	this_cpu_inc(p->stats->hits);
+}
+
+/*
+ * The hit, counted; then the filters. Value filters read arguments:
+ * entry probes pass their registers; kretprobes pass NULL at entry and
+ * test values at return (rp_emit_value_filtered).
  */
 static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
 					     struct pt_regs *regs)
 {
 	const struct rp_filter *f = &p->spec.filter;
 
+	rp_emit_hit(p);
 	if (likely(!f->mask))
 		return false;
 	if (rp_filter_match(f) &&
@@ -66,7 +76,6 @@ rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
 {
 	struct rawprobe_record *rec;
 
-	this_cpu_inc(p->stats->hits);
 	if (RP_BENCH_CUT(1))
 		return NULL;
 	rec = rp_record_reserve(slot, p->id, kind);
@@ -97,15 +106,15 @@ static __always_inline void rp_emit_end(struct rawprobe_probe *p,
 /*
  * A reserved record its writer decided against: published as a hole the
  * reader skips (it keeps its sequence number, so no gap shows), and the
- * hit becomes a filtered one, so hits == records + lost_ring still holds.
- * Left uncommitted, the slot would stop the reader at it for good.
+ * hit counts as filtered, so hits == records + lost_ring + filtered
+ * still holds. Left uncommitted, the slot would stop the reader at it for
+ * good.
  */
 static __always_inline void rp_emit_discard(struct rawprobe_probe *p,
 					    struct rawprobe_slot *slot)
 {
 	slot->rec->flags = RAWPROBE_REC_DISCARD;
 	rp_record_commit(slot);
-	this_cpu_dec(p->stats->hits);
 	this_cpu_inc(p->stats->filtered);
 }
 

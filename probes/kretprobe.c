@@ -64,8 +64,8 @@ static noinline void rp_kret_agg_entry(struct rawprobe_probe *p,
 NOKPROBE_SYMBOL(rp_kret_agg_entry);
 
 /*
- * A call chain's step writes no record: its hits are the entries that
- * took a task a step deeper, the others are filtered.
+ * A call chain's step writes no record: of its hits, the entries that did
+ * not take a task a step deeper are filtered.
  */
 static noinline int rp_kret_chain_enter(struct rawprobe_probe *p)
 {
@@ -73,8 +73,6 @@ static noinline int rp_kret_chain_enter(struct rawprobe_probe *p)
 
 	if (skip)
 		this_cpu_inc(p->stats->filtered);
-	else
-		this_cpu_inc(p->stats->hits);
 	return skip;
 }
 NOKPROBE_SYMBOL(rp_kret_chain_enter);

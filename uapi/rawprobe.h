@@ -350,7 +350,8 @@ enum rawprobe_attr {
 	/*
 	 * Filters, set at add time and applied in the handler before a
 	 * record is reserved: a hit that fails any of them is counted in
-	 * STAT_FILTERED only (so hits == records + lost_ring still holds).
+	 * STAT_HITS and STAT_FILTERED (hits == records + lost_ring +
+	 * filtered).
 	 */
 	RAWPROBE_A_FILTER_PID,		/* u32, thread id */
 	RAWPROBE_A_FILTER_TGID,		/* u32, process id */
@@ -534,7 +535,7 @@ enum rawprobe_agg_hist {
 
 enum rawprobe_stat {
 	RAWPROBE_STAT_UNSPEC,
-	RAWPROBE_STAT_HITS,		/* u64, handler entries */
+	RAWPROBE_STAT_HITS,		/* u64, handler entries, filtered or not */
 	RAWPROBE_STAT_RECORDS,		/* u64, records committed */
 	RAWPROBE_STAT_LOST_RING,	/* u64, ring full */
 	RAWPROBE_STAT_MISS_MAXACTIVE,	/* u64, kretprobe instances exhausted */

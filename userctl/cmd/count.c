@@ -306,7 +306,8 @@ static int rp_count_interval(struct rp_nl *nl, uint32_t id, int fmt,
 		memset(&pi, 0, sizeof(pi));
 		err = rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, id,
 				      rp_count_info, &pi);
-		t->hits = err ? 0 : pi.hits;
+		/* the hits its filters passed: the counted or dropped */
+		t->hits = err ? 0 : pi.hits - pi.filtered;
 	}
 	if (fmt == RP_COUNT_OPENMETRICS) {
 		err = rp_agg_accumulate(acc, &r);

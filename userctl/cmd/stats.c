@@ -115,7 +115,7 @@ static void rp_stats_print(const struct rp_probe_info *v, size_t n,
 static const char rp_stats_show_usage[] =
 	"Usage: rawprobectl stats [show] [ID...]\n"
 	"Counters of every probe (or of those named) and their totals:\n"
-	"  HITS       handler entries\n"
+	"  HITS       handler entries, filtered or not\n"
 	"  RECORDS    records written to the rings\n"
 	"  LOST       records lost: the ring was full\n"
 	"  MISSED     kretprobe returns missed: maxactive instances in use\n"
@@ -126,7 +126,8 @@ static const char rp_stats_show_usage[] =
 	"  FILTERED   hits rejected by the probe's --pid/--tgid/--comm/--cpu\n"
 	"             or --filter (and, with --override, by its limits)\n"
 	"  OVERRIDES  hits whose function was made to return (--override)\n"
-	"HITS = RECORDS + LOST for every probe.\n";
+	"HITS = RECORDS + LOST + FILTERED for every probe (a counting probe's\n"
+	"HITS - FILTERED are its counts and dropped keys).\n";
 
 static int rp_stats_show(int argc, char **argv)
 {

@@ -36,7 +36,7 @@ struct rp_agg_view {
 
 /* r sorted by count; totals: the run's, on the last interval (or NULL) */
 struct rp_agg_totals {
-	uint64_t hits;			/* the probe's HITS */
+	uint64_t hits;			/* the probe's HITS its filters passed */
 	uint64_t counted, dropped;	/* every interval's, added up */
 };
 

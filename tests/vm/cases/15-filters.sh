@@ -31,8 +31,9 @@ t_pid_filter_kretprobe() {
 	# the filter runs at entry: rejected calls take no instance
 	id=$($CTL probe add kretprobe __x64_sys_getpgid --tgid 1)
 	getpgid_as rp-notinit 10
-	expect_eq 0 "$(stats_of $id hits)" "no hits from other processes"
+	expect_eq 0 "$(stats_of $id records)" "no records from other processes"
 	expect_ge 10 "$(stats_of $id filtered)" "counted as filtered"
+	expect_eq "$(stats_of $id hits)" "$(stats_of $id filtered)" "hits, every one filtered"
 	expect_eq 0 "$(stats_of $id missed_maxactive)" "no instance misses"
 }
 

@@ -167,7 +167,8 @@ for i in range(5): os.getpgid(0)'
 	expect_eq 5 "$(json_get "$j" 'j["stats"]["records"]')" "records of comm rpfilt"
 	expect_ge 7 "$(json_get "$j" 'j["stats"]["filtered"]')" "filtered in the kernel"
 	expect_eq "$(json_get "$j" 'j["stats"]["hits"]')" \
-		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"]')" "hits = records + lost"
+		"$(json_get "$j" 'j["stats"]["records"] + j["stats"]["lost_ring"] + j["stats"]["filtered"]')" \
+		"hits = records + lost + filtered"
 	expect_match "filter +comm=rpfilt" "$($CTL probe show $id)" "probe show filter"
 	$CTL probe del "$id"
 	bg_start $S/k.out -j trace kprobe:__x64_sys_getpgid --pid $$ -d 60 -o $S/k.json
