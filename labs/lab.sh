@@ -318,11 +318,13 @@ shell_smoke() {
 	# SIGPIPE must end only the echo, not the selftest)
 	(echo 'echo "lab-shell: $PWD"; echo "seen-1 $(cat edit.txt)"; add_probe; rawprobectl probe list' >&3) 2>/dev/null
 	n=120
-	while [ $n -gt 0 ] && ! grep -q '^seen-1 ' "$log" && kill -0 $pid 2>/dev/null; do
+	while [ $n -gt 0 ] && ! grep -q 'seen-1 before' "$log" && kill -0 $pid 2>/dev/null; do
 		sleep 1
 		n=$((n - 1))
 	done
 	# the student's edits: a new file (sed -i), and an append in place
+	# (the lines looked for are unanchored: the shell's bracketed-paste
+	# escapes may precede them; what was typed does not hold them)
 	sed -i 's/before/after/' "$w/edit.txt"
 	echo 'edited() { echo "edited-fn $(wc -c < lab1.sh)"; }' >> "$w/lab1.sh"
 	size=$(wc -c < "$w/lab1.sh")
@@ -335,10 +337,10 @@ shell_smoke() {
 	grep -qF "lab-shell: $w" "$log" || what+=" not in the working copy;"
 	grep -Eq '^ +[0-9]+ kprobe +__x64_sys_getpgid +armed' "$log" ||
 		what+=" add_probe made no probe;"
-	grep -q '^seen-1 before' "$log" || what+=" edit.txt not read;"
-	grep -q '^seen-2 after' "$log" || what+=" a file replaced on the host (sed -i) read as it was;"
-	grep -q "^edited-fn $size" "$log" ||
-		what+=" lab1.sh appended to on the host read as it was ($(grep -a '^edited-fn' "$log" | tr -d '\r'), host: $size bytes);"
+	grep -q 'seen-1 before' "$log" || what+=" edit.txt not read;"
+	grep -q 'seen-2 after' "$log" || what+=" a file replaced on the host (sed -i) read as it was;"
+	grep -q "edited-fn $size" "$log" ||
+		what+=" lab1.sh appended to on the host read as it was ($(grep -ao 'edited-fn [0-9]*' "$log"), host: $size bytes);"
 	grep -q 'reboot: Power down' "$log" || what+=" no power-off at exit;"
 	if [ -z "$what" ]; then
 		echo "ok - 6.1 make lab N=1 opens a shell in the working copy, which reads host edits"
