@@ -4,12 +4,13 @@
 # In the guest: run the checks of one or more labs, each against its own
 # sources, in one boot (labs/lab.sh boots the guest with this).
 #
-#   labs/guest.sh N:TAG:WORK:OBJ...
+#   labs/guest.sh N:TAG:WORK:OBJ[:ONLY]...
 #     N     the lab's number (labs/N-*/check.sh)
-#     TAG   a name for the run (work, skeleton, solution), printed in
-#           the "## TAG N" line that opens its results
+#     TAG   a name for the run (work, skeleton, solution, wrong-...),
+#           printed in the "## TAG N" line that opens its results
 #     WORK  the sources under test (the student's working copy)
 #     OBJ   their module built for this kernel (empty: none)
+#     ONLY  the exercises to run, by number ("2,3"; empty: all)
 #
 # Prints one "ok - ..." / "not ok - ... (hint: ...)" line per exercise.
 set -u
@@ -19,8 +20,8 @@ export REPO
 
 # one N:TAG:WORK:OBJ, in this process
 run_one() {
-	local n tag work obj labdir
-	IFS=: read -r n tag work obj <<< "$1"
+	local n tag work obj only labdir
+	IFS=: read -r n tag work obj only <<< "$1"
 	labdir=$(echo labs/"$n"-*/)
 	labdir=${labdir%/}
 	echo "## $tag $n"
@@ -32,7 +33,7 @@ run_one() {
 	# "( ... ) || rc=1": on the left of || bash ignores set -e, inside
 	# too, and the checks rely on it)
 	(
-		LAB=$n LABDIR=$labdir WORK=$work OBJ=$obj
+		LAB=$n LABDIR=$labdir WORK=$work OBJ=$obj ONLY=${only//,/ }
 		. labs/lib.sh
 		. "$labdir/check.sh"
 		cleanup_all

@@ -9,18 +9,25 @@
 #                            the guest                   (make lab-check N=)
 #   labs/lab.sh init N       create the working copy from the skeleton
 #   labs/lab.sh selftest     every lab on 6.1 and 6.12: the skeleton fails
-#                            each exercise, the solution passes each; and
-#                            make lab N=1's shell, typed into
+#                            each exercise, the solution passes each, each
+#                            wrong answer (labs/N-*/wrong/) fails its own;
+#                            make lab N=1's shell, typed into, sees a host
+#                            edit; make lab-check's documented forms on a
+#                            fresh copy of the tree
 #   labs/lab.sh dist         student and instructor tarballs in build/labs
 #
 # Environment: LAB_WORK (the working copy, default build/labs/work/labN),
 # LAB_KERNEL (6.1 or 6.12, default 6.1), VM_LOCK (the command that
-# serializes guests; default "flock /tmp/rawprobe-vm.lock", empty: none).
+# serializes guests; default "flock /tmp/rawprobe-vm.lock", empty: none);
+# for selftest, LABS="1 3" and LAB_KERNELS=6.12 run a part of it (no
+# shell, no fresh copy).
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 out=build/labs
 kernel=${LAB_KERNEL:-6.1}
+# (a fresh clone has no build/: the guests' logs go there)
+mkdir -p "$out" || exit 2
 # Guests share the host's cores: one at a time.
 VM_LOCK=${VM_LOCK-flock /tmp/rawprobe-vm.lock}
 
@@ -47,16 +54,18 @@ release() {	# 6.1 | 6.12: the installed Debian release (installed if missing)
 	tools/deps.sh --print | awk -v k="$1" 'index($0, k ".") == 1 || index($0, k "-") == 1 { print; exit }'
 }
 
-# The core, the CLI and the workload: built once, when missing (a fresh
-# clone); never rebuilt here, another user's build may be running. After
-# pulling new sources: make ctl modules-all.
+# The core for kernel REL, the CLI and the workload: built once, when
+# missing (a fresh clone), for that kernel alone; never rebuilt here,
+# another user's build may be running. After pulling new sources: make
+# ctl modules-all.
 need_core() {
 	local rel=$1
 	[ -n "$rel" ] || die "kernel '$kernel' is not installed: run tools/deps.sh"
 	if [ ! -x userctl/rawprobectl ] || [ ! -f "build/$rel/rawprobe.ko" ] ||
 	   [ ! -x build/tools/getpgid_loop ]; then
-		echo "lab: building the core and rawprobectl first (once)" >&2
-		tools/deps.sh && make --no-print-directory ctl modules-all >&2 ||
+		echo "lab: building the core for $rel and rawprobectl first (once)" >&2
+		tools/deps.sh >&2 && make --no-print-directory ctl module LINK_KO= \
+			KDIR="/usr/src/linux-headers-$rel" >&2 ||
 			die "the build failed"
 	fi
 }
@@ -118,7 +127,9 @@ cmd_shell() {
 	# Unknown kernel parameters become init's environment, which the
 	# guest's interactive bash inherits: PROMPT_COMMAND sources our rc
 	# once, before the first prompt.
-	$VM_LOCK tests/vm/run -k "$kernel" -s \
+	# the working copy without the root's 9p cache: an edit on the host
+	# is what the guest reads next
+	$VM_LOCK tests/vm/run -k "$kernel" -s --share "$w" \
 		-a "LAB=$n" -a "LAB_WORK=$w" -a "LAB_OBJ=$repo/$out/obj/work-lab$n/$rel" \
 		-a "\"PROMPT_COMMAND=. $repo/labs/shellrc\""
 }
@@ -156,10 +167,26 @@ cmd_check() {
 	finish "$pass" "$fail"
 }
 
+# wrong_answers LABDIR: its wrong answers, "SLUG:EXERCISES" a line. Each
+# labs/N-*/wrong/SLUG.sh changes a copy of the solution (run in it) into
+# a plausible wrong one; its "# fails: 2 3" line names the exercises
+# that must fail on it.
+wrong_answers() {
+	local f ex
+	for f in "$1"/wrong/*.sh; do
+		[ -f "$f" ] || continue
+		ex=$(sed -n 's/^# fails: *//p' "$f" | tr ' ' ',')
+		[ -n "$ex" ] || die "$f: no '# fails: N...' line"
+		echo "$(basename "$f" .sh):$ex"
+	done
+}
+
 cmd_selftest() {
-	local labs n d k rel items tag res rc pass=0 fail=0 start line t0
+	local labs n d k rel items tag res rc pass=0 fail=0 start line t0 w slug ex
+	local -A wants=()
 	start=$(date +%s)
-	labs=$(ls -d labs/[0-9]*-*/ | sed 's|labs/\([0-9]*\)-.*|\1|' | sort -n)
+	labs=${LABS:-$(ls -d labs/[0-9]*-*/ | sed 's|labs/\([0-9]*\)-.*|\1|' | sort -n)}
+	rm -rf "$out/selftest/wrong"
 	for n in $labs; do
 		d=$(labdir "$n")
 		labs/gen.sh --lint "$d" || die "$d: bad markers"
@@ -169,8 +196,18 @@ cmd_selftest() {
 			rm -rf "$out/selftest/$tag/lab$n"
 			labs/gen.sh "${tag/skeleton/student}" "$d" "$out/selftest/$tag/lab$n" || exit 1
 		done
+		for w in $(wrong_answers "$d"); do
+			slug=${w%%:*}
+			labs/gen.sh solution "$d" "$out/selftest/wrong/lab$n-$slug" || exit 1
+			(cd "$out/selftest/wrong/lab$n-$slug" && bash "$repo/$d/wrong/$slug.sh") ||
+				die "$d/wrong/$slug.sh failed"
+			# a change that changed nothing would test the solution
+			diff -rq "$out/selftest/solution/lab$n" "$out/selftest/wrong/lab$n-$slug" >/dev/null &&
+				die "$d/wrong/$slug.sh left the solution as it was"
+			wants[wrong-$slug]=${w#*:}
+		done
 	done
-	for k in 6.1 6.12; do
+	for k in ${LAB_KERNELS:-6.1 6.12}; do
 		rel=$(release "$k")
 		need_core "$rel"
 		items=()
@@ -182,52 +219,89 @@ cmd_selftest() {
 					[ $tag = skeleton ] || { echo "not ok - $k lab$n solution builds"; fail=$((fail + 1)); }
 				items+=("$n:$tag:$repo/$out/selftest/$tag/lab$n:$repo/$out/obj/$tag-lab$n/$rel")
 			done
+			# the wrong answers: only the exercises each must fail
+			for w in $(wrong_answers "$(labdir "$n")"); do
+				slug=${w%%:*}
+				build_mod "$repo/$out/selftest/wrong/lab$n-$slug" \
+					"$repo/$out/obj/wrong-lab$n-$slug/$rel" "$rel" 2>/dev/null ||
+					{ echo "not ok - $k lab$n wrong answer $slug builds"; fail=$((fail + 1)); }
+				items+=("$n:wrong-$slug:$repo/$out/selftest/wrong/lab$n-$slug:$repo/$out/obj/wrong-lab$n-$slug/$rel:${w#*:}")
+			done
 		done
 		echo "labs-selftest: $rel: ${#items[@]} runs in one guest" >&2
 		t0=$(date +%s)
 		# (the guest's stderr apart: on a failure it repeats the console)
-		res=$(guest "$k" 1200 "${items[@]}" 2>"$out/selftest/guest-$k.err")
+		res=$(guest "$k" 2400 "${items[@]}" 2>"$out/selftest/guest-$k.err")
 		rc=$?
 		echo "labs-selftest: $rel: the guest took $(( $(date +%s) - $(cat "$out/.guest-start") )) s" \
 			"(after $(( $(cat "$out/.guest-start") - t0 )) s waiting for the VM lock)" >&2
 		printf '%s\n' "$res" > "$out/selftest/guest-$k.log"
-		# A skeleton's exercise must fail, a solution's must pass.
+		# A skeleton's exercise must fail, a solution's must pass, a
+		# wrong answer's must fail; and no check may stop at an error
+		# it did not foresee (output it could not parse is a hint).
 		while IFS= read -r line; do
 			case $line in
-			"## "*) tag=${line#\#\# }; tag=${tag% *} ;;
+			"## "*) tag=${line#\#\# }; tag=${tag% *}; ex=${wants[$tag]:-} ;;
 			"ok - "*)
 				if [ "$tag" = solution ]; then
 					echo "ok - $k solution: ${line#ok - }"; pass=$((pass + 1))
 				else
-					echo "not ok - $k skeleton passes: ${line#ok - }"; fail=$((fail + 1))
+					echo "not ok - $k $tag passes: ${line#ok - }"; fail=$((fail + 1))
 				fi ;;
+			"not ok - "*"the check stopped at an unexpected error"*)
+				echo "not ok - $k $tag: ${line#not ok - }"; fail=$((fail + 1)) ;;
 			"not ok - "*)
 				if [ "$tag" = solution ]; then
 					echo "not ok - $k solution: ${line#not ok - }"; fail=$((fail + 1))
-				else
+				elif [ "$tag" = skeleton ]; then
 					echo "ok - $k skeleton fails: ${line#not ok - }" | sed 's/ (hint: .*//'
+					pass=$((pass + 1))
+				else
+					# the hint too: it should name what is wrong
+					echo "ok - $k ${tag/wrong-/wrong answer } fails: ${line#not ok - }"
 					pass=$((pass + 1))
 				fi ;;
 			esac
 		done <<< "$res"
+		# each wrong answer ran, and failed each exercise it must
+		for tag in "${!wants[@]}"; do
+			for ex in ${wants[$tag]//,/ }; do
+				n=$(awk -v t="$tag" '$1 == "##" { on = ($2 == t) } on' <<< "$res" |
+					grep -c "^not ok - lab[0-9]*\.$ex ")
+				[ "$n" = 1 ] || { echo "not ok - $k $tag: exercise $ex did not run"; fail=$((fail + 1)); }
+			done
+		done
 		if [ $rc = 125 ] || ! grep -q '^## solution' <<< "$res"; then
 			echo "not ok - $k guest (exit $rc; $out/selftest/guest-$k.log, .err)"
 			tail -30 "$out/selftest/guest-$k.err"
 			fail=$((fail + 1))
 		fi
 	done
-	if shell_smoke; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	# (LABS, LAB_KERNELS: a part, while working on a lab)
+	if [ -z "${LABS:-}${LAB_KERNELS:-}" ]; then
+		if shell_smoke; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		t0=$(date +%s)
+		res=$(fresh_copy)
+		printf '%s\n' "$res"
+		pass=$((pass + $(grep -c '^ok - ' <<< "$res")))
+		fail=$((fail + $(grep -c '^not ok - ' <<< "$res")))
+		echo "labs-selftest: the fresh copy's checks took $(( $(date +%s) - t0 )) s" >&2
+	fi
 	echo "labs-selftest: $(( $(date +%s) - start )) s" >&2
 	finish "$pass" "$fail"
 }
 
-# shell_smoke: `make lab N=1` as a student meets it, on the solution's
-# working copy, typed into through a FIFO: the banner, the lab's
-# functions in the shell, a probe added, and power-off on exit.
-# Prints one "ok"/"not ok" line.
+# shell_smoke: `make lab N=1` as a student meets it, on a copy of the
+# solution's working copy, typed into through a FIFO: the banner, the
+# lab's functions in the shell, a probe added, files edited on the host
+# (in place, and replaced by sed -i) read again in the guest two seconds
+# later, and power-off on exit. Prints one "ok"/"not ok" line.
 shell_smoke() {
-	local w=$repo/$out/selftest/solution/lab1 log=$out/selftest/shell.log
-	local fifo pid n=240 what=""
+	local w=$repo/$out/selftest/shell/lab1 log=$out/selftest/shell.log
+	local fifo pid n=240 what="" size
+	rm -rf "$w"
+	mkdir -p "${w%/*}" && cp -r "$repo/$out/selftest/solution/lab1" "$w" || return 1
+	echo before > "$w/edit.txt"
 	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
 	LAB_WORK=$w LAB_KERNEL=6.1 timeout -k 5 600 "$0" shell 1 \
 		< "$fifo" > "$log" 2>&1 &
@@ -242,7 +316,20 @@ shell_smoke() {
 	sleep 2
 	# (in a subshell: a guest that died early closed the FIFO, and the
 	# SIGPIPE must end only the echo, not the selftest)
-	(echo 'echo "lab-shell: $PWD"; add_probe; rawprobectl probe list; exit' >&3) 2>/dev/null
+	(echo 'echo "lab-shell: $PWD"; echo "seen-1 $(cat edit.txt)"; add_probe; rawprobectl probe list' >&3) 2>/dev/null
+	n=120
+	while [ $n -gt 0 ] && ! grep -q 'seen-1 before' "$log" && kill -0 $pid 2>/dev/null; do
+		sleep 1
+		n=$((n - 1))
+	done
+	# the student's edits: a new file (sed -i), and an append in place
+	# (the lines looked for are unanchored: the shell's bracketed-paste
+	# escapes may precede them; what was typed does not hold them)
+	sed -i 's/before/after/' "$w/edit.txt"
+	echo 'edited() { echo "edited-fn $(wc -c < lab1.sh)"; }' >> "$w/lab1.sh"
+	size=$(wc -c < "$w/lab1.sh")
+	sleep 2
+	(echo 'echo "seen-2 $(cat edit.txt)"; . ./lab1.sh; edited; exit' >&3) 2>/dev/null
 	wait $pid
 	exec 3>&-
 	rm -f "$fifo"
@@ -250,13 +337,53 @@ shell_smoke() {
 	grep -qF "lab-shell: $w" "$log" || what+=" not in the working copy;"
 	grep -Eq '^ +[0-9]+ kprobe +__x64_sys_getpgid +armed' "$log" ||
 		what+=" add_probe made no probe;"
+	grep -q 'seen-1 before' "$log" || what+=" edit.txt not read;"
+	grep -q 'seen-2 after' "$log" || what+=" a file replaced on the host (sed -i) read as it was;"
+	grep -q "edited-fn $size" "$log" ||
+		what+=" lab1.sh appended to on the host read as it was ($(grep -ao 'edited-fn [0-9]*' "$log"), host: $size bytes);"
 	grep -q 'reboot: Power down' "$log" || what+=" no power-off at exit;"
 	if [ -z "$what" ]; then
-		echo "ok - 6.1 make lab N=1 opens a shell in the working copy"
+		echo "ok - 6.1 make lab N=1 opens a shell in the working copy, which reads host edits"
 		return 0
 	fi
 	echo "not ok - 6.1 make lab N=1:$what (see $log)"
 	return 1
+}
+
+# fresh_copy: make lab-check's documented forms on a copy of the tree
+# with no build/ (a fresh clone, the uncommitted changes included), a
+# skeleton each: every check runs (and fails), and the first builds for
+# the kernel asked for alone. Prints "ok"/"not ok" lines.
+fresh_copy() {
+	local t log rc built
+	t=$(mktemp -d /tmp/rawprobe-labs-fresh.XXXXXX) || return 1
+	mkdir -p "$t/tree" "$t/home"
+	git ls-files -co --exclude-standard -z | cpio -0pdm --quiet "$t/tree" 2>/dev/null
+	log=$t/k612.log
+	(cd "$t/tree" && HOME=$t/home bash -c 'make lab-check N=1 K=6.12 LAB_WORK=~/labs/lab1') > "$log" 2>&1
+	rc=$?
+	built=$(cd "$t/tree/build" && ls -d [0-9]*/ 2>/dev/null | tr -d / | tr '\n' ' ')
+	if [ $rc != 0 ] && [ -f "$t/home/labs/lab1/lab1.sh" ] &&
+	   [ "$(grep -c '^not ok - lab1\.' "$log")" = 5 ] && grep -q '^0 passed, 5 failed$' "$log"; then
+		echo "ok - fresh clone: make lab-check N=1 K=6.12 LAB_WORK=~/labs/lab1 runs each check"
+	else
+		echo "not ok - fresh clone: make lab-check N=1 K=6.12 LAB_WORK=~/labs/lab1 (exit $rc): $(tail -3 "$log" | tr '\n' ' ')"
+	fi
+	if [ "$built" = "$(release 6.12) " ]; then
+		echo "ok - fresh clone: make lab-check K=6.12 builds for 6.12 alone"
+	else
+		echo "not ok - fresh clone: make lab-check K=6.12 built for: $built"
+	fi
+	log=$t/k61.log
+	(cd "$t/tree" && HOME=$t/home make lab-check N=1) > "$log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && [ -f "$t/tree/build/labs/work/lab1/lab1.sh" ] &&
+	   grep -q '^0 passed, 5 failed$' "$log"; then
+		echo "ok - fresh clone: make lab-check N=1 runs each check"
+	else
+		echo "not ok - fresh clone: make lab-check N=1 (exit $rc): $(tail -3 "$log" | tr '\n' ' ')"
+	fi
+	rm -rf "$t"
 }
 
 cmd_dist() {

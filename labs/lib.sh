@@ -80,16 +80,23 @@ reap() {
 	done
 }
 
-# exercise TITLE FUNC: run one check and print its line.
+# exercise TITLE FUNC: run one check and print its line. With ONLY set
+# (exercise numbers, e.g. "2 3": labs-selftest's wrong answers), the
+# others are skipped.
 exercise() {
 	local title=$1 rc
 	EX_N=$((EX_N + 1))
+	if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $EX_N "* ]]; then
+		return
+	fi
 	: > "$HINT_FILE"
 	: > "$S/student.err"
 	# A failed check leaves what it started in the background (a trace,
 	# the student's function): end it with the exercise, or it holds the
-	# rings and its probes into the next one.
-	( set -e; trap reap EXIT; "$2" )
+	# rings and its probes into the next one. Its own stderr is kept: an
+	# error it did not foresee becomes the hint's last line, not a
+	# traceback.
+	( set -e; trap reap EXIT; "$2" ) 2>"$S/check.err"
 	rc=$?
 	cleanup_all
 	if [ $rc = 0 ]; then
@@ -101,12 +108,41 @@ exercise() {
 	if [ -s "$HINT_FILE" ]; then
 		echo "not ok - lab$LAB.$EX_N $title (hint: $(head -1 "$HINT_FILE"))"
 	else
-		echo "not ok - lab$LAB.$EX_N $title (hint: the check stopped at an unexpected error, printed above)"
+		echo "not ok - lab$LAB.$EX_N $title (hint: the check stopped at an unexpected error: $(grep -v '^ ' "$S/check.err" | tail -1))"
 	fi
 	if [ -s "$S/student.err" ]; then
 		echo "    your script said:"
 		tail -n 5 "$S/student.err" | sed 's/^/    | /'
 	fi
+}
+
+# recs FILE PYEXPR: how many records r of FILE, written by the student's
+# function as JSON lines, match PYEXPR (a record without a key PYEXPR
+# reads does not match). A file that is not JSON lines fails the
+# exercise with a hint, never a traceback. Use as n=$(recs ...).
+recs() {
+	python3 - "$1" "$2" 2>"$S/recs.err" <<'EOF' ||
+import json
+import sys
+
+n = 0
+with open(sys.argv[1], errors="replace") as f:
+    for i, line in enumerate(f, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+        except ValueError:
+            sys.exit("line %d is '%s'" % (i, line.strip()[:50]))
+        if not isinstance(r, dict):
+            sys.exit("line %d is not a record" % i)
+        try:
+            n += bool(eval(sys.argv[2]))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            pass
+print(n)
+EOF
+	hint "${1##*/} is not JSON lines, one record a line ($(tail -1 "$S/recs.err")): did you pass -j?"
 }
 
 # probe_on SYMBOL: a probe on SYMBOL exists.

@@ -68,13 +68,16 @@ landed() {
 # Exercise 5: what does each cost? Print two lines, "ftrace NS" and
 # "int3 NS": the median ns per getpgid() call (getpgid_loop -b 5 100000)
 # with a kprobe on the function's entry, then with one at an offset into
-# it armed as a breakpoint. Leave no probe behind and the kprobe
-# optimizer as you found it (sysctl debug.kprobes-optimization).
+# it armed as a breakpoint, each alone. Leave no probe behind and the
+# kprobe optimizer as you found it (sysctl debug.kprobes-optimization).
+# The check looks at the probes while each $GETPGID_LOOP runs: measure
+# with it.
 cost() {
 	# TODO 6: find an offset that kprobes accepts (rawprobectl says when
 	# one is not an instruction boundary), make sure it is not optimized
 	# BEGIN SOLUTION
-	local id off ns
+	local id off ns was
+	was=$(sysctl -n debug.kprobes-optimization)
 	id=$(rawprobectl probe add kprobe __x64_sys_getpgid) || return 1
 	ns=$($GETPGID_LOOP -b 5 100000 | cut -d' ' -f1)
 	rawprobectl probe del "$id"
@@ -91,7 +94,7 @@ cost() {
 	done
 	ns=$($GETPGID_LOOP -b 5 100000 | cut -d' ' -f1)
 	rawprobectl probe del "$id"
-	sysctl -qw debug.kprobes-optimization=1
+	sysctl -qw debug.kprobes-optimization="$was"
 	echo "int3 $ns"
 	# END SOLUTION
 	# SKELETON: return 1	# not written yet: replace this line

@@ -27,10 +27,12 @@ check_kretprobe() {
 }
 
 ex_one() {
-	local id missed hits
+	local id missed hits n
 	id=$(student add_one) || hint "add_one failed"
 	[[ $id =~ ^[0-9]+$ ]] || hint "add_one printed '$id', not a probe id"
 	check_kretprobe "$id"
+	n=$(json_get "$($CTL -j probe show "$id")" 'j["maxactive"]')
+	[ "$n" = 1 ] || hint "probe $id has room for $n calls at a time, not one"
 	sleepers 8 3
 	missed=$(stat_of "$id" missed_maxactive)
 	hits=$(stat_of "$id" hits)

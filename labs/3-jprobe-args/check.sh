@@ -25,7 +25,11 @@ finish() {
 }
 
 has_open() {	# FILE PATH COMM: records of COMM opening PATH
-	count_records "$1" "r.get('str') == '$2' and r['comm'] == '$3'"
+	recs "$1" "r.get('str') == '$2' and r['comm'] == '$3'"
+}
+
+lab_cleanup() {
+	rm -f $D/created $D/appended2
 }
 
 ex_open() {
@@ -33,11 +37,11 @@ ex_open() {
 	student_bg __x64_sys_openat trace_open $S/open.json
 	bash -c "echo x >> $f"
 	finish $S/open.json
-	n=$(count_records $S/open.json "r.get('str') == '$f'")
+	n=$(recs $S/open.json "r.get('str') == '$f'")
 	[ "$n" -ge 1 ] || hint "no record carries the file name '$f': capture the user string argument"
-	n=$(count_records $S/open.json "r.get('str') == '$f' and len(r['args']) >= 3 and r['args'][0] % 2**32 == 2**32 - 100")
+	n=$(recs $S/open.json "r.get('str') == '$f' and len(r['args']) >= 3 and r['args'][0] % 2**32 == 2**32 - 100")
 	[ "$n" -ge 1 ] || hint "the records of '$f' do not start with the directory fd AT_FDCWD (-100)"
-	n=$(count_records $S/open.json "r.get('str') == '$f' and len(r['args']) >= 3 and r['args'][2] == $FLAGS")
+	n=$(recs $S/open.json "r.get('str') == '$f' and len(r['args']) >= 3 and r['args'][2] == $FLAGS")
 	[ "$n" -ge 1 ] || hint "the records of '$f' lack its flags, $FLAGS (O_WRONLY|O_CREAT|O_APPEND), as the third argument"
 }
 
@@ -50,33 +54,73 @@ ex_comm() {
 	finish $S/comm.json
 	n=$(has_open $S/comm.json $D/mine busybox-lab3)
 	[ "$n" -ge 1 ] || hint "no record of busybox-lab3 opening $D/mine"
-	others=$(count_records $S/comm.json "r['comm'] != 'busybox-lab3'")
+	others=$(recs $S/comm.json "r['comm'] != 'busybox-lab3'")
 	[ "$others" = 0 ] || hint "$others records of other commands"
 	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel: the other commands' calls were dropped later, or not at all"
 }
 
+# workers: in the background, a process of three threads, each opening
+# $D/one every 0.3 s (a job of the exercise: it ends with it)
+workers() {
+	python3 -c "
+import threading, time
+def loop():
+    while True:
+        open('$D/one').close()
+        time.sleep(0.3)
+for i in range(2):
+    threading.Thread(target=loop, daemon=True).start()
+loop()" &
+}
+
 ex_process() {
-	local n others bg1 bg2
+	local n others bg1 bg2 threads
 	echo data > $D/one
-	# two processes of one name, each opening the file itself (a
-	# builtin's redirection opens in the shell's own process)
-	bash -c "while :; do read -r x < $D/one; sleep 0.3; done" &
+	# two processes of one command, each of three threads
+	workers
 	bg1=$!
-	bash -c "while :; do read -r x < $D/one; sleep 0.3; done" &
+	workers
 	bg2=$!
 	student_bg __x64_sys_openat trace_process $S/proc.json $bg1
-	# until the kernel has filtered a call (the other process reads every
-	# 0.3 s), not a fixed time: a loaded host can take the trace's whole
-	# duration to get there
+	# until the kernel has filtered a call (the other process opens
+	# every 0.3 s), not a fixed time: a loaded host can take the trace's
+	# whole duration to get there
 	wait_for 'FILTERED_SEEN=$(openat_filtered) && [ "$FILTERED_SEEN" -ge 1 ]' 50 || true
 	finish $S/proc.json
-	n=$(count_records $S/proc.json "r['tgid'] == $bg1 and r.get('str') == '$D/one'")
+	n=$(recs $S/proc.json "r['tgid'] == $bg1 and r.get('str') == '$D/one'")
 	[ "$n" -ge 1 ] || hint "no record of process $bg1 opening $D/one"
-	others=$(count_records $S/proc.json "r['tgid'] != $bg1")
+	threads=$(python3 -c "
+import json
+print(len({r['pid'] for r in map(json.loads, open('$S/proc.json'))
+           if r.get('tgid') == $bg1 and r.get('str') == '$D/one'}))")
+	[ "$threads" -ge 3 ] ||
+		hint "records of $threads of process $bg1's 3 threads (its pids are $(ls /proc/$bg1/task | tr '\n' ' ')): a process is all its threads"
+	others=$(recs $S/proc.json "r['tgid'] != $bg1")
 	[ "$others" = 0 ] || hint "$others records of other processes"
 	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel"
+}
+
+# Only the calls that may create a file: O_CREAT (0x40) in the flags,
+# whatever else is there, tested in the kernel.
+ex_creates() {
+	local n
+	echo data > $D/mine
+	student_bg __x64_sys_openat trace_creates $S/creat.json
+	bash -c ": > $D/created; echo x >> $D/appended2; cat $D/mine > /dev/null"
+	$D/busybox-lab3 cat $D/mine > /dev/null
+	finish $S/creat.json
+	n=$(recs $S/creat.json "r.get('str') == '$D/created'")
+	[ "$n" -ge 1 ] || hint "no record of bash's ': > $D/created' (O_WRONLY|O_CREAT|O_TRUNC)"
+	n=$(recs $S/creat.json "r.get('str') == '$D/appended2'")
+	[ "$n" -ge 1 ] || hint "no record of bash's 'echo x >> $D/appended2' (O_WRONLY|O_CREAT|O_APPEND)"
+	n=$(recs $S/creat.json "r.get('str') == '$D/mine'")
+	[ "$n" = 0 ] || hint "$n records of $D/mine opened for reading, without O_CREAT"
+	n=$(recs $S/creat.json "len(r['args']) < 3 or not r['args'][2] & 0x40")
+	[ "$n" = 0 ] || hint "$n records whose flags (the third argument) lack O_CREAT"
+	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel: the other calls were dropped later, or not at all"
 }
 
 exercise "trace_open records openat's file name, directory fd and flags" ex_open
 exercise "trace_comm keeps one command's calls, filtered in the kernel" ex_comm
 exercise "trace_process keeps one process's calls, filtered in the kernel" ex_process
+exercise "trace_creates keeps the calls that may create a file, in the kernel" ex_creates

@@ -44,3 +44,15 @@ trace_process() {
 	# END SOLUTION
 	# SKELETON: return 1	# not written yet: replace this line
 }
+
+# Exercise 4: the same, but only the calls that may create a file:
+# O_CREAT (0x40) among the flags, whatever else is there. Filtered in
+# the kernel; the Steps do not show how.
+trace_creates() {
+	# TODO 4: rawprobectl probe add --help: --filter, and its operators
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		--filter 'arg2 & 0x40' -d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
