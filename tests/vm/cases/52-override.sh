@@ -18,6 +18,19 @@ kmemleak_on() {
 	[ -e /sys/kernel/debug/kmemleak ]
 }
 
+# inject_getcwd OUT N INJECT-OPTION...: inject into getcwd while one
+# process calls it N times; sets N_FAILED (getcwd's ENOMEMs) and K_FAILED
+# (inject's count of the allocations it failed).
+inject_getcwd() {
+	local out=$1 n=$2
+	shift 2
+	bg_start $out inject kmalloc --in __x64_sys_getcwd "$@"
+	N_FAILED=$(getcwd_fails "$n")
+	bg_stop INT
+	K_FAILED=$(sed -n 's/^\([0-9]*\) kmalloc allocations failed$/\1/p' $out.err)
+	[ -n "$K_FAILED" ] || fail "inject printed no count: $(cat $out.err)"
+}
+
 # N getcwd() calls in one process (one allocation each: __getname());
 # prints how many failed with ENOMEM.
 getcwd_fails() {
@@ -156,11 +169,8 @@ t_inject_times_exact() {
 # else runs meanwhile: python's imports call getcwd too.
 t_inject_probability() {
 	local n k
-	bg_start $S/prob.out inject kmalloc --in __x64_sys_getcwd --probability 50
-	n=$(getcwd_fails 2000)
-	bg_stop INT
-	k=$(sed -n 's/^\([0-9]*\) kmalloc allocations failed$/\1/p' $S/prob.out.err)
-	[ -n "$k" ] || fail "inject printed no count: $(cat $S/prob.out.err)"
+	inject_getcwd $S/prob.out 2000 --probability 50
+	n=$N_FAILED k=$K_FAILED
 	if kmemleak_on; then
 		expect_ge "$n" "$k" "inject's count against getcwd's failures"
 	else
@@ -175,10 +185,8 @@ t_inject_probability() {
 # or more eligible fail, some of them getcwd's).
 t_inject_interval() {
 	local n k
-	bg_start $S/every.out inject kmalloc --in __x64_sys_getcwd --interval 4
-	n=$(getcwd_fails 400)
-	bg_stop INT
-	k=$(sed -n 's/^\([0-9]*\) kmalloc allocations failed$/\1/p' $S/every.out.err)
+	inject_getcwd $S/every.out 400 --interval 4
+	n=$N_FAILED k=$K_FAILED
 	if kmemleak_on; then
 		expect_ge 100 "$k" "failed allocations, every 4th of at least 400"
 		expect_ge "$n" "$k" "inject's count against getcwd's failures"
