@@ -274,7 +274,9 @@ u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_custom_prepare(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
 		   u64 *args, unsigned int n);
+void rp_args_types(struct rawprobe_probe *p, struct rawprobe_record *rec);
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
+u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 bool rp_is_syscall_wrapper(const char *sym);

@@ -138,10 +138,9 @@ static long rp_copy_string(char *dst, unsigned long src, size_t max,
 }
 NOKPROBE_SYMBOL(rp_copy_string);
 
-/* Apply the declared types: sign extension, truncation, strings. */
-void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
+/* Apply the declared types: sign extension, truncation. */
+void rp_args_types(struct rawprobe_probe *p, struct rawprobe_record *rec)
 {
-	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
 	unsigned int i;
 
 	for (i = 0; i < p->spec.nargs; i++) {
@@ -156,11 +155,51 @@ void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
 			break;
 		}
 	}
+}
+NOKPROBE_SYMBOL(rp_args_types);
+
+/*
+ * Capture a string into buf (RAWPROBE_STR_LEN bytes): *len is its length,
+ * the return the record flags that say how it went (a fault counted).
+ */
+static u8 rp_str_capture(struct rawprobe_probe *p, unsigned long src,
+			 size_t max, bool user, char *buf, u8 *len)
+{
+	bool trunc;
+	long n;
+
+	n = rp_copy_string(buf, src, min_t(size_t, max, RAWPROBE_STR_LEN - 1),
+			   user, &trunc);
+	if (n < 0) {
+		buf[0] = '\0';
+		*len = 0;
+		this_cpu_inc(p->stats->str_faults);
+		return RAWPROBE_REC_STR_FAULT;
+	}
+	*len = n;
+	return RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
+}
+NOKPROBE_SYMBOL(rp_str_capture);
+
+/* The probe's string argument, from args[], as --strmax and its type say */
+u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len)
+{
+	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
+
+	return rp_str_capture(p, args[p->str_arg], max,
+			      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
+			      buf, len);
+}
+NOKPROBE_SYMBOL(rp_args_str);
+
+/* Apply the declared types, then capture the string argument. */
+void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
+{
+	rp_args_types(p, rec);
 	if (p->str_arg < 0)
 		return;
 	rec->str_arg = p->str_arg;
-	rp_record_str(p, rec, rec->args[p->str_arg], max,
-		      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR);
+	rec->flags |= rp_args_str(p, rec->args, rec->str, &rec->str_len);
 }
 NOKPROBE_SYMBOL(rp_args_decode);
 
@@ -168,21 +207,9 @@ NOKPROBE_SYMBOL(rp_args_decode);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user)
 {
-	bool trunc;
-	long len;
+	u8 flags = rp_str_capture(p, src, max, user, rec->str, &rec->str_len);
 
-	len = rp_copy_string(rec->str, src,
-			     min_t(size_t, max, RAWPROBE_STR_LEN - 1), user,
-			     &trunc);
-	if (len < 0) {
-		rec->str[0] = '\0';
-		rec->str_len = 0;
-		rec->flags |= RAWPROBE_REC_STR_FAULT;
-		this_cpu_inc(p->stats->str_faults);
-		return len;
-	}
-	rec->str_len = len;
-	rec->flags |= RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
-	return len;
+	rec->flags |= flags;
+	return flags & RAWPROBE_REC_STR_FAULT ? -EFAULT : rec->str_len;
 }
 NOKPROBE_SYMBOL(rp_record_str);

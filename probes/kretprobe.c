@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Return probes. The entry handler stashes the entry time and the
- * arguments in the instance's data (fields behind them read at entry,
- * the registers themselves too when a value filter needs them); the
- * return handler writes one record with the return value, those
- * arguments and the latency. Instances are
+ * arguments in the instance's data (fields behind them and a string
+ * read at entry, the registers themselves too when a value filter needs
+ * them); the return handler writes one record with the return value,
+ * those arguments and the latency. Instances are
  * limited by maxactive: entries that find none free are counted by the
  * kernel in nmissed and reported as "missed (maxactive)".
  */
@@ -22,8 +22,28 @@ struct rp_kret_data {
 	u64 stack_id;			/* an aggregate's stack key, at entry */
 	u8 fault_mask;			/* of args fetched at entry */
 	u8 nframes;			/* --stack: the callers at entry */
-	u64 frames[RAWPROBE_STACK_MAX];	/* last: sized only with --stack */
+	u8 str_flags;			/* the string's RAWPROBE_REC_STR*, 0:
+					 * none taken at entry
+					 */
+	u8 str_len;
+	union {				/* last: sized only when used */
+		u64 frames[RAWPROBE_STACK_MAX];	/* --stack */
+		char str[RAWPROBE_STR_LEN];	/* the string, at entry */
+	};
 };
+
+/*
+ * A string is read at entry, where its argument means what it meant to
+ * the caller (a file name a call is given, before the call frees or
+ * rewrites it); one fetched from the return value can only be read at
+ * return.
+ */
+static inline bool rp_kret_str_at_entry(const struct rawprobe_probe *p)
+{
+	return p->str_arg >= 0 &&
+	       !(p->spec.nfetch &&
+		 p->spec.fetch[p->str_arg].src == RAWPROBE_FETCH_RETVAL);
+}
 
 /* Arguments as the record shows them, and what a value filter reads. */
 static void rp_kret_stash(struct rawprobe_probe *p, struct pt_regs *regs,
@@ -93,11 +113,32 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		d->entry_ns = rp_clock();
 	if (p->spec.nargs || p->spec.nterms)
 		rp_kret_stash(p, regs, d);
+	d->str_flags = 0;
+	if (unlikely(rp_kret_str_at_entry(p)))
+		d->str_flags = rp_args_str(p, d->args, d->str, &d->str_len);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		d->nframes = rp_stack_save(regs, d->frames);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_kret_entry);
+
+/* The arguments, typed; the string the entry took, or one read now. */
+static void rp_kret_emit_args(struct rawprobe_probe *p,
+			      struct rawprobe_record *rec,
+			      const struct rp_kret_data *d)
+{
+	if (likely(!d->str_flags)) {
+		rp_emit_args(p, rec);
+		return;
+	}
+	rec->nargs = p->spec.nargs;
+	rec->flags |= RAWPROBE_REC_ARGS | d->str_flags;
+	rp_args_types(p, rec);
+	rec->str_arg = p->str_arg;
+	rec->str_len = d->str_len;
+	memcpy(rec->str, d->str, d->str_len + 1);
+}
+NOKPROBE_SYMBOL(rp_kret_emit_args);
 
 static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -134,7 +175,7 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			rp_fetch_args(p, NULL, retval, rec->args,
 				      &rec->fault_mask);
 		}
-		rp_emit_args(p, rec);
+		rp_kret_emit_args(p, rec, d);
 	}
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		rp_stack_record(rec, d->frames, d->nframes);
@@ -152,8 +193,9 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
 		p->krp.kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	p->krp.entry_handler = rp_kret_entry;
 	p->krp.handler = rp_kret_return;
-	/* Every instance carries it: the stack only when asked for. */
-	p->krp.data_size = p->spec.flags & RAWPROBE_F_STACK ?
+	/* Every instance carries it: a stack or string only when asked for. */
+	p->krp.data_size = (p->spec.flags & RAWPROBE_F_STACK) ||
+			   rp_kret_str_at_entry(p) ?
 			   sizeof(struct rp_kret_data) :
 			   offsetof(struct rp_kret_data, frames);
 	p->krp.maxactive = p->spec.maxactive;

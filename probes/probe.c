@@ -46,11 +46,6 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 		}
 		if (t != RAWPROBE_ARG_KSTR && t != RAWPROBE_ARG_USTR)
 			continue;
-		if (s->kind == RAWPROBE_KIND_KRETPROBE) {
-			NL_SET_ERR_MSG(extack,
-					   "string capture is for kprobes and jprobe-style probes");
-			return -EINVAL;
-		}
 		if (p->str_arg >= 0) {
 			NL_SET_ERR_MSG(extack,
 					   "only one string argument per probe");

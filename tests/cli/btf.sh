@@ -338,7 +338,7 @@ check "path str of int"  2 "^$" "is unsigned int: a string is a char array or a 
 	-- $ADD kprobe consume_skb --args 'skb->len:str' --dry-run
 check "path two strings" 2 "^$" "'skb->dev->name' and 'skb->cb' are both strings" \
 	-- $ADD kprobe consume_skb --args 'skb->dev->name,skb->cb' --dry-run
-check "path kretprobe string" 2 "^$" "'skb->dev->name' is a string: string capture is for kprobes" \
+check "path kretprobe string" 0 "skb->dev->name:str" "^$" \
 	-- $ADD kretprobe consume_skb --args 'skb->dev->name' --dry-run
 check "path argument 7"  2 "^$" "is argument 7 of consume_skb: rawprobe reads the first 6" \
 	-- $ADD kprobe consume_skb --args 'arg6' --dry-run

@@ -1967,7 +1967,7 @@ static const char *const module_reasons[] = {
 	"maxactive applies", "the comm filter is empty", "no such CPU",
 	"unknown argument type", "unknown probe kind", "return probes attach",
 	"arguments are only defined", "arguments need a function entry",
-	"jprobe-style probes attach", "string capture is for",
+	"jprobe-style probes attach",
 	"only one string argument", "cannot probe here", "no probe with",
 	"an identical probe", "too many probes", "unknown symbol",
 	"symbol not found", "offset is not on", "give one of",

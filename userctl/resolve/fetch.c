@@ -675,11 +675,6 @@ static int rp_args_strings(const struct rp_probe_req *r,
 	for (i = 0; i < r->nargs; i++) {
 		if (!rp_is_str_type(r->argtypes[i]))
 			continue;
-		if (r->kind == RAWPROBE_KIND_KRETPROBE)
-			return rp_usage_error("--args '%s' is a string: string "
-					      "capture is for kprobes and "
-					      "jprobes (':ptr' gives its address)",
-					      names[i]);
 		if (first >= 0)
 			return rp_usage_error("--args: '%s' and '%s' are both "
 					      "strings: a probe captures one",

@@ -147,6 +147,24 @@ t_filter_retval() {
 	expect_ge 1 "$(json_get "$(cat $S/ret-show.json)" 'j["stats"]["filtered"]')" "the successful opens, filtered"
 }
 
+# A kretprobe's string: read at entry from an argument (the failed
+# opens with their names, in one probe), or at return from the return
+# value (getname's struct filename, retval->name).
+t_kretprobe_strings() {
+	bg_start $S/kstr.json -j trace kretprobe:do_sys_openat2 --comm cat \
+		--args s32,ustr --filter 'retval < 0'
+	cat /nonexistent-rp-3 /etc/hostname >/dev/null 2>&1 || true
+	bg_stop INT
+	expect_eq 1 "$(count_records $S/kstr.json "r.get('str') == '/nonexistent-rp-3' and r['retval'] == -2")" \
+		"the failed open, its name taken at entry"
+	expect_eq 1 "$(count_records $S/kstr.json True)" "records: the failed open only"
+	bg_start $S/gname.json -j trace kretprobe:getname --comm cat --args 'retval->name:str'
+	cat /etc/hostname >/dev/null
+	bg_stop INT
+	expect_ge 1 "$(count_records $S/gname.json "r.get('str') == '/etc/hostname'")" \
+		"getname's name, read from the return value"
+}
+
 # uid 65534 with CAP_PERFMON alone, and with CAP_BPF beside it
 PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
 PERFMON_BPF="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon,+bpf --ambient-caps=+perfmon,+bpf"
@@ -175,4 +193,4 @@ t_memory_reads_need_bpf_or_admin() {
 
 tests t_memory_reads_need_bpf_or_admin t_fields_match_workload_and_ftrace t_path_string_matches_ftrace \
 	t_null_pointer_flagged t_filter_equal_or t_filter_mask_and_range \
-	t_filter_on_field t_filter_retval
+	t_filter_on_field t_filter_retval t_kretprobe_strings
