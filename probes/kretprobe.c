@@ -22,9 +22,7 @@ struct rp_kret_data {
 	u64 stack_id;			/* an aggregate's stack key, at entry */
 	u8 fault_mask;			/* of args fetched at entry */
 	u8 nframes;			/* --stack: the callers at entry */
-	u8 str_flags;			/* the string's RAWPROBE_REC_STR*, 0:
-					 * none taken at entry
-					 */
+	u8 str_flags;			/* RAWPROBE_REC_STR*; 0: none yet */
 	u8 str_len;
 	union {				/* last: sized only when used */
 		u64 frames[RAWPROBE_STACK_MAX];	/* --stack */
