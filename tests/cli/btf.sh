@@ -410,6 +410,8 @@ check "filter enumerator typo" 2 "^$" "'SS_CONECTED' is no enumerator of socket_
 check "filter name of no enum" 2 "^$" "'abc' is not a number" -- $ADD kprobe consume_skb --filter 'skb->len > abc' --dry-run
 check "filter a string"  2 "^$" "'skb->dev->name' is a string: a filter compares numbers" \
 	-- $ADD kprobe consume_skb --filter 'skb->dev->name == 0' --dry-run
+check "filter task's pid" 2 "^$" "'pid' is not an argument of vfs_read \(its arguments: file, buf, count, pos\): the task's pid is --pid, an option of its own" \
+	-- $ADD kprobe vfs_read --filter 'pid == 5' --dry-run
 check "filter member"    2 "^$" "^rawprobectl: --filter: 'skb' \(struct sk_buff\) has no member 'lenn'" \
 	-- $ADD kprobe consume_skb --filter 'skb->lenn > 1' --dry-run
 eight=$(printf 'skb->len>%d && ' 1 2 3 4 5 6 7)'skb->len>8'
@@ -422,7 +424,7 @@ check "filter 127 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or
 	-- progs kretprobe vfs_read --filter "$long"
 check "filter 128 characters" 2 "^$" "--filter: 128 characters: the kernel keeps at most 127" \
 	-- $ADD kretprobe vfs_read --filter "${long}0" --dry-run
-check "filter quote"     2 "^$" "unexpected character 0x22" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
+check "filter quote"     2 "^$" "compares numbers, not strings" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
 check "filter empty"     2 "^$" "--filter: empty" -- $ADD kprobe vfs_read --filter '  ' --dry-run
 check "filter address"   2 "^$" "--filter needs a function's name, not an address" \
 	-- $ADD kretprobe 0xffffffff81100000 --filter 'retval < 0' --dry-run

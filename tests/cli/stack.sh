@@ -76,7 +76,7 @@ check "hist --stack --arg" 2 "^$" "^rawprobectl: hist --stack counts stacks: not
 	-- $CTL hist --stack --arg 1
 check "hist --retval --stack" 2 "^$" "not with --arg, --retval or --linear" -- $CTL hist --retval --stack
 check "hist --linear --stack" 2 "^$" "not with --arg, --retval or --linear" -- $CTL hist --stack --linear 10
-check "stack is no stream option" 2 "^$" "Usage: rawprobectl stream" -- $CTL stream --stack=1
+check "stack is no stream option" 2 "^$" "^rawprobectl: option '--stack' takes no value \(try 'rawprobectl stream --help'\)$" -- $CTL stream --stack=1
 check "folded format"    2 "^$" "--format is text, json, csv, folded, perfetto, raw or ctf, not 'flame'" \
 	-- $CTL stream -f flame
 cat > "$T/comp.sh" <<'SH'

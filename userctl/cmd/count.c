@@ -154,16 +154,17 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "-a:m:s:b:i:d:t:f:h",
 				  rp_count_longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			rp_count_usage(stdout);
 			return -1;
 		}
-		if (opt == '?') {
-			rp_count_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "-a:m:s:b:i:d:t:f:h",
+					     rp_count_longopts,
+					     "rawprobectl count");
 		rc = rp_count_opt(c, opt, optarg);
 		if (rc)
 			return rc;

@@ -882,6 +882,7 @@ static int rp_probe_add_cmd(int argc, char **argv)
 
 	memset(&req, 0, sizeof(req));
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "a:m:s:dh", rp_add_longopts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
@@ -892,10 +893,9 @@ static int rp_probe_add_cmd(int argc, char **argv)
 			dry_run = true;
 			continue;
 		}
-		if (opt == '?') {
-			rp_add_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
+					     "rawprobectl probe add");
 		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
 					  rp_probe_opt(opt, optarg, &req);
 		if (rc)

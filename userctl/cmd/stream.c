@@ -410,6 +410,12 @@ static void rp_stream_drain_rest(struct rp_stream *s)
 
 /* --- command line --- */
 
+static const char *rp_stream_cmd_name(int mode)
+{
+	return mode == RP_MODE_TRACE ? "rawprobectl trace" :
+	       mode == RP_MODE_HIST ? "rawprobectl hist" : "rawprobectl stream";
+}
+
 static void rp_stream_usage(FILE *out, int mode)
 {
 	static const char *const synopsis[] = {
@@ -762,6 +768,7 @@ static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	/* '-': arguments come back in order, as option 1 */
 	while ((opt = getopt_long(argc, argv, "-e:a:m:s:i:d:c:o:r:f:qh",
 				  rp_stream_longopts, NULL)) != -1) {
@@ -769,10 +776,10 @@ static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
 			rp_stream_usage(stdout, c->mode);
 			return -1;
 		}
-		if (opt == '?') {
-			rp_stream_usage(stderr, c->mode);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "-e:a:m:s:i:d:c:o:r:f:qh",
+					     rp_stream_longopts,
+					     rp_stream_cmd_name(c->mode));
 		rc = rp_stream_one(opt, optarg, c);
 		if (rc)
 			return rc;

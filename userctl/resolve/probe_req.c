@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,25 @@ void rp_args_str(const unsigned char *types, unsigned int nargs,
 	}
 }
 
+/*
+ * An offset past the function's end lands in the next function (or
+ * padding), which the kernel refuses as "not kernel text" or a bad
+ * instruction boundary: say what is wrong, from kallsyms.
+ */
+static int rp_offset_check(const struct rp_probe_req *r)
+{
+	uint64_t size;
+
+	if (!r->symbol[0] || !r->offset ||
+	    rp_ksym_size(r->symbol, r->module[0] ? r->module : NULL, &size) || r->offset < size)
+		return 0;
+	fprintf(stderr, "rawprobectl: %s%s%s+0x%x: the offset is past the "
+		"end of %s, which is 0x%" PRIx64 " bytes long (kallsyms)\n",
+		r->module, r->module[0] ? ":" : "", r->symbol, r->offset,
+		r->symbol, size);
+	return -ERANGE;
+}
+
 int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 {
 	const char **syms, **mods;
@@ -58,6 +78,8 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	err = k ? rp_symbols_check(syms, mods, k) : 0;
 	free(syms);
 	free(mods);
+	for (i = 0; !err && i < n; i++)
+		err = rp_offset_check(&reqs[i]);
 	return err;
 }
 
