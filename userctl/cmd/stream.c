@@ -911,6 +911,13 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 		rc = rp_stream_drain_log_open(s);
 	if (rc)
 		return rc;
+	/*
+	 * A command that brings its probes reads from now on: what the
+	 * rings hold is of other probes, perhaps deleted ones (their ids
+	 * print as '?'), and trace would count it as "filtered out here".
+	 */
+	if (c->nreqs)
+		rp_reader_skip_to_head(s->map.reader);
 	/* this command's losses only */
 	s->lost0 = rp_reader_ring_lost(s->map.reader);
 	rp_reader_prepare(s->map.reader);	/* before the probes fire */

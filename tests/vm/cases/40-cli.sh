@@ -226,6 +226,38 @@ t_several_ids() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Issue 40, item 3: a command that brings its probes reads from the
+# rings' current position. Records a deleted probe left unread must not
+# come out as '?' records (stream -e) or as "filtered out here" (trace).
+t_reader_starts_at_head() {
+	local id
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	py 'import os
+for i in range(40): os.getpgid(0)'
+	expect_ge 40 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["records"]')" "records left in the rings"
+	$CTL probe del "$id"
+	bg_start $S/head.json -j stream -e kprobe:__x64_sys_getppid
+	py 'import os
+for i in range(3): os.getppid()'
+	bg_stop INT
+	expect_eq 0 "$(grep -c "\"probe_id\":$id," $S/head.json)" "records of the deleted probe $id"
+	expect_ge 3 "$(grep -c '"probe":"kprobe:__x64_sys_getppid"' $S/head.json)" "records of the stream's probe"
+	# the same with trace, after more records of a deleted probe
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	py 'import os
+for i in range(40): os.getpgid(0)'
+	$CTL probe del "$id"
+	bg_start $S/head.txt trace kprobe:__x64_sys_getppid -d 60
+	py 'import os
+for i in range(3): os.getppid()'
+	bg_stop INT
+	expect_eq 0 "$(grep -cF ' ? ' $S/head.txt)" "'?' records"
+	expect_match "records read" "$(cat $S/head.txt.err)" "summary"
+	if grep -q "filtered out here" $S/head.txt.err; then
+		fail "stale records counted: $(cat $S/head.txt.err)"
+	fi
+}
+
 # Requests only the kernel can refuse, from the ASan+UBSan CLI
 # (tests/cli/hostile.sh runs the rest on the host): each a clean error,
 # no sanitizer report, no probe left.
@@ -244,4 +276,4 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_hostile_kernel_errors
+	t_reader_starts_at_head t_hostile_kernel_errors
