@@ -310,8 +310,18 @@ check "path module"      0 "^args s64 s32, fetch 0/$f_pos/8/1/0/0/0 3//4/1/0/0/0
 check "path batch"       0 "^args u32, fetch 0/$skb_len/4/0/0/0/0, terms  args u32, fetch 1/$skb_len/4/0/0/0/0, terms  $" "^$" \
 	-- bash -c "$ADD -j kprobe consume_skb sk_skb_reason_drop --args 'skb->len' --dry-run | python3 $T/progs.py | tr '\n' ' '"
 check "path stream"      3 "^$" "not loaded" -- $CTL stream -e kprobe:consume_skb -a 'skb->len' --filter 'skb->len > 1000' -d 1
-check "names positional" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
+# NAME:TYPE: where BTF knows the function, the name selects the parameter
+# (issue 40: 'filename:ustr' recorded arg0, dfd); without BTF, a label
+check "names select"     0 "^args ustr, fetch 1//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe do_sys_openat2 --args filename:ustr
+check "names select order" 0 "^args ptr u64, fetch 1//8/0/0/0/0 0//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe vfs_read --args buf:ptr,file:u64
+check "names select syscall" 0 '"syscall_args":true.*"arg_names":\["filename"\],"fetch":\[\{"src":1,' "^$" \
+	-- $ADD -j kprobe __x64_sys_openat2 --args filename:ustr --dry-run
+check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
+check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
+	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "types and a name" 2 "^$" "--args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
 	-- $ADD kprobe vfs_read --args fd:s32,buf --dry-run
 # errors: each names the element and why, exit 2 (1: no BTF)

@@ -767,6 +767,18 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 	return rp_args_names(r, names) ?: rp_args_strings(r, names);
 }
 
+int rp_fetch_labels_compile(struct rp_probe_req *r)
+{
+	struct rp_btf_proto pr;
+
+	if (!r->symbol[0] || r->offset ||
+	    rp_btf_proto_get(r->symbol, r->module, &pr, false)) {
+		r->args_by_name[0] = '\0';
+		return RP_EXIT_OK;
+	}
+	return rp_fetch_args_compile(r);
+}
+
 /*
  * Not a count nor a type: a parameter's name, resolved by name. C's
  * type words are no parameter's: "s32,float" is a type list, wrong.

@@ -136,6 +136,11 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 		return rc;
 	if (r->args_by_name[0])
 		rc = rp_fetch_args_compile(r);
+	else if (r->args_named) {
+		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
+			    r->args_by_name, sizeof(r->args_by_name));
+		rc = rp_fetch_labels_compile(r);
+	}
 	else if (r->args_auto)
 		rc = rp_args_auto(r);
 	if (!rc && r->value_filter[0])
@@ -184,6 +189,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 	switch (opt) {
 	case 'a':
 		req->args_auto = !strcmp(arg, "auto");
+		req->args_named = false;
 		req->args_by_name[0] = '\0';
 		req->nfetch = 0;
 		req->nargs = 0;
@@ -206,6 +212,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 					      "each NAME:TYPE or none",
 					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
 		req->nargs = n;
+		req->args_named = req->arg_names[0] != '\0';
 		return 0;
 	case 'm':
 		if (rp_parse_u64(arg, 1, RAWPROBE_MAXACTIVE_MAX, &v))

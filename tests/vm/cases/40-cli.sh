@@ -226,6 +226,20 @@ t_several_ids() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Issue 40, item 5: --args NAME:TYPE selects the parameter of that name
+# where BTF knows the function (filename is do_sys_openat2's second).
+t_args_name_selects() {
+	local f=$S/named-$$
+	echo x > "$f"
+	bg_start $S/named.json -j trace jprobe:do_sys_openat2 --args filename:ustr -d 60
+	cat "$f" >/dev/null
+	bg_stop INT
+	expect_eq 1 "$(grep -F '"comm":"cat"' $S/named.json | grep -cF "\"str\":\"$f\"")" "cat's open of the file, by the parameter's name"
+	expect_fail 2 "'fd:s32': is not an argument of do_sys_openat2 \(its arguments: dfd, filename, how\)" \
+		$CTL trace jprobe:do_sys_openat2 --args fd:s32 -d 1
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # Issue 40, item 3: a command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
@@ -276,4 +290,4 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_hostile_kernel_errors
+	t_reader_starts_at_head t_args_name_selects t_hostile_kernel_errors
