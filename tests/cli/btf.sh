@@ -320,6 +320,10 @@ check "names select syscall" 0 '"syscall_args":true.*"arg_names":\["filename"\],
 	-- $ADD -j kprobe __x64_sys_openat2 --args filename:ustr --dry-run
 check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
+check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32\)" \
+	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
 check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
 	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "types and a name" 2 "^$" "--args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \

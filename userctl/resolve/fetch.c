@@ -674,7 +674,8 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 		       rp_argtype_parse(rp_trim(type)) : -1;
 		if (want < 0)
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
-					      "s32, u32, ptr, str, ustr)", c + 1);
+					      "s32, u32, ptr, str, ustr, hex, "
+					      "ksym, ip4, be16, be32)", c + 1);
 	}
 	return rp_operand_compile(cx, p, want, o);
 }

@@ -240,6 +240,23 @@ t_args_name_selects() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Issue 40, item 6: value formats. A loopback connect: tcp_connect's
+# socket has 127.0.0.1 and the listener's port, big-endian in memory, and
+# its sk_state_change is sock_def_wakeup.
+t_value_formats() {
+	local port
+	ip link set lo up
+	bg_start $S/fmt.txt trace kprobe:tcp_connect -d 60 \
+		--args 'sk->__sk_common.skc_daddr:ip4,sk->__sk_common.skc_dport:be16,sk->sk_state_change:ksym,sk->__sk_common.skc_daddr:hex'
+	port=$(py 'import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname())
+print(l.getsockname()[1])')
+	bg_stop INT
+	expect_match "kprobe:tcp_connect +\(sk->__sk_common.skc_daddr=127\.0\.0\.1, sk->__sk_common.skc_dport=$port, sk->sk_state_change=sock_def_wakeup\+0x0, sk->__sk_common.skc_daddr=0x100007f\)" \
+		"$(cat $S/fmt.txt)" "daddr, port, callback"
+}
+
 # Issue 40, item 3: a command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
@@ -290,4 +307,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_hostile_kernel_errors
+	t_reader_starts_at_head t_args_name_selects t_value_formats \
+	t_hostile_kernel_errors
