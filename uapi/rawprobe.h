@@ -443,6 +443,11 @@ enum rawprobe_attr {
 					 * chain its batch's overrides need
 					 * (RAWPROBE_OVR_CHAIN); no record
 					 */
+	RAWPROBE_A_FILTER_NOT_TGID,	/* u32, a process whose hits the probe
+					 * leaves out (counted as filtered):
+					 * rawprobectl's own, for the probes
+					 * a command brings
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)

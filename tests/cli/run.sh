@@ -86,6 +86,10 @@ check "stream --interval" 2 "^$"             "options of 'rawprobectl hist'" -- 
 check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f
 check "input and --drain-log" 2 "^$"         "not with --input" -- $CTL stream -r x --drain-log y
 check "stream --drain-log help" 0 "--drain-log FILE" "^$"  -- $CTL stream --help
+check "--include-self help" 0 "--include-self +this command's probes record rawprobectl" "^$" -- $CTL trace --help
+check "--include-self parses" 3 "^$"         "not loaded" -- $CTL trace kprobe:do_sys_openat2 --include-self -d 1
+check "count --include-self" 0 "--include-self +count rawprobectl's own hits" "^$" -- $CTL count --help
+check "no --include-self on add" 2 "^$"      "unknown option '--include-self'" -- $CTL probe add kprobe f --include-self
 check "bad --pid"        2 "^$"              "--pid wants a number" -- $CTL stream --pid abc
 check "bad --comm"       2 "^$"              "--comm wants .*1..15" -- $CTL probe add kprobe f --comm abcdefghijklmnopq
 check "bad --cpu"        2 "^$"              "--cpu wants" -- $CTL probe add kprobe f --cpu -1

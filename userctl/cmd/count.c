@@ -75,6 +75,8 @@ static void rp_count_usage(FILE *out)
 		"                       so far, not the interval's (man page)\n"
 		"      --max-keys N     keys each CPU's table holds (default %d);\n"
 		"                       hits of keys past it are counted as dropped\n"
+		"      --include-self   count rawprobectl's own hits too (left out\n"
+		"                       by default)\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
 		"  --comm, --cpu (see 'rawprobectl probe add --help')\n",
 		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT);
@@ -83,6 +85,7 @@ static void rp_count_usage(FILE *out)
 static const struct option rp_count_longopts[] = {
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
+	RP_SELF_LONGOPT,
 	RP_AGG_LONGOPTS,
 	{ "interval",  required_argument, NULL, 'i' },
 	{ "duration",  required_argument, NULL, 'd' },
@@ -174,6 +177,7 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 				      "count kprobe:vfs_read --by comm'");
 	if (c->format < 0)
 		c->format = rp_opts.json ? RP_COUNT_JSON : RP_COUNT_TEXT;
+	rp_task_filter_leave_self_out(&c->req.filter);
 	return 0;
 }
 

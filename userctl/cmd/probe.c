@@ -48,6 +48,10 @@ static void rp_task_filter_from_attrs(struct nlattr **a, struct rp_task_filter *
 		rp_nla_str(a[RAWPROBE_A_FILTER_COMM], f->comm, sizeof(f->comm));
 		f->set |= RP_TASK_COMM;
 	}
+	if (a[RAWPROBE_A_FILTER_NOT_TGID]) {
+		f->not_tgid = nla_get_u32(a[RAWPROBE_A_FILTER_NOT_TGID]);
+		f->set |= RP_TASK_NOT_TGID;
+	}
 }
 
 static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f)
@@ -63,6 +67,9 @@ static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f
 		return -EMSGSIZE;
 	if ((f->set & RP_TASK_COMM) &&
 	    nla_put_string(msg, RAWPROBE_A_FILTER_COMM, f->comm))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_NOT_TGID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_NOT_TGID, f->not_tgid))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -928,6 +935,8 @@ static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
 		json_kv_str(j, "comm", f->comm);
 	if (f->set & RP_TASK_CPU)
 		json_kv_u64(j, "cpu", f->cpu);
+	if (f->set & RP_TASK_NOT_TGID)
+		json_kv_u64(j, "not_tgid", f->not_tgid);
 	json_obj_close(j);
 }
 

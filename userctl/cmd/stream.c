@@ -474,6 +474,8 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"  Filters (in the kernel for this command's probes, here for others):\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
+		"      --include-self       this command's probes record rawprobectl\n"
+		"                           itself too (left out by default)\n"
 		"  -i, --id ID              only records of probe ID (repeatable;\n"
 		"                           hist: --id only)\n"
 		"  -d, --duration SECONDS   stop after this long\n"
@@ -527,6 +529,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "probe",     required_argument, NULL, 'e' },
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
+	RP_SELF_LONGOPT,
 	{ "id",        required_argument, NULL, RP_OPT_ID },
 	{ "interval",  required_argument, NULL, RP_OPT_INTERVAL },
 	{ "duration",  required_argument, NULL, 'd' },
@@ -691,6 +694,7 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'T':
 	case 'C':
 	case 'U':
+	case RP_OPT_INCLUDE_SELF:
 		return rp_task_filter_opt(opt, arg, &c->filter);
 	default:
 		return rp_stream_opt(opt, arg, c);
@@ -757,6 +761,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	/* the stream's filters go into the kernel with its own probes */
 	for (i = 0; i < c->nreqs; i++) {
 		c->reqs[i].filter = c->filter;
+		rp_task_filter_leave_self_out(&c->reqs[i].filter);
 		if (c->hist_stack)
 			c->reqs[i].flags |= RAWPROBE_F_STACK;
 	}

@@ -240,6 +240,34 @@ t_args_name_selects() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Issue 40, item 2: a command's probes leave rawprobectl out, in the
+# kernel: tracing vfs_write, its own writes of the records it read are
+# not records (each would wake it again). --include-self records them.
+t_self_left_out() {
+	local self n
+	bg_start $S/self.err-only -j trace kprobe:vfs_write -d 60 -o $S/self.json
+	self=$BG_PID
+	expect_eq "$self" "$(json_get "$($CTL -j probe list)" 'j[0]["filter"]["not_tgid"]')" "the filter, as the kernel has it"
+	dd if=/dev/zero of=/dev/null bs=1 count=20 2>/dev/null
+	wait_for "[ \$(grep -c '\"comm\":\"dd\"' $S/self.json) -ge 20 ]" 100 ||
+		fail "dd's writes not traced: $(head -c 300 $S/self.json)"
+	bg_stop INT
+	expect_eq 0 "$(grep -c "\"tgid\":$self," $S/self.json)" "records of rawprobectl ($self)"
+	expect_match "kprobe:vfs_write +[0-9]+ +[0-9]+ +[0-9]+ +[1-9]" "$(cat $S/self.err-only.err)" "its writes counted as FILTERED"
+
+	# with it, its writes are records, which it writes, which are
+	# records: -c ends the loop (-d bounds it)
+	$CTL -j trace kprobe:vfs_write --include-self -c 60 -d 30 \
+		-o $S/self2.json 2>$S/self2.err &
+	self=$!
+	wait_for "[ \$(probe_count) -gt 0 ] || ! kill -0 $self 2>/dev/null" 100
+	dd if=/dev/zero of=/dev/null bs=1 count=20 2>/dev/null
+	wait "$self" || fail "trace --include-self: $(cat $S/self2.err)"
+	n=$(grep -c "\"tgid\":$self," $S/self2.json) || true
+	expect_ge 1 "$n" "records of rawprobectl ($self) with --include-self"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # Issue 40, item 6: value formats. A loopback connect: tcp_connect's
 # socket has 127.0.0.1 and the listener's port, big-endian in memory, and
 # its sk_state_change is sock_def_wakeup.
@@ -307,5 +335,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_value_formats \
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_self_left_out \
 	t_hostile_kernel_errors
