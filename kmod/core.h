@@ -83,10 +83,12 @@ struct rp_probe_totals {
 #define RP_FILTER_COMM	(1U << 2)
 #define RP_FILTER_CPU	(1U << 3)
 #define RP_FILTER_VALUE	(1U << 4)	/* spec.terms, tested by probes/fetch.c */
+#define RP_FILTER_NOT_TGID	(1U << 5)	/* every process but not_tgid */
 
 struct rp_filter {
 	u32 mask;			/* RP_FILTER_*; 0: record every hit */
 	u32 pid, tgid, cpu;
+	u32 not_tgid;
 	char comm[RAWPROBE_COMM_LEN];	/* NUL-padded, like task->comm */
 };
 

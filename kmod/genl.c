@@ -78,6 +78,7 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
 				     .len = RAWPROBE_COMM_LEN - 1 },
 	[RAWPROBE_A_FILTER_CPU]	= { .type = NLA_U32 },
+	[RAWPROBE_A_FILTER_NOT_TGID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[RAWPROBE_A_ARG_NAMES]	= { .type = NLA_NUL_STRING,
 				    .len = RAWPROBE_ARG_NAMES_LEN - 1 },
 	[RAWPROBE_A_FETCH]	= { .type = NLA_BINARY,
@@ -253,6 +254,9 @@ static int rp_put_filter(struct sk_buff *skb, const struct rp_filter *f)
 		return -EMSGSIZE;
 	if ((f->mask & RP_FILTER_CPU) &&
 	    nla_put_u32(skb, RAWPROBE_A_FILTER_CPU, f->cpu))
+		return -EMSGSIZE;
+	if ((f->mask & RP_FILTER_NOT_TGID) &&
+	    nla_put_u32(skb, RAWPROBE_A_FILTER_NOT_TGID, f->not_tgid))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -626,6 +630,10 @@ static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
 	if (a[RAWPROBE_A_FILTER_CPU]) {
 		f->mask |= RP_FILTER_CPU;
 		f->cpu = nla_get_u32(a[RAWPROBE_A_FILTER_CPU]);
+	}
+	if (a[RAWPROBE_A_FILTER_NOT_TGID]) {
+		f->mask |= RP_FILTER_NOT_TGID;
+		f->not_tgid = nla_get_u32(a[RAWPROBE_A_FILTER_NOT_TGID]);
 	}
 }
 

@@ -18,6 +18,8 @@ static __always_inline bool rp_filter_match(const struct rp_filter *f)
 		return false;
 	if ((f->mask & RP_FILTER_TGID) && task->tgid != f->tgid)
 		return false;
+	if ((f->mask & RP_FILTER_NOT_TGID) && task->tgid == f->not_tgid)
+		return false;
 	if ((f->mask & RP_FILTER_CPU) && smp_processor_id() != f->cpu)
 		return false;
 	/* Both NUL-padded: one fixed-size compare, no string walk. */

@@ -444,6 +444,11 @@ enum rawprobe_attr {
 					 * chain its batch's overrides need
 					 * (RAWPROBE_OVR_CHAIN); no record
 					 */
+	RAWPROBE_A_FILTER_NOT_TGID,	/* u32, a process whose hits the probe
+					 * leaves out (counted as filtered):
+					 * rawprobectl's own, for the probes
+					 * a command brings
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -588,6 +593,15 @@ enum rawprobe_argtype {
 	RAWPROBE_ARG_PTR	= 4,
 	RAWPROBE_ARG_KSTR	= 5,	/* kernel string: copied into str[] */
 	RAWPROBE_ARG_USTR	= 6,	/* user string: copied into str[] */
+	/*
+	 * Value formats: recorded as u64, the raw value, like U64; only
+	 * readers tell them apart (rawprobectl prints them as named).
+	 */
+	RAWPROBE_ARG_HEX	= 7,	/* hexadecimal */
+	RAWPROBE_ARG_KSYM	= 8,	/* a code address: symbol+offset */
+	RAWPROBE_ARG_IP4	= 9,	/* low 32 bits: IPv4 address, network order */
+	RAWPROBE_ARG_BE16	= 10,	/* low 16 bits: big-endian (a port) */
+	RAWPROBE_ARG_BE32	= 11,	/* low 32 bits: big-endian */
 	__RAWPROBE_ARG_MAX,
 };
 

@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	/* '+': stop at the object, its own options come after it. */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "+jpVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -115,8 +116,8 @@ int main(int argc, char **argv)
 			rp_main_usage(stdout);
 			return RP_EXIT_OK;
 		default:
-			rp_main_usage(stderr);
-			return RP_EXIT_USAGE;
+			return rp_bad_option(argv, "+jpVh", longopts,
+					     "rawprobectl");
 		}
 	}
 	argc = rp_late_globals(argc - optind, argv + optind);

@@ -310,8 +310,22 @@ check "path module"      0 "^args s64 s32, fetch 0/$f_pos/8/1/0/0/0 3//4/1/0/0/0
 check "path batch"       0 "^args u32, fetch 0/$skb_len/4/0/0/0/0, terms  args u32, fetch 1/$skb_len/4/0/0/0/0, terms  $" "^$" \
 	-- bash -c "$ADD -j kprobe consume_skb sk_skb_reason_drop --args 'skb->len' --dry-run | python3 $T/progs.py | tr '\n' ' '"
 check "path stream"      3 "^$" "not loaded" -- $CTL stream -e kprobe:consume_skb -a 'skb->len' --filter 'skb->len > 1000' -d 1
-check "names positional" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
+# NAME:TYPE: where BTF knows the function, the name selects the parameter
+# (issue 40: 'filename:ustr' recorded arg0, dfd); without BTF, a label
+check "names select"     0 "^args ustr, fetch 1//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe do_sys_openat2 --args filename:ustr
+check "names select order" 0 "^args ptr u64, fetch 1//8/0/0/0/0 0//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe vfs_read --args buf:ptr,file:u64
+check "names select syscall" 0 '"syscall_args":true.*"arg_names":\["filename"\],"fetch":\[\{"src":1,' "^$" \
+	-- $ADD -j kprobe __x64_sys_openat2 --args filename:ustr --dry-run
+check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
+check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32\)" \
+	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
+check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
+	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "types and a name" 2 "^$" "--args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \
 	-- $ADD kprobe vfs_read --args fd:s32,buf --dry-run
 # errors: each names the element and why, exit 2 (1: no BTF)
@@ -410,6 +424,8 @@ check "filter enumerator typo" 2 "^$" "'SS_CONECTED' is no enumerator of socket_
 check "filter name of no enum" 2 "^$" "'abc' is not a number" -- $ADD kprobe consume_skb --filter 'skb->len > abc' --dry-run
 check "filter a string"  2 "^$" "'skb->dev->name' is a string: a filter compares numbers" \
 	-- $ADD kprobe consume_skb --filter 'skb->dev->name == 0' --dry-run
+check "filter task's pid" 2 "^$" "'pid' is not an argument of vfs_read \(its arguments: file, buf, count, pos\): the task's pid is --pid, an option of its own" \
+	-- $ADD kprobe vfs_read --filter 'pid == 5' --dry-run
 check "filter member"    2 "^$" "^rawprobectl: --filter: 'skb' \(struct sk_buff\) has no member 'lenn'" \
 	-- $ADD kprobe consume_skb --filter 'skb->lenn > 1' --dry-run
 eight=$(printf 'skb->len>%d && ' 1 2 3 4 5 6 7)'skb->len>8'
@@ -422,7 +438,7 @@ check "filter 127 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or
 	-- progs kretprobe vfs_read --filter "$long"
 check "filter 128 characters" 2 "^$" "--filter: 128 characters: the kernel keeps at most 127" \
 	-- $ADD kretprobe vfs_read --filter "${long}0" --dry-run
-check "filter quote"     2 "^$" "unexpected character 0x22" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
+check "filter quote"     2 "^$" "compares numbers, not strings" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
 check "filter empty"     2 "^$" "--filter: empty" -- $ADD kprobe vfs_read --filter '  ' --dry-run
 check "filter address"   2 "^$" "--filter needs a function's name, not an address" \
 	-- $ADD kretprobe 0xffffffff81100000 --filter 'retval < 0' --dry-run

@@ -18,7 +18,19 @@ check "ring set help"    0 "power of two"    "^$"          -- $CTL ring set help
 abi=$(sed -n 's/^#define RAWPROBE_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$repo/uapi/rawprobe.h")
 check "version -V"       0 "ABI $abi\)"      "^$"          -- $CTL -V
 check "no object"        2 "^$"              "Usage"       -- $CTL
-check "bad option"       2 "^$"              "Usage"       -- $CTL --frob
+check "bad option"       2 "^$"              "^rawprobectl: unknown option '--frob' \(try 'rawprobectl --help'\)$" -- $CTL --frob
+# an unknown option: one line and where the help is, not the whole help
+check "bad option stream" 2 "^$"             "^rawprobectl: unknown option '--frob' \(try 'rawprobectl stream --help'\)$" -- $CTL stream --frob
+check "bad option trace" 2 "^$"              "^rawprobectl: unknown option '-Z' \(try 'rawprobectl trace --help'\)$" -- $CTL trace kprobe:f -Z
+check "bad option add"   2 "^$"              "^rawprobectl: unknown option '--frob' \(try 'rawprobectl probe add --help'\)$" -- $CTL probe add kprobe f --frob
+check "bad option inject" 2 "^$"             "^rawprobectl: unknown option '--frob' \(try 'rawprobectl inject --help'\)$" -- $CTL inject kmalloc --frob
+check "bad option count" 2 "^$"              "^rawprobectl: unknown option '--frob' \(try 'rawprobectl count --help'\)$" -- $CTL count kprobe:f --frob
+check "option needs value" 2 "^$"            "^rawprobectl: option '--args' needs a value \(try 'rawprobectl stream --help'\)$" -- $CTL stream -e kprobe:f --args
+check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
+# --filter: what a bpftrace user writes, and what to write instead
+check "filter comm"      2 "^$"              "the command name is not a value --filter compares: use --comm cat$" -- $CTL trace kprobe:f --filter 'comm == "cat"'
+check "filter string"    2 "^$"              "compares numbers, not strings: the command name is --comm NAME$" -- $CTL trace kprobe:f --filter 'arg0 == "x"'
+check "filter parentheses" 2 "^$"            "parentheses are not supported" -- $CTL trace kretprobe:f --filter 'retval < 0 && (arg0 == 1 || arg0 == 2)'
 check "unknown object"   2 "^$"              "unknown object 'frob'" -- $CTL frob
 check "unknown command"  2 "^$"              "unknown command 'probe frob'" -- $CTL probe frob
 check "ambiguous prefix" 2 "^$"              "ambiguous: del or disable" -- $CTL probe d 1
@@ -74,6 +86,10 @@ check "stream --interval" 2 "^$"             "options of 'rawprobectl hist'" -- 
 check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f
 check "input and --drain-log" 2 "^$"         "not with --input" -- $CTL stream -r x --drain-log y
 check "stream --drain-log help" 0 "--drain-log FILE" "^$"  -- $CTL stream --help
+check "--include-self help" 0 "--include-self +this command's probes record rawprobectl" "^$" -- $CTL trace --help
+check "--include-self parses" 3 "^$"         "not loaded" -- $CTL trace kprobe:do_sys_openat2 --include-self -d 1
+check "count --include-self" 0 "--include-self +count rawprobectl's own hits" "^$" -- $CTL count --help
+check "no --include-self on add" 2 "^$"      "unknown option '--include-self'" -- $CTL probe add kprobe f --include-self
 check "bad --pid"        2 "^$"              "--pid wants a number" -- $CTL stream --pid abc
 check "bad --comm"       2 "^$"              "--comm wants .*1..15" -- $CTL probe add kprobe f --comm abcdefghijklmnopq
 check "bad --cpu"        2 "^$"              "--cpu wants" -- $CTL probe add kprobe f --cpu -1
@@ -109,6 +125,11 @@ check "ambiguous name"   1 "^$"  "'dup_fn' is ambiguous: 2 functions" -- $CTL pr
 check "ambiguous lists"  1 "^$"  "0xffffffff81100600 dup_fn" -- $CTL probe add kprobe dup_fn
 check "module near"      1 "^$"  "did you mean: ext4:ext4_sync_file" -- $CTL probe add kprobe ext4:ext4_sync
 check "batch names one"  1 "^$"  "vfs_raed: unknown symbol" -- $CTL probe add kprobe vfs_read vfs_raed
+# vfs_read is 0x200 bytes long here (vfs_write follows)
+check "offset past end"  1 "^$"  "^rawprobectl: vfs_read\+0x200: the offset is past the end of vfs_read, which is 0x200 bytes long \(kallsyms\)$" \
+	-- $CTL probe add kprobe vfs_read+0x200
+check "offset past end trace" 1 "^$" "past the end of vfs_read" -- $CTL trace kprobe:vfs_read+0x1000
+check "offset inside"    3 "^$"  "not loaded" -- $CTL probe add kprobe vfs_read+0x1ff
 check "trace checks first" 1 "^$" "did you mean: vfs_read" -- $CTL trace kretprobe:vfs_raed
 check "data is no function" 3 "^$" "not loaded" -- $CTL probe add kprobe some_dat
 check "known name needs module" 3 "^$" "not loaded" -- $CTL probe add kprobe do_sys_openat2

@@ -33,7 +33,7 @@ check "hist --help"      0 "--stack +every probe records its kernel stack" "^$" 
 check "dry-run"          0 "^kprobe:vfs_read args=none stack persistent$" "^$" \
 	-- $CTL probe add kprobe vfs_read --stack --dry-run
 check "dry-run args"     0 "^jprobe:do_sys_openat2 args=dfd:s32,flags:u32 stack persistent$" "^$" \
-	-- $CTL probe add jprobe do_sys_openat2 --stack -a dfd:s32,flags:u32 --dry-run
+	-- env RAWPROBECTL_BTF=/nonexistent $CTL probe add jprobe do_sys_openat2 --stack -a dfd:s32,flags:u32 --dry-run
 check "dry-run without"  0 "^kretprobe:vfs_read args=none persistent$" "^$" \
 	-- $CTL probe add kretprobe vfs_read --dry-run
 check "dry-run json"     0 '^\{"kind":"kretprobe","target":"vfs_read",.*"disabled":false,"stack":true,"args":\[\]\}$' "^$" \
@@ -51,7 +51,9 @@ check "raw address"      2 "^$" "^rawprobectl: --stack needs a function's name, 
 check "ustr argument"    2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr argument \(--args s32,ustr\)$" \
 	-- $CTL probe add jprobe do_sys_openat2 --stack -a s32,ustr
 check "str argument named" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr argument \(--args dfd:s32,name:str\)$" \
-	-- $CTL probe add jprobe do_sys_openat2 -a dfd:s32,name:str --stack
+	-- env RAWPROBECTL_BTF=/nonexistent $CTL probe add jprobe do_sys_openat2 -a dfd:s32,name:str --stack
+check "str argument by name" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr argument \(--args dfd:s32,filename:str\)$" \
+	-- env RAWPROBECTL_BTF="$("$here/btf-fixture.sh")" $CTL probe add jprobe do_sys_openat2 -a dfd:s32,filename:str --stack
 check "batch refused whole" 2 "^$" "vfs_read\+0x8 is not a function's entry" \
 	-- $CTL probe add kprobe ksys_read vfs_read+0x8 --stack --dry-run
 check "stream -e"        2 "^$" "^rawprobectl: --stack: vfs_read\+0x4 is not a function's entry" \
@@ -76,7 +78,7 @@ check "hist --stack --arg" 2 "^$" "^rawprobectl: hist --stack counts stacks: not
 	-- $CTL hist --stack --arg 1
 check "hist --retval --stack" 2 "^$" "not with --arg, --retval or --linear" -- $CTL hist --retval --stack
 check "hist --linear --stack" 2 "^$" "not with --arg, --retval or --linear" -- $CTL hist --stack --linear 10
-check "stack is no stream option" 2 "^$" "Usage: rawprobectl stream" -- $CTL stream --stack=1
+check "stack is no stream option" 2 "^$" "^rawprobectl: option '--stack' takes no value \(try 'rawprobectl stream --help'\)$" -- $CTL stream --stack=1
 check "folded format"    2 "^$" "--format is text, json, csv, folded, perfetto, raw or ctf, not 'flame'" \
 	-- $CTL stream -f flame
 cat > "$T/comp.sh" <<'SH'

@@ -325,11 +325,12 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_AGG_STACKS]		= VK_NEST,
 	[RAWPROBE_A_OVERRIDE]		= VK_NEST,
 	[RAWPROBE_A_CHAIN_STEP]		= VK_U8,
+	[RAWPROBE_A_FILTER_NOT_TGID]	= VK_U32,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_CHAIN_STEP,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to CHAIN_STEP");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_FILTER_NOT_TGID,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to FILTER_NOT_TGID");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -419,7 +420,8 @@ static uint64_t interesting(struct rng *r, uint16_t t, uint8_t vk)
 	case RAWPROBE_A_FLAGS:		return PICK(r, vals_flags);
 	case RAWPROBE_A_RING_MODE:	return PICK(r, vals_mode);
 	case RAWPROBE_A_FILTER_PID:
-	case RAWPROBE_A_FILTER_TGID:	return PICK(r, vals_pid);
+	case RAWPROBE_A_FILTER_TGID:
+	case RAWPROBE_A_FILTER_NOT_TGID:	return PICK(r, vals_pid);
 	case RAWPROBE_A_FILTER_CPU:	return PICK(r, vals_cpu);
 	case RAWPROBE_A_PROBE_ID:	return PICK(r, vals_id);
 	case RAWPROBE_A_ADDR:		return PICK(r, addrs);
@@ -681,6 +683,8 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		put_str(l, RAWPROBE_A_FILTER_COMM, PICK(r, comms));
 	if (chance(r, in_batch ? 5 : 10))
 		put_u32(l, RAWPROBE_A_FILTER_CPU, below(r, 2));
+	if (chance(r, in_batch ? 5 : 10))
+		put_u32(l, RAWPROBE_A_FILTER_NOT_TGID, 1 + below(r, 1000));
 	if (chance(r, in_batch ? 3 : 8))
 		build_ovr(r, l);
 }

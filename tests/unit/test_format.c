@@ -129,9 +129,45 @@ static void ref_str(FILE *out, const struct rawprobe_record *r)
 	fprintf(out, "\"%s", r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
 }
 
+/* The value formats (hex, ksym, ip4, be16, be32), as text prints them */
+static void ref_fmt(char *buf, size_t len, unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case RAWPROBE_ARG_KSYM:
+		rp_ksym_format(v, buf, len);
+		if (!buf[0])
+			snprintf(buf, len, "0x%" PRIx64, v);
+		break;
+	case RAWPROBE_ARG_IP4:
+		snprintf(buf, len, "%u.%u.%u.%u", (unsigned int)(v & 0xff),
+			 (unsigned int)(v >> 8 & 0xff),
+			 (unsigned int)(v >> 16 & 0xff),
+			 (unsigned int)(v >> 24 & 0xff));
+		break;
+	case RAWPROBE_ARG_BE16:
+		snprintf(buf, len, "%u", (unsigned int)((v & 0xff) << 8 |
+							(v >> 8 & 0xff)));
+		break;
+	case RAWPROBE_ARG_BE32:
+		snprintf(buf, len, "%u", (unsigned int)((v & 0xff) << 24 |
+							(v >> 8 & 0xff) << 16 |
+							(v >> 16 & 0xff) << 8 |
+							(v >> 24 & 0xff)));
+		break;
+	default:
+		snprintf(buf, len, "0x%" PRIx64, v);
+	}
+}
+
 static void ref_arg(FILE *out, unsigned int type, uint64_t v)
 {
+	char buf[256];
 
+	if (type >= RAWPROBE_ARG_HEX && type < __RAWPROBE_ARG_MAX) {
+		ref_fmt(buf, sizeof(buf), type, v);
+		ref_escape(out, buf, sizeof(buf));
+		return;
+	}
 	switch (type) {
 	case RAWPROBE_ARG_S64:
 	case RAWPROBE_ARG_S32:
@@ -320,6 +356,35 @@ static void ref_json_stack(FILE *out, const struct rawprobe_record *r)
 	fputc(']', out);
 }
 
+/* "args_text", when d has a value format: those arguments as text */
+static void ref_json_args_text(FILE *out, const struct rawprobe_record *r,
+			       const struct rp_probe_desc *d)
+{
+	unsigned int i, t, any = 0;
+	char buf[256];
+
+	for (i = 0; d && i < d->nargs; i++)
+		any |= d->argtypes[i] >= RAWPROBE_ARG_HEX &&
+		       d->argtypes[i] < __RAWPROBE_ARG_MAX;
+	if (!any)
+		return;
+	fputs(",\"args_text\":[", out);
+	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
+		t = rp_argtype_of(d, i);
+		fputs(i ? "," : "", out);
+		if (t < RAWPROBE_ARG_HEX || t >= __RAWPROBE_ARG_MAX ||
+		    (r->fault_mask >> i) & 1 ||
+		    ((r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
+		     i == r->str_arg)) {
+			fputs("null", out);
+			continue;
+		}
+		ref_fmt(buf, sizeof(buf), t, r->args[i]);
+		ref_json_value(out, buf);
+	}
+	fputc(']', out);
+}
+
 static void ref_json(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
@@ -358,6 +423,7 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 				names[i]);
 		if (nnames)
 			fputc(']', out);
+		ref_json_args_text(out, r, d);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
 		ref_json_str(out, "str", r->str);
@@ -877,6 +943,88 @@ static void test_names(void **state)
 }
 
 /* A record of field fetches, some faulted: (fault), null, an empty field */
+/* CSV's row of r, as a malloc'd string */
+static char *csv_of(const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	struct rp_sink sink;
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rp_sink_init(&sink, RP_FMT_CSV, f, false), 0);
+	sink.ops->record(&sink, r, d);
+	rp_sink_flush(&sink);
+	sink.ops->free(&sink);
+	fclose(f);
+	return csv;
+}
+
+/*
+ * Value formats (issue 40): skc_daddr 127.0.0.1 is 16777343 as a number,
+ * port 80 in network order 20480.
+ */
+static void test_value_formats(void **state)
+{
+	static const struct rp_probe_desc d = {
+		.id = 7, .kind = RAWPROBE_KIND_KPROBE, .nargs = 6,
+		.argtypes = { RAWPROBE_ARG_IP4, RAWPROBE_ARG_BE16,
+			      RAWPROBE_ARG_BE32, RAWPROBE_ARG_HEX,
+			      RAWPROBE_ARG_KSYM, RAWPROBE_ARG_KSYM },
+		.name = "kprobe:tcp_connect",
+	};
+	static const struct rp_probe_desc p = {
+		.id = 7, .kind = RAWPROBE_KIND_KPROBE, .nargs = 2,
+		.argtypes = { RAWPROBE_ARG_PTR, RAWPROBE_ARG_U64 },
+		.name = "kprobe:tcp_connect",
+	};
+	struct rawprobe_record r;
+	char *text;
+
+	(void)state;
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_KPROBE;
+	r.flags = RAWPROBE_REC_ARGS;
+	r.nargs = 6;
+	r.args[0] = 0xffffffff0100007full;	/* high bits: not the address's */
+	r.args[1] = 0x5000;
+	r.args[2] = 0x01000000;
+	r.args[3] = 0xff;
+	r.args[4] = TEXT_BASE + 0x110;
+	r.args[5] = 0x1234;			/* in no function */
+	check_both(&r, &d);
+	text = format_as(TEXT, &r, &d);
+	assert_non_null(strstr(text, " (127.0.0.1, 80, 1, 0xff, fn_1+0x10, 0x1234)\n"));
+	free(text);
+	text = format_as(JSON_BUF, &r, &d);
+	assert_non_null(strstr(text, ",\"args\":[18446744069431361663,20480,"
+				     "16777216,255,18446744071578845456,4660],"
+				     "\"args_text\":[\"127.0.0.1\",\"80\",\"1\","
+				     "\"0xff\",\"fn_1+0x10\",\"0x1234\"]"));
+	free(text);
+	text = csv_of(&r, &d);
+	assert_non_null(strstr(text, ",127.0.0.1,80,1,0xff,\"fn_1+0x10\","
+				     "\"0x1234\","));
+	free(text);
+	/* no value format: no args_text */
+	r.nargs = 2;
+	text = format_as(JSON_BUF, &r, &p);
+	assert_null(strstr(text, "args_text"));
+	free(text);
+	/* CSV prints pointers as hex, as text does */
+	text = csv_of(&r, &p);
+	assert_non_null(strstr(text, ",0xffffffff0100007f,20480,,,,,"));
+	free(text);
+	/* a faulted fetch: null, as in args */
+	r.nargs = 6;
+	r.fault_mask = 1U << 0;
+	check_both(&r, &d);
+	text = format_as(JSON_BUF, &r, &d);
+	assert_non_null(strstr(text, "\"args_text\":[null,\"80\","));
+	free(text);
+}
+
 static void test_fetch_faults(void **state)
 {
 	struct rp_probe_desc d = {
@@ -1402,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(test_ret_typed),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_fetch_faults),
+		cmocka_unit_test(test_value_formats),
 		cmocka_unit_test(test_random_records),
 	};
 

@@ -75,6 +75,8 @@ static void rp_count_usage(FILE *out)
 		"                       so far, not the interval's (man page)\n"
 		"      --max-keys N     keys each CPU's table holds (default %d);\n"
 		"                       hits of keys past it are counted as dropped\n"
+		"      --include-self   count rawprobectl's own hits too (left out\n"
+		"                       by default)\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
 		"  --comm, --cpu (see 'rawprobectl probe add --help')\n",
 		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT);
@@ -83,6 +85,7 @@ static void rp_count_usage(FILE *out)
 static const struct option rp_count_longopts[] = {
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
+	RP_SELF_LONGOPT,
 	RP_AGG_LONGOPTS,
 	{ "interval",  required_argument, NULL, 'i' },
 	{ "duration",  required_argument, NULL, 'd' },
@@ -154,16 +157,17 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "-a:m:s:b:i:d:t:f:h",
 				  rp_count_longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			rp_count_usage(stdout);
 			return -1;
 		}
-		if (opt == '?') {
-			rp_count_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "-a:m:s:b:i:d:t:f:h",
+					     rp_count_longopts,
+					     "rawprobectl count");
 		rc = rp_count_opt(c, opt, optarg);
 		if (rc)
 			return rc;
@@ -173,6 +177,7 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 				      "count kprobe:vfs_read --by comm'");
 	if (c->format < 0)
 		c->format = rp_opts.json ? RP_COUNT_JSON : RP_COUNT_TEXT;
+	rp_task_filter_leave_self_out(&c->req.filter);
 	return 0;
 }
 

@@ -219,8 +219,12 @@ static int rp_inject_parse(int argc, char **argv, struct rp_inject_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "-d:h", rp_inject_longopts,
 				  NULL)) != -1) {
+		if (opt == '?')
+			return rp_bad_option(argv, "-d:h", rp_inject_longopts,
+					     "rawprobectl inject");
 		rc = opt == 1 ? rp_inject_class_arg(optarg, c) :
 				rp_inject_opt(opt, optarg, c);
 		if (rc)

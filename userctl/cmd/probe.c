@@ -48,6 +48,10 @@ static void rp_task_filter_from_attrs(struct nlattr **a, struct rp_task_filter *
 		rp_nla_str(a[RAWPROBE_A_FILTER_COMM], f->comm, sizeof(f->comm));
 		f->set |= RP_TASK_COMM;
 	}
+	if (a[RAWPROBE_A_FILTER_NOT_TGID]) {
+		f->not_tgid = nla_get_u32(a[RAWPROBE_A_FILTER_NOT_TGID]);
+		f->set |= RP_TASK_NOT_TGID;
+	}
 }
 
 static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f)
@@ -63,6 +67,9 @@ static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f
 		return -EMSGSIZE;
 	if ((f->set & RP_TASK_COMM) &&
 	    nla_put_string(msg, RAWPROBE_A_FILTER_COMM, f->comm))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_NOT_TGID) &&
+	    nla_put_u32(msg, RAWPROBE_A_FILTER_NOT_TGID, f->not_tgid))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -565,6 +572,7 @@ static void rp_add_usage(FILE *out)
 		"  -a, --args SPEC      arguments to record: a count (raw values),\n"
 		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
 		"                       (str/ustr: kernel/user string, one per probe),\n"
+		"                       formats: hex,ksym,ip4,be16,be32 (printed so),\n"
 		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
 		"                       'auto': names and types from the kernel's BTF\n"
 		"                       (see 'rawprobectl btf show FUNC'), or by name\n"
@@ -882,6 +890,7 @@ static int rp_probe_add_cmd(int argc, char **argv)
 
 	memset(&req, 0, sizeof(req));
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	while ((opt = getopt_long(argc, argv, "a:m:s:dh", rp_add_longopts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
@@ -892,10 +901,9 @@ static int rp_probe_add_cmd(int argc, char **argv)
 			dry_run = true;
 			continue;
 		}
-		if (opt == '?') {
-			rp_add_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
+					     "rawprobectl probe add");
 		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
 					  rp_probe_opt(opt, optarg, &req);
 		if (rc)
@@ -927,6 +935,8 @@ static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
 		json_kv_str(j, "comm", f->comm);
 	if (f->set & RP_TASK_CPU)
 		json_kv_u64(j, "cpu", f->cpu);
+	if (f->set & RP_TASK_NOT_TGID)
+		json_kv_u64(j, "not_tgid", f->not_tgid);
 	json_obj_close(j);
 }
 

@@ -410,6 +410,12 @@ static void rp_stream_drain_rest(struct rp_stream *s)
 
 /* --- command line --- */
 
+static const char *rp_stream_cmd_name(int mode)
+{
+	return mode == RP_MODE_TRACE ? "rawprobectl trace" :
+	       mode == RP_MODE_HIST ? "rawprobectl hist" : "rawprobectl stream";
+}
+
 static void rp_stream_usage(FILE *out, int mode)
 {
 	static const char *const synopsis[] = {
@@ -468,6 +474,8 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"  Filters (in the kernel for this command's probes, here for others):\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
+		"      --include-self       this command's probes record rawprobectl\n"
+		"                           itself too (left out by default)\n"
 		"  -i, --id ID              only records of probe ID (repeatable;\n"
 		"                           hist: --id only)\n"
 		"  -d, --duration SECONDS   stop after this long\n"
@@ -521,6 +529,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "probe",     required_argument, NULL, 'e' },
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
+	RP_SELF_LONGOPT,
 	{ "id",        required_argument, NULL, RP_OPT_ID },
 	{ "interval",  required_argument, NULL, RP_OPT_INTERVAL },
 	{ "duration",  required_argument, NULL, 'd' },
@@ -685,6 +694,7 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'T':
 	case 'C':
 	case 'U':
+	case RP_OPT_INCLUDE_SELF:
 		return rp_task_filter_opt(opt, arg, &c->filter);
 	default:
 		return rp_stream_opt(opt, arg, c);
@@ -751,6 +761,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	/* the stream's filters go into the kernel with its own probes */
 	for (i = 0; i < c->nreqs; i++) {
 		c->reqs[i].filter = c->filter;
+		rp_task_filter_leave_self_out(&c->reqs[i].filter);
 		if (c->hist_stack)
 			c->reqs[i].flags |= RAWPROBE_F_STACK;
 	}
@@ -762,6 +773,7 @@ static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
 	int opt, rc;
 
 	optind = 0;	/* full getopt reset: main() parsed already */
+	opterr = 0;	/* rp_bad_option() says what was wrong */
 	/* '-': arguments come back in order, as option 1 */
 	while ((opt = getopt_long(argc, argv, "-e:a:m:s:i:d:c:o:r:f:qh",
 				  rp_stream_longopts, NULL)) != -1) {
@@ -769,10 +781,10 @@ static int rp_stream_parse(int argc, char **argv, struct rp_stream_cfg *c)
 			rp_stream_usage(stdout, c->mode);
 			return -1;
 		}
-		if (opt == '?') {
-			rp_stream_usage(stderr, c->mode);
-			return RP_EXIT_USAGE;
-		}
+		if (opt == '?')
+			return rp_bad_option(argv, "-e:a:m:s:i:d:c:o:r:f:qh",
+					     rp_stream_longopts,
+					     rp_stream_cmd_name(c->mode));
 		rc = rp_stream_one(opt, optarg, c);
 		if (rc)
 			return rc;
@@ -904,6 +916,13 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 		rc = rp_stream_drain_log_open(s);
 	if (rc)
 		return rc;
+	/*
+	 * A command that brings its probes reads from now on: what the
+	 * rings hold is of other probes, perhaps deleted ones (their ids
+	 * print as '?'), and trace would count it as "filtered out here".
+	 */
+	if (c->nreqs)
+		rp_reader_skip_to_head(s->map.reader);
 	/* this command's losses only */
 	s->lost0 = rp_reader_ring_lost(s->map.reader);
 	rp_reader_prepare(s->map.reader);	/* before the probes fire */

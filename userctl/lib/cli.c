@@ -50,6 +50,52 @@ int rp_usage_error(const char *fmt, ...)
 	return RP_EXIT_USAGE;
 }
 
+int rp_bad_option(char **argv, const char *optstring,
+		  const struct option *longopts, const char *cmd)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o, *hit = NULL;
+	size_t len = strcspn(arg, "=");
+	int n = 0;
+
+	if (strncmp(arg, "--", 2) || len <= 2) {
+		if (optopt && strchr(optstring, optopt))
+			fprintf(stderr, "rawprobectl: option '-%c' needs a value",
+				optopt);
+		else
+			fprintf(stderr, "rawprobectl: unknown option '-%c'",
+				optopt ? optopt : '?');
+	} else {
+		for (o = longopts; o && o->name; o++) {
+			if (strlen(o->name) == len - 2 &&
+			    !strncmp(arg + 2, o->name, len - 2)) {
+				hit = o;
+				n = 1;
+				break;
+			}
+			if (!strncmp(arg + 2, o->name, len - 2) &&
+			    (!hit || hit->val != o->val)) {
+				hit = o;
+				n++;
+			}
+		}
+		if (n > 1)
+			fprintf(stderr, "rawprobectl: option '%.*s' is ambiguous",
+				(int)len, arg);
+		else if (n && !arg[len] && hit->has_arg == required_argument)
+			fprintf(stderr, "rawprobectl: option '%s' needs a value",
+				arg);
+		else if (n)
+			fprintf(stderr, "rawprobectl: option '%.*s' takes no value",
+				(int)len, arg);
+		else
+			fprintf(stderr, "rawprobectl: unknown option '%.*s'",
+				(int)len, arg);
+	}
+	fprintf(stderr, " (try '%s --help')\n", cmd);
+	return RP_EXIT_USAGE;
+}
+
 int rp_exit_from_errno(int err)
 {
 	switch (-err) {

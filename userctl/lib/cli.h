@@ -10,6 +10,7 @@
 #ifndef RAWPROBECTL_CLI_H
 #define RAWPROBECTL_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/json.h"
@@ -50,6 +51,13 @@ bool rp_is_help(const char *arg);
  */
 int rp_no_args(int argc, char **argv, const char *usage);
 int rp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * getopt_long() returned '?' (call it with opterr = 0): one line naming
+ * the option and what was wrong with it, then where the help is
+ * ("rawprobectl stream --help"), not the whole help. RP_EXIT_USAGE.
+ */
+int rp_bad_option(char **argv, const char *optstring,
+		  const struct option *longopts, const char *cmd);
 /* Map a negative errno from the kernel to an exit code. */
 int rp_exit_from_errno(int err);
 

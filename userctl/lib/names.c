@@ -51,6 +51,11 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_PTR]	= "ptr",
 	[RAWPROBE_ARG_KSTR]	= "str",
 	[RAWPROBE_ARG_USTR]	= "ustr",
+	[RAWPROBE_ARG_HEX]	= "hex",
+	[RAWPROBE_ARG_KSYM]	= "ksym",
+	[RAWPROBE_ARG_IP4]	= "ip4",
+	[RAWPROBE_ARG_BE16]	= "be16",
+	[RAWPROBE_ARG_BE32]	= "be32",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)

@@ -738,6 +738,24 @@ struct rp_reader *rp_reader_new(const struct rp_reader_ring *rings,
 	return reader;
 }
 
+__u64 rp_reader_skip_to_head(struct rp_reader *reader)
+{
+	__u64 skipped = 0, head;
+	unsigned int i;
+
+	for (i = 0; i < reader->nr_rings; i++) {
+		struct rp_ring_state *st = &reader->rings[i];
+
+		head = __atomic_load_n(&st->ctrl->head, __ATOMIC_ACQUIRE);
+		if ((__s64)(head - st->pos) <= 0)
+			continue;
+		skipped += head - st->pos;
+		st->pos = head;
+		__atomic_store_n(&st->ctrl->consumer, head, __ATOMIC_RELEASE);
+	}
+	return skipped;
+}
+
 void rp_reader_free(struct rp_reader *reader)
 {
 	unsigned int cpu;

@@ -111,6 +111,16 @@ int rp_reader_set_batch(struct rp_reader *reader, unsigned int max_records);
 int rp_reader_prepare(struct rp_reader *reader);
 
 /*
+ * Start at the rings' current position: every record written so far
+ * (committed or still being written) is left unread, and the consumer
+ * positions published, so the writers have the whole rings. For a reader
+ * that brings its own probes: records of probes deleted before it came
+ * are nobody's. Call before the first drain. Returns how many positions
+ * were passed over (they are counted nowhere else).
+ */
+__u64 rp_reader_skip_to_head(struct rp_reader *reader);
+
+/*
  * Records written with the tsc clock (RAWPROBE_REC_TSC: ts_ns and
  * latency_ns in TSC cycles) are converted to CLOCK_MONOTONIC ns before
  * anyone sees them, flag cleared, as uapi enum rawprobe_clock says: at

@@ -497,6 +497,38 @@ int rp_ksym_module(const char *name, char *module, size_t len)
 	return found;
 }
 
+int rp_ksym_size(const char *name, const char *module, uint64_t *size)
+{
+	size_t i, j, len = strlen(name), found = 0, at = 0;
+	const char *mod;
+
+	if (!rp_ksyms.loaded)
+		rp_ksyms_load();
+	for (i = 0; i < rp_ksyms.n; i++) {
+		const struct rp_ksym *s = &rp_ksyms.v[i];
+
+		if (!s->name || s->name_len != len || memcmp(s->name, name, len))
+			continue;
+		/* "name [module]": the module between " [" and "]" */
+		mod = s->name + len;
+		if (module && (*module ?
+			       strncmp(mod, " [", 2) ||
+			       strncmp(mod + 2, module, strlen(module)) ||
+			       strcmp(mod + 2 + strlen(module), "]") : *mod))
+			continue;
+		found++;
+		at = i;
+	}
+	if (found != 1)
+		return -1;
+	for (j = at + 1; j < rp_ksyms.n; j++)
+		if (rp_ksyms.v[j].addr > rp_ksyms.v[at].addr) {
+			*size = rp_ksyms.v[j].addr - rp_ksyms.v[at].addr;
+			return 0;
+		}
+	return -1;
+}
+
 int rp_ksym_exists(const char *name)
 {
 	return rp_ksym_module(name, NULL, 0);

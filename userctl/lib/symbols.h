@@ -56,6 +56,12 @@ const char *rp_ksym_cached(uint64_t addr, size_t *len);
  * NUL-terminated where the module follows; valid while kallsyms is.
  */
 const char *rp_ksym_func(uint64_t addr, size_t *len);
+/*
+ * The size of function name (in module, "" for vmlinux, NULL for any):
+ * from its address to the next symbol's. 0 and *size, or -1 when it is
+ * not known (no kallsyms, not there, several of that name).
+ */
+int rp_ksym_size(const char *name, const char *module, uint64_t *size);
 /* Is there a text symbol named exactly so (any module)? 1, 0, -1: no data. */
 int rp_ksym_exists(const char *name);
 /* The same, and module (if not NULL) gets its module ("" for vmlinux). */

@@ -34,7 +34,12 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 		snprintf(buf, len, "%" PRId64, (int64_t)x);
 		return buf;
 	case RAWPROBE_AGG_KEY_ARG:
-		if (v->argtypes[i] == RAWPROBE_ARG_PTR)
+		if (rp_argtype_is_fmt(v->argtypes[i])) {
+			char tmp[RP_FMT_VALUE_MAX];
+
+			rp_fmt_value(tmp, v->argtypes[i], x);
+			snprintf(buf, len, "%s", tmp);
+		} else if (v->argtypes[i] == RAWPROBE_ARG_PTR)
 			snprintf(buf, len, "0x%" PRIx64, x);
 		else if (v->argtypes[i] == RAWPROBE_ARG_U64 ||
 			 v->argtypes[i] == RAWPROBE_ARG_U32)
@@ -55,7 +60,8 @@ static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 	       v->keys[i] != RAWPROBE_AGG_KEY_CALLER &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
 	       !(v->keys[i] == RAWPROBE_AGG_KEY_ARG &&
-		 v->argtypes[i] == RAWPROBE_ARG_PTR);
+		 (v->argtypes[i] == RAWPROBE_ARG_PTR ||
+		  rp_argtype_is_fmt(v->argtypes[i])));
 }
 
 static double rp_agg_secs(const struct rp_agg_result *r)

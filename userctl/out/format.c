@@ -101,8 +101,59 @@ static char *rp_text_str(char *p, const struct rawprobe_record *r)
 	return p;
 }
 
+_Static_assert(RP_FMT_VALUE_MAX > RP_KSYM_MAX, "a symbol's room");
+
+size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v)
+{
+	const char *sym;
+	char *p = buf;
+	size_t len;
+	int i;
+
+	switch (type) {
+	case RAWPROBE_ARG_KSYM:
+		sym = rp_ksym_cached(v, &len);
+		if (!len)
+			p = rp_put_hex(p, v);
+		else
+			p = rp_put(p, sym, len);
+		break;
+	case RAWPROBE_ARG_IP4:
+		for (i = 0; i < 4; i++) {
+			if (i)
+				*p++ = '.';
+			p = rp_put_u64(p, (v >> (8 * i)) & 0xff);
+		}
+		break;
+	case RAWPROBE_ARG_BE16:
+		p = rp_put_u64(p, ((v & 0xff) << 8) | ((v >> 8) & 0xff));
+		break;
+	case RAWPROBE_ARG_BE32:
+		p = rp_put_u64(p, __builtin_bswap32((uint32_t)v));
+		break;
+	default:
+		p = rp_put_hex(p, v);
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+int rp_desc_has_fmt(const struct rp_probe_desc *d)
+{
+	unsigned int i;
+
+	for (i = 0; d && i < d->nargs && i < RAWPROBE_MAX_ARGS; i++)
+		if (rp_argtype_is_fmt(d->argtypes[i]))
+			return 1;
+	return 0;
+}
+
 static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
 {
+	char buf[RP_FMT_VALUE_MAX];
+
+	if (rp_argtype_is_fmt(type))
+		return rp_put_escaped(p, buf, rp_fmt_value(buf, type, v));
 	switch (type) {
 	case RAWPROBE_ARG_S64:
 	case RAWPROBE_ARG_S32:
@@ -388,6 +439,28 @@ static bool rp_json_head_fast(struct json *j, const struct rawprobe_record *r,
 	return true;
 }
 
+/* "args_text": the value formats' arguments as text shows them */
+static void rp_json_args_text(struct json *j, const struct rawprobe_record *r,
+			      const struct rp_probe_desc *d, unsigned int n)
+{
+	char buf[RP_FMT_VALUE_MAX];
+	unsigned int i, t;
+
+	json_key(j, "args_text");
+	json_arr_open(j);
+	for (i = 0; i < n; i++) {
+		t = rp_argtype_of(d, i);
+		if (!rp_argtype_is_fmt(t) || rp_arg_faulted(r, i) ||
+		    rp_arg_is_str(r, i)) {
+			json_null(j);
+			continue;
+		}
+		rp_fmt_value(buf, t, r->args[i]);
+		json_str(j, buf);
+	}
+	json_arr_close(j);
+}
+
 static void rp_json_args(struct json *j, const struct rawprobe_record *r,
 			 const struct rp_probe_desc *d)
 {
@@ -431,6 +504,8 @@ static void rp_json_args(struct json *j, const struct rawprobe_record *r,
 	}
 	if (rp_desc_has_names(d))
 		rp_json_names(j, d);
+	if (rp_desc_has_fmt(d))
+		rp_json_args_text(j, r, d, n);
 }
 
 static void rp_json_str(struct json *j, const struct rawprobe_record *r)

@@ -38,6 +38,24 @@ typedef const char *(*rp_ret_label_fn)(const struct rp_probe_desc *d,
 				       uint64_t v, unsigned int *type);
 void rp_format_set_ret_labels(rp_ret_label_fn fn);
 
+/*
+ * Value formats (--args NAME:ip4 and the like): recorded as u64, printed
+ * as hex, sym+off (ksym: a code address; hex when it is in no known
+ * function), a dotted quad (ip4: the low 32 bits, in network order as
+ * memory holds them), or the low 16 or 32 bits big-endian in decimal
+ * (be16, a port; be32). rp_fmt_value() writes v so into buf, of at least
+ * RP_FMT_VALUE_MAX bytes, unescaped and NUL-terminated; returns the
+ * length.
+ */
+static inline int rp_argtype_is_fmt(unsigned int t)
+{
+	return t >= RAWPROBE_ARG_HEX && t < __RAWPROBE_ARG_MAX;
+}
+#define RP_FMT_VALUE_MAX	240	/* RP_KSYM_MAX and a NUL */
+size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v);
+/* Does a record of d have an argument with a value format? */
+int rp_desc_has_fmt(const struct rp_probe_desc *d);
+
 /* The type of argument i of a record (u64 when d does not say). */
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
 /* Is argument i of r the captured string (or its fault)? */

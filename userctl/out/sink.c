@@ -178,6 +178,18 @@ static void rp_csv_begin(struct rp_sink *s)
 	      s->out);
 }
 
+/* A code address as sym+off, quoted as the sym column is */
+static char *rp_csv_ksym(char *p, uint64_t v)
+{
+	char buf[RP_FMT_VALUE_MAX];
+	size_t n = rp_fmt_value(buf, RAWPROBE_ARG_KSYM, v);
+
+	*p++ = '"';
+	p = rp_csv_put(p, buf, n);
+	*p++ = '"';
+	return p;
+}
+
 static char *rp_csv_args(char *p, const struct rawprobe_record *r,
 			 const struct rp_probe_desc *d)
 {
@@ -192,6 +204,12 @@ static char *rp_csv_args(char *p, const struct rawprobe_record *r,
 		t = rp_argtype_of(d, i);
 		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
 			p = rp_put_s64(p, (int64_t)r->args[i]);
+		else if (t == RAWPROBE_ARG_PTR)
+			p = rp_put_hex(p, r->args[i]);
+		else if (t == RAWPROBE_ARG_KSYM)
+			p = rp_csv_ksym(p, r->args[i]);
+		else if (rp_argtype_is_fmt(t))
+			p += rp_fmt_value(p, t, r->args[i]);
 		else
 			p = rp_put_u64(p, r->args[i]);
 	}
@@ -202,7 +220,7 @@ static char *rp_csv_args(char *p, const struct rawprobe_record *r,
 #define RP_CSV_ROW_MAX	(8 * (RP_S64_CHARS_MAX + 1) + 32 + \
 			 RP_CSV_STR_MAX(RAWPROBE_COMM_LEN) + \
 			 2 * RP_CSV_STR_MAX(RP_CSV_FIELD_MAX) + \
-			 RAWPROBE_MAX_ARGS * (RP_S64_CHARS_MAX + 1) + \
+			 RAWPROBE_MAX_ARGS * (RP_CSV_STR_MAX(RP_FMT_VALUE_MAX) + 1) + \
 			 RP_CSV_STR_MAX(RAWPROBE_STR_LEN) + \
 			 2 * (RP_S64_CHARS_MAX + 1))
 

@@ -378,6 +378,13 @@ static int rp_param_index(const struct rp_btf_proto *pr, const char *name)
 	return *end || v > 64 ? -1 : (int)v;
 }
 
+/* What the task filters (--pid, --tgid, --comm, --cpu) test */
+static bool rp_task_word(const char *s)
+{
+	return !strcmp(s, "pid") || !strcmp(s, "tgid") ||
+	       !strcmp(s, "comm") || !strcmp(s, "cpu");
+}
+
 static int rp_head_unknown(const struct rp_walk *w)
 {
 	const struct rp_btf_proto *pr = w->cx->pr;
@@ -392,6 +399,12 @@ static int rp_head_unknown(const struct rp_walk *w)
 	for (i = 0; i < pr->nparams && i < RP_BTF_PARAMS_MAX; i++)
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
 				       i ? ", " : "", pr->params[i].name);
+	if (rp_task_word(w->p->head))
+		return rp_walk_error(w, "is not an argument of %s (%s%s): the "
+				     "task's %s is --%s, an option of its own",
+				     w->cx->function, pr->nparams ?
+				     "its arguments: " : "it takes none", list,
+				     w->p->head, w->p->head);
 	return rp_walk_error(w, "is not an argument of %s (%s%s), nor argN "
 			     "or retval", w->cx->function, pr->nparams ?
 			     "its arguments: " : "it takes none", list);
@@ -661,7 +674,8 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 		       rp_argtype_parse(rp_trim(type)) : -1;
 		if (want < 0)
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
-					      "s32, u32, ptr, str, ustr)", c + 1);
+					      "s32, u32, ptr, str, ustr, hex, "
+					      "ksym, ip4, be16, be32)", c + 1);
 	}
 	return rp_operand_compile(cx, p, want, o);
 }
@@ -747,6 +761,18 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 	if (pr.syscall)
 		r->flags |= RAWPROBE_F_SYSCALL;
 	return rp_args_names(r, names) ?: rp_args_strings(r, names);
+}
+
+int rp_fetch_labels_compile(struct rp_probe_req *r)
+{
+	struct rp_btf_proto pr;
+
+	if (!r->symbol[0] || r->offset ||
+	    rp_btf_proto_get(r->symbol, r->module, &pr, false)) {
+		r->args_by_name[0] = '\0';
+		return RP_EXIT_OK;
+	}
+	return rp_fetch_args_compile(r);
 }
 
 /*
@@ -1140,11 +1166,49 @@ int rp_value_filter_compile(struct rp_probe_req *r)
 	return RP_EXIT_OK;
 }
 
+/*
+ * What a bpftrace or ftrace user may write, and what to write instead:
+ * the command name is --comm (the kernel's filter compares numbers), and
+ * there are no parentheses (&& binds tighter than ||, as in C).
+ */
+static int rp_value_filter_words(const char *f)
+{
+	const char *c, *v;
+	size_t n;
+
+	if (strpbrk(f, "()"))
+		return rp_value_filter_error("parentheses are not supported: "
+					     "write alternatives of terms "
+					     "('a && b || c' is (a && b) || c, "
+					     "as in C), or a probe per case");
+	for (c = f; (c = strstr(c, "comm")); c += 4) {
+		if ((c > f && (isalnum((unsigned char)c[-1]) || c[-1] == '_' ||
+			       c[-1] == '>' || c[-1] == '.')) ||
+		    isalnum((unsigned char)c[4]) || c[4] == '_')
+			continue;
+		v = rp_skip_spaces(c + 4);
+		if (strncmp(v, "==", 2))
+			continue;
+		v = rp_skip_spaces(v + 2);
+		if (*v != '"' && *v != '\'')
+			continue;
+		n = strcspn(v + 1, "\"'");
+		return rp_value_filter_error("the command name is not a value "
+					     "--filter compares: use --comm "
+					     "%.*s", (int)n, v + 1);
+	}
+	if (strpbrk(f, "\"'"))
+		return rp_value_filter_error("compares numbers, not strings: "
+					     "the command name is --comm NAME");
+	return 0;
+}
+
 int rp_value_filter_opt(const char *arg, struct rp_probe_req *req)
 {
 	char buf[RAWPROBE_FILTER_STR_LEN];
 	const char *s = rp_skip_spaces(arg), *c;
 	size_t len = strlen(s);
+	int rc;
 
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
@@ -1157,6 +1221,9 @@ int rp_value_filter_opt(const char *arg, struct rp_probe_req *req)
 					     len, RAWPROBE_FILTER_STR_LEN - 1);
 	memcpy(buf, s, len);
 	buf[len] = '\0';
+	rc = rp_value_filter_words(buf);
+	if (rc)
+		return rc;
 	/* what the kernel echoes back: printable, nothing to escape */
 	for (c = buf; *c; c++)
 		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')

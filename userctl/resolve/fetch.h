@@ -28,6 +28,15 @@ int rp_value_filter_opt(const char *arg, struct rp_probe_req *req);
  * its --filter's terms. RP_EXIT_OK, or the exit code after printing why.
  */
 int rp_fetch_args_compile(struct rp_probe_req *req);
+/*
+ * --args NAME:TYPE,... (req->args_named, the list written back into
+ * args_by_name): where BTF knows the function (named, at its entry),
+ * each NAME selects that parameter, compiled as by
+ * rp_fetch_args_compile(), and a NAME that is none is refused. With no
+ * BTF of it, the names stay labels of the positional arguments
+ * (args_by_name cleared).
+ */
+int rp_fetch_labels_compile(struct rp_probe_req *req);
 int rp_value_filter_compile(struct rp_probe_req *req);
 
 /* What --dry-run shows: "src=arg0 loads=112 size=8 signed" */

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,25 @@ void rp_args_str(const unsigned char *types, unsigned int nargs,
 	}
 }
 
+/*
+ * An offset past the function's end lands in the next function (or
+ * padding), which the kernel refuses as "not kernel text" or a bad
+ * instruction boundary: say what is wrong, from kallsyms.
+ */
+static int rp_offset_check(const struct rp_probe_req *r)
+{
+	uint64_t size;
+
+	if (!r->symbol[0] || !r->offset ||
+	    rp_ksym_size(r->symbol, r->module[0] ? r->module : NULL, &size) || r->offset < size)
+		return 0;
+	fprintf(stderr, "rawprobectl: %s%s%s+0x%x: the offset is past the "
+		"end of %s, which is 0x%" PRIx64 " bytes long (kallsyms)\n",
+		r->module, r->module[0] ? ":" : "", r->symbol, r->offset,
+		r->symbol, size);
+	return -ERANGE;
+}
+
 int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 {
 	const char **syms, **mods;
@@ -58,6 +78,8 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	err = k ? rp_symbols_check(syms, mods, k) : 0;
 	free(syms);
 	free(mods);
+	for (i = 0; !err && i < n; i++)
+		err = rp_offset_check(&reqs[i]);
 	return err;
 }
 
@@ -114,6 +136,11 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 		return rc;
 	if (r->args_by_name[0])
 		rc = rp_fetch_args_compile(r);
+	else if (r->args_named) {
+		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
+			    r->args_by_name, sizeof(r->args_by_name));
+		rc = rp_fetch_labels_compile(r);
+	}
 	else if (r->args_auto)
 		rc = rp_args_auto(r);
 	if (!rc && r->value_filter[0])
@@ -163,6 +190,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 	switch (opt) {
 	case 'a':
 		req->args_auto = !strcmp(arg, "auto");
+		req->args_named = false;
 		req->args_by_name[0] = '\0';
 		req->nfetch = 0;
 		req->nargs = 0;
@@ -181,10 +209,12 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 					   sizeof(req->arg_names));
 		if (n < 0)
 			return rp_usage_error("bad --args '%s': a count 0..%d, 'auto', "
-					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr, "
+					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr,"
+					      "hex,ksym,ip4,be16,be32, "
 					      "each NAME:TYPE or none",
 					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
 		req->nargs = n;
+		req->args_named = req->arg_names[0] != '\0';
 		return 0;
 	case 'm':
 		if (rp_parse_u64(arg, 1, RAWPROBE_MAXACTIVE_MAX, &v))

@@ -57,6 +57,11 @@ struct rp_probe_req {
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
 	bool args_auto;		/* --args auto: from BTF, at rp_probe_auto_args() */
+	/*
+	 * --args NAME:TYPE,...: the names select parameters where BTF knows
+	 * the function (rp_fetch_labels_compile()), else label positions
+	 */
+	bool args_named;
 	uint16_t str_max;
 	struct rp_task_filter filter;
 	/*

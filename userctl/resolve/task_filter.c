@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/cli.h"
 #include "lib/escape.h"
 #include "resolve/task_filter.h"
@@ -16,6 +17,8 @@ bool rp_task_filter_match(const struct rp_task_filter *f,
 	if ((f->set & RP_TASK_PID) && r->pid != f->pid)
 		return false;
 	if ((f->set & RP_TASK_TGID) && r->tgid != f->tgid)
+		return false;
+	if ((f->set & RP_TASK_NOT_TGID) && r->tgid == f->not_tgid)
 		return false;
 	if ((f->set & RP_TASK_CPU) && r->cpu != f->cpu)
 		return false;
@@ -41,6 +44,8 @@ void rp_task_filter_str(const struct rp_task_filter *f, char *buf, size_t len)
 					    sizeof(f->comm)));
 	if ((f->set & RP_TASK_CPU) && n < len)
 		n += snprintf(buf + n, len - n, "cpu=%u ", f->cpu);
+	if ((f->set & RP_TASK_NOT_TGID) && n < len)
+		n += snprintf(buf + n, len - n, "not-tgid=%u ", f->not_tgid);
 	if (n && n <= len)
 		buf[n - 1] = '\0';	/* the last space */
 }
@@ -57,11 +62,22 @@ static int rp_task_filter_u32(const char *name, const char *arg, uint32_t max,
 	return 0;
 }
 
+void rp_task_filter_leave_self_out(struct rp_task_filter *f)
+{
+	if (f->set & (RP_TASK_SELF | RP_TASK_PID | RP_TASK_TGID))
+		return;
+	f->set |= RP_TASK_NOT_TGID;
+	f->not_tgid = (uint32_t)getpid();
+}
+
 int rp_task_filter_opt(int opt, const char *arg, struct rp_task_filter *f)
 {
 	int rc;
 
 	switch (opt) {
+	case RP_OPT_INCLUDE_SELF:
+		f->set |= RP_TASK_SELF;
+		return 0;
 	case 'P':
 		rc = rp_task_filter_u32("pid", arg, INT32_MAX, &f->pid);
 		f->set |= rc ? 0 : RP_TASK_PID;

@@ -20,10 +20,21 @@
 #define RP_TASK_TGID	(1U << 1)
 #define RP_TASK_COMM	(1U << 2)
 #define RP_TASK_CPU	(1U << 3)
+#define RP_TASK_NOT_TGID (1U << 4)	/* every process but not_tgid */
+#define RP_TASK_SELF	(1U << 5)	/* --include-self: no NOT_TGID added */
+
+/*
+ * --include-self, an option of the commands that bring probes (stream,
+ * trace, hist, count): they leave their own process out otherwise.
+ */
+#define RP_OPT_INCLUDE_SELF	0x280
+#define RP_SELF_LONGOPT							\
+	{ "include-self", no_argument, NULL, RP_OPT_INCLUDE_SELF }
 
 struct rp_task_filter {
 	unsigned int set;
 	uint32_t pid, tgid, cpu;
+	uint32_t not_tgid;
 	char comm[RAWPROBE_COMM_LEN];
 };
 
@@ -35,5 +46,12 @@ bool rp_task_filter_match(const struct rp_task_filter *f,
 void rp_task_filter_str(const struct rp_task_filter *f, char *buf, size_t len);
 /* --pid/--tgid/--comm/--cpu (opt P/T/C/U); RP_EXIT_USAGE if bad. */
 int rp_task_filter_opt(int opt, const char *arg, struct rp_task_filter *f);
+/*
+ * A command's own probes leave the command's process out, in the kernel
+ * (RAWPROBE_A_FILTER_NOT_TGID): tracing a path it takes itself (poll,
+ * write) would record its every wakeup and wake it again. Not with
+ * --include-self, nor with --pid or --tgid, which name whom to record.
+ */
+void rp_task_filter_leave_self_out(struct rp_task_filter *f);
 
 #endif

@@ -227,6 +227,97 @@ t_several_ids() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Issue 40, item 5: --args NAME:TYPE selects the parameter of that name
+# where BTF knows the function (filename is do_sys_openat2's second).
+t_args_name_selects() {
+	local f=$S/named-$$
+	echo x > "$f"
+	bg_start $S/named.json -j trace jprobe:do_sys_openat2 --args filename:ustr -d 60
+	cat "$f" >/dev/null
+	bg_stop INT
+	expect_eq 1 "$(grep -F '"comm":"cat"' $S/named.json | grep -cF "\"str\":\"$f\"")" "cat's open of the file, by the parameter's name"
+	expect_fail 2 "'fd:s32': is not an argument of do_sys_openat2 \(its arguments: dfd, filename, how\)" \
+		$CTL trace jprobe:do_sys_openat2 --args fd:s32 -d 1
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# Issue 40, item 2: a command's probes leave rawprobectl out, in the
+# kernel: tracing vfs_write, its own writes of the records it read are
+# not records (each would wake it again). --include-self records them.
+t_self_left_out() {
+	local self n
+	bg_start $S/self.err-only -j trace kprobe:vfs_write -d 60 -o $S/self.json
+	self=$BG_PID
+	expect_eq "$self" "$(json_get "$($CTL -j probe list)" 'j[0]["filter"]["not_tgid"]')" "the filter, as the kernel has it"
+	dd if=/dev/zero of=/dev/null bs=1 count=20 2>/dev/null
+	wait_for "[ \$(grep -c '\"comm\":\"dd\"' $S/self.json) -ge 20 ]" 100 ||
+		fail "dd's writes not traced: $(head -c 300 $S/self.json)"
+	bg_stop INT
+	expect_eq 0 "$(grep -c "\"tgid\":$self," $S/self.json)" "records of rawprobectl ($self)"
+	expect_match "kprobe:vfs_write +[0-9]+ +[0-9]+ +[0-9]+ +[1-9]" "$(cat $S/self.err-only.err)" "its writes counted as FILTERED"
+
+	# with it, its writes are records, which it writes, which are
+	# records: -c ends the loop (-d bounds it)
+	$CTL -j trace kprobe:vfs_write --include-self -c 60 -d 30 \
+		-o $S/self2.json 2>$S/self2.err &
+	self=$!
+	wait_for "[ \$(probe_count) -gt 0 ] || ! kill -0 $self 2>/dev/null" 100
+	dd if=/dev/zero of=/dev/null bs=1 count=20 2>/dev/null
+	wait "$self" || fail "trace --include-self: $(cat $S/self2.err)"
+	n=$(grep -c "\"tgid\":$self," $S/self2.json) || true
+	expect_ge 1 "$n" "records of rawprobectl ($self) with --include-self"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# Issue 40, item 6: value formats. A loopback connect: tcp_connect's
+# socket has 127.0.0.1 and the listener's port, big-endian in memory, and
+# its sk_state_change is sock_def_wakeup.
+t_value_formats() {
+	local port
+	ip link set lo up
+	bg_start $S/fmt.txt trace kprobe:tcp_connect -d 60 \
+		--args 'sk->__sk_common.skc_daddr:ip4,sk->__sk_common.skc_dport:be16,sk->sk_state_change:ksym,sk->__sk_common.skc_daddr:hex'
+	port=$(py 'import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname())
+print(l.getsockname()[1])')
+	bg_stop INT
+	expect_match "kprobe:tcp_connect +\(sk->__sk_common.skc_daddr=127\.0\.0\.1, sk->__sk_common.skc_dport=$port, sk->sk_state_change=sock_def_wakeup\+0x0, sk->__sk_common.skc_daddr=0x100007f\)" \
+		"$(cat $S/fmt.txt)" "daddr, port, callback"
+}
+
+# Issue 40, item 3: a command that brings its probes reads from the
+# rings' current position. Records a deleted probe left unread must not
+# come out as '?' records (stream -e) or as "filtered out here" (trace).
+t_reader_starts_at_head() {
+	local id
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	py 'import os
+for i in range(40): os.getpgid(0)'
+	expect_ge 40 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["records"]')" "records left in the rings"
+	$CTL probe del "$id"
+	bg_start $S/head.json -j stream -e kprobe:__x64_sys_getppid
+	py 'import os
+for i in range(3): os.getppid()'
+	bg_stop INT
+	expect_eq 0 "$(grep -c "\"probe_id\":$id," $S/head.json)" "records of the deleted probe $id"
+	expect_ge 3 "$(grep -c '"probe":"kprobe:__x64_sys_getppid"' $S/head.json)" "records of the stream's probe"
+	# the same with trace, after more records of a deleted probe
+	id=$($CTL probe add kprobe __x64_sys_getpgid)
+	py 'import os
+for i in range(40): os.getpgid(0)'
+	$CTL probe del "$id"
+	bg_start $S/head.txt trace kprobe:__x64_sys_getppid -d 60
+	py 'import os
+for i in range(3): os.getppid()'
+	bg_stop INT
+	expect_eq 0 "$(grep -cF ' ? ' $S/head.txt)" "'?' records"
+	expect_match "records read" "$(cat $S/head.txt.err)" "summary"
+	if grep -q "filtered out here" $S/head.txt.err; then
+		fail "stale records counted: $(cat $S/head.txt.err)"
+	fi
+}
+
 # Requests only the kernel can refuse, from the ASan+UBSan CLI
 # (tests/cli/hostile.sh runs the rest on the host): each a clean error,
 # no sanitizer report, no probe left.
@@ -245,4 +336,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_self_left_out \
 	t_hostile_kernel_errors
