@@ -206,6 +206,31 @@ t_inject_chain_order() {
 		fail "$(cat $S/chain.out.err)"
 }
 
+# alloc_page: a pipe's first write allocates its buffer's page; under
+# --times 1 in write(2), for one command, that write fails with ENOMEM
+# and the next works.
+t_inject_alloc_page_in_write() {
+	local out
+	bg_start $S/page.out inject alloc_page --in __x64_sys_write --comm rp-pipew --times 1
+	out=$(python3 -c '
+import ctypes, errno, os
+ctypes.CDLL(None).prctl(15, b"rp-pipew", 0, 0, 0)
+r, w = os.pipe()
+try:
+    os.write(w, b"x")
+    print("first write worked")
+except OSError as e:
+    print("first write:", errno.errorcode[e.errno])
+os.write(w, b"y")
+print("second write worked")')
+	wait_for "! kill -0 $BG_PID 2>/dev/null" 100 || fail "inject did not end after 1"
+	wait $BG_PID || fail "inject's exit status: $?"
+	expect_match "first write: ENOMEM" "$out" "the pipe's first write"
+	expect_match "second write worked" "$out" "the second write"
+	grep -q "^1 alloc_page allocation failed" $S/page.out.err ||
+		fail "inject's count: $(cat $S/page.out.err)"
+}
+
 # SIGKILLed: the probes go with its socket, and allocations work.
 t_inject_sigkill_leaves_nothing() {
 	bg_start $S/kill.out inject kmalloc --in __x64_sys_getcwd
@@ -219,4 +244,5 @@ t_inject_sigkill_leaves_nothing() {
 tests t_override_getuid_for_id_only t_override_refused_places_and_values \
 	t_override_refused_callers t_inject_kmalloc_in_mount \
 	t_inject_times_exact t_inject_probability t_inject_interval \
-	t_inject_chain_order t_inject_sigkill_leaves_nothing
+	t_inject_chain_order t_inject_alloc_page_in_write \
+	t_inject_sigkill_leaves_nothing
