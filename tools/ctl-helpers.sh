@@ -44,17 +44,18 @@ wait_for() {
 }
 
 # stream_all OUT [ARGS...]: a JSON stream into OUT in the background (of
-# the probes ARGS select, every probe's without), once it has mapped the
-# rings. Sets STREAM_PID; its stderr goes to OUT.err.
+# the probes ARGS select, every probe's without), once it said it is
+# reading (its readiness line). Sets STREAM_PID; its stderr goes to
+# OUT.err.
 stream_all() {
 	local out=$1
 	shift
 	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
 	STREAM_PID=$!
-	wait_for "grep -qs /dev/rawprobe /proc/$STREAM_PID/maps ||
-		! kill -0 $STREAM_PID 2>/dev/null" 100
-	grep -qs /dev/rawprobe "/proc/$STREAM_PID/maps" && return 0
-	echo "    the stream did not map the rings: $(cat "$out.err")" >&2
+	wait_for "grep -qs 'Hit Ctrl-C to end' $out.err ||
+		! kill -0 $STREAM_PID 2>/dev/null" 300
+	grep -qs 'Hit Ctrl-C to end' "$out.err" && return 0
+	echo "    the stream never said it was ready: $(cat "$out.err")" >&2
 	return 1
 }
 

@@ -92,18 +92,23 @@ probeable_functions() {
 		head -"$1"
 }
 
+# ready_line ERRFILE: has the command printed its readiness line ("...
+# Hit Ctrl-C to end."), which comes once its probes are armed?
+ready_line() {
+	grep -q 'Hit Ctrl-C to end\.$' "$1" 2>/dev/null
+}
+
 # bg_start OUT ARGS...: rawprobectl ARGS in the background, stdout to
-# OUT, stderr to OUT.err; waits until its probes exist (or it died).
+# OUT, stderr to OUT.err; waits for its readiness line (or its death).
 # Sets BG_PID.
 bg_start() {
-	local out=$1 before
+	local out=$1
 	shift
-	before=$(probe_count)
 	$CTL "$@" > "$out" 2> "$out.err" &
 	BG_PID=$!
-	wait_for "! kill -0 $BG_PID 2>/dev/null || [ \$(probe_count) -gt $before ]" 100
-	kill -0 "$BG_PID" 2>/dev/null && [ "$(probe_count)" -gt "$before" ] ||
-		fail "no probes added by '$*': $(cat "$out.err")"
+	wait_for "! kill -0 $BG_PID 2>/dev/null || ready_line $out.err" 300
+	kill -0 "$BG_PID" 2>/dev/null && ready_line "$out.err" ||
+		fail "'$*' never said it was ready: $(cat "$out.err")"
 }
 
 # bg_stop SIGNAL: stop it, expect exit 0 and nothing left behind.
@@ -170,15 +175,14 @@ ftrace_del() {
 # --- streams ---
 
 # stream_bg OUT ARGS...: start a JSON stream in the background and wait
-# until its probes exist. Sets STREAM_PID.
+# for its readiness line. Sets STREAM_PID.
 stream_bg() {
-	local out=$1 before
+	local out=$1
 	shift
-	before=$(probe_count)
 	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
 	STREAM_PID=$!
-	wait_for "[ \$(probe_count) -gt $before ]" 100 ||
-		fail "stream did not add its probes: $(cat "$out.err")"
+	wait_for "ready_line $out.err" 300 ||
+		fail "stream never said it was ready: $(cat "$out.err")"
 }
 
 # Case files call this after defining their tests, in order.

@@ -314,6 +314,27 @@ static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)
 	}
 }
 
+/*
+ * The readiness line, once the probes are armed and the rings read:
+ * the command's own probes, or (stream alone) every probe there is.
+ */
+static void rp_stream_ready(const struct rp_stream *s)
+{
+	const char *names[RP_MAX_STREAM_PROBES];
+	unsigned int n = 0;
+	size_t i, k;
+
+	for (i = 0; i < s->nr_probes && n < RP_MAX_STREAM_PROBES; i++) {
+		for (k = 0; k < s->nr_owned; k++)
+			if (s->owned[k] == s->descs[i].id)
+				break;
+		if (!s->nr_owned || k < s->nr_owned)
+			names[n++] = s->descs[i].name;
+	}
+	rp_ready_line(s->cfg->mode == RP_MODE_STREAM ? "Streaming" : "Tracing",
+		      names, s->nr_owned ? s->nr_owned : (unsigned int)s->nr_probes);
+}
+
 /* --- the loop --- */
 
 /*
@@ -944,6 +965,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 		return RP_EXIT_FAIL;
 	rp_stream_refresh(s);
 	rp_stream_labels_prepare(s);
+	rp_stream_ready(s);
 	rp_stream_loop(s, c->duration);
 
 	/* Stop producing, take what is left, then account. */
@@ -974,6 +996,8 @@ static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c)
 		return rp_exit_from_errno(err);
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
+	rp_stream_refresh(s);
+	rp_stream_ready(s);
 	rc = rp_hist_agg_run(&a);
 	if (!rc && s->sink.err)
 		rc = RP_EXIT_FAIL;

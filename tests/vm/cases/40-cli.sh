@@ -331,10 +331,39 @@ t_hostile_kernel_errors() {
 		"$(tail -1 <<<"$out")" "hostile --kernel"
 }
 
+# Issue 39, item 5: the readiness line comes once every probe is armed,
+# so a workload started on it is seen whole, even where arming is slow
+# (--args auto parses BTF first: over 1.5 s under QEMU).
+t_ready_line_after_arming() {
+	local pid armed n
+	$CTL -j trace kprobe:__x64_sys_getpgid --args auto \
+		-e kretprobe:__x64_sys_getppid -d 120 -o $S/ready.json \
+		2>$S/ready.err &
+	pid=$!
+	wait_for "ready_line $S/ready.err || ! kill -0 $pid 2>/dev/null" 300
+	# what the kernel had armed when the line came (enabled: no
+	# [DISABLED]; the kretprobe sits on __do_sys_getppid; +0x4 past
+	# 6.12's endbr64)
+	armed=$(grep -cE 'getp[pg]id\+0x[04] +(\[FTRACE\])?$' \
+		/sys/kernel/debug/kprobes/list) || true
+	py 'import os
+for i in range(300): os.getpgid(0); os.getppid()'
+	kill -INT $pid
+	wait $pid || fail "trace: $(cat $S/ready.err)"
+	expect_eq 2 "$armed" "probes armed, enabled, at the readiness line"
+	expect_match '^Tracing 2 probes \(kprobe:__x64_sys_getpgid, kretprobe:__x64_sys_getppid\)\. Hit Ctrl-C to end\.$' \
+		"$(head -1 $S/ready.err)" "the readiness line"
+	n=$(count_records $S/ready.json "r['comm'] == 'python3' and r['kind'] == 'kprobe'")
+	expect_eq 300 "$n" "getpgid calls of the workload started on the line"
+	n=$(count_records $S/ready.json "r['comm'] == 'python3' and r['kind'] == 'kretprobe'")
+	expect_eq 300 "$n" "getppid returns of the workload started on the line"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_hist_latency_by_comm t_hist_arg_linear_text t_export_perfetto \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
 	t_reader_starts_at_head t_args_name_selects t_value_formats t_self_left_out \
-	t_hostile_kernel_errors
+	t_ready_line_after_arming t_hostile_kernel_errors
