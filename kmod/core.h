@@ -84,12 +84,19 @@ struct rp_probe_totals {
 #define RP_FILTER_CPU	(1U << 3)
 #define RP_FILTER_VALUE	(1U << 4)	/* spec.terms, tested by probes/fetch.c */
 #define RP_FILTER_NOT_TGID	(1U << 5)	/* every process but not_tgid */
+#define RP_FILTER_CGROUP	(1U << 6)	/* tasks in cgroup_id or below */
 
 struct rp_filter {
 	u32 mask;			/* RP_FILTER_*; 0: record every hit */
 	u32 pid, tgid, cpu;
 	u32 not_tgid;
 	char comm[RAWPROBE_COMM_LEN];	/* NUL-padded, like task->comm */
+	/*
+	 * A cgroup v2 by id and depth, no reference: ids are never reused,
+	 * so a removed cgroup matches no task (probes/emit.h).
+	 */
+	u64 cgroup_id;
+	u32 cgroup_level;
 };
 
 /* RAWPROBE_F_AGG: what to count by, and what to sum and bucket. */
@@ -136,6 +143,8 @@ struct rp_probe_spec {
 	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
 	char filter_str[RAWPROBE_FILTER_STR_LEN];	/* for output only */
+	u16 strs_len;			/* string terms' constants: */
+	char strs[RAWPROBE_FILTER_STRS_LEN];	/* NUL-terminated each */
 	struct rp_agg_spec agg;		/* with RAWPROBE_F_AGG */
 	struct rp_ovr_spec ovr;		/* RAWPROBE_A_OVERRIDE */
 	u8 chain_step;			/* RAWPROBE_A_CHAIN_STEP; 0: none */
@@ -281,6 +290,8 @@ void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
 u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
+long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
+		    bool *trunc);
 bool rp_is_syscall_wrapper(const char *sym);
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
 void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,

@@ -23,6 +23,7 @@
 
 #include <linux/utsname.h>
 #include <linux/capability.h>
+#include <linux/cgroup.h>
 #include <linux/ctype.h>
 #include <net/genetlink.h>
 #include "agg.h"
@@ -89,6 +90,9 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 					     sizeof(struct rawprobe_value_term) },
 	[RAWPROBE_A_VALUE_FILTER_STR] = { .type = NLA_NUL_STRING,
 					  .len = RAWPROBE_FILTER_STR_LEN - 1 },
+	[RAWPROBE_A_VALUE_FILTER_STRS] = { .type = NLA_BINARY,
+					   .len = RAWPROBE_FILTER_STRS_LEN },
+	[RAWPROBE_A_FILTER_CGROUP] = NLA_POLICY_MIN(NLA_U64, 1),
 	[RAWPROBE_A_AGG_KEYS]	= { .type = NLA_BINARY,
 				    .len = RAWPROBE_AGG_MAX_KEYS },
 	[RAWPROBE_A_AGG_KEY_ARGS] = { .type = NLA_BINARY,
@@ -258,6 +262,10 @@ static int rp_put_filter(struct sk_buff *skb, const struct rp_filter *f)
 	if ((f->mask & RP_FILTER_NOT_TGID) &&
 	    nla_put_u32(skb, RAWPROBE_A_FILTER_NOT_TGID, f->not_tgid))
 		return -EMSGSIZE;
+	if ((f->mask & RP_FILTER_CGROUP) &&
+	    nla_put_u64_64bit(skb, RAWPROBE_A_FILTER_CGROUP, f->cgroup_id,
+			      RAWPROBE_A_PAD))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -274,6 +282,9 @@ static int rp_put_values(struct sk_buff *skb, const struct rp_probe_spec *s)
 		return -EMSGSIZE;
 	if (s->filter_str[0] &&
 	    nla_put_string(skb, RAWPROBE_A_VALUE_FILTER_STR, s->filter_str))
+		return -EMSGSIZE;
+	if (s->strs_len &&
+	    nla_put(skb, RAWPROBE_A_VALUE_FILTER_STRS, s->strs_len, s->strs))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -638,6 +649,32 @@ static void rp_parse_filter(struct nlattr **a, struct rp_filter *f)
 }
 
 /*
+ * A cgroup v2 by id, kept with its depth so that a handler tests
+ * ancestry with a load or two (probes/emit.h), and with no reference to
+ * hold: ids are never reused. cgroup_get_from_id() knows only the
+ * caller's cgroup namespace, as cgroupid() of bpftrace does.
+ */
+static int rp_parse_cgroup(struct nlattr *a, struct netlink_ext_ack *extack,
+			   struct rp_filter *f)
+{
+	struct cgroup *cgrp;
+
+	if (!a)
+		return 0;
+	f->cgroup_id = nla_get_u64(a);
+	cgrp = cgroup_get_from_id(f->cgroup_id);
+	if (IS_ERR_OR_NULL(cgrp)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "no cgroup v2 of this id (in the caller's cgroup namespace)");
+		return -ENOENT;
+	}
+	f->cgroup_level = cgrp->level;
+	cgroup_put(cgrp);
+	f->mask |= RP_FILTER_CGROUP;
+	return 0;
+}
+
+/*
  * Names are echoed to every reader of the probe list (text, JSON, CSV):
  * identifiers and field paths only (skb->dev->name, a.b[2]), one per
  * argument, so that no output needs escaping. ASCII only: the kernel's
@@ -679,12 +716,33 @@ static int rp_parse_filter_str(struct nlattr *a, struct netlink_ext_ack *extack,
 
 	nla_strscpy(s->filter_str, a, sizeof(s->filter_str));
 	for (c = s->filter_str; *c; c++) {
-		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\') {
+		if (*c < 0x20 || *c > 0x7e || *c == '\\') {
 			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "the filter's text: printable ASCII, no quote or backslash");
+					    "the filter's text: printable ASCII, no backslash");
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The string terms' constants: NUL-terminated, so that any offset into
+ * them is a string; which offsets the terms name, and how long those
+ * strings are, is checked with the terms (probes/fetch.c).
+ */
+static int rp_parse_filter_strs(struct nlattr *a,
+				struct netlink_ext_ack *extack,
+				struct rp_probe_spec *s)
+{
+	int len = nla_len(a);
+
+	if (!len || ((const char *)nla_data(a))[len - 1]) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "the string constants end with a NUL");
+		return -EINVAL;
+	}
+	s->strs_len = len;
+	nla_memcpy(s->strs, a, sizeof(s->strs));
 	return 0;
 }
 
@@ -715,6 +773,9 @@ static int rp_parse_values(struct nlattr **a, struct netlink_ext_ack *extack,
 		nla_memcpy(s->terms, v, sizeof(s->terms));
 		s->filter.mask |= RP_FILTER_VALUE;
 	}
+	if (a[RAWPROBE_A_VALUE_FILTER_STRS] &&
+	    rp_parse_filter_strs(a[RAWPROBE_A_VALUE_FILTER_STRS], extack, s))
+		return -EINVAL;
 	if (a[RAWPROBE_A_VALUE_FILTER_STR])
 		return rp_parse_filter_str(a[RAWPROBE_A_VALUE_FILTER_STR],
 					   extack, s);
@@ -820,6 +881,8 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	if (a[RAWPROBE_A_STR_MAX])
 		s->str_max = nla_get_u16(a[RAWPROBE_A_STR_MAX]);
 	rp_parse_filter(a, &s->filter);
+	if (rp_parse_cgroup(a[RAWPROBE_A_FILTER_CGROUP], extack, &s->filter))
+		return -ENOENT;
 	if (a[RAWPROBE_A_ARGTYPES]) {
 		if (nla_len(a[RAWPROBE_A_ARGTYPES]) != s->nargs) {
 			NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_ARGTYPES],

@@ -42,7 +42,7 @@ static bool rp_fetch_loads(const struct rawprobe_fetch *f)
 
 /*
  * Whether the probe reads memory at addresses its hits choose: a string
- * capture, a field path, a value filter on a field. A system call's
+ * capture, a field path, a value filter on a field or a string. A system call's
  * argument is whatever address a process passes, so such a probe reads
  * any memory any process names; the callers' capabilities decide
  * (genl.c). Registers, the saved pt_regs of a system call and stack
@@ -60,7 +60,8 @@ bool rp_spec_reads_memory(const struct rp_probe_spec *spec)
 		if (rp_fetch_loads(&spec->fetch[i]))
 			return true;
 	for (i = 0; i < spec->nterms; i++)
-		if (rp_fetch_loads(&spec->terms[i].fetch))
+		if (rp_fetch_loads(&spec->terms[i].fetch) ||
+		    spec->terms[i].cmp >= RAWPROBE_CMP_STR_EQ)	/* a string */
 			return true;
 	return false;
 }

@@ -90,8 +90,9 @@ NOKPROBE_SYMBOL(rp_args_fetch);
 
 /*
  * Copy a NUL-terminated string without faulting, never reading across a
- * page boundary past the terminator. Returns the length copied (without
- * the NUL) or -EFAULT; *trunc tells whether the string went on.
+ * page boundary past the terminator, into dst[max + 1]. Returns the
+ * length copied (without the NUL) or -EFAULT; *trunc tells whether the
+ * string went on.
  *
  * It copies 16 bytes at a time, so a chunk may hold bytes that follow
  * the terminator in the source (another object, the traced process's
@@ -100,8 +101,8 @@ NOKPROBE_SYMBOL(rp_args_fetch);
  * (strncpy_from_{user,kernel}_nofault() would do, but modules cannot
  * call them.)
  */
-static long rp_copy_string(char *dst, unsigned long src, size_t max,
-			   bool user, bool *trunc)
+long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
+		    bool *trunc)
 {
 	size_t len = 0;
 

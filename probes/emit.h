@@ -6,9 +6,23 @@
 #ifndef _RAWPROBE_EMIT_H
 #define _RAWPROBE_EMIT_H
 
+#include <linux/cgroup.h>
 #include <linux/sched.h>
 #include "core.h"
 #include "record.h"
+
+/*
+ * The task is in the cgroup or below it: its cgroup's ancestor at the
+ * filter's depth is that cgroup. A handler runs with preemption off, an
+ * RCU read-side section, which keeps the css_set and cgroups alive.
+ */
+static __always_inline bool rp_in_cgroup(const struct rp_filter *f)
+{
+	struct cgroup *cgrp = task_dfl_cgroup(current);
+
+	return cgrp->level >= f->cgroup_level &&
+	       cgroup_id(cgrp->ancestors[f->cgroup_level]) == f->cgroup_id;
+}
 
 static __always_inline bool rp_filter_match(const struct rp_filter *f)
 {
@@ -21,6 +35,8 @@ static __always_inline bool rp_filter_match(const struct rp_filter *f)
 	if ((f->mask & RP_FILTER_NOT_TGID) && task->tgid == f->not_tgid)
 		return false;
 	if ((f->mask & RP_FILTER_CPU) && smp_processor_id() != f->cpu)
+		return false;
+	if ((f->mask & RP_FILTER_CGROUP) && !rp_in_cgroup(f))
 		return false;
 	/* Both NUL-padded: one fixed-size compare, no string walk. */
 	if ((f->mask & RP_FILTER_COMM) &&

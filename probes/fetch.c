@@ -45,6 +45,44 @@ static bool rp_fetch_shape_ok(const struct rawprobe_fetch *f)
 	       f->bit_off + f->bit_size <= bits;
 }
 
+static bool rp_cmp_is_str(u8 cmp)
+{
+	return cmp >= RAWPROBE_CMP_STR_EQ && cmp <= RAWPROBE_CMP_NGLOB;
+}
+
+/*
+ * A string term: its fetch gives an address (8 bytes, no bitfield), its
+ * constant is a whole string of the spec's strs, shorter than what the
+ * handler reads; a number's term has no string fields.
+ */
+static int rp_check_str_term(const struct rp_probe_spec *s,
+			     const struct rawprobe_value_term *t,
+			     struct netlink_ext_ack *extack)
+{
+	const char *c;
+
+	if (!rp_cmp_is_str(t->cmp)) {
+		if (!t->str_size && !(t->flags & RAWPROBE_TERM_USER))
+			return 0;
+		NL_SET_ERR_MSG(extack, "value filter: string fields on a number's term");
+		return -EINVAL;
+	}
+	if (t->fetch.size != 8 || t->fetch.bit_size) {
+		NL_SET_ERR_MSG(extack, "value filter: a string term's fetch is an address");
+		return -EINVAL;
+	}
+	if (t->value >= s->strs_len) {
+		NL_SET_ERR_MSG(extack, "value filter: a string term's constant is past RAWPROBE_A_VALUE_FILTER_STRS");
+		return -EINVAL;
+	}
+	c = s->strs + t->value;
+	if (strnlen(c, s->strs_len - t->value) >= RAWPROBE_CMP_STR_LEN) {
+		NL_SET_ERR_MSG(extack, "value filter: a string constant of RAWPROBE_CMP_STR_LEN bytes or more");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int rp_check_terms(const struct rp_probe_spec *s, bool at_return,
 			  struct netlink_ext_ack *extack)
 {
@@ -59,12 +97,14 @@ static int rp_check_terms(const struct rp_probe_spec *s, bool at_return,
 			NL_SET_ERR_MSG(extack, "value filter: a malformed fetch");
 			return -EINVAL;
 		}
-		if (!t->cmp || t->cmp >= __RAWPROBE_CMP_MAX || t->reserved ||
-		    (t->flags & ~RAWPROBE_TERM_OR) ||
+		if (!t->cmp || t->cmp >= __RAWPROBE_CMP_MAX ||
+		    (t->flags & ~(RAWPROBE_TERM_OR | RAWPROBE_TERM_USER)) ||
 		    (!i && (t->flags & RAWPROBE_TERM_OR))) {
 			NL_SET_ERR_MSG(extack, "value filter: a malformed term");
 			return -EINVAL;
 		}
+		if (rp_check_str_term(s, t, extack))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -182,6 +222,94 @@ static bool rp_term_holds(const struct rawprobe_value_term *t, u64 v)
 NOKPROBE_SYMBOL(rp_term_holds);
 
 /*
+ * '*' matches any run, '?' one character. Iterative, remembering the
+ * last '*' only: at most strlen(pat) * strlen(s) steps, both bounded by
+ * RAWPROBE_CMP_STR_LEN, and no recursion on a handler's stack.
+ */
+static bool rp_glob_match(const char *pat, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		if (*pat == '*') {
+			star = ++pat;
+			resume = s;
+		} else if (*pat == '?' || *pat == *s) {
+			pat++;
+			s++;
+		} else if (star) {
+			pat = star;
+			s = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+NOKPROBE_SYMBOL(rp_glob_match);
+
+/*
+ * A kernel string, else a user one: gcc's BTF has no __user tags, so a
+ * user pointer the CLI could not tell (do_sys_openat2's filename) is
+ * read where it points, as bpf_probe_read_compat_str() reads on x86; a
+ * kernel read of a user address fails at once, never faults in.
+ */
+static long rp_str_term_read(const struct rawprobe_value_term *t, u64 v,
+			     char *buf, size_t max, bool *trunc)
+{
+	long n;
+
+	if (!(t->flags & RAWPROBE_TERM_USER)) {
+		n = rp_copy_string(buf, v, max, false, trunc);
+		if (n >= 0)
+			return n;
+	}
+	return rp_copy_string(buf, v, max, true, trunc);
+}
+NOKPROBE_SYMBOL(rp_str_term_read);
+
+/*
+ * A string term at address v: read through the nofault copies, at most
+ * str_size (a char array's end) and RAWPROBE_CMP_STR_LEN bytes. A string
+ * that goes on past that equals no constant (each is shorter), and
+ * matches a glob only if the glob ends in '*', whatever followed. NULL
+ * and an unreadable address compare as "", as bpftrace's str() gives.
+ */
+static bool rp_str_term_holds(struct rawprobe_probe *p,
+			      const struct rawprobe_value_term *t, u64 v)
+{
+	const char *c = p->spec.strs + t->value;
+	char buf[RAWPROBE_CMP_STR_LEN + 1];
+	size_t max = RAWPROBE_CMP_STR_LEN;
+	bool trunc, match;
+	long n;
+
+	if (t->str_size && t->str_size < max)
+		max = t->str_size;
+	/* NULL: a NULL pointer, or a fetch that faulted (counted) */
+	n = v ? rp_str_term_read(t, v, buf, max, &trunc) : 0;
+	if (n <= 0) {
+		buf[0] = '\0';
+		trunc = false;
+	}
+	if (n < 0)
+		this_cpu_inc(p->stats->fetch_faults);
+	/* a char array full to its end is a string of its size */
+	if (trunc && max == t->str_size)
+		trunc = false;
+	if (t->cmp == RAWPROBE_CMP_STR_EQ || t->cmp == RAWPROBE_CMP_STR_NE)
+		match = !trunc && !strcmp(buf, c);
+	else
+		match = rp_glob_match(c, buf) &&
+			(!trunc || (*c && c[strlen(c) - 1] == '*'));
+	return t->cmp == RAWPROBE_CMP_STR_EQ || t->cmp == RAWPROBE_CMP_GLOB ?
+	       match : !match;
+}
+NOKPROBE_SYMBOL(rp_str_term_holds);
+
+/*
  * Terms joined by && in alternatives joined by ||: once an alternative
  * fails, its remaining terms are skipped up to the next ||.
  */
@@ -205,7 +333,8 @@ bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
 		}
 		if (!rp_fetch_run(&t->fetch, raw, retval, &v))
 			this_cpu_inc(p->stats->fetch_faults);
-		alive = rp_term_holds(t, v);
+		alive = rp_cmp_is_str(t->cmp) ? rp_str_term_holds(p, t, v) :
+						rp_term_holds(t, v);
 	}
 	return alive;
 }

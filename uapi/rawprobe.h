@@ -449,6 +449,14 @@ enum rawprobe_attr {
 					 * rawprobectl's own, for the probes
 					 * a command brings
 					 */
+	RAWPROBE_A_FILTER_CGROUP,	/* u64, a cgroup v2's id (its
+					 * directory's inode number): only
+					 * tasks in it or below it
+					 */
+	RAWPROBE_A_VALUE_FILTER_STRS,	/* binary, < RAWPROBE_FILTER_STRS_LEN:
+					 * the string terms' constants, each
+					 * NUL-terminated, back to back
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -642,6 +650,16 @@ struct rawprobe_fetch {
  * test at entry; a kretprobe tests at return, where src arguments are
  * the registers saved at entry and FETCH_RETVAL the return value.
  * Comparisons are signed when the fetch is.
+ *
+ * A string term (RAWPROBE_CMP_STR_EQ..NGLOB) compares the string at the
+ * address its fetch computes (a char array's: add, no last load; a char
+ * pointer's: the pointer loaded last) with the constant at byte value of
+ * RAWPROBE_A_VALUE_FILTER_STRS. The kernel reads at most str_size bytes
+ * (a char array's size; 0 for a pointer) and at most
+ * RAWPROBE_CMP_STR_LEN, through the nofault copies: a string that goes
+ * on past that bound equals no constant and matches a glob only if the
+ * glob ends with '*'; a read that faults compares as "" and counts in
+ * STAT_FETCH_FAULTS. RAWPROBE_TERM_USER: the string is in user memory.
  */
 enum rawprobe_cmp {
 	RAWPROBE_CMP_EQ = 1,
@@ -652,17 +670,27 @@ enum rawprobe_cmp {
 	RAWPROBE_CMP_GE,
 	RAWPROBE_CMP_ANY,		/* (value & constant) != 0 */
 	RAWPROBE_CMP_NONE,		/* (value & constant) == 0 */
+	RAWPROBE_CMP_STR_EQ,		/* strings: equal */
+	RAWPROBE_CMP_STR_NE,		/* strings: not equal */
+	RAWPROBE_CMP_GLOB,		/* matches: '*' any run, '?' one char */
+	RAWPROBE_CMP_NGLOB,		/* does not match */
 	__RAWPROBE_CMP_MAX,
 };
 
 #define RAWPROBE_TERM_OR		(1U << 0)
+#define RAWPROBE_TERM_USER		(1U << 1)	/* a string term's
+							 * string is in user
+							 * memory
+							 */
 
 struct rawprobe_value_term {
 	struct rawprobe_fetch fetch;	/*  0 */
 	__u8  cmp;			/* 28 enum rawprobe_cmp */
 	__u8  flags;			/* 29 RAWPROBE_TERM_* */
-	__u16 reserved;			/* 30 */
-	__u64 value;			/* 32 */
+	__u16 str_size;			/* 30 a string term's char array size,
+					 *    or 0; 0 for numbers
+					 */
+	__u64 value;			/* 32 number; string: constant's offset */
 };
 
 /* Bounds enforced by the netlink policies. */
@@ -673,6 +701,10 @@ struct rawprobe_value_term {
 #define RAWPROBE_ARG_NAMES_LEN	128	/* A_ARG_NAMES, with its NUL */
 #define RAWPROBE_MAX_VALUE_TERMS	8	/* terms of A_VALUE_FILTER */
 #define RAWPROBE_FILTER_STR_LEN	128	/* A_VALUE_FILTER_STR, with its NUL */
+#define RAWPROBE_FILTER_STRS_LEN	256	/* A_VALUE_FILTER_STRS */
+#define RAWPROBE_CMP_STR_LEN	64	/* bytes a string term reads at most;
+					 * its constant is shorter
+					 */
 #define RAWPROBE_RING_MIN	64
 #define RAWPROBE_RING_MAX	(1U << 20)
 

@@ -249,12 +249,16 @@ def prog(f):
     if f['bit_size']:
         s += '@%d+%d' % (f['loads'][-1] * 8 + f['bit_off'], f['bit_size'])
     return s
+def val(t):	# a number, or "string"/STR_SIZE[/user]
+    if not isinstance(t['value'], str):
+        return '%d' % t['value']
+    return '"%s"/%d%s' % (t['value'], t['str_size'], '/user' if t['user'] else '')
 for line in sys.stdin:
     d = json.loads(line)
     terms = d.get('value_filter', {}).get('terms', [])
     print('args %s, fetch %s, terms %s' % (
         ' '.join(d['args']), ' '.join(prog(f) for f in d.get('fetch', [])),
-        ';'.join('%s%s %d %s' % ('or ' if t['or'] else '', t['cmp'], t['value'],
+        ';'.join('%s%s %s %s' % ('or ' if t['or'] else '', t['cmp'], val(t),
                                  prog(t['fetch'])) for t in terms)))
 PY
 progs() { $ADD -j "$@" --dry-run | python3 "$T/progs.py"; }
@@ -422,8 +426,29 @@ check "filter 3 bits"    2 "^$" "8 does not fit 'skb->pkt_type', a 3-bit value" 
 check "filter enumerator typo" 2 "^$" "'SS_CONECTED' is no enumerator of socket_state   did you mean: SS_CONNECTED" \
 	-- bash -c "$ADD kprobe inet_release --filter 'sock->state == SS_CONECTED' --dry-run 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS[0]}"
 check "filter name of no enum" 2 "^$" "'abc' is not a number" -- $ADD kprobe consume_skb --filter 'skb->len > abc' --dry-run
-check "filter a string"  2 "^$" "'skb->dev->name' is a string: a filter compares numbers" \
+check "filter a string"  2 "^$" "'skb->dev->name' is a string: compare it with a string in quotes" \
 	-- $ADD kprobe consume_skb --filter 'skb->dev->name == 0' --dry-run
+# strings (issue 39, item 3): a char array's address and size, a char
+# pointer loaded, the constants each once, the operators that take them
+check "filter char array" 0 "^args , fetch , terms str_eq \"lo\"/16 0/$skb_dev/8/0/0/0/$nd_name$" "^$" \
+	-- progs kprobe consume_skb --filter 'skb->dev->name == "lo"'
+check "filter char pointer" 0 "^args , fetch , terms glob \"nu\*\"/0 0/$p_dentry,$((d_name + q_name))/8/0/0/0/0;str_ne \"null\"/0 0/$p_dentry,$((d_name + q_name))/8/0/0/0/0$" "^$" \
+	-- progs kprobe vfs_open --filter 'path->dentry->d_name.name ~ "nu*" && path->dentry->d_name.name != "null"'
+check "filter :str raw"   0 "^args , fetch , terms str_ne \"\"/0 1//8/0/0/0/0;or nglob \"a\?\"/0/user 2//8/0/0/0/0$" "^$" \
+	-- progs kprobe vfs_open --filter 'arg1:str != "" || arg2:ustr !~ "a?"'
+check "filter strings json" 0 "valid: 1 documents" "^$" -- bash -c "$ADD -j kprobe vfs_open --filter 'path->dentry->d_name.name ~ \"nu*\" && arg1:str == \"\" || arg0 > 3' --dry-run | $VALIDATE probe_request"
+check "filter unterminated" 2 "^$" "unterminated string after 'skb->dev->name ==': \"lo$" \
+	-- $ADD kprobe consume_skb --filter 'skb->dev->name == "lo' --dry-run
+check "filter long string" 2 "^$" "is 64 characters: a string compares on its first 64 bytes" \
+	-- $ADD kprobe consume_skb --filter "skb->dev->name == \"$(printf 'x%.0s' $(seq 64))\"" --dry-run
+check "filter glob number" 2 "^$" "'skb->len ~' matches a string with a glob: give it in quotes" \
+	-- $ADD kprobe consume_skb --filter 'skb->len ~ 3' --dry-run
+check "filter number str" 2 "^$" "'skb->len' is a number, not a string: compare it with a number" \
+	-- $ADD kprobe consume_skb --filter 'skb->len == "3"' --dry-run
+check "filter ptr str"    2 "^$" "'skb->dev' is not a string .*what it points to with 'skb->dev:str'" \
+	-- $ADD kprobe consume_skb --filter 'skb->dev == "x"' --dry-run
+check "filter bad :type"  2 "^$" "'skb->len:s32': a filter's operand takes :str \(a kernel string\) or :ustr" \
+	-- $ADD kprobe consume_skb --filter 'skb->len:s32 == 3' --dry-run
 check "filter task's pid" 2 "^$" "'pid' is not an argument of vfs_read \(its arguments: file, buf, count, pos\): the task's pid is --pid, an option of its own" \
 	-- $ADD kprobe vfs_read --filter 'pid == 5' --dry-run
 check "filter member"    2 "^$" "^rawprobectl: --filter: 'skb' \(struct sk_buff\) has no member 'lenn'" \
@@ -438,7 +463,7 @@ check "filter 127 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or
 	-- progs kretprobe vfs_read --filter "$long"
 check "filter 128 characters" 2 "^$" "--filter: 128 characters: the kernel keeps at most 127" \
 	-- $ADD kretprobe vfs_read --filter "${long}0" --dry-run
-check "filter quote"     2 "^$" "compares numbers, not strings" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
+check "filter quote"     2 "^$" "strings compare with ==, != and the globs ~ and !~" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
 check "filter empty"     2 "^$" "--filter: empty" -- $ADD kprobe vfs_read --filter '  ' --dry-run
 check "filter address"   2 "^$" "--filter needs a function's name, not an address" \
 	-- $ADD kretprobe 0xffffffff81100000 --filter 'retval < 0' --dry-run

@@ -29,7 +29,7 @@ check "option needs value" 2 "^$"            "^rawprobectl: option '--args' need
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
 # --filter: what a bpftrace user writes, and what to write instead
 check "filter comm"      2 "^$"              "the command name is not a value --filter compares: use --comm cat$" -- $CTL trace kprobe:f --filter 'comm == "cat"'
-check "filter string"    2 "^$"              "compares numbers, not strings: the command name is --comm NAME$" -- $CTL trace kprobe:f --filter 'arg0 == "x"'
+check "filter string"    2 "^$"              "strings are in double quotes \('name == \"pts0\"'\)$" -- $CTL trace kprobe:f --filter "arg0 == 'x'"
 check "filter parentheses" 2 "^$"            "parentheses are not supported" -- $CTL trace kretprobe:f --filter 'retval < 0 && (arg0 == 1 || arg0 == 2)'
 check "unknown object"   2 "^$"              "unknown object 'frob'" -- $CTL frob
 check "unknown command"  2 "^$"              "unknown command 'probe frob'" -- $CTL probe frob

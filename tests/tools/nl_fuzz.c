@@ -326,11 +326,13 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_OVERRIDE]		= VK_NEST,
 	[RAWPROBE_A_CHAIN_STEP]		= VK_U8,
 	[RAWPROBE_A_FILTER_NOT_TGID]	= VK_U32,
+	[RAWPROBE_A_FILTER_CGROUP]	= VK_U64,
+	[RAWPROBE_A_VALUE_FILTER_STRS]	= VK_BIN,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_FILTER_NOT_TGID,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to FILTER_NOT_TGID");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_VALUE_FILTER_STRS,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to VALUE_FILTER_STRS");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -611,6 +613,44 @@ static void build_ovr(struct rng *r, struct flist *l)
 	put_u32(l, RAWPROBE_A_FILTER_PID, 0x7ffffff0);
 }
 
+/*
+ * A value filter of 1..8 terms, numbers and strings, mostly well formed:
+ * fetches of the shapes the kernel takes, string terms whose constant
+ * offset lands in, at the end of or past the strings sent (or none).
+ */
+static void build_terms(struct rng *r, struct flist *l)
+{
+	static const char strs_ok[] = "pts0\0*\0null\0?ts*\0";
+	static const uint8_t sizes[] = { 1, 2, 4, 8, 8, 3, 0 };
+	struct rawprobe_value_term t[RAWPROBE_MAX_VALUE_TERMS + 1];
+	unsigned int n = 1 + below(r, RAWPROBE_MAX_VALUE_TERMS), i;
+
+	memset(t, 0, sizeof(t));
+	if (chance(r, 3))
+		n++;	/* one too many, now and then */
+	for (i = 0; i < n; i++) {
+		t[i].fetch.src = below(r, RAWPROBE_FETCH_RETVAL + 2);
+		t[i].fetch.nloads = below(r, RAWPROBE_FETCH_MAX_LOADS + 2);
+		t[i].fetch.size = PICK(r, sizes);
+		t[i].fetch.off[0] = (int32_t)below(r, 4096) - 64;
+		t[i].fetch.add = chance(r, 30) ? (int32_t)below(r, 512) : 0;
+		t[i].cmp = below(r, __RAWPROBE_CMP_MAX + 1);
+		t[i].flags = i && chance(r, 30) ? RAWPROBE_TERM_OR : 0;
+		if (chance(r, 20))
+			t[i].flags |= chance(r, 80) ? RAWPROBE_TERM_USER : 0x80;
+		t[i].str_size = chance(r, 40) ? (uint16_t)below(r, 300) : 0;
+		t[i].value = chance(r, 70) ? below(r, sizeof(strs_ok) + 4) :
+			     PICK(r, vals_u32);
+	}
+	put_raw(l, RAWPROBE_A_VALUE_FILTER, VK_BIN, t, n * sizeof(t[0]));
+	if (chance(r, 80))
+		put_raw(l, RAWPROBE_A_VALUE_FILTER_STRS, VK_BIN, strs_ok,
+			chance(r, 85) ? sizeof(strs_ok) - 1 :
+			below(r, sizeof(strs_ok)));
+	if (chance(r, 50))
+		put_str(l, RAWPROBE_A_VALUE_FILTER_STR, "tty->name == \"pts0\"");
+}
+
 static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 {
 	uint8_t kind = RAWPROBE_KIND_KPROBE + below(r, 3);
@@ -685,6 +725,12 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		put_u32(l, RAWPROBE_A_FILTER_CPU, below(r, 2));
 	if (chance(r, in_batch ? 5 : 10))
 		put_u32(l, RAWPROBE_A_FILTER_NOT_TGID, 1 + below(r, 1000));
+	/* 1 is the root cgroup's id; the others mostly name none */
+	if (chance(r, in_batch ? 5 : 10))
+		put_u64(l, RAWPROBE_A_FILTER_CGROUP,
+			chance(r, 50) ? 1 : PICK(r, vals_u32));
+	if (chance(r, in_batch ? 4 : 12))
+		build_terms(r, l);
 	if (chance(r, in_batch ? 3 : 8))
 		build_ovr(r, l);
 }

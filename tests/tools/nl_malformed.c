@@ -251,8 +251,70 @@ static void value_filter_malformed(struct rp_nl *nl)
 	expect(nl, "value filter: a malformed fetch",
 	       term_msg(nl, RAWPROBE_KIND_KRETPROBE, t, 2), -EINVAL, true);
 	msg = term_msg(nl, RAWPROBE_KIND_KPROBE, t, 1);
-	nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, "a \"quoted\" text");
-	expect(nl, "value filter: text with quotes", msg, -EINVAL, true);
+	nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, "a \\ backslash");
+	expect(nl, "value filter: text with a backslash", msg, -EINVAL, true);
+}
+
+/* A string term with strs, the constants (len bytes, NULs included) */
+static struct nl_msg *str_term_msg(struct rp_nl *nl,
+				   const struct rawprobe_value_term *t,
+				   const char *strs, int len)
+{
+	struct nl_msg *msg = term_msg(nl, RAWPROBE_KIND_KPROBE, t, 1);
+
+	if (len >= 0)
+		nla_put(msg, RAWPROBE_A_VALUE_FILTER_STRS, len, strs);
+	return msg;
+}
+
+/* String terms and their constants: each bound checked, in the kernel. */
+static void str_terms_malformed(struct rp_nl *nl)
+{
+	static const char ok[] = "pts0\0ptm*";	/* two, NUL-ended */
+	struct rawprobe_value_term t = {
+		.fetch = fetch_of(0, 8), .cmp = RAWPROBE_CMP_STR_EQ,
+	};
+	char big[RAWPROBE_CMP_STR_LEN + 1];
+
+	expect(nl, "string term: no constants",
+	       str_term_msg(nl, &t, NULL, -1), -EINVAL, true);
+	expect(nl, "string term: constants without their last NUL",
+	       str_term_msg(nl, &t, ok, sizeof(ok) - 1), -EINVAL, true);
+	t.value = sizeof(ok);
+	expect(nl, "string term: a constant past the constants",
+	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	t.value = 0;
+	expect(nl, "string term: a constant of RAWPROBE_CMP_STR_LEN bytes",
+	       str_term_msg(nl, &t, big, sizeof(big)), -EINVAL, true);
+	t.fetch.size = 4;
+	expect(nl, "string term: a fetch of 4 bytes, not an address",
+	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
+	t.fetch.size = 8;
+	t.flags = 0x80;
+	expect(nl, "string term: an unknown flag",
+	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
+	t = (struct rawprobe_value_term){ .fetch = fetch_of(0, 8),
+		.cmp = RAWPROBE_CMP_EQ, .str_size = 16 };
+	expect(nl, "number term: a string's size",
+	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
+	t.str_size = 0;
+	t.flags = RAWPROBE_TERM_USER;
+	expect(nl, "number term: a user string's flag",
+	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
+}
+
+/* --cgroup: an id that names no cgroup v2, and id 0 */
+static void cgroup_malformed(struct rp_nl *nl)
+{
+	struct nl_msg *msg = add_msg(nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+
+	nla_put_u64(msg, RAWPROBE_A_FILTER_CGROUP, 0x7ffffffffffffff0ULL);
+	expect(nl, "cgroup: an id of no cgroup", msg, -ENOENT, true);
+	msg = add_msg(nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+	nla_put_u64(msg, RAWPROBE_A_FILTER_CGROUP, 0);
+	expect(nl, "cgroup: id 0", msg, -ERANGE, true);
 }
 
 static int get_values(struct nlattr **a, void *ctx)
@@ -474,6 +536,8 @@ int main(void)
 	arg_names_echoed(&nl);
 	fetch_malformed(&nl);
 	value_filter_malformed(&nl);
+	str_terms_malformed(&nl);
+	cgroup_malformed(&nl);
 	values_echoed(&nl);
 	stack_refused(&nl);
 

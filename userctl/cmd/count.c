@@ -78,7 +78,7 @@ static void rp_count_usage(FILE *out)
 		"      --include-self   count rawprobectl's own hits too (left out\n"
 		"                       by default)\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
-		"  --comm, --cpu (see 'rawprobectl probe add --help')\n",
+		"  --comm, --cpu, --cgroup (see 'rawprobectl probe add --help')\n",
 		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT);
 }
 

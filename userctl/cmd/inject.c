@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rawprobectl inject kmalloc|alloc_page [--in FUNC[,FUNC]...] [--comm NAME]
- *                   [--pid N] [--tgid N] [--probability PERCENT]
+ *                   [--pid N] [--tgid N] [--cgroup PATH]
+ *                   [--probability PERCENT]
  *                   [--times N] [--interval N] [-d SECONDS]:
  * BCC inject.py's targeted fault injection, without BPF's override (off in
  * Debian's kernels): an allocation fails only while the task is inside
@@ -95,6 +96,7 @@ static void rp_inject_usage(FILE *out)
 	fprintf(out,
 		"Usage: rawprobectl inject kmalloc|alloc_page [--in FUNC[,FUNC]...]\n"
 		"                          [--comm NAME] [--pid N] [--tgid N]\n"
+		"                          [--cgroup PATH]\n"
 		"                          [--probability PERCENT] [--times N]\n"
 		"                          [--interval N] [-d SECONDS]\n\n"
 		"Makes allocations fail, as BCC's inject.py and the kernel's fault\n"
@@ -102,12 +104,14 @@ static void rp_inject_usage(FILE *out)
 		"  --in FUNCS           only while the task is inside each FUNC, entered\n"
 		"                       in this order and not yet returned (at most %d)\n"
 		"  --comm, --pid, --tgid  only in these tasks\n"
+		"  --cgroup PATH        only in the tasks of this cgroup v2 and below\n"
 		"  --probability P      fail P%% of the allocations that qualify (1..100)\n"
 		"  --times N            fail at most N, then end\n"
 		"  --interval N         fail every Nth allocation that qualifies\n"
 		"  -d, --duration S     end after S seconds (else Ctrl-C, or --times)\n\n"
-		"At least one of --in, --comm, --pid, --tgid, --times or --probability\n"
-		"is required: without them every allocation of the machine would fail.\n"
+		"At least one of --in, --comm, --pid, --tgid, --cgroup, --times or\n"
+		"--probability is required: without them every allocation of the\n"
+		"machine would fail.\n"
 		"Allocations made with __GFP_NOFAIL never fail. Needs CAP_SYS_ADMIN.\n"
 		"At the end: how many failed, and the kernel stacks they failed in\n"
 		"(folded, as count --by stack prints them; -j: one JSON document).\n",
@@ -191,6 +195,7 @@ static int rp_inject_opt(int opt, const char *arg, struct rp_inject_cfg *c)
 	case 'T':
 	case 'C':
 	case 'U':
+	case RP_OPT_CGROUP:
 		return rp_task_filter_opt(opt, arg, &c->filter);
 	default:
 		rp_inject_usage(stderr);
@@ -237,7 +242,7 @@ static int rp_inject_parse(int argc, char **argv, struct rp_inject_cfg *c)
 	if (!c->nin && !c->filter.set && !c->ovr.times &&
 	    !c->ovr.probability)
 		return rp_usage_error("every %s of the machine would fail: give "
-				      "--in, --comm, --pid, --tgid, --times or "
+				      "--in, --comm, --pid, --tgid, --cgroup, --times or "
 				      "--probability", c->class->name);
 	return 0;
 }

@@ -52,6 +52,10 @@ static void rp_task_filter_from_attrs(struct nlattr **a, struct rp_task_filter *
 		f->not_tgid = nla_get_u32(a[RAWPROBE_A_FILTER_NOT_TGID]);
 		f->set |= RP_TASK_NOT_TGID;
 	}
+	if (a[RAWPROBE_A_FILTER_CGROUP]) {
+		f->cgroup_id = nla_get_u64(a[RAWPROBE_A_FILTER_CGROUP]);
+		f->set |= RP_TASK_CGROUP;
+	}
 }
 
 static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f)
@@ -70,6 +74,9 @@ static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f
 		return -EMSGSIZE;
 	if ((f->set & RP_TASK_NOT_TGID) &&
 	    nla_put_u32(msg, RAWPROBE_A_FILTER_NOT_TGID, f->not_tgid))
+		return -EMSGSIZE;
+	if ((f->set & RP_TASK_CGROUP) &&
+	    nla_put_u64(msg, RAWPROBE_A_FILTER_CGROUP, f->cgroup_id))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -221,14 +228,27 @@ void rp_probe_target(const struct rp_probe_info *pi, char *buf, size_t len)
 		snprintf(buf + n, len - n, "+0x%x", pi->offset);
 }
 
+/* The filter with its cgroup's path, which the kernel does not keep */
+static const struct rp_task_filter *rp_filter_shown(const struct rp_task_filter *f,
+						    struct rp_task_filter *copy)
+{
+	if (!(f->set & RP_TASK_CGROUP) || f->cgroup[0])
+		return f;
+	*copy = *f;
+	rp_cgroup_path(f->cgroup_id, copy->cgroup, sizeof(copy->cgroup));
+	return copy;
+}
+
 void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s)
 {
 	char target[RP_TARGET_MAX];
+	struct rp_task_filter f;
 
 	rp_probe_target(pi, target, sizeof(target));
 	rp_escape_str(s->target, sizeof(s->target), target, sizeof(target));
 	rp_escape_str(s->owner, sizeof(s->owner), pi->owner, sizeof(pi->owner));
-	rp_task_filter_str(&pi->filter, s->filter, sizeof(s->filter));
+	rp_task_filter_str(rp_filter_shown(&pi->filter, &f), s->filter,
+			   sizeof(s->filter));
 	/* printable, checked: shown as it was written */
 	if (pi->value_filter[0])
 		snprintf(s->filter + strlen(s->filter),
@@ -382,6 +402,10 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	    (nla_put(msg, RAWPROBE_A_VALUE_FILTER,
 		     (int)(r->nterms * sizeof(r->terms[0])), r->terms) ||
 	     nla_put_string(msg, RAWPROBE_A_VALUE_FILTER_STR, r->value_filter)))
+		return -EMSGSIZE;
+	if (r->filter_strs_len &&
+	    nla_put(msg, RAWPROBE_A_VALUE_FILTER_STRS, r->filter_strs_len,
+		    r->filter_strs))
 		return -EMSGSIZE;
 	return rp_put_agg(msg, r) ?: rp_put_ovr(msg, &r->ovr) ?:
 	       rp_task_filter_put(msg, &r->filter);
@@ -591,7 +615,10 @@ static void rp_add_usage(FILE *out)
 		"                       CONST a number (0x hex, negative) or an\n"
 		"                       enumerator; at most %d comparisons, %d\n"
 		"                       characters, e.g. 'retval < 0 && count > 4096'\n"
-		"                       (kretprobes test at return)\n"
+		"                       (kretprobes test at return); strings (char\n"
+		"                       arrays and pointers, PATH:str, PATH:ustr)\n"
+		"                       with ==, != and the globs ~, !~ of a \"CONST\":\n"
+		"                       'tty->name ~ \"pts*\"'\n"
 		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
 		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
 		"      --stack          record the kernel stack: up to %d callers,\n"
@@ -605,6 +632,9 @@ static void rp_add_usage(FILE *out)
 		"      --tgid N         record only process N\n"
 		"      --comm NAME      record only tasks named NAME (exact)\n"
 		"      --cpu N          record only on CPU N\n"
+		"      --cgroup PATH    record only tasks in this cgroup v2 or\n"
+		"                       below (a directory, absolute or under the\n"
+		"                       cgroup2 mount)\n"
 		"                       (rejected hits count as FILTERED)\n"
 		"      --count          count hits in the kernel instead of writing\n"
 		"                       records ('rawprobectl agg show ID' reads them);\n"
@@ -649,9 +679,13 @@ static void rp_arg_names_json(struct json *j, const char *names,
 	json_arr_close(j);
 }
 
-/* A value filter's term as --dry-run shows it: "&& src=arg2 size=8 gt 4096" */
-static void rp_term_text(const struct rawprobe_value_term *t, unsigned int i)
+/*
+ * A value filter's term as --dry-run shows it: "&& src=arg2 size=8 gt
+ * 4096", "src=arg0 size=8 add=368 str_eq "pts0" str_size=64"
+ */
+static void rp_term_text(const struct rp_probe_req *r, unsigned int i)
 {
+	const struct rawprobe_value_term *t = &r->terms[i];
 	char fetch[128];
 	bool bits = t->cmp == RAWPROBE_CMP_ANY || t->cmp == RAWPROBE_CMP_NONE;
 
@@ -659,7 +693,10 @@ static void rp_term_text(const struct rawprobe_value_term *t, unsigned int i)
 	printf("  term%u: %s%s %s ", i, !i ? "" :
 	       t->flags & RAWPROBE_TERM_OR ? "|| " : "&& ", fetch,
 	       rp_cmp_name(t->cmp));
-	if (bits)
+	if (t->cmp >= RAWPROBE_CMP_STR_EQ)
+		printf("\"%s\" str_size=%u%s\n", r->filter_strs + t->value,
+		       t->str_size, t->flags & RAWPROBE_TERM_USER ? " user" : "");
+	else if (bits)
 		printf("0x%" PRIx64 "\n", (uint64_t)t->value);
 	else if (t->fetch.flags & RAWPROBE_FETCH_SIGNED)
 		printf("%" PRId64 "\n", (int64_t)t->value);
@@ -684,7 +721,7 @@ static void rp_dry_run_programs(const struct rp_probe_req *r)
 	if (r->nterms)
 		printf("  filter %s\n", r->value_filter);
 	for (i = 0; i < r->nterms; i++)
-		rp_term_text(&r->terms[i], i);
+		rp_term_text(r, i);
 }
 
 static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
@@ -715,7 +752,7 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 		json_arr_close(j);
 	}
 	if (r->nterms)
-		rp_value_filter_json(j, r->value_filter, r->terms, r->nterms);
+		rp_value_filter_json(j, r);
 	json_obj_close(j);
 	json_end_doc(j);
 }
@@ -923,8 +960,12 @@ static int rp_probe_add_cmd(int argc, char **argv)
 
 /* --- probe list / show --- */
 
-static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
+static void rp_task_filter_json(struct json *j,
+				const struct rp_task_filter *kept)
 {
+	struct rp_task_filter copy;
+	const struct rp_task_filter *f = rp_filter_shown(kept, &copy);
+
 	json_key(j, "filter");
 	json_obj_open(j);
 	if (f->set & RP_TASK_PID)
@@ -937,6 +978,11 @@ static void rp_task_filter_json(struct json *j, const struct rp_task_filter *f)
 		json_kv_u64(j, "cpu", f->cpu);
 	if (f->set & RP_TASK_NOT_TGID)
 		json_kv_u64(j, "not_tgid", f->not_tgid);
+	if (f->set & RP_TASK_CGROUP) {
+		json_kv_u64(j, "cgroup_id", f->cgroup_id);
+		if (f->cgroup[0])
+			json_kv_str(j, "cgroup", f->cgroup);
+	}
 	json_obj_close(j);
 }
 

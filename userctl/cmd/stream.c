@@ -495,6 +495,8 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"  Filters (in the kernel for this command's probes, here for others):\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N\n"
+		"      --cgroup PATH        a cgroup v2 and those below (in the\n"
+		"                           kernel: this command's probes only)\n"
 		"      --include-self       this command's probes record rawprobectl\n"
 		"                           itself too (left out by default)\n"
 		"  -i, --id ID              only records of probe ID (repeatable;\n"
@@ -711,13 +713,9 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	case 'F':
 	case RP_OPT_OVERRIDE:
 		return rp_stream_probe_opt(opt, arg, c);
-	case 'P':
-	case 'T':
-	case 'C':
-	case 'U':
-	case RP_OPT_INCLUDE_SELF:
-		return rp_task_filter_opt(opt, arg, &c->filter);
 	default:
+		if (rp_is_task_filter_opt(opt))
+			return rp_task_filter_opt(opt, arg, &c->filter);
 		return rp_stream_opt(opt, arg, c);
 	}
 }
@@ -761,6 +759,10 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->input && c->nreqs)
 		return rp_usage_error("--input replays a capture: it cannot add "
 				      "probes");
+	if ((c->filter.set & RP_TASK_CGROUP) && (!c->nreqs || c->nids))
+		return rp_usage_error("--cgroup is tested in the kernel, for the "
+				      "probes this command adds (KIND:TARGET, -e): "
+				      "records do not carry their task's cgroup");
 	if (c->input && c->drain_log)
 		return rp_usage_error("--drain-log logs the live rings' drains: "
 				      "not with --input");

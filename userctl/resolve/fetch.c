@@ -837,12 +837,15 @@ bool rp_args_by_name(const char *spec)
 
 /* --- --filter --- */
 
-/* A term as written: OPERAND CMP CONST */
+/* A term as written: OPERAND[:str|:ustr] CMP CONST, CONST "a string" */
 struct rp_term_text {
 	struct rp_path path;
 	unsigned char cmp;		/* enum rawprobe_cmp */
 	bool or;			/* starts an alternative (||) */
+	int want;			/* :str or :ustr given; else -1 */
+	bool is_str;			/* the constant is in quotes */
 	char cnst[RP_CONST_MAX];
+	char str[RAWPROBE_CMP_STR_LEN];
 };
 
 static const struct {
@@ -853,6 +856,7 @@ static const struct {
 	{ "<=", RAWPROBE_CMP_LE }, { ">=", RAWPROBE_CMP_GE },
 	{ "<", RAWPROBE_CMP_LT }, { ">", RAWPROBE_CMP_GT },
 	{ "&", RAWPROBE_CMP_ANY },
+	{ "!~", RAWPROBE_CMP_NGLOB }, { "~", RAWPROBE_CMP_GLOB },
 };
 
 static const char *rp_skip_spaces(const char *s)
@@ -956,14 +960,82 @@ static int rp_bits_test(const char **c, struct rp_term_text *t)
 
 static int rp_no_cmp(const char *c, const struct rp_path *p)
 {
-	size_t n = strspn(c, "=!<>&|");
+	size_t n = strspn(c, "=!<>&|~");
 
 	if (!*c || rp_at_join(c) || !n)
 		return rp_value_filter_error("expected a comparison after '%s'%s%s%s "
-					     "(==, !=, <, <=, >, >=, &)", p->text,
-					     *c ? ", not '" : "", c, *c ? "'" : "");
+					     "(==, !=, <, <=, >, >=, &, ~, !~)",
+					     p->text, *c ? ", not '" : "", c,
+					     *c ? "'" : "");
 	return rp_value_filter_error("unknown operator '%.*s' after '%s' (==, !=, "
-				     "<, <=, >, >=, &)", (int)n, c, p->text);
+				     "<, <=, >, >=, &, ~, !~)", (int)n, c,
+				     p->text);
+}
+
+/* "a string": printable, no quote or backslash inside, bounded */
+static int rp_str_take(const char **c, struct rp_term_text *t, const char *op)
+{
+	const char *end = strchr(*c + 1, '"');
+	size_t n;
+
+	if (!end)
+		return rp_value_filter_error("unterminated string after '%s %s': "
+					     "%s", t->path.text, op, *c);
+	n = (size_t)(end - *c - 1);
+	if (n >= sizeof(t->str))
+		return rp_value_filter_error("\"%.*s\" is %zu characters: a string "
+					     "compares on its first %d bytes, so "
+					     "constants are shorter "
+					     "(RAWPROBE_CMP_STR_LEN)", (int)n,
+					     *c + 1, n, RAWPROBE_CMP_STR_LEN);
+	memcpy(t->str, *c + 1, n);
+	t->str[n] = '\0';
+	t->is_str = true;
+	*c = rp_skip_spaces(end + 1);
+	return 0;
+}
+
+/* == and != of strings, and the globs; nothing else takes a string */
+static int rp_str_cmp(struct rp_term_text *t, const char *op)
+{
+	if (!t->is_str) {
+		if (t->cmp != RAWPROBE_CMP_GLOB && t->cmp != RAWPROBE_CMP_NGLOB)
+			return 0;
+		return rp_value_filter_error("'%s %s' matches a string with a glob: "
+					     "give it in quotes ('%s %s \"pts*\"')",
+					     t->path.text, op, t->path.text, op);
+	}
+	if (t->cmp == RAWPROBE_CMP_EQ)
+		t->cmp = RAWPROBE_CMP_STR_EQ;
+	else if (t->cmp == RAWPROBE_CMP_NE)
+		t->cmp = RAWPROBE_CMP_STR_NE;
+	else if (t->cmp != RAWPROBE_CMP_GLOB && t->cmp != RAWPROBE_CMP_NGLOB)
+		return rp_value_filter_error("'%s %s \"%s\"': strings compare "
+					     "with ==, != and the globs ~ and !~",
+					     t->path.text, op, t->str);
+	return 0;
+}
+
+/* PATH:str or PATH:ustr: the operand is read as that string */
+static int rp_term_want(const char **c, struct rp_term_text *t)
+{
+	size_t n;
+
+	t->want = -1;
+	if (**c != ':')
+		return 0;
+	n = strspn(*c + 1, "abcdefghijklmnopqrstuvwxyz0123456789");
+	if (n == 3 && !strncmp(*c + 1, "str", 3))
+		t->want = RAWPROBE_ARG_KSTR;
+	else if (n == 4 && !strncmp(*c + 1, "ustr", 4))
+		t->want = RAWPROBE_ARG_USTR;
+	else
+		return rp_value_filter_error("'%s:%.*s': a filter's operand takes "
+					     ":str (a kernel string) or :ustr (a "
+					     "user string)", t->path.text,
+					     (int)n, *c + 1);
+	*c = rp_skip_spaces(*c + 1 + n);
+	return 0;
 }
 
 static int rp_term_parse(const char **c, struct rp_term_text *t)
@@ -980,11 +1052,16 @@ static int rp_term_parse(const char **c, struct rp_term_text *t)
 					     "argument's name or a field path) %s%s%s",
 					     **c ? "at '" : "at the end", *c,
 					     **c ? "'" : "");
+	if (rp_term_want(c, t))
+		return RP_EXIT_USAGE;
 	op = rp_cmp_parse(c);
 	if (op < 0)
 		return rp_no_cmp(*c, &t->path);
 	t->cmp = rp_cmp_ops[op].cmp;
-	if (rp_const_take(c, t->cnst, t->path.text, rp_cmp_ops[op].op))
+	if (**c == '"' ? rp_str_take(c, t, rp_cmp_ops[op].op) :
+	    rp_const_take(c, t->cnst, t->path.text, rp_cmp_ops[op].op))
+		return RP_EXIT_USAGE;
+	if (rp_str_cmp(t, rp_cmp_ops[op].op))
 		return RP_EXIT_USAGE;
 	return t->cmp == RAWPROBE_CMP_ANY ? rp_bits_test(c, t) : 0;
 }
@@ -1004,6 +1081,7 @@ static int rp_value_filter_parse(const char *text, struct rp_term_text *tt,
 						     "(RAWPROBE_MAX_VALUE_TERMS)",
 						     RAWPROBE_MAX_VALUE_TERMS,
 						     RAWPROBE_MAX_VALUE_TERMS);
+		memset(&tt[*n], 0, sizeof(tt[*n]));
 		tt[*n].or = or;
 		rc = rp_term_parse(&c, &tt[(*n)++]);
 		if (rc)
@@ -1030,7 +1108,8 @@ static bool rp_filter_needs_btf(const struct rp_term_text *tt, unsigned int n)
 		if (p->nsteps || (strcmp(p->head, "retval") &&
 				  rp_param_index(NULL, p->head) < 0))
 			return true;
-		if (!isdigit((unsigned char)tt[i].cnst[tt[i].cnst[0] == '-']))
+		if (tt[i].is_str ? tt[i].want < 0 :
+		    !isdigit((unsigned char)tt[i].cnst[tt[i].cnst[0] == '-']))
 			return true;
 	}
 	return false;
@@ -1113,26 +1192,138 @@ static int rp_const_value(const struct rp_fctx *cx,
 	return 0;
 }
 
-static int rp_term_compile(const struct rp_fctx *cx,
+/*
+ * A parameter known by its declared type alone (a system call's, from
+ * its tracepoint's format): "const char *".
+ */
+static bool rp_param_char_ptr(const struct rp_fctx *cx, const struct rp_path *p)
+{
+	const char *ty;
+	size_t n;
+	int i;
+
+	if (!cx->pr || p->nsteps)
+		return false;
+	i = rp_param_index(cx->pr, p->head);
+	if (i < 0 || i >= (int)cx->pr->nparams || i >= RP_BTF_PARAMS_MAX)
+		return false;
+	ty = cx->pr->params[i].type;
+	n = strlen(ty);
+	return n >= 6 && !strcmp(ty + n - 6, "char *");
+}
+
+/*
+ * A string operand: :str or :ustr, a char array (bounded by its size),
+ * or a pointer to char. A user one: :ustr, a __user pointer (clang's
+ * BTF tags them), or a system call's own argument; the kernel tries a
+ * kernel string's address in user memory too, where it faults there
+ * (gcc's BTF has no __user: do_sys_openat2's filename is untagged).
+ */
+static bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
+			   const struct rp_operand *o, uint16_t *size,
+			   bool *user)
+{
+	const struct btf *btf = cx->pr ? cx->pr->btf : NULL;
+	const struct btf_type *t = btf && o->type ?
+				   btf__type_by_id(btf, o->type) : NULL;
+	const struct btf_type *e;
+	uint32_t id;
+
+	*size = 0;
+	*user = o->argtype == RAWPROBE_ARG_USTR;
+	if (!t && rp_param_char_ptr(cx, p)) {
+		*user = *user || cx->pr->syscall;
+		return true;
+	}
+	if (t && btf_is_array(t) && rp_is_str_type(o->argtype)) {
+		*size = btf_array(t)->nelems > UINT16_MAX ? UINT16_MAX :
+			(uint16_t)btf_array(t)->nelems;
+		return true;
+	}
+	if (rp_is_str_type(o->argtype))
+		return true;
+	if (!t || !btf_is_ptr(t))
+		return false;
+	id = t->type;
+	e = rp_btf_skip(btf, &id);
+	if (!e || !btf_is_int(e) || e->size != 1)
+		return false;
+	*user = rp_btf_user(btf, t->type) || (cx->pr->syscall && !o->f.nloads);
+	return true;
+}
+
+/* The constant, appended to the probe's strings (once) */
+static int rp_str_const(struct rp_probe_req *r, const char *str,
+			uint64_t *off)
+{
+	size_t n = strlen(str) + 1, at;
+
+	for (at = 0; at < r->filter_strs_len; at += strlen(r->filter_strs + at) + 1)
+		if (!strcmp(r->filter_strs + at, str)) {
+			*off = at;
+			return 0;
+		}
+	if (r->filter_strs_len + n > sizeof(r->filter_strs))
+		return rp_value_filter_error("its strings take more than %d bytes "
+					     "(RAWPROBE_FILTER_STRS_LEN)",
+					     RAWPROBE_FILTER_STRS_LEN);
+	memcpy(r->filter_strs + r->filter_strs_len, str, n);
+	*off = r->filter_strs_len;
+	r->filter_strs_len += (uint16_t)n;
+	return 0;
+}
+
+/* A number's operand with a string, or the other way round */
+static int rp_term_kinds(const struct rp_fctx *cx,
+			 const struct rp_term_text *t,
+			 const struct rp_operand *o, bool str)
+{
+	if (t->is_str == str)
+		return 0;
+	if (str)
+		return rp_fetch_error(cx, "'%s' is a string: compare it with a "
+				      "string in quotes ('%s == \"...\"'), or "
+				      "one of its chars ([N]) with a number",
+				      t->path.text, t->path.text);
+	if (o->argtype == RAWPROBE_ARG_PTR || o->argtype == RAWPROBE_ARG_U64)
+		return rp_fetch_error(cx, "'%s' is not a string (a char array or "
+				      "a char pointer): compare it with a number, "
+				      "or what it points to with '%s:str' (or "
+				      ":ustr)", t->path.text, t->path.text);
+	return rp_fetch_error(cx, "'%s' is a number, not a string: compare it "
+			      "with a number", t->path.text);
+}
+
+static int rp_term_compile(const struct rp_fctx *cx, struct rp_probe_req *r,
 			   const struct rp_term_text *t,
 			   struct rawprobe_value_term *vt)
 {
 	struct rp_operand o;
 	uint64_t value = 0;
+	bool str, user;
+	uint16_t size;
 	int rc;
 
-	rc = rp_operand_compile(cx, &t->path, -1, &o);
+	rc = rp_operand_compile(cx, &t->path, t->want, &o);
 	if (rc)
 		return rc;
-	if (rp_is_str_type(o.argtype))
-		return rp_fetch_error(cx, "'%s' is a string: a filter compares "
-				      "numbers (name one of its chars: [N])",
-				      t->path.text);
+	str = rp_operand_str(cx, &t->path, &o, &size, &user);
+	rc = rp_term_kinds(cx, t, &o, str);
+	if (rc)
+		return rc;
 	memset(vt, 0, sizeof(*vt));
 	vt->fetch = o.f;
 	vt->cmp = t->cmp;
 	vt->flags = t->or ? RAWPROBE_TERM_OR : 0;
-	rc = rp_const_value(cx, t, &o, &value);
+	if (str) {
+		vt->fetch.size = 8;	/* the string's address */
+		vt->fetch.flags = 0;
+		vt->str_size = size;
+		vt->flags |= user ? RAWPROBE_TERM_USER : 0;
+		rc = rp_str_const(r, t->str, &value);
+	} else {
+		rc = rp_const_value(cx, t, &o, &value);
+	}
 	vt->value = value;
 	return rc;
 }
@@ -1157,8 +1348,9 @@ int rp_value_filter_compile(struct rp_probe_req *r)
 	if (err && need)
 		return rp_exit_from_errno(err);
 	cx.pr = err ? NULL : &pr;
+	r->filter_strs_len = 0;
 	for (i = 0; i < n; i++) {
-		rc = rp_term_compile(&cx, &tt[i], &r->terms[i]);
+		rc = rp_term_compile(&cx, r, &tt[i], &r->terms[i]);
 		if (rc)
 			return rc;
 	}
@@ -1168,8 +1360,8 @@ int rp_value_filter_compile(struct rp_probe_req *r)
 
 /*
  * What a bpftrace or ftrace user may write, and what to write instead:
- * the command name is --comm (the kernel's filter compares numbers), and
- * there are no parentheses (&& binds tighter than ||, as in C).
+ * the command name is --comm (a task filter, not a value), and there are
+ * no parentheses (&& binds tighter than ||, as in C).
  */
 static int rp_value_filter_words(const char *f)
 {
@@ -1197,9 +1389,9 @@ static int rp_value_filter_words(const char *f)
 					     "--filter compares: use --comm "
 					     "%.*s", (int)n, v + 1);
 	}
-	if (strpbrk(f, "\"'"))
-		return rp_value_filter_error("compares numbers, not strings: "
-					     "the command name is --comm NAME");
+	if (strchr(f, '\''))
+		return rp_value_filter_error("strings are in double quotes "
+					     "('name == \"pts0\"')");
 	return 0;
 }
 
@@ -1224,12 +1416,12 @@ int rp_value_filter_opt(const char *arg, struct rp_probe_req *req)
 	rc = rp_value_filter_words(buf);
 	if (rc)
 		return rc;
-	/* what the kernel echoes back: printable, nothing to escape */
+	/* what the kernel echoes back: printable, no escapes */
 	for (c = buf; *c; c++)
-		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+		if (*c < 0x20 || *c > 0x7e || *c == '\\')
 			return rp_value_filter_error("unexpected character 0x%02x: "
 						     "printable ASCII only, without "
-						     "quotes or backslashes",
+						     "backslashes",
 						     (unsigned char)*c);
 	memcpy(req->value_filter, buf, len + 1);
 	req->nterms = 0;
@@ -1243,6 +1435,8 @@ static const char *const rp_cmp_names[] = {
 	[RAWPROBE_CMP_LT] = "lt", [RAWPROBE_CMP_LE] = "le",
 	[RAWPROBE_CMP_GT] = "gt", [RAWPROBE_CMP_GE] = "ge",
 	[RAWPROBE_CMP_ANY] = "any", [RAWPROBE_CMP_NONE] = "none",
+	[RAWPROBE_CMP_STR_EQ] = "str_eq", [RAWPROBE_CMP_STR_NE] = "str_ne",
+	[RAWPROBE_CMP_GLOB] = "glob", [RAWPROBE_CMP_NGLOB] = "nglob",
 };
 
 const char *rp_cmp_name(unsigned int cmp)
@@ -1298,22 +1492,32 @@ void rp_fetch_json(struct json *j, const struct rawprobe_fetch *f)
 	json_obj_close(j);
 }
 
-void rp_value_filter_json(struct json *j, const char *text,
-			  const struct rawprobe_value_term *t, unsigned int n)
+static void rp_str_term_json(struct json *j, const struct rp_probe_req *r,
+			     const struct rawprobe_value_term *t)
 {
+	json_kv_str(j, "value", r->filter_strs + t->value);
+	json_kv_u64(j, "str_size", t->str_size);
+	json_kv_bool(j, "user", t->flags & RAWPROBE_TERM_USER);
+}
+
+void rp_value_filter_json(struct json *j, const struct rp_probe_req *r)
+{
+	const struct rawprobe_value_term *t = r->terms;
 	unsigned int i;
 
 	json_key(j, "value_filter");
 	json_obj_open(j);
-	json_kv_str(j, "text", text);
+	json_kv_str(j, "text", r->value_filter);
 	json_key(j, "terms");
 	json_arr_open(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < r->nterms; i++) {
 		json_obj_open(j);
 		json_key(j, "fetch");
 		rp_fetch_json(j, &t[i].fetch);
 		json_kv_str(j, "cmp", rp_cmp_name(t[i].cmp));
-		if (t[i].fetch.flags & RAWPROBE_FETCH_SIGNED)
+		if (t[i].cmp >= RAWPROBE_CMP_STR_EQ)
+			rp_str_term_json(j, r, &t[i]);
+		else if (t[i].fetch.flags & RAWPROBE_FETCH_SIGNED)
 			json_kv_s64(j, "value", (int64_t)t[i].value);
 		else
 			json_kv_u64(j, "value", t[i].value);

@@ -43,8 +43,7 @@ int rp_value_filter_compile(struct rp_probe_req *req);
 void rp_fetch_str(const struct rawprobe_fetch *f, char *buf, size_t len);
 const char *rp_cmp_name(unsigned int cmp);
 void rp_fetch_json(struct json *j, const struct rawprobe_fetch *f);
-/* "value_filter": {"text": ..., "terms": [...]} */
-void rp_value_filter_json(struct json *j, const char *text,
-			  const struct rawprobe_value_term *t, unsigned int n);
+/* "value_filter": {"text": ..., "terms": [...]} of req's --filter */
+void rp_value_filter_json(struct json *j, const struct rp_probe_req *req);
 
 #endif

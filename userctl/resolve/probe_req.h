@@ -74,6 +74,8 @@ struct rp_probe_req {
 	uint8_t nfetch, nterms;
 	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
 	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
+	uint16_t filter_strs_len;	/* the string terms' constants */
+	char filter_strs[RAWPROBE_FILTER_STRS_LEN];
 	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
 	struct rp_ovr_req ovr;
 };
@@ -152,7 +154,8 @@ int rp_probe_req_parse(const char *arg, struct rp_probe_req *req);
 	{ "pid",       required_argument, NULL, 'P' },			\
 	{ "tgid",      required_argument, NULL, 'T' },			\
 	{ "comm",      required_argument, NULL, 'C' },			\
-	{ "cpu",       required_argument, NULL, 'U' }
+	{ "cpu",       required_argument, NULL, 'U' },			\
+	{ "cgroup",    required_argument, NULL, RP_OPT_CGROUP }
 
 /* An option shared by probe add and stream -e (a:m:s:dSFK, filters). */
 int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Task filters, --pid, --tgid, --comm and --cpu (resolve/task_filter.c):
- * sent with a probe, or applied by a stream to other probes' records.
+ * Task filters, --pid, --tgid, --comm, --cpu and --cgroup
+ * (resolve/task_filter.c): sent with a probe, or applied by a stream to
+ * other probes' records (all but --cgroup).
  * Not --filter, the value filter the kernel runs (resolve/fetch.c).
  */
 #ifndef RAWPROBECTL_TASK_FILTER_H
@@ -22,6 +23,9 @@
 #define RP_TASK_CPU	(1U << 3)
 #define RP_TASK_NOT_TGID (1U << 4)	/* every process but not_tgid */
 #define RP_TASK_SELF	(1U << 5)	/* --include-self: no NOT_TGID added */
+#define RP_TASK_CGROUP	(1U << 6)	/* in the kernel only: records
+					 * carry no cgroup
+					 */
 
 /*
  * --include-self, an option of the commands that bring probes (stream,
@@ -30,21 +34,42 @@
 #define RP_OPT_INCLUDE_SELF	0x280
 #define RP_SELF_LONGOPT							\
 	{ "include-self", no_argument, NULL, RP_OPT_INCLUDE_SELF }
+/* --cgroup PATH: a long option alone */
+#define RP_OPT_CGROUP		0x281
+
+static inline bool rp_is_task_filter_opt(int opt)
+{
+	return opt == 'P' || opt == 'T' || opt == 'C' || opt == 'U' ||
+	       opt == RP_OPT_CGROUP || opt == RP_OPT_INCLUDE_SELF;
+}
+
+#define RP_CGROUP_PATH_MAX 160	/* shown; longer paths are cut */
 
 struct rp_task_filter {
 	unsigned int set;
 	uint32_t pid, tgid, cpu;
 	uint32_t not_tgid;
 	char comm[RAWPROBE_COMM_LEN];
+	uint64_t cgroup_id;		/* a cgroup v2's, its inode number */
+	char cgroup[RP_CGROUP_PATH_MAX];	/* its path, if known */
 };
 
-/* Does record r pass f? */
+/*
+ * The path of cgroup v2 id under the cgroup2 mount, found by a walk of
+ * it; "" if none (removed, or another cgroup namespace).
+ */
+void rp_cgroup_path(uint64_t id, char *buf, size_t len);
+
+/* Does record r pass f? (Not its cgroup, which records do not carry.) */
 bool rp_task_filter_match(const struct rp_task_filter *f,
 			  const struct rawprobe_record *r);
 /* "pid=1 comm=cat" (empty if nothing is set), the comm escaped */
-#define RP_TASK_STR_MAX 128
+#define RP_TASK_STR_MAX (128 + RP_CGROUP_PATH_MAX)
 void rp_task_filter_str(const struct rp_task_filter *f, char *buf, size_t len);
-/* --pid/--tgid/--comm/--cpu (opt P/T/C/U); RP_EXIT_USAGE if bad. */
+/*
+ * --pid/--tgid/--comm/--cpu (opt P/T/C/U), --cgroup, --include-self;
+ * RP_EXIT_USAGE if bad.
+ */
 int rp_task_filter_opt(int opt, const char *arg, struct rp_task_filter *f);
 /*
  * A command's own probes leave the command's process out, in the kernel
