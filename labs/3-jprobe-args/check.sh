@@ -4,6 +4,7 @@
 LAB_SCRIPT=lab3.sh
 export DURATION=5
 D=/tmp/lab3
+CGROOT=/sys/fs/cgroup
 FLAGS=$((0x441))	# O_WRONLY | O_CREAT | O_APPEND: bash's ">>"
 mkdir -p $D
 cp /bin/busybox $D/busybox-lab3
@@ -30,6 +31,7 @@ has_open() {	# FILE PATH COMM: records of COMM opening PATH
 
 lab_cleanup() {
 	rm -f $D/created $D/appended2
+	rmdir $CGROOT/lab3/web $CGROOT/lab3 $CGROOT/lab3other 2>/dev/null
 }
 
 ex_open() {
@@ -120,7 +122,57 @@ ex_creates() {
 	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel: the other calls were dropped later, or not at all"
 }
 
+# Only the calls that open one file, its name compared in the kernel.
+ex_file() {
+	local f=$D/wanted n
+	echo data > $f; echo data > $D/unwanted
+	student_bg __x64_sys_openat trace_file $S/file.json $f
+	bash -c "cat $f $D/unwanted $f > /dev/null"
+	$D/busybox-lab3 cat $f $D/wanted2 > /dev/null 2>&1 || true
+	finish $S/file.json
+	n=$(recs $S/file.json "r.get('str') == '$f'")
+	[ "$n" -ge 3 ] || hint "$n records of '$f' (cat opened it twice, busybox-lab3 once)"
+	n=$(recs $S/file.json "r.get('str') != '$f'")
+	[ "$n" = 0 ] || hint "$n records of other files: the name must equal '$f', not begin with it"
+	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel: the other files' calls were dropped later, or not at all"
+}
+
+# opener CGROUP FILE: a process in CGROUP (under $CGROOT) opens FILE
+# every 0.2 s for 8 s (the trace takes 5); its pid joins OPENERS.
+opener() {
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec python3 -c "
+import time
+for i in range(40):
+    open(\"$1\").close(); time.sleep(0.2)"' "$CGROOT/$1" "$2" &
+	OPENERS="${OPENERS:-} $!"
+}
+
+# Only the calls of one cgroup's tasks, and of the cgroups below it.
+ex_cgroup() {
+	local n
+	mountpoint -q $CGROOT || mount -t cgroup2 none $CGROOT
+	mkdir -p $CGROOT/lab3/web $CGROOT/lab3other
+	echo data > $D/in-lab3; echo data > $D/in-web; echo data > $D/outside
+	opener lab3 $D/in-lab3
+	opener lab3/web $D/in-web
+	opener lab3other $D/outside
+	student_bg __x64_sys_openat trace_cgroup $S/cg.json $CGROOT/lab3
+	wait_for 'FILTERED_SEEN=$(openat_filtered) && [ "$FILTERED_SEEN" -ge 1 ]' 50 || true
+	finish $S/cg.json
+	kill $OPENERS 2>/dev/null || true
+	wait $OPENERS 2>/dev/null || true
+	n=$(recs $S/cg.json "r.get('str') == '$D/in-lab3'")
+	[ "$n" -ge 1 ] || hint "no record of the task in $CGROOT/lab3 opening $D/in-lab3"
+	n=$(recs $S/cg.json "r.get('str') == '$D/in-web'")
+	[ "$n" -ge 1 ] || hint "no record of the task in $CGROOT/lab3/web: a cgroup's tasks include those of the cgroups below it"
+	n=$(recs $S/cg.json "r.get('str') == '$D/outside'")
+	[ "$n" = 0 ] || hint "$n records of the task in $CGROOT/lab3other"
+	[ "$FILTERED" -ge 1 ] || hint "the probe filtered nothing in the kernel"
+}
+
 exercise "trace_open records openat's file name, directory fd and flags" ex_open
 exercise "trace_comm keeps one command's calls, filtered in the kernel" ex_comm
 exercise "trace_process keeps one process's calls, filtered in the kernel" ex_process
 exercise "trace_creates keeps the calls that may create a file, in the kernel" ex_creates
+exercise "trace_file keeps the calls that open one file, in the kernel" ex_file
+exercise "trace_cgroup keeps one cgroup's calls, and its children's, in the kernel" ex_cgroup

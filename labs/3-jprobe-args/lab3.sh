@@ -56,3 +56,26 @@ trace_creates() {
 	# END SOLUTION
 	# SKELETON: return 1	# not written yet: replace this line
 }
+
+# Exercise 5: the same, but only the calls that open the file named $2,
+# compared as a string in the kernel: the other calls make no record.
+trace_file() {
+	# TODO 5: a --filter on the file name argument, a string constant
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		--filter "filename == \"$2\"" -d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
+# Exercise 6: the same, but only the calls of the tasks in the cgroup v2
+# $2 (a directory under /sys/fs/cgroup) and in the cgroups below it, as
+# a container's or a systemd service's tasks are.
+trace_cgroup() {
+	# TODO 6: rawprobectl probe add --help: a task filter of its own
+	# BEGIN SOLUTION
+	rawprobectl trace jprobe:__x64_sys_openat --args s32,ustr,u32 \
+		--cgroup "$2" -d "$DURATION" -f json -o "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
