@@ -61,7 +61,8 @@ CONFIGS=""
 INTERVALS=21	# per run, with -i
 SCALE="1000 10000"
 OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
-	rawprobe_pid_vnr_ring rawprobe_field_ring rawprobe_override_skip"
+	rawprobe_pid_vnr_ring rawprobe_field_ring rawprobe_override_skip
+	rawprobe_filter_str_ring rawprobe_filter_glob_ring rawprobe_cgroup_ring"
 # The second data path: counts in the kernel, beside bpftrace's maps and
 # ftrace's hist trigger doing the same
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
@@ -371,6 +372,23 @@ run_rawprobe_stack_ring() { ring_row rawprobe_stack_ring kprobe $SYM --stack; }
 run_rawprobe_pid_vnr_ring() { ring_row rawprobe_pid_vnr_ring kprobe $FIELD_SYM; }
 run_rawprobe_field_ring() {
 	ring_row rawprobe_field_ring kprobe $FIELD_SYM --args 'pid->numbers[0].nr'
+}
+
+# String terms (issue 39), on pid_vnr beside rawprobe_pid_vnr_ring: the
+# struct pid its argument points to, read as a string (its refcount's
+# low byte, then a NUL), compared with a constant or matched by a glob;
+# both pass, so every call makes its record.
+run_rawprobe_filter_str_ring() {
+	ring_row rawprobe_filter_str_ring kprobe $FIELD_SYM --filter 'pid:str != "x"'
+}
+run_rawprobe_filter_glob_ring() {
+	ring_row rawprobe_filter_glob_ring kprobe $FIELD_SYM --filter 'pid:str !~ "*x*"'
+}
+# --cgroup on the root cgroup v2, which every task is in or below: the
+# ancestry test on every hit.
+run_rawprobe_cgroup_ring() {
+	mountpoint -q $CGROOT || mount -t cgroup2 none $CGROOT
+	ring_row rawprobe_cgroup_ring kprobe $SYM --cgroup $CGROOT
 }
 
 # An override whose filter rejects every hit (the function runs): what an

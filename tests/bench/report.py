@@ -64,6 +64,13 @@ ROWS = [
      "no reader", "kprobe_empty"),
     ("rawprobe_field_ring", "… + `--args 'pid->numbers[0].nr'` (one field "
      "fetch), overwrite, no reader", "kprobe_empty"),
+    ("rawprobe_filter_str_ring", "rawprobe kprobe on `pid_vnr` + `--filter "
+     "'pid:str != \"x\"'` (a string term, passes), overwrite, no reader",
+     "kprobe_empty"),
+    ("rawprobe_filter_glob_ring", "… + `--filter 'pid:str !~ \"*x*\"'` "
+     "(a glob, passes), overwrite, no reader", "kprobe_empty"),
+    ("rawprobe_cgroup_ring", "rawprobe kprobe + record, `--cgroup` the "
+     "root cgroup (passes), overwrite, no reader", "kprobe_empty"),
     ("rawprobe_override_skip", "rawprobe `--override -1 --comm X`, every "
      "hit filtered (the function runs)", "kprobe_empty"),
     ("rawprobe_count", "rawprobe `probe add --count` (counted in the "
