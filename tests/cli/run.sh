@@ -181,6 +181,10 @@ check "glob trace dry-run" 0 "^kretprobe:vfs_read args=none kretprobe:vfs_write 
 	-- glob_lines "$CTL trace 'kretprobe:vfs_*' --dry-run"
 check "glob options each" 0 "^kprobe:vfs_read args=u64,u64 stack kprobe:vfs_write args=u64,u64 stack $" "2 functions" \
 	-- glob_lines "$CTL stream -e 'kprobe:vfs_*' -a 2 --stack --dry-run"
+check "glob hist dry-run" 0 "^kretprobe:vfs_read args=none kretprobe:vfs_write args=none $" "2 functions" \
+	-- glob_lines "$CTL hist 'kretprobe:vfs_*' --dry-run"
+check "glob from stdin"  0 "^kprobe:do_sys_openat2 args=none persistent kprobe:vfs_read args=none persistent kprobe:vfs_write args=none persistent $" "2 functions" \
+	-- glob_lines "printf 'do_sys_openat2\\nvfs_*\\n' | $CTL probe add kprobe - --dry-run"
 check "glob count dry-run" 0 "^kprobe:vfs_read args=none kprobe:vfs_write args=none $" "2 functions" \
 	-- glob_lines "$CTL count 'kprobe:vfs_*' --dry-run"
 check "glob count stack" 2 "^$" "a glob is counted per function: not --by stack" -- $CTL count 'kprobe:vfs_*' --by stack
