@@ -190,6 +190,8 @@ t_glob_count_per_function() {
 	expect_eq "$(json_get "$j" 'j["total"]["hits"]')" \
 		"$(json_get "$j" 'sum(e["count"] for e in j["entries"]) + j["total"]["dropped"]')" \
 		"hits = the functions' counts + dropped"
+	tests/cli/validate_json.py count $S/cnt.json >/dev/null ||
+		fail "schema: $(tests/cli/validate_json.py count $S/cnt.json)"
 }
 
 tests t_glob_dry_run_equals_ftrace t_glob_probe_list_names_functions \
