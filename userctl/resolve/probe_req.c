@@ -71,8 +71,9 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 		free(mods);
 		return -ENOMEM;
 	}
+	/* a glob's functions were counted in kallsyms as it was expanded */
 	for (i = 0; i < n; i++)
-		if (reqs[i].symbol[0]) {
+		if (reqs[i].symbol[0] && !reqs[i].expanded) {
 			syms[k] = reqs[i].symbol;
 			mods[k++] = reqs[i].module;
 		}
@@ -331,6 +332,7 @@ static void rp_glob_reqs(const struct rp_probe_req *g,
 	for (i = 0; i < r->n; i++) {
 		out[i] = *g;
 		out[i].glob = false;
+		out[i].expanded = true;
 		memcpy(out[i].symbol, r->v[i].name, sizeof(out[i].symbol));
 		memcpy(out[i].module, r->v[i].module, sizeof(out[i].module));
 	}

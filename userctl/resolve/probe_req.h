@@ -54,6 +54,7 @@ struct rp_probe_req {
 	uint64_t addr;
 	uint32_t offset, maxactive, flags;
 	bool glob;		/* symbol is a glob, to expand */
+	bool expanded;		/* a glob's function: kallsyms checked it */
 	int nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
