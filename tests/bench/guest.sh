@@ -25,6 +25,15 @@
 #   D <round> <config> <ns> <backlog>         a stream reader's ns a record
 #                                             in full batches, its largest
 #                                             backlog (its drain log)
+#   G rawprobe <glob> <n> <expand ms> <arm ms> <disarm ms>
+#                                             (-g) probe add --dry-run (the
+#                                             CLI's part), probe add and
+#                                             probe del of its n probes
+#   G bpftrace[_multi] <glob> <attached> - <run ms> <BEGIN-only ms>
+#                                             (-g) a run that attaches the
+#                                             glob and exits at BEGIN, and a
+#                                             run of BEGIN alone (kprobe.multi
+#                                             where bpftrace --info says so)
 # Beside the configurations the issue names, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
@@ -46,10 +55,12 @@
 # core cut short at step N (make bench-steps, kmod/record.h).
 #
 #   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
-#            [-f rawprobe|ftrace] [-R]
+#            [-f rawprobe|ftrace] [-R] [-g]
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
 # "" for none); -f: which tool adds and removes them first (rawprobe);
 # -R: each tool again on the same functions in the reverse order.
+# -g: only the globs' arming and disarming (G lines), tcp_* and the glob of
+# a name's first three characters that comes nearest 1,000 functions.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
@@ -79,9 +90,11 @@ INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
 	step1_kretprobe_ring step2_kretprobe_ring step3_kretprobe_ring"
 SCALE_FIRST=rawprobe
 SCALE_HOW=""	# "" (the sorted list), reversed, unarmed
-while getopts "ir:n:c:s:f:R" opt; do
+GLOBS=0
+while getopts "ir:n:c:s:f:Rg" opt; do
 	case $opt in
 	i)	INSN=1 ;;
+	g)	GLOBS=1 ;;
 	s)	SCALE=$OPTARG ;;
 	f)	SCALE_FIRST=$OPTARG ;;
 	R)	SCALE_HOW=reversed ;;
@@ -595,6 +608,61 @@ scale_ftrace() {	# N [unarmed|reversed]
 		"$1 events; the first: $(grep -m1 -A2 . $TR/error_log)" >&2
 }
 
+# The glob of a name's first three characters whose functions (in ftrace's
+# list, once each) come nearest 1,000: "ext*" or so, whatever the kernel.
+glob_near_1000() {
+	awk '{ print $1 }' $TR/available_filter_functions | sort -u |
+		awk '{ n[substr($1, 1, 3)]++ }
+		     END { for (p in n) { d = n[p] - 1000; if (d < 0) d = -d
+			   print d, p } }' | sort -n | awk 'NR == 1 { print $2 "*" }'
+}
+
+# rawprobe: the glob expanded alone (--dry-run: ftrace's list, the
+# blacklist, kallsyms, after a first run that made the kallsyms cache),
+# then added as one batch (probes armed as they are registered), then its
+# probes removed in one PROBE_DEL.
+glob_rawprobe() {	# GLOB
+	local t0 arm expand
+	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
+	t0=$(date +%s%N)
+	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
+	expand=$(ms_since "$t0")
+	t0=$(date +%s%N)
+	$CTL probe add kprobe "$1" --max-probes 16384 > "$OUT/glob.ids" \
+		2> "$OUT/glob.err" || { cat "$OUT/glob.err" >&2; return 1; }
+	arm=$(ms_since "$t0")
+	t0=$(date +%s%N)
+	$CTL probe del $(cat "$OUT/glob.ids") || return 1
+	echo "G rawprobe $1 $(wc -l < "$OUT/glob.ids") $expand $arm $(ms_since "$t0")"
+}
+
+# bpftrace attaches every probe before BEGIN runs, and exit() detaches
+# them: a run with BEGIN { exit(); } is start-up, attach and detach; a run
+# of BEGIN alone is the start-up (parsing, BTF, code generation).
+glob_bpftrace() {	# GLOB
+	local t0 all base n tool=bpftrace
+	bpftrace --info 2>&1 | grep -Eq 'kprobe_multi: yes' && tool=bpftrace_multi
+	t0=$(date +%s%N)
+	BPFTRACE_MAX_PROBES=16384 bpftrace -e "kprobe:$1 { } BEGIN { exit(); }" \
+		> "$OUT/bt.out" 2>&1 || { cat "$OUT/bt.out" >&2; return 1; }
+	all=$(ms_since "$t0")
+	n=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' "$OUT/bt.out")
+	t0=$(date +%s%N)
+	bpftrace -e 'BEGIN { exit(); }' > /dev/null 2>&1 || return 1
+	base=$(ms_since "$t0")
+	echo "G $tool $1 ${n:-0} - $all $base"
+}
+
+glob_rows() {
+	local g
+	for g in 'tcp_*' "$(glob_near_1000)"; do
+		echo "globs: $g" >&2
+		glob_rawprobe "$g" || echo "bench: rawprobe failed on $g" >&2
+		command -v bpftrace >/dev/null || continue
+		glob_bpftrace "$g" || echo "bench: bpftrace failed on $g" >&2
+	done
+}
+
 for c in bpftrace_kprobe bpftrace_count bpftrace_count_comm \
 	 bpftrace_count_stack bpftrace_hist_latency; do
 	command -v bpftrace >/dev/null ||
@@ -604,6 +672,12 @@ exec 3>&1
 echo "K $(uname -r) $(nproc)"
 module_load
 check_clean
+if [ $GLOBS = 1 ]; then
+	glob_rows
+	module_unload
+	rm -rf "$T_SCRATCH"
+	exit 0
+fi
 # the largest scale step's functions, none of them the workload's
 max=1000
 for n in $SCALE; do [ "$n" -gt $max ] && max=$n; done

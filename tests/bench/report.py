@@ -29,6 +29,9 @@ INSN_END = "<!-- bench:insn:end -->"
 MANY_BEGIN = ("<!-- bench:many-cpus:begin (tests/bench/run.sh rewrites this "
               "part) -->")
 MANY_END = "<!-- bench:many-cpus:end -->"
+GLOB_BEGIN = ("<!-- bench:globs:begin (tests/bench/run.sh rewrites this "
+              "part) -->")
+GLOB_END = "<!-- bench:globs:end -->"
 
 # (config, label, the empty probe it is compared with)
 ROWS = [
@@ -583,6 +586,45 @@ def parse_figures(path):
     return figs, results, summary
 
 
+def glob_section(path, command, conditions):
+    """G lines: a glob armed and disarmed, rawprobe beside bpftrace."""
+    rows, kernel = [], "?"
+    for f in fields(path):
+        if f[0] == "K" and len(f) >= 2:
+            kernel = f[1]
+        elif f[0] == "G" and len(f) == 7:
+            rows.append((f[1], f[2], int(f[3]),
+                         None if f[4] == "-" else int(f[4]), int(f[5]),
+                         int(f[6])))
+    if not rows:
+        raise SystemExit("report: no glob results in " + path)
+    out = [f"Measured {time.strftime('%Y-%m-%d', time.localtime(os.path.getmtime(path)))} "
+           f"on Linux {kernel} with:\n\n    {command}\n",
+           "Wall-clock time, one run each. rawprobe: `probe add kprobe "
+           "GLOB` (the expansion, then batches of 256, each probe armed "
+           "as it is registered) and `probe del` of its ids (one grace "
+           "period a 1,024); expand: the same `probe add --dry-run`, "
+           "the CLI's part of arm (ftrace's list, the blacklist, "
+           "kallsyms). bpftrace: a run of `kprobe:GLOB { } BEGIN "
+           "{ exit(); }` (BEGIN runs once every probe is attached; exit "
+           "detaches them), and less a run of `BEGIN { exit(); }` alone, "
+           "its start-up (parsing, BTF, code generation): what attaching "
+           "and detaching took. bpftrace_multi: with kprobe.multi (one "
+           f"fprobe for the lot). In a guest of its own: {conditions}\n",
+           "| tool | glob | probes | expand | arm | disarm | arm + disarm |",
+           "|---|---|---:|---:|---:|---:|---:|"]
+    for tool, glob, n, x, a, b in rows:
+        if tool == "rawprobe":
+            out.append(f"| rawprobe | `{glob}` | {n:,} | {x / 1000:.2f} s "
+                       f"| {a / 1000:.2f} s | {b / 1000:.2f} s "
+                       f"| {(a + b) / 1000:.2f} s |")
+        else:
+            out.append(f"| {tool} | `{glob}` | {n:,} attached | – | – | – "
+                       f"| {(a - b) / 1000:.2f} s (run {a / 1000:.2f} s, "
+                       f"start-up {b / 1000:.2f} s) |")
+    return "\n".join(out) + "\n"
+
+
 def many_cpus_section(path, command, conditions):
     figs, results, summary = parse_figures(path)
     if "cpus" not in figs:
@@ -634,6 +676,8 @@ def main():
     ap.add_argument("--many-cpus")
     ap.add_argument("--many-cpus-conditions", default="")
     ap.add_argument("--scale-conditions", default="")
+    ap.add_argument("--globs")
+    ap.add_argument("--globs-conditions", default="")
     a = ap.parse_args()
     parts = []
     if a.raw:
@@ -660,8 +704,12 @@ def main():
     if a.many_cpus:
         parts.append((MANY_BEGIN, MANY_END, many_cpus_section(
             a.many_cpus, a.command, a.many_cpus_conditions)))
+    if a.globs:
+        parts.append((GLOB_BEGIN, GLOB_END, glob_section(
+            a.globs, a.command, a.globs_conditions)))
     if not parts:
-        ap.error("nothing to report: give RAW, --insn or --many-cpus")
+        ap.error("nothing to report: give RAW, --insn, --many-cpus or "
+                 "--globs")
     for _, _, text in parts:
         print(text)
     if a.doc:

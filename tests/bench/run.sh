@@ -12,7 +12,9 @@
 # the guest instructions per call of the same configurations, with
 # jprobe-style rows and the record path's staircase (guest.sh -i). Then
 # a 64-vCPU guest: insmod, the first probe's rings and a stream on every
-# CPU (tests/vm/many-cpus.sh). Prints Markdown tables and puts them in
+# CPU (tests/vm/many-cpus.sh). And the wall-clock time to arm and disarm
+# a glob's probes, tcp_* and one of about 1,000 functions, rawprobe beside
+# bpftrace (guest.sh -g). Prints Markdown tables and puts them in
 # docs/performance.md.
 #
 #   tests/bench/run.sh [options]
@@ -36,6 +38,7 @@
 #                       reverse order, which reverses the order both arm
 #                       them in (about 25 more minutes at 10,000)
 #         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
+#         --no-globs    no glob arming guest; --globs-only: only it
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
 # empty-handler module itself and installs bpftrace if it is missing.
@@ -45,7 +48,7 @@ cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
 times=1 insn=1 insn_rounds=3 scale="1000 10000" scale_first=rawprobe scale_reversed="" exact=""
-many=1
+many=1 globs=1
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -64,14 +67,16 @@ while [ $# -gt 0 ]; do
 	--scale-first)	scale_first=$2; shift 2 ;;
 	--scale-reversed) scale_reversed=-R; shift ;;
 	--no-many-cpus)	many=0; shift ;;
-	--many-cpus-only) times=0 insn=0; shift ;;
-	-h|--help)	sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--many-cpus-only) times=0 insn=0 globs=0; shift ;;
+	--no-globs)	globs=0; shift ;;
+	--globs-only)	times=0 insn=0 many=0; shift ;;
+	-h|--help)	sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
 
 # bpftrace runs in the guest from the host's root: install it once.
-if [ $times = 1 ] && ! command -v bpftrace >/dev/null; then
+if { [ $times = 1 ] || [ $globs = 1 ]; } && ! command -v bpftrace >/dev/null; then
 	echo "bench: installing bpftrace" >&2
 	sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
 	$sudo_ apt-get install -y -qq --no-install-recommends bpftrace >/dev/null ||
@@ -172,6 +177,17 @@ if [ $insn = 1 ]; then
 	report+=(--insn "$out/insn-vm/output" --insn-counts "$counts"
 		--insn-conditions "$(conditions "2 vCPUs on one host thread \
 (--tcg-single), workload pinned to cpu0 and readers to cpu1")")
+fi
+# Arming a glob patches kernel text as the scale guest does: one host
+# thread (--tcg-single), in a guest of its own.
+if [ $globs = 1 ]; then
+	echo "bench: kernel $kernel, arming and disarming globs" >&2
+	vmopts=(--tcg-single)
+	bench_guest glob-vm -g
+	vmopts=()
+	[ $rc = 0 ] || status=1
+	report+=(--globs "$out/glob-vm/output" --globs-conditions "$(conditions \
+		"2 vCPUs on one host thread (--tcg-single)")")
 fi
 if [ $many = 1 ]; then
 	# 64 vCPUs on one host thread (docs/reliability.md: multi-threaded TCG

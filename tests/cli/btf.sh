@@ -166,6 +166,16 @@ check "syscall format types" 0 "^kprobe:__x64_sys_read args=fd:u32,buf:ptr,count
 check "syscall unknown type" 0 "^kprobe:__x64_sys_lseek args=fd:u32,offset:u64,whence:u32 syscall persistent$" \
 	"'frob_t offset' is recorded as a raw u64" -- $ADD kprobe __x64_sys_lseek -a auto --dry-run
 
+# a glob's --args auto is each function's own (ftrace's list: a fixture)
+printf 'do_sys_openat2\nvfs_read\n' > "$T/tracefs/available_filter_functions"
+: > "$T/blacklist"
+check "glob args auto"   0 "^kprobe:do_sys_openat2 args=dfd:s32,filename:ptr,how:ptr persistent kprobe:vfs_read args=file:ptr,buf:ptr,count:u64,pos:ptr persistent $" \
+	"'kprobe:\*': 2 functions" \
+	-- bash -c "RAWPROBE_KPROBES_BLACKLIST=$T/blacklist $CTL probe add kprobe '*' -a auto --dry-run | tr '\n' ' '"
+check "glob filter each" 0 "^kretprobe:do_sys_openat2 args=none.* term0: src=retval .*kretprobe:vfs_read args=none.* term0: src=retval " \
+	"2 functions" \
+	-- bash -c "RAWPROBE_KPROBES_BLACKLIST=$T/blacklist $CTL probe add kretprobe '*' --filter 'retval < 0' --dry-run | tr '\n' ' '"
+
 # --- --args auto: what probe add would send (--dry-run) ---
 # a typo in a list of types stays one, even where BTF knows the function
 check "types with a typo" 2 "^$" "^rawprobectl: bad --args 's32,bogus': a count" \

@@ -134,6 +134,69 @@ check "trace checks first" 1 "^$" "did you mean: vfs_read" -- $CTL trace kretpro
 check "data is no function" 3 "^$" "not loaded" -- $CTL probe add kprobe some_dat
 check "known name needs module" 3 "^$" "not loaded" -- $CTL probe add kprobe do_sys_openat2
 
+# --- globs, against a fake ftrace list and blacklist (RAWPROBECTL_TRACEFS,
+# RAWPROBE_KPROBES_BLACKLIST) and the fake kallsyms above ---
+mkdir -p "$T/tracefs"
+cat > "$T/tracefs/available_filter_functions" <<'AFL'
+vfs_read
+vfs_write
+vfs_twice
+vfs_twice
+vfs_black
+dup_fn
+__ftrace_invalid_address___64
+do_sys_openat2
+ext4_sync_file [ext4]
+rp_genl_probe_add [rawprobe]
+AFL
+printf '0xffffffff81100900-0xffffffff81100980\tvfs_black\n' > "$T/blacklist"
+export RAWPROBECTL_TRACEFS=$T/tracefs RAWPROBE_KPROBES_BLACKLIST=$T/blacklist
+glob_lines() { bash -c "$* | tr '\n' ' '; exit \${PIPESTATUS[0]}"; }
+check "glob dry-run"     0 "^kprobe:vfs_read args=none persistent kprobe:vfs_write args=none persistent $" \
+	"'kprobe:vfs_\*': 2 functions" -- glob_lines "$CTL probe add kprobe 'vfs_*' --dry-run"
+check "glob leaves out"  0 "^kprobe:vfs_read" \
+	"left out: 2 that share their name.*left out: 1 on kprobes' blacklist" \
+	-- glob_lines "$CTL probe add kprobe 'vfs_*' --dry-run 2>&1 >/dev/null | tr '\n' ' ' >&2; $CTL probe add kprobe 'vfs_*' --dry-run"
+check "glob everything"  0 "^kprobe:do_sys_openat2 .* kprobe:ext4:ext4_sync_file .* kprobe:vfs_read .* kprobe:vfs_write [^ ]+ persistent $" \
+	"left out: 1 of rawprobe's own module" -- glob_lines "$CTL probe add kprobe '*' --dry-run"
+check "glob ? and []"    0 "^kprobe:vfs_read args=none persistent $" "1 function$" \
+	-- glob_lines "$CTL probe add kprobe 'vfs_[r]ea?' --dry-run"
+check "glob in a module" 0 "^kprobe:ext4:ext4_sync_file args=none persistent $" "^rawprobectl: 'kprobe:ext4:\*': 1 function$" \
+	-- glob_lines "$CTL probe add kprobe 'ext4:*' --dry-run"
+check "glob shared only" 1 "^$" "'kprobe:dup_\*' matches no function.*left out: 1 that share" \
+	-- glob_lines "$CTL probe add kprobe 'dup_*' 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS[0]}"
+check "glob no match"    1 "^$" "'kprobe:zzz\*' matches no function kprobes can take" -- $CTL probe add kprobe 'zzz*'
+check "glob bad"         2 "^$" "^rawprobectl: bad glob 'vfs_\[ab': a '\[' without its '\]'" -- $CTL probe add kprobe 'vfs_[ab'
+check "glob bad char"    2 "^$" "bad glob" -- $CTL trace 'kprobe:vfs_*/x'
+check "glob ] first"     1 "^$" "matches no function" -- $CTL probe add kprobe 'vfs_[]x]' --dry-run
+check "glob offset"      2 "^$" "a glob names functions' entries, without \+OFFSET" -- $CTL probe add kprobe 'vfs_*+0x4'
+check "glob cap"         2 "^$" "'kprobe:vfs_\*' makes 2 probes, more than 1: narrow the glob, or raise the cap with --max-probes 2 \(at most 16384\)$" \
+	-- $CTL probe add kprobe 'vfs_*' --max-probes 1
+check "glob cap trace"   2 "^$" "makes 2 probes, more than 1" -- $CTL trace 'kprobe:vfs_*' --max-probes 1
+check "glob cap count"   2 "^$" "makes 2 probes, more than 1" -- $CTL count 'kprobe:vfs_*' --max-probes 1
+check "glob cap with others" 2 "^$" "makes 3 probes, more than 2" -- $CTL probe add kprobe vfs_read 'vfs_*' --max-probes 2
+check "max-probes range" 2 "^$" "--max-probes wants 1..16384" -- $CTL probe add kprobe 'vfs_*' --max-probes 16385
+check "max-probes zero"  2 "^$" "--max-probes wants 1..16384" -- $CTL trace 'kprobe:vfs_*' --max-probes 0
+check "glob trace dry-run" 0 "^kretprobe:vfs_read args=none kretprobe:vfs_write args=none $" "2 functions" \
+	-- glob_lines "$CTL trace 'kretprobe:vfs_*' --dry-run"
+check "glob options each" 0 "^kprobe:vfs_read args=u64,u64 stack kprobe:vfs_write args=u64,u64 stack $" "2 functions" \
+	-- glob_lines "$CTL stream -e 'kprobe:vfs_*' -a 2 --stack --dry-run"
+check "glob hist dry-run" 0 "^kretprobe:vfs_read args=none kretprobe:vfs_write args=none $" "2 functions" \
+	-- glob_lines "$CTL hist 'kretprobe:vfs_*' --dry-run"
+check "glob from stdin"  0 "^kprobe:do_sys_openat2 args=none persistent kprobe:vfs_read args=none persistent kprobe:vfs_write args=none persistent $" "2 functions" \
+	-- glob_lines "printf 'do_sys_openat2\\nvfs_*\\n' | $CTL probe add kprobe - --dry-run"
+check "glob count dry-run" 0 "^kprobe:vfs_read args=none kprobe:vfs_write args=none $" "2 functions" \
+	-- glob_lines "$CTL count 'kprobe:vfs_*' --dry-run"
+check "glob count stack" 2 "^$" "a glob is counted per function: not --by stack" -- $CTL count 'kprobe:vfs_*' --by stack
+check "glob json dry-run" 0 '^\{"kind":"kprobe","target":"vfs_read",.*\{"kind":"kprobe","target":"vfs_write",' "2 functions" \
+	-- glob_lines "$CTL -j probe add kprobe 'vfs_*' --dry-run"
+check "glob needs the module" 3 "^$" "not loaded" -- $CTL probe add kprobe 'vfs_*'
+check "glob no blacklist" 0 "^kprobe:vfs_black .* kprobe:vfs_write [^ ]+ persistent $" "note: /nonexistent: No such file.*not left out" \
+	-- glob_lines "RAWPROBE_KPROBES_BLACKLIST=/nonexistent $CTL probe add kprobe 'vfs_*' --dry-run"
+check "glob no ftrace"   1 "^$" "^rawprobectl: /nonexistent/available_filter_functions: No such file or directory: a glob needs the list of functions ftrace can trace \(mount tracefs" \
+	-- env RAWPROBECTL_TRACEFS=/nonexistent $CTL probe add kprobe 'vfs_*'
+unset RAWPROBECTL_TRACEFS RAWPROBE_KPROBES_BLACKLIST
+
 # --- every output format, from a capture with known records ---
 python3 "$here/mkcapture.py" "$T/cap.rpc"
 check "text"             0 "kretprobe:vfs_read +\(0x3, 0xffffffff81100200 <vfs_write\+0x0>, 0x64\) = -14 \(1500 ns\)" \

@@ -23,6 +23,7 @@
 #include "lib/cli.h"
 #include "out/aggregate.h"
 #include "out/openmetrics.h"
+#include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
 #define RP_COUNT_SECONDS_MAX 31536000	/* -i, -d: at most a year */
@@ -37,6 +38,13 @@ struct rp_count_cfg {
 	uint64_t top;
 	int format;			/* enum rp_count_format; -1: -j's */
 	struct rp_count_names names;
+	size_t max_probes;		/* --max-probes */
+	bool dry_run, glob;
+	/* req, or a glob's: one a function, counted apart (the func key) */
+	struct rp_probe_req *reqs;
+	size_t n;
+	uint32_t *ids;			/* reqs[]'s probes */
+	const char **funcs;		/* a glob's: "vfs_read", "ext4:..." */
 };
 
 static volatile sig_atomic_t rp_count_stop;
@@ -77,9 +85,14 @@ static void rp_count_usage(FILE *out)
 		"                       hits of keys past it are counted as dropped\n"
 		"      --include-self   count rawprobectl's own hits too (left out\n"
 		"                       by default)\n"
+		"      --dry-run        print the probes' requests, add nothing\n"
+		"      --max-probes N   a glob may make N probes (default %d)\n"
+		"  A glob ('kprobe:vfs_*') counts each function apart: a first\n"
+		"  key, func, as bpftrace's @[func] = count()\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
 		"  --comm, --cpu, --cgroup (see 'rawprobectl probe add --help')\n",
-		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT);
+		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT,
+		RP_GLOB_CAP_DEFAULT);
 }
 
 static const struct option rp_count_longopts[] = {
@@ -91,6 +104,8 @@ static const struct option rp_count_longopts[] = {
 	{ "duration",  required_argument, NULL, 'd' },
 	{ "top",       required_argument, NULL, 't' },
 	{ "format",    required_argument, NULL, 'f' },
+	{ "dry-run",   no_argument,       NULL, 'n' },
+	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,6 +137,7 @@ static int rp_count_target(struct rp_count_cfg *c, const char *arg)
 	memcpy(c->req.module, t.module, sizeof(t.module));
 	c->req.offset = t.offset;
 	c->req.addr = t.addr;
+	c->req.glob = c->glob = t.glob;
 	snprintf(c->probe, sizeof(c->probe), "%s", arg);
 	c->have_target = true;
 	return 0;
@@ -145,6 +161,11 @@ static int rp_count_opt(struct rp_count_cfg *c, int opt, const char *arg)
 		return 0;
 	case 'f':
 		return rp_count_format(arg, &c->format);
+	case 'n':
+		c->dry_run = true;
+		return 0;
+	case RP_OPT_MAX_PROBES:
+		return rp_max_probes_opt(arg, &c->max_probes);
 	default:
 		if (rp_is_agg_opt(opt))
 			return rp_agg_opt(opt, arg, &c->req);
@@ -286,34 +307,71 @@ static uint64_t rp_count_probed_addr(struct rp_nl *nl, uint32_t id)
 }
 
 /*
+ * The interval's counts: the probe's, or a glob's probes' in one table,
+ * each entry keyed first by its probe's index (RP_AGG_KEY_FUNC).
+ */
+static int rp_count_fetch(struct rp_nl *nl, const struct rp_count_cfg *c,
+			  struct rp_agg_result *r)
+{
+	struct rp_agg_result one;
+	size_t i;
+	int err = 0;
+
+	if (!c->glob)
+		return rp_agg_fetch(nl, c->ids[0], r);
+	memset(r, 0, sizeof(*r));
+	r->stack_word = -1;
+	for (i = 0; !err && i < c->n; i++) {
+		err = rp_agg_fetch(nl, c->ids[i], &one);
+		if (!err)
+			err = rp_agg_append_keyed(r, &one, i);
+		rp_agg_result_free(&one);
+	}
+	if (err)
+		rp_agg_result_free(r);
+	return err;
+}
+
+/* The hits its probes' filters passed: the counted or dropped */
+static uint64_t rp_count_hits(struct rp_nl *nl, const struct rp_count_cfg *c)
+{
+	struct rp_probe_info pi;
+	uint64_t hits = 0;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		memset(&pi, 0, sizeof(pi));
+		if (!rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, c->ids[i],
+				      rp_count_info, &pi))
+			hits += pi.hits - pi.filtered;
+	}
+	return hits;
+}
+
+/*
  * One interval: read, print; the totals go on the last one. Prometheus'
  * counters only grow (rate() takes a fall for a restart), so openmetrics
  * prints the run so far, added up in acc, where the others print the
  * interval.
  */
-static int rp_count_interval(struct rp_nl *nl, uint32_t id, int fmt,
+static int rp_count_interval(struct rp_nl *nl, const struct rp_count_cfg *c,
 			     const struct rp_agg_view *v,
 			     struct rp_agg_totals *t,
 			     struct rp_agg_result *acc, bool last)
 {
+	int fmt = c->format;
 	struct rp_agg_result r;
-	struct rp_probe_info pi;
 	size_t e;
 	int err;
 
-	err = rp_agg_fetch(nl, id, &r);
+	err = rp_count_fetch(nl, c, &r);
 	if (err)
 		return rp_fail(nl, "count: reading the counts", err);
 	for (e = 0; e < r.n; e++)
 		t->counted += rp_agg_entry(&r, e)[r.key_words + RP_AGG_W_COUNT];
 	t->dropped += r.dropped;
-	if (last) {
-		memset(&pi, 0, sizeof(pi));
-		err = rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, id,
-				      rp_count_info, &pi);
-		/* the hits its filters passed: the counted or dropped */
-		t->hits = err ? 0 : pi.hits - pi.filtered;
-	}
+	if (last)
+		t->hits = rp_count_hits(nl, c);
 	if (fmt == RP_COUNT_OPENMETRICS) {
 		err = rp_agg_accumulate(acc, &r);
 		rp_agg_result_free(&r);
@@ -330,7 +388,7 @@ static int rp_count_interval(struct rp_nl *nl, uint32_t id, int fmt,
 }
 
 /* Until the duration, a signal, or the probe's end; then the last read. */
-static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
+static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c)
 {
 	uint64_t start = rp_count_now(), end = UINT64_MAX, next;
 	struct rp_agg_totals t = { 0 };
@@ -338,65 +396,166 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c, uint32_t id)
 	struct rp_agg_view v;
 	int rc = RP_EXIT_OK;
 
+	size_t i;
+
 	rp_count_view(&c->req, c->probe, c->top, &c->names, &v);
 	v.addr = c->addr;
+	if (c->glob)
+		rp_agg_view_func_key(&v, c->funcs, c->n);
 	if (c->duration)
 		end = start + (uint64_t)(c->duration * 1e9);
-	fprintf(stderr, "Counting %s%s%s. Hit Ctrl-C to end.\n", c->probe,
-		c->req.agg.by[0] ? " by " : "", c->req.agg.by);
+	fprintf(stderr, "Counting %s%s%s%s. Hit Ctrl-C to end.\n", c->probe,
+		c->glob ? " by func" : "",
+		c->req.agg.by[0] ? (c->glob ? "," : " by ") : "", c->req.agg.by);
 	next = c->interval ? start + (uint64_t)(c->interval * 1e9) : end;
 	while (!rp_count_stop && !rc) {
 		rp_count_wait(next < end ? next : end);
 		if (rp_count_stop || rp_count_now() >= end)
 			break;
-		rc = rp_count_interval(nl, id, c->format, &v, &t, &acc, false);
+		rc = rp_count_interval(nl, c, &v, &t, &acc, false);
 		next += (uint64_t)(c->interval * 1e9);
 	}
 	if (!rc) {
 		/* No hit after the last read: disarmed first, then read. */
-		rp_count_request(nl, RAWPROBE_CMD_PROBE_DISABLE, id, NULL, NULL);
-		rc = rp_count_interval(nl, id, c->format, &v, &t, &acc, true);
+		for (i = 0; i < c->n; i++)
+			rp_count_request(nl, RAWPROBE_CMD_PROBE_DISABLE,
+					 c->ids[i], NULL, NULL);
+		rc = rp_count_interval(nl, c, &v, &t, &acc, true);
 	}
 	rp_agg_result_free(&acc);
 	return rc;
+}
+
+/*
+ * A glob's functions, a probe each: per function, the probes' other keys
+ * after it.
+ */
+static int rp_count_expand(struct rp_count_cfg *c)
+{
+	size_t i;
+	int rc;
+
+	c->reqs = malloc(sizeof(*c->reqs));
+	if (!c->reqs)
+		return RP_EXIT_FAIL;
+	c->reqs[0] = c->req;
+	c->n = 1;
+	if (!c->glob)
+		return RP_EXIT_OK;
+	rc = rp_probe_reqs_expand(&c->reqs, &c->n, c->max_probes);
+	if (rc)
+		return rc;
+	c->funcs = calloc(c->n, sizeof(*c->funcs));
+	if (!c->funcs)
+		return RP_EXIT_FAIL;
+	for (i = 0; i < c->n; i++) {
+		char *f = malloc(sizeof(c->reqs[i].module) +
+				 sizeof(c->reqs[i].symbol) + 1);
+
+		if (!f)
+			return RP_EXIT_FAIL;
+		sprintf(f, "%s%s%s", c->reqs[i].module,
+			c->reqs[i].module[0] ? ":" : "", c->reqs[i].symbol);
+		c->funcs[i] = f;
+	}
+	return RP_EXIT_OK;
+}
+
+/*
+ * Checked, resolved, printed with --dry-run (-1): ready to add (0). A
+ * stack key's ids are each probe's table's, not merged here.
+ */
+static int rp_count_prepare(struct rp_count_cfg *c)
+{
+	size_t i;
+	int rc;
+
+	rc = rp_count_expand(c);
+	if (rc)
+		return rc;
+	if (rp_probe_check(c->reqs, c->n))
+		return RP_EXIT_FAIL;
+	for (i = 0; i < c->n; i++)
+		c->reqs[i].flags |= RAWPROBE_F_AGG;
+	rc = rp_probe_auto_args(c->reqs, c->n);
+	if (rc)
+		return rc;
+	/* the table's columns are the first's: the same --by for all */
+	c->req = c->reqs[0];
+	if (c->glob && memchr(c->req.agg.keys, RAWPROBE_AGG_KEY_STACK,
+			      c->req.agg.nkeys))
+		return rp_usage_error("a glob is counted per function: not "
+				      "--by stack (count one function's stacks)");
+	if (!c->dry_run)
+		return 0;
+	rp_probe_dry_run(c->reqs, c->n);
+	return -1;
+}
+
+static void rp_count_free(struct rp_count_cfg *c)
+{
+	size_t i;
+
+	for (i = 0; c->funcs && i < c->n; i++)
+		free((void *)c->funcs[i]);
+	free(c->funcs);
+	free(c->reqs);
+	free(c->ids);
+}
+
+/* Its probes, all or none, owned by the socket. */
+static int rp_count_add(struct rp_nl *nl, struct rp_count_cfg *c)
+{
+	struct rp_probe_info pi;
+	int err;
+
+	c->ids = calloc(c->n, sizeof(*c->ids));
+	if (!c->ids)
+		return -ENOMEM;
+	if (c->glob)
+		return rp_probe_add_many(nl, c->reqs, c->n, c->ids);
+	err = rp_probe_add_req(nl, &c->req, &pi);
+	if (!err) {
+		c->ids[0] = pi.id;
+		c->addr = rp_count_probed_addr(nl, pi.id);
+	}
+	return err;
 }
 
 int rp_cmd_count(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = rp_count_on_signal };
 	struct rp_count_cfg c;
-	struct rp_probe_info pi;
 	struct rp_nl nl;
 	int rc;
 
 	memset(&c, 0, sizeof(c));
 	c.format = -1;
+	c.max_probes = RP_GLOB_CAP_DEFAULT;
 	rc = rp_count_parse(argc, argv, &c);
-	if (rc)
+	if (!rc)
+		rc = rp_count_prepare(&c);
+	if (!rc)
+		rc = rp_connect(&nl);
+	if (rc) {
+		rp_count_free(&c);
 		return rc < 0 ? RP_EXIT_OK : rc;
-	if (rp_probe_check(&c.req, 1))
-		return RP_EXIT_FAIL;
-	c.req.flags |= RAWPROBE_F_AGG;
-	rc = rp_probe_auto_args(&c.req, 1);
-	if (rc)
-		return rc;
-	rc = rp_connect(&nl);
-	if (rc)
-		return rc;
-	rc = rp_probe_add_req(&nl, &c.req, &pi);
+	}
+	rc = rp_count_add(&nl, &c);
 	if (rc) {
 		rp_nl_close(&nl);
+		rp_count_free(&c);
 		return rp_exit_from_errno(rc);
 	}
-	c.addr = rp_count_probed_addr(&nl, pi.id);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	rc = rp_count_run(&nl, &c, pi.id);
-	/* the socket's probe goes with it; deleted now, not at exit */
-	rp_count_request(&nl, RAWPROBE_CMD_PROBE_DEL, pi.id, NULL, NULL);
+	rc = rp_count_run(&nl, &c);
+	/* the socket's probes go with it; deleted now, not at exit */
+	rp_probe_del_many(&nl, c.ids, c.n);
 	rp_nl_close(&nl);
+	rp_count_free(&c);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "resolve/fetch.h"
 #include "cmd/probe.h"
 #include "lib/symbols.h"
+#include "resolve/glob.h"
 
 /* --- kernel descriptions --- */
 
@@ -568,7 +569,27 @@ full:
 	return -EMSGSIZE;
 }
 
-/* Batches of 256, each all-or-nothing in the kernel. */
+static int rp_del_list(struct rp_nl *nl, const uint32_t *ids, size_t n);
+
+int rp_probe_del_many(struct rp_nl *nl, const uint32_t *ids, size_t n)
+{
+	size_t i, len;
+	int err = 0, e;
+
+	for (i = 0; i < n; i += len) {
+		len = n - i < RAWPROBE_MAX_BATCH ? n - i : RAWPROBE_MAX_BATCH;
+		e = rp_del_list(nl, ids + i, len);
+		err = err ?: e;
+	}
+	return err;
+}
+
+/*
+ * Batches of 256, each all-or-nothing in the kernel; and the whole too:
+ * when one is refused, the batches added before it are removed (a glob
+ * of 1,000 functions is added whole or not at all), in one grace period
+ * per RAWPROBE_MAX_BATCH.
+ */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids)
 {
@@ -579,6 +600,10 @@ int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		/* 256 keeps a message well inside the socket buffer */
 		chunk = n - i < 256 ? n - i : 256;
 		err = rp_probe_add_chunk(nl, reqs + i, chunk, ids + i);
+		if (err && i && rp_probe_del_many(nl, ids, i))
+			fprintf(stderr, "rawprobectl: %zu probes of this batch "
+				"were added and could not be removed: see "
+				"'rawprobectl probe list'\n", i);
 	}
 	return err;
 }
@@ -590,6 +615,9 @@ static void rp_add_usage(FILE *out)
 		"\n"
 		"  KIND     kprobe | kretprobe | jprobe\n"
 		"  TARGET   SYMBOL[+OFFSET] | MODULE:SYMBOL[+OFFSET] | 0xADDRESS\n"
+		"           | GLOB | MODULE:GLOB: 'tcp_*', 'vfs_rea?', 'ext4:ext4_*'\n"
+		"           (*, ?, [...]: every function kprobes can take whose\n"
+		"           name matches; --dry-run lists them)\n"
 		"           several targets, or '-' for one per line on stdin,\n"
 		"           are added as one batch: all of them or none\n"
 		"\n"
@@ -641,12 +669,14 @@ static void rp_add_usage(FILE *out)
 		"      --by, --stats, --hist, --lhist, --max-keys  as count takes\n"
 		"                       them ('rawprobectl count --help'), --count implied\n"
 		"      --dry-run        print the requests, add nothing\n"
+		"      --max-probes N   a glob may make N probes (default %d, at\n"
+		"                       most %d); more is refused, before any is added\n"
 		"\n"
 		"The probe persists after the command exits, like kprobe_events;\n"
 		"'probe del ID' removes it. Prints the new probes' ids.\n",
 		RAWPROBE_MAX_VALUE_TERMS, RAWPROBE_FILTER_STR_LEN - 1,
 		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1,
-		RAWPROBE_STACK_MAX);
+		RAWPROBE_STACK_MAX, RP_GLOB_CAP_DEFAULT, RAWPROBE_MAX_PROBES);
 }
 
 static const struct option rp_add_longopts[] = {
@@ -656,6 +686,7 @@ static const struct option rp_add_longopts[] = {
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
 	{ "dry-run",   no_argument,       NULL, 'n' },
+	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -781,7 +812,7 @@ static void rp_dry_run_one(const struct rp_probe_req *r)
 	rp_dry_run_programs(r);
 }
 
-static void rp_dry_run(const struct rp_probe_req *reqs, size_t n)
+void rp_probe_dry_run(const struct rp_probe_req *reqs, size_t n)
 {
 	size_t i;
 
@@ -805,7 +836,7 @@ static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 	rc = rp_probe_auto_args(req, 1);
 	if (rc || dry_run) {
 		if (!rc)
-			rp_dry_run(req, 1);
+			rp_probe_dry_run(req, 1);
 		return rc;
 	}
 	rc = rp_connect(&nl);
@@ -869,7 +900,7 @@ static int rp_collect_targets(const struct rp_probe_req *tmpl,
 
 static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 				const char *kind, char **targets, int nt,
-				bool dry_run)
+				bool dry_run, size_t max)
 {
 	struct rp_probe_req *reqs;
 	uint32_t *ids = NULL;
@@ -878,6 +909,8 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 	int rc, err;
 
 	rc = rp_collect_targets(tmpl, kind, targets, nt, &reqs, &n);
+	if (!rc)
+		rc = rp_probe_reqs_expand(&reqs, &n, max);
 	if (rc)
 		goto out;
 	err = rp_probe_check(reqs, n);
@@ -888,7 +921,7 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 	rc = rp_probe_auto_args(reqs, n);
 	if (rc || dry_run) {
 		if (!rc)
-			rp_dry_run(reqs, n);
+			rp_probe_dry_run(reqs, n);
 		goto out;
 	}
 	ids = calloc(n, sizeof(*ids));
@@ -921,6 +954,7 @@ out:
 
 static int rp_probe_add_cmd(int argc, char **argv)
 {
+	size_t max = RP_GLOB_CAP_DEFAULT;
 	struct rp_probe_req req;
 	bool dry_run = false;
 	int opt, rc;
@@ -938,6 +972,12 @@ static int rp_probe_add_cmd(int argc, char **argv)
 			dry_run = true;
 			continue;
 		}
+		if (opt == RP_OPT_MAX_PROBES) {
+			rc = rp_max_probes_opt(optarg, &max);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (opt == '?')
 			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
 					     "rawprobectl probe add");
@@ -951,11 +991,13 @@ static int rp_probe_add_cmd(int argc, char **argv)
 		return RP_EXIT_USAGE;
 	}
 	req.flags |= RAWPROBE_F_PERSISTENT;
-	if (argc - optind == 2 && strcmp(argv[optind + 1], "-"))
+	/* one function: its description back; a glob's are many: ids */
+	if (argc - optind == 2 && strcmp(argv[optind + 1], "-") &&
+	    !rp_glob_is(argv[optind + 1]))
 		return rp_probe_add_one(&req, argv[optind], argv[optind + 1],
 					dry_run);
 	return rp_probe_add_targets(&req, argv[optind], argv + optind + 1,
-				    argc - optind - 1, dry_run);
+				    argc - optind - 1, dry_run, max);
 }
 
 /* --- probe list / show --- */

@@ -54,6 +54,10 @@ int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,
 /* Many at once, in all-or-nothing batches; ids[] gets the new ids. */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		      size_t n, uint32_t *ids);
+/* Remove ids[n], in batches of RAWPROBE_MAX_BATCH: 0 or the first -errno */
+int rp_probe_del_many(struct rp_nl *nl, const uint32_t *ids, size_t n);
+/* --dry-run: what PROBE_ADD would carry, a request a line (-j: document) */
+void rp_probe_dry_run(const struct rp_probe_req *reqs, size_t n);
 /* probe reset / stats reset */
 int rp_probe_reset_cmd(int argc, char **argv);
 /* All probes (dump); *v is malloc'd. */

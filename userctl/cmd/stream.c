@@ -37,6 +37,7 @@
 #include "lib/rings_map.h"
 #include "out/sink.h"
 #include "lib/symbols.h"
+#include "resolve/glob.h"
 
 #define RP_MAX_STREAM_PROBES 64
 #define RP_MAX_IDS RP_MAX_STREAM_PROBES
@@ -47,11 +48,16 @@ enum rp_stream_mode { RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST };
 /* The command line of stream, trace and hist. */
 struct rp_stream_cfg {
 	int mode;
-	struct rp_probe_req reqs[RP_MAX_STREAM_PROBES];
-	unsigned int nreqs;
+	/* RP_MAX_STREAM_PROBES as given; a glob's expanded (up to max_probes) */
+	struct rp_probe_req *reqs;
+	size_t nreqs;
+	size_t max_probes;		/* --max-probes */
+	bool dry_run;
 	struct rp_task_filter filter;
-	uint32_t ids[RP_MAX_IDS];	/* --id: only these probes */
-	unsigned int nids;
+	uint32_t id_opts[RP_MAX_IDS];	/* --id: only these probes */
+	/* sorted, searched per record: --id's, or trace's own probes' */
+	uint32_t *ids;
+	size_t nids;
 	double duration;
 	uint64_t max_count;
 	const char *output, *input;
@@ -81,8 +87,8 @@ struct rp_stream {
 	size_t nr_probes;
 	size_t last;		/* descs[] index of the last lookup */
 	uint32_t max_known_id;	/* highest id at the last refresh */
-	uint32_t owned[RP_MAX_STREAM_PROBES];
-	unsigned int nr_owned;
+	uint32_t *owned;	/* the probes added here, nr_owned of them */
+	size_t nr_owned;
 	uint64_t *seen;		/* records per probe id seen here */
 	uint32_t seen_len;
 	struct rp_drain_log *drain_log;	/* NULL: none asked for */
@@ -191,17 +197,21 @@ static void rp_stream_count(struct rp_stream *s, uint32_t id)
 
 /* --- every record, live or replayed --- */
 
+static int rp_id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A glob's thousand probes: a search per record, not a walk. */
 static bool rp_stream_wanted(const struct rp_stream_cfg *c,
 			     const struct rawprobe_record *r)
 {
-	unsigned int i;
-
 	if (c->filter.set && !rp_task_filter_match(&c->filter, r))
 		return false;
-	for (i = 0; i < c->nids; i++)
-		if (c->ids[i] == r->probe_id)
-			return true;
-	return !c->nids;
+	return !c->nids || bsearch(&r->probe_id, c->ids, c->nids,
+				   sizeof(*c->ids), rp_id_cmp);
 }
 
 /* Returns 1 once --count records went out: the drain stops there. */
@@ -288,22 +298,32 @@ static void rp_stream_summary(struct rp_stream *s)
 
 /* One batch: every -e probe or none, one pass over /proc/kallsyms. */
 static int rp_stream_add(struct rp_stream *s, struct rp_probe_req *reqs,
-			 unsigned int n)
+			 size_t n)
 {
 	int err;
 
 	if (!n)
 		return 0;
+	s->owned = calloc(n, sizeof(*s->owned));
+	if (!s->owned)
+		return -ENOMEM;
 	err = rp_probe_add_many(&s->nl, reqs, n, s->owned);
 	if (!err)
 		s->nr_owned = n;
 	return err;
 }
 
+/* Removed in batches: a glob's thousand probes in one grace period. */
+static void rp_stream_owned_del(struct rp_stream *s)
+{
+	rp_probe_del_many(&s->nl, s->owned, s->nr_owned);
+	s->nr_owned = 0;
+}
+
 static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)
 {
 	struct nl_msg *msg;
-	unsigned int i;
+	size_t i;
 
 	for (i = 0; i < s->nr_owned; i++) {
 		msg = rp_nl_msg(&s->nl, cmd, 0);
@@ -320,19 +340,22 @@ static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)
  */
 static void rp_stream_ready(const struct rp_stream *s)
 {
-	const char *names[RP_MAX_STREAM_PROBES];
+	const char *names[RP_READY_NAMES];
+	size_t total = s->nr_owned ? s->nr_owned : s->nr_probes, i, k;
 	unsigned int n = 0;
-	size_t i, k;
 
-	for (i = 0; i < s->nr_probes && n < RP_MAX_STREAM_PROBES; i++) {
-		for (k = 0; k < s->nr_owned; k++)
-			if (s->owned[k] == s->descs[i].id)
+	for (k = 0; k < total && n < RP_READY_NAMES; k++) {
+		if (!s->nr_owned) {
+			names[n++] = s->descs[k].name;
+			continue;
+		}
+		for (i = 0; i < s->nr_probes; i++)
+			if (s->descs[i].id == s->owned[k])
 				break;
-		if (!s->nr_owned || k < s->nr_owned)
-			names[n++] = s->descs[i].name;
+		names[n++] = i < s->nr_probes ? s->descs[i].name : "?";
 	}
 	rp_ready_line(s->cfg->mode == RP_MODE_STREAM ? "Streaming" : "Tracing",
-		      names, s->nr_owned ? s->nr_owned : (unsigned int)s->nr_probes);
+		      names, n, total);
 }
 
 /* --- the loop --- */
@@ -476,7 +499,10 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"\n"
 		"  -e, --probe KIND:TARGET  add a probe owned by this command\n"
-		"                           (KIND: kprobe, kretprobe, jprobe)\n"
+		"                           (KIND: kprobe, kretprobe, jprobe); a\n"
+		"                           glob ('kprobe:vfs_*') adds one a function\n"
+		"      --max-probes N       a glob may make N probes (default %d)\n"
+		"      --dry-run            print the probes' requests, add none\n"
 		"  PROBE OPTIONS apply to the probe before them:\n"
 		"    -a, --args SPEC        argument count, types, NAME:TYPE list,\n"
 		"                           'auto' (BTF) or field paths by name\n"
@@ -485,7 +511,8 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           the kernel ('retval < 0 && skb->len >\n"
 		"                           1000'; see 'probe add --help')\n"
 		"    -m, --maxactive N      kretprobe instances\n"
-		"    -s, --strmax N         string capture length\n");
+		"    -s, --strmax N         string capture length\n",
+		RP_GLOB_CAP_DEFAULT);
 	if (mode != RP_MODE_HIST)	/* hist's is of every probe: below */
 		fprintf(out,
 			"        --stack            record the kernel stack: up to %d callers\n"
@@ -566,6 +593,8 @@ static const struct option rp_stream_longopts[] = {
 	{ "retval",    no_argument,       NULL, RP_OPT_RETVAL },
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
 	{ "by",        required_argument, NULL, RP_OPT_BY },
+	{ "dry-run",   no_argument,       NULL, 'n' },
+	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -577,6 +606,9 @@ static int rp_stream_add_probe(struct rp_stream_cfg *c, const char *arg)
 	if (c->nreqs == RP_MAX_STREAM_PROBES)
 		return rp_usage_error("at most %d probes at once",
 				      RP_MAX_STREAM_PROBES);
+	if (!c->reqs && !(c->reqs = calloc(RP_MAX_STREAM_PROBES,
+					   sizeof(*c->reqs))))
+		return RP_EXIT_FAIL;
 	rc = rp_probe_req_parse(arg, &c->reqs[c->nreqs]);
 	if (!rc)
 		c->nreqs++;
@@ -640,8 +672,15 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 		if (c->nids == RP_MAX_IDS || rp_parse_u64(arg, 1, UINT32_MAX, &v))
 			return rp_usage_error("--id wants a probe id (at most %d), not '%s'",
 					      RP_MAX_IDS, arg);
-		c->ids[c->nids++] = (uint32_t)v;
+		c->id_opts[c->nids++] = (uint32_t)v;
+		c->ids = c->id_opts;
+		qsort(c->ids, c->nids, sizeof(*c->ids), rp_id_cmp);
 		return 0;
+	case 'n':
+		c->dry_run = true;
+		return 0;
+	case RP_OPT_MAX_PROBES:
+		return rp_max_probes_opt(arg, &c->max_probes);
 	case 'd':
 		/* bounded: the deadline is computed in u64 nanoseconds */
 		c->duration = isdigit((unsigned char)*arg) ? strtod(arg, &end) : 0;
@@ -960,8 +999,9 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 		return rp_exit_from_errno(err);
 	/* trace and hist with probes: those probes' records only */
 	if (c->mode != RP_MODE_STREAM && c->nreqs && !c->nids) {
-		memcpy(c->ids, s->owned, c->nreqs * sizeof(*c->ids));
-		c->nids = c->nreqs;
+		c->ids = s->owned;
+		c->nids = s->nr_owned;
+		qsort(c->ids, c->nids, sizeof(*c->ids), rp_id_cmp);
 	}
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
@@ -978,7 +1018,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	rc = rc ?: err;
 	if (c->format != RP_FMT_JSON || s->out != stdout)
 		rp_stream_summary(s);
-	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
+	rp_stream_owned_del(s);
 	return rc;
 }
 
@@ -986,7 +1026,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c)
 {
 	struct rp_hist_agg a = {
-		.nl = &s->nl, .reqs = c->reqs, .ids = s->owned, .n = c->nreqs,
+		.nl = &s->nl, .reqs = c->reqs, .n = (unsigned int)c->nreqs,
 		.o = &c->hist, .sink = &s->sink, .interval = c->interval,
 		.duration = c->duration, .stop = &rp_stop,
 		.summary = !rp_opts.json || s->out != stdout,
@@ -996,6 +1036,7 @@ static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c)
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
+	a.ids = s->owned;
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
 	rp_stream_refresh(s);
@@ -1004,8 +1045,29 @@ static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (!rc && s->sink.err)
 		rc = RP_EXIT_FAIL;
 	s->sink.ops->free(&s->sink);
-	rp_stream_owned_cmd(s, RAWPROBE_CMD_PROBE_DEL);
+	rp_stream_owned_del(s);
 	return rc;
+}
+
+/*
+ * Globs expanded, then checked and resolved as one: -1 after --dry-run
+ * printed the requests, an exit code, or 0.
+ */
+static int rp_stream_prepare(struct rp_stream_cfg *c)
+{
+	int rc, err;
+
+	rc = rp_probe_reqs_expand(&c->reqs, &c->nreqs, c->max_probes);
+	if (rc)
+		return rc;
+	err = rp_probe_check(c->reqs, c->nreqs);
+	if (err)
+		return rp_exit_from_errno(err);
+	rc = rp_probe_auto_args(c->reqs, c->nreqs);
+	if (rc || !c->dry_run)
+		return rc;
+	rp_probe_dry_run(c->reqs, c->nreqs);
+	return -1;
 }
 
 static int rp_stream_main(int mode, int argc, char **argv)
@@ -1018,15 +1080,14 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.mode = mode;
 	c.format = -1;
+	c.max_probes = RP_GLOB_CAP_DEFAULT;
 	rc = rp_stream_parse(argc, argv, &c);
-	if (rc)
+	if (!rc)
+		rc = rp_stream_prepare(&c);
+	if (rc) {
+		free(c.reqs);
 		return rc < 0 ? RP_EXIT_OK : rc;
-	err = rp_probe_check(c.reqs, c.nreqs);
-	if (err)
-		return rp_exit_from_errno(err);
-	rc = rp_probe_auto_args(c.reqs, c.nreqs);
-	if (rc)
-		return rc;
+	}
 	/* named arguments, return values: bools and enums by name, from BTF */
 	rp_format_set_labels(rp_btf_arg_label);
 	rp_format_set_ret_labels(rp_btf_ret_label);
@@ -1052,6 +1113,8 @@ static int rp_stream_main(int mode, int argc, char **argv)
 	rc = rc ?: err;
 	rp_rings_close(&s.map);
 	rp_nl_close(&s.nl);
+	free(c.reqs);
+	free(s.owned);
 	free(s.probes);
 	free(s.descs);
 	free(s.seen);

@@ -323,6 +323,39 @@ int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r)
 	return 0;
 }
 
+int rp_agg_append_keyed(struct rp_agg_result *dst,
+			const struct rp_agg_result *src, uint64_t key)
+{
+	size_t stride = src->key_words + src->val_words, i;
+	uint64_t *w;
+	int err = 0;
+
+	if (src->nstacks)
+		return -EINVAL;
+	if (!dst->val_words) {
+		dst->key_words = src->key_words + 1;
+		dst->val_words = src->val_words;
+		dst->start_ns = src->start_ns;
+		dst->stack_word = -1;
+	}
+	if (dst->key_words != src->key_words + 1 ||
+	    dst->val_words != src->val_words)
+		return -EINVAL;
+	w = malloc((1 + stride) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w[0] = key;
+	for (i = 0; !err && i < src->n; i++) {
+		memcpy(w + 1, rp_agg_entry(src, i), stride * sizeof(*w));
+		err = rp_agg_push(dst, w, (int)((1 + stride) * sizeof(*w)));
+	}
+	free(w);
+	dst->end_ns = src->end_ns > dst->end_ns ? src->end_ns : dst->end_ns;
+	dst->hits += src->hits;
+	dst->dropped += src->dropped;
+	return err;
+}
+
 void rp_agg_sort_by_count(struct rp_agg_result *r)
 {
 	rp_agg_sort(r, rp_agg_count_cmp);

@@ -56,6 +56,13 @@ void rp_agg_merge(struct rp_agg_result *r);
  * counters that only grow (count -i -f openmetrics). 0 or -errno.
  */
 int rp_agg_accumulate(struct rp_agg_result *acc, const struct rp_agg_result *r);
+/*
+ * Add src's entries to dst (zeroed at first) with one more key word
+ * first, key: one probe's of many (count's glob) in one table. Not with
+ * stacks. 0 or -errno.
+ */
+int rp_agg_append_keyed(struct rp_agg_result *dst,
+			const struct rp_agg_result *src, uint64_t key);
 /* Sort entries by count, highest first (then by key). */
 void rp_agg_sort_by_count(struct rp_agg_result *r);
 

@@ -161,18 +161,16 @@ int rp_connect(struct rp_nl *nl)
 	return RP_EXIT_FAIL;
 }
 
-#define RP_READY_NAMES 3	/* named on the line; the rest are "..." */
-
 void rp_ready_line(const char *verb, const char *const *names,
-		   unsigned int n)
+		   unsigned int nnames, size_t total)
 {
 	unsigned int i;
 
-	fprintf(stderr, "%s %u probe%s", verb, n, n == 1 ? "" : "s");
-	for (i = 0; i < n && i < RP_READY_NAMES; i++)
+	fprintf(stderr, "%s %zu probe%s", verb, total, total == 1 ? "" : "s");
+	for (i = 0; i < nnames && i < RP_READY_NAMES; i++)
 		fprintf(stderr, "%s%s", i ? ", " : " (", names[i]);
 	fprintf(stderr, "%s. Hit Ctrl-C to end.\n",
-		n > RP_READY_NAMES ? ", ...)" : n ? ")" : "");
+		total > i ? (i ? ", ...)" : "") : i ? ")" : "");
 	fflush(stderr);
 }
 

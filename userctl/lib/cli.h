@@ -87,10 +87,12 @@ int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi);
  * The line scripts and people wait for, as bpftrace's "Attaching N
  * probes...": on stderr, once every probe named is armed (never before:
  * a workload started on it is seen whole). "Tracing 3 probes
- * (kprobe:a, kprobe:b, kprobe:c). Hit Ctrl-C to end."
+ * (kprobe:a, kprobe:b, kprobe:c). Hit Ctrl-C to end.": total probes,
+ * the first nnames (at most RP_READY_NAMES) named.
  */
+#define RP_READY_NAMES 3	/* named on the line; the rest are "..." */
 void rp_ready_line(const char *verb, const char *const *names,
-		   unsigned int n);
+		   unsigned int nnames, size_t total);
 
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);

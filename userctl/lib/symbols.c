@@ -302,32 +302,72 @@ static void rp_find_near(FILE *f, struct rp_sym_query *q, size_t n)
 			q[i].nnear = q[i].nvar = 0;
 }
 
-int rp_symbols_check(const char *const *symbols, const char *const *modules,
-		     size_t n)
+/*
+ * The queries for symbols[] in modules[], each with the functions of
+ * its name counted (nmatch) in one pass over kallsyms, left open at f.
+ * NULL when there is nothing to read or no memory.
+ */
+static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
+					    const char *const *modules,
+					    size_t n, FILE **f)
 {
 	struct rp_sym_query *q, **sorted;
 	struct rp_ksym_line k;
 	char line[512];
-	int err = 0, e, missing = 0;
 	size_t i;
-	FILE *f;
 
-	f = rp_kallsyms_open();
-	if (!f)
-		return 0;	/* the kernel will judge */
+	*f = rp_kallsyms_open();
+	if (!*f)
+		return NULL;	/* the kernel will judge */
 	q = calloc(n, sizeof(*q));
 	sorted = calloc(n, sizeof(*sorted));
-	if (!q || !sorted)
-		goto out;
+	if (!q || !sorted) {
+		fclose(*f);
+		free(q);
+		free(sorted);
+		return NULL;
+	}
 	for (i = 0; i < n; i++) {
 		q[i].symbol = symbols[i];
 		q[i].module = modules[i] ? modules[i] : "";
 		sorted[i] = &q[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), rp_query_cmp);
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), *f))
 		if (!rp_ksym_parse(line, &k) && rp_is_text(k.type))
 			rp_note_line(sorted, n, &k);
+	free(sorted);
+	return q;
+}
+
+int rp_symbols_count(const char *const *symbols, const char *const *modules,
+		     size_t n, int *nmatch)
+{
+	struct rp_sym_query *q;
+	size_t i;
+	FILE *f;
+
+	q = rp_symbols_scan(symbols, modules, n, &f);
+	if (!q)
+		return -1;
+	for (i = 0; i < n; i++)
+		nmatch[i] = q[i].nmatch;
+	fclose(f);
+	free(q);
+	return 0;
+}
+
+int rp_symbols_check(const char *const *symbols, const char *const *modules,
+		     size_t n)
+{
+	struct rp_sym_query *q;
+	int err = 0, e, missing = 0;
+	size_t i;
+	FILE *f;
+
+	q = rp_symbols_scan(symbols, modules, n, &f);
+	if (!q)
+		return 0;
 	for (i = 0; i < n; i++)
 		missing += !q[i].nmatch;
 	if (missing)
@@ -337,10 +377,8 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 		if (e && !err)
 			err = e;
 	}
-out:
 	fclose(f);
 	free(q);
-	free(sorted);
 	return err;
 }
 

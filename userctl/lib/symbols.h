@@ -33,6 +33,13 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 		     size_t n);
 
 /*
+ * How many functions kallsyms has of each name (in its module; "" or
+ * NULL: in any), into nmatch[], quietly: 0, or -1 when it cannot be read.
+ */
+int rp_symbols_count(const char *const *symbols, const char *const *modules,
+		     size_t n, int *nmatch);
+
+/*
  * "vfs_read+0x10" or "ext4_sync_file+0x0 [ext4]" for a kernel text
  * address; "" when it is not in a known function (or addresses are
  * hidden: kptr_restrict). Loads and sorts kallsyms on first use.

@@ -33,6 +33,9 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 	case RAWPROBE_AGG_KEY_RETVAL:
 		snprintf(buf, len, "%" PRId64, (int64_t)x);
 		return buf;
+	case RP_AGG_KEY_FUNC:
+		snprintf(buf, len, "%s", x < v->nfuncs ? v->funcs[x] : "?");
+		return buf;
 	case RAWPROBE_AGG_KEY_ARG:
 		if (rp_argtype_is_fmt(v->argtypes[i])) {
 			char tmp[RP_FMT_VALUE_MAX];
@@ -53,11 +56,26 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 	}
 }
 
+void rp_agg_view_func_key(struct rp_agg_view *v, const char *const *funcs,
+			  size_t n)
+{
+	memmove(v->keys + 1, v->keys, v->nkeys * sizeof(v->keys[0]));
+	memmove(v->argtypes + 1, v->argtypes, v->nkeys * sizeof(v->argtypes[0]));
+	memmove(v->names + 1, v->names, v->nkeys * sizeof(v->names[0]));
+	v->keys[0] = RP_AGG_KEY_FUNC;
+	v->argtypes[0] = 0;
+	v->names[0] = "func";
+	v->nkeys++;
+	v->funcs = funcs;
+	v->nfuncs = n;
+}
+
 /* A key whose JSON value is a number (pid, cpu, an integer argument). */
 static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 {
 	return v->keys[i] != RAWPROBE_AGG_KEY_COMM &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_CALLER &&
+	       v->keys[i] != RP_AGG_KEY_FUNC &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
 	       !(v->keys[i] == RAWPROBE_AGG_KEY_ARG &&
 		 (v->argtypes[i] == RAWPROBE_ARG_PTR ||

@@ -16,12 +16,22 @@
 #include "lib/json.h"
 #include "lib/symbols.h"
 
+/*
+ * A key of the CLI's own, first: which of a glob's probes counted it
+ * (count 'kprobe:vfs_*'), its word an index into funcs[], as bpftrace's
+ * @[func]. The kernel's keys follow it.
+ */
+#define RP_AGG_KEY_FUNC		0x80
+#define RP_AGG_VIEW_KEYS	(RAWPROBE_AGG_MAX_KEYS + 1)
+
 struct rp_agg_view {
 	const char *probe;		/* "kprobe:vfs_read" */
 	unsigned int nkeys;
-	unsigned char keys[RAWPROBE_AGG_MAX_KEYS];	/* rawprobe_agg_key */
-	unsigned char argtypes[RAWPROBE_AGG_MAX_KEYS];	/* of ARG keys */
-	const char *names[RAWPROBE_AGG_MAX_KEYS];	/* headers, JSON keys */
+	unsigned char keys[RP_AGG_VIEW_KEYS];	/* rawprobe_agg_key */
+	unsigned char argtypes[RP_AGG_VIEW_KEYS];	/* of ARG keys */
+	const char *names[RP_AGG_VIEW_KEYS];	/* headers, JSON keys */
+	const char *const *funcs;	/* RP_AGG_KEY_FUNC's names */
+	size_t nfuncs;
 	bool stats;			/* values: sum, min, max too */
 	unsigned char hist;		/* enum rawprobe_agg_hist: buckets too */
 	int64_t lin_min;		/* AGG_HIST_LINEAR */
@@ -49,6 +59,9 @@ struct rp_agg_totals {
  */
 const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 			   const uint64_t **w, char *buf, size_t len);
+/* The func key first (RP_AGG_KEY_FUNC), of funcs[n], the others after */
+void rp_agg_view_func_key(struct rp_agg_view *v, const char *const *funcs,
+			  size_t n);
 /* An entry's buckets: 0 without a histogram */
 size_t rp_agg_nbuckets(const struct rp_agg_view *v,
 		       const struct rp_agg_result *r);

@@ -41,7 +41,7 @@ struct rp_om {
 	size_t n;				/* entries shown */
 	char family[RP_OM_NAME + 16];		/* rawprobe_V */
 	bool seconds;				/* V in ns, shown in seconds */
-	char names[RAWPROBE_AGG_MAX_KEYS][RP_OM_NAME];	/* label names */
+	char names[RP_AGG_VIEW_KEYS][RP_OM_NAME];	/* label names */
 	char **labels;				/* each entry's, escaped */
 };
 

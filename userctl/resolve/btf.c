@@ -16,6 +16,7 @@
 #include "lib/escape.h"
 #include "lib/names.h"
 #include "lib/symbols.h"
+#include "lib/tracefs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -568,21 +569,10 @@ static bool rp_btf_no_args(const struct rp_btf_proto *pr)
 /* tracefs, where syscalls' formats are; NULL: none to use */
 static const char *rp_btf_tracefs(void)
 {
-	static const char *const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	const char *env = getenv("RAWPROBECTL_TRACEFS");
-	struct stat st;
-	size_t i;
-
-	if (env && *env)
-		return env;
-	if (rp_btf_env())	/* another kernel's BTF: not this one's tracefs */
+	/* another kernel's BTF: not this one's tracefs */
+	if (!rp_tracefs_env() && rp_btf_env())
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (!stat(dirs[i], &st) && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
+	return rp_tracefs_dir();
 }
 
 /* A C integer type's name as BTF spells it ("long" is "long int"). */

@@ -15,6 +15,7 @@
 #include "lib/symbols.h"
 #include "resolve/btf.h"
 #include "resolve/fetch.h"
+#include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
 void rp_args_str(const unsigned char *types, unsigned int nargs,
@@ -70,8 +71,9 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 		free(mods);
 		return -ENOMEM;
 	}
+	/* a glob's functions were counted in kallsyms as it was expanded */
 	for (i = 0; i < n; i++)
-		if (reqs[i].symbol[0]) {
+		if (reqs[i].symbol[0] && !reqs[i].expanded) {
 			syms[k] = reqs[i].symbol;
 			mods[k++] = reqs[i].module;
 		}
@@ -255,11 +257,156 @@ int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 	    req->kind != RAWPROBE_KIND_JPROBE)
 		return rp_usage_error("unknown probe kind '%s': kprobe, "
 				      "kretprobe or jprobe", kind);
-	if (rp_target_parse(target, req))
-		return rp_usage_error("bad target '%s': SYMBOL[+OFFSET], "
-				      "MODULE:SYMBOL[+OFFSET] or 0xADDRESS",
+	switch (rp_target_parse(target, req)) {
+	case 0:
+		return 0;
+	case -EILSEQ:
+		return rp_usage_error("bad glob '%s': a '[' without its ']', or "
+				      "a character no function's name has",
 				      target);
+	case -EDOM:
+		return rp_usage_error("bad target '%s': a glob names functions' "
+				      "entries, without +OFFSET", target);
+	default:
+		return rp_usage_error("bad target '%s': SYMBOL[+OFFSET], "
+				      "MODULE:SYMBOL[+OFFSET], GLOB, MODULE:GLOB "
+				      "or 0xADDRESS", target);
+	}
+}
+
+int rp_max_probes_opt(const char *arg, size_t *max)
+{
+	uint64_t v;
+
+	if (rp_parse_u64(arg, 1, RAWPROBE_MAX_PROBES, &v))
+		return rp_usage_error("--max-probes wants 1..%d (the probes the "
+				      "kernel holds), not '%s'",
+				      RAWPROBE_MAX_PROBES, arg);
+	*max = (size_t)v;
 	return 0;
+}
+
+/* "kprobe:ext4:ext4_*", as it was written */
+static void rp_glob_name(const struct rp_probe_req *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s%s%s", rp_kind_name(g->kind), g->module,
+		 g->module[0] ? ":" : "", g->symbol);
+}
+
+/* What a glob matched, and what it left out, said once on stderr. */
+static int rp_glob_said(const struct rp_probe_req *g,
+			const struct rp_glob_result *r)
+{
+	char name[RP_TARGET_MAX];
+
+	rp_glob_name(g, name, sizeof(name));
+	if (!r->n) {
+		fprintf(stderr, "rawprobectl: '%s' matches no function kprobes "
+			"can take (available_filter_functions, less kprobes' "
+			"blacklist)%s\n", name, r->shared + r->blacklisted +
+			r->own ? ": every match was left out, see below" : "");
+	} else {
+		fprintf(stderr, "rawprobectl: '%s': %zu function%s\n", name,
+			r->n, r->n == 1 ? "" : "s");
+	}
+	if (r->shared)
+		fprintf(stderr, "  left out: %zu that share their name with "
+			"another function (probe one by address, 0xADDR)\n",
+			r->shared);
+	if (r->blacklisted)
+		fprintf(stderr, "  left out: %zu on kprobes' blacklist\n",
+			r->blacklisted);
+	if (r->own)
+		fprintf(stderr, "  left out: %zu of rawprobe's own module\n",
+			r->own);
+	return r->n ? 0 : -ENOENT;
+}
+
+/* g's requests, one a function of r, into out[] */
+static void rp_glob_reqs(const struct rp_probe_req *g,
+			 const struct rp_glob_result *r,
+			 struct rp_probe_req *out)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		out[i] = *g;
+		out[i].glob = false;
+		out[i].expanded = true;
+		memcpy(out[i].symbol, r->v[i].name, sizeof(out[i].symbol));
+		memcpy(out[i].module, r->v[i].module, sizeof(out[i].module));
+	}
+}
+
+/*
+ * A glob that makes more probes than asked for (bpftrace stops at 512) is
+ * refused before anything is added, saying how many and what raises it.
+ */
+static int rp_glob_cap_check(const struct rp_probe_req *g, size_t total,
+			     size_t max)
+{
+	char name[RP_TARGET_MAX];
+
+	if (total <= max)
+		return RP_EXIT_OK;
+	rp_glob_name(g, name, sizeof(name));
+	if (total > RAWPROBE_MAX_PROBES)
+		return rp_usage_error("'%s' makes %zu probes, more than the "
+				      "kernel's %d: narrow the glob", name,
+				      total, RAWPROBE_MAX_PROBES);
+	return rp_usage_error("'%s' makes %zu probes, more than %zu: narrow "
+			      "the glob, or raise the cap with --max-probes "
+			      "%zu (at most %d)", name, total, max, total,
+			      RAWPROBE_MAX_PROBES);
+}
+
+/* Expand reqs[at], a glob, in place: *n grows by its functions less 1. */
+static int rp_glob_expand_one(struct rp_probe_req **reqs, size_t *n,
+			      size_t at, size_t max)
+{
+	struct rp_probe_req g = (*reqs)[at], *v;
+	struct rp_glob_result r;
+	size_t total;
+	int err, rc;
+
+	err = rp_glob_expand(g.module, g.symbol, &r);
+	if (!err)
+		err = rp_glob_said(&g, &r);
+	if (err) {
+		rp_glob_result_free(&r);
+		return rp_exit_from_errno(err);
+	}
+	total = *n - 1 + r.n;
+	rc = rp_glob_cap_check(&g, total, max);
+	v = rc ? NULL : realloc(*reqs, (total + 1) * sizeof(*v));
+	if (!v) {
+		rp_glob_result_free(&r);
+		return rc ?: RP_EXIT_FAIL;
+	}
+	memmove(&v[at + r.n], &v[at + 1], (*n - at - 1) * sizeof(*v));
+	rp_glob_reqs(&g, &r, &v[at]);
+	*reqs = v;
+	*n = total;
+	rp_glob_result_free(&r);
+	return RP_EXIT_OK;
+}
+
+int rp_probe_reqs_expand(struct rp_probe_req **reqs, size_t *n, size_t max)
+{
+	size_t i, len;
+	int rc;
+
+	for (i = 0; i < *n; i += len) {
+		len = 1;
+		if (!(*reqs)[i].glob)
+			continue;
+		len = *n;
+		rc = rp_glob_expand_one(reqs, n, i, max);
+		if (rc)
+			return rc;
+		len = *n - len + 1;	/* past the new requests */
+	}
+	return RP_EXIT_OK;
 }
 
 /* "kretprobe:vfs_read" -> kind and target */

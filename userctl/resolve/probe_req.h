@@ -53,6 +53,8 @@ struct rp_probe_req {
 	char symbol[128], module[64];
 	uint64_t addr;
 	uint32_t offset, maxactive, flags;
+	bool glob;		/* symbol is a glob, to expand */
+	bool expanded;		/* a glob's function: kallsyms checked it */
 	int nargs;
 	unsigned char argtypes[RAWPROBE_MAX_ARGS];
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
@@ -127,8 +129,24 @@ const char *rp_agg_value_name(const struct rp_probe_req *req, char *buf,
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len);
 
-/* "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff..." */
+/*
+ * "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff...", or a
+ * glob "tcp_*" (req->glob): 0, -EINVAL, -ERANGE (the offset), -EILSEQ
+ * (a bad glob) or -EDOM (a glob with an offset)
+ */
 int rp_target_parse(const char *s, struct rp_probe_req *req);
+/*
+ * Each glob of reqs[*n] in its place, as a request for each function it
+ * matches (resolve/glob.c), the others kept; *reqs is realloc'd. More
+ * than max probes in all is refused, before anything is added, naming
+ * --max-probes. RP_EXIT_OK or the exit code, after saying why.
+ */
+int rp_probe_reqs_expand(struct rp_probe_req **reqs, size_t *n, size_t max);
+/* --max-probes N, shared by the commands that take KIND:TARGET */
+#define RP_OPT_MAX_PROBES 0x221
+#define RP_GLOB_LONGOPT \
+	{ "max-probes", required_argument, NULL, RP_OPT_MAX_PROBES }
+int rp_max_probes_opt(const char *arg, size_t *max);
 /*
  * Fill kind and target (other fields keep what options set); prints the
  * usage error and returns RP_EXIT_USAGE when they are wrong.

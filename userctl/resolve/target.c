@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A probe request's target: parsed from "SYMBOL[+OFFSET]",
- * "MODULE:SYMBOL[+OFFSET]" or "0xADDRESS", and whether it is a named
+ * "MODULE:SYMBOL[+OFFSET]", "0xADDRESS" or a glob ("tcp_*",
+ * "MODULE:GLOB", expanded by rp_probe_reqs_expand()), and whether it is a named
  * function's entry, where arguments, fetches and stacks are defined.
  */
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "lib/cli.h"
+#include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
 /* kallsyms names: C identifiers plus the compiler's '.' suffixes. */
@@ -18,6 +20,22 @@ static int rp_name_ok(const char *s, const char *extra)
 		if (!isalnum((unsigned char)*s) && *s != '_' && !strchr(extra, *s))
 			return 0;
 	return 1;
+}
+
+/*
+ * A glob names functions' entries (no +OFFSET), with the characters of
+ * names and of fnmatch()'s sets; -EILSEQ where fnmatch() would read a
+ * '[' without its ']' as the character itself.
+ */
+static int rp_glob_target(const char *sym, bool offset,
+			  struct rp_probe_req *req)
+{
+	if (offset)
+		return -EDOM;
+	if (!rp_name_ok(sym, ".$*?[]!^-") || !rp_glob_valid(sym))
+		return -EILSEQ;
+	strcpy(req->symbol, sym);
+	return 0;
 }
 
 int rp_target_parse(const char *s, struct rp_probe_req *req)
@@ -46,8 +64,12 @@ int rp_target_parse(const char *s, struct rp_probe_req *req)
 			return -ERANGE;
 		req->offset = (uint32_t)v;
 	}
-	if (!*sym || strlen(sym) >= sizeof(req->symbol) ||
-	    !rp_name_ok(sym, ".$"))
+	if (!*sym || strlen(sym) >= sizeof(req->symbol))
+		return -EINVAL;
+	req->glob = rp_glob_is(sym);
+	if (req->glob)
+		return rp_glob_target(sym, plus != NULL, req);
+	if (!rp_name_ok(sym, ".$"))
 		return -EINVAL;
 	strcpy(req->symbol, sym);
 	return 0;

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+# Globs as targets (issue 39, item 2): 'vfs_*' and 'tcp_*' expand to what
+# ftrace lists in available_filter_functions, less kprobes' blacklist,
+# the names several functions share and rawprobe's own module, computed
+# here apart from the CLI; the cap and --max-probes; a glob with no
+# match and a bad one; one batch, all or none; records and probe list
+# name each probe's function; a killed trace leaves no probe; count
+# counts per function.
+
+S=$T_SCRATCH
+AFL=$TRACING/available_filter_functions
+BLACKLIST=/sys/kernel/debug/kprobes/blacklist
+
+# expected GLOB: the functions a glob should make, "[MODULE:]NAME" a line,
+# sorted; from ftrace's list, the blacklist and kallsyms, not the CLI.
+expected() {
+	python3 - "$1" "$AFL" "$BLACKLIST" <<'PY'
+import collections, fnmatch, sys
+pat, afl, bl = sys.argv[1:4]
+listed = collections.Counter()
+for line in open(afl):
+    f = line.split()
+    if not f or f[0].startswith("__ftrace_invalid_address__"):
+        continue
+    mod = f[1].strip("[]") if len(f) > 1 else ""
+    if fnmatch.fnmatchcase(f[0], pat) and mod != "rawprobe":
+        listed[(f[0], mod)] += 1
+black = {l.split("\t")[1].split()[0] for l in open(bl) if "\t" in l}
+text = collections.Counter()
+for line in open("/proc/kallsyms"):
+    f = line.split()
+    if f[1] in "tTW":
+        mod = f[3].strip("[]") if len(f) > 3 else ""
+        text[(f[2], mod)] += 1
+        text[(f[2], None)] += 1		# any module
+out = []
+for (name, mod), n in listed.items():
+    if n > 1 or name in black:
+        continue
+    if text[(name, mod if mod else None)] > 1:
+        continue
+    out.append((mod + ":" if mod else "") + name)
+print("\n".join(sorted(out)))
+PY
+}
+
+# The CLI's expansion, from --dry-run: "[MODULE:]NAME" a line, sorted
+dry_run() {
+	$CTL probe add kprobe "$@" --dry-run 2>/dev/null |
+		sed -E 's/^kprobe:([^ ]*) .*/\1/' | sort
+}
+
+# The functions of the probes that exist, as probe list -j names them
+listed_targets() {
+	json_get "$($CTL -j probe list)" \
+		'"\n".join(sorted(p["target"] for p in j))'
+}
+
+t_glob_dry_run_equals_ftrace() {
+	local g
+	for g in 'vfs_*' 'tcp_*'; do
+		expected "$g" > $S/want
+		dry_run "$g" > $S/got
+		expect_ge 10 "$(wc -l < $S/want)" "functions of '$g'"
+		diff $S/want $S/got > $S/diff ||
+			fail "'$g': ftrace's list vs --dry-run: $(head -20 $S/diff)"
+		expect_eq 0 "$(probe_count)" "probes after --dry-run"
+	done
+}
+
+# Added, probe list names each probe's function: the same list.
+t_glob_probe_list_names_functions() {
+	local n
+	expected 'vfs_*' > $S/want
+	n=$(wc -l < $S/want)
+	$CTL probe add kprobe 'vfs_*' > $S/ids 2> $S/err ||
+		fail "probe add 'vfs_*': $(cat $S/err)"
+	expect_eq "$n" "$(wc -l < $S/ids)" "ids printed"
+	expect_match "'kprobe:vfs_\*': $n functions" "$(cat $S/err)" "stderr"
+	listed_targets > $S/got
+	diff $S/want $S/got > $S/diff ||
+		fail "ftrace's list vs probe list: $(head -20 $S/diff)"
+	$CTL probe del $(cat $S/ids)
+	expect_eq 0 "$(probe_count)" "probes after del"
+}
+
+# A glob making more than the cap is refused with its count and the
+# option, before anything is added; --max-probes raises the cap.
+t_glob_cap() {
+	local n g
+	n=$(expected 'tcp_*' | wc -l)
+	expect_fail 2 "'kprobe:tcp_\*' makes $n probes, more than 20: .*--max-probes $n" \
+		$CTL probe add kprobe 'tcp_*' --max-probes 20
+	expect_fail 2 "makes $n probes, more than 20: .*--max-probes $n" \
+		$CTL trace 'kprobe:tcp_*' --max-probes 20
+	expect_fail 2 "makes $n probes, more than 20" \
+		$CTL count 'kprobe:tcp_*' --max-probes 20
+	expect_eq 0 "$(probe_count)" "probes after the refusals"
+	expect_eq "$n" "$(dry_run 'tcp_*' --max-probes "$n" | wc -l)" \
+		"--max-probes $n"
+	# past the default of 1000: '*' (tens of thousands) is refused too
+	expect_fail 2 "'kprobe:\*' makes [0-9]+ probes, more than the kernel's 16384" \
+		$CTL probe add kprobe '*'
+	# a letter's functions, past 1000 and within the kernel's 16384
+	for g in 's*' 'c*' 'i*' 'd*' 'p*' 'n*'; do
+		n=$(expected "$g" | wc -l)
+		[ "$n" -gt 1000 ] && [ "$n" -le 16384 ] && break
+	done
+	expect_fail 2 "'kprobe:${g//\*/\\*}' makes $n probes, more than 1000: .*--max-probes $n" \
+		$CTL probe add kprobe "$g"
+	expect_eq 0 "$(probe_count)" "probes after the refusals"
+}
+
+t_glob_bad_input() {
+	expect_fail 1 "'kprobe:zzz_no_such_fn_\*' matches no function" \
+		$CTL probe add kprobe 'zzz_no_such_fn_*'
+	expect_fail 1 "matches no function" $CTL trace 'kprobe:zzz_no_such_fn_*'
+	expect_fail 2 "bad glob 'vfs_\[ab': a '\[' without its '\]'" \
+		$CTL probe add kprobe 'vfs_[ab'
+	expect_fail 2 "bad glob" $CTL count 'kprobe:vfs_[ab'
+	expect_fail 2 "without \+OFFSET" $CTL probe add kprobe 'vfs_*+4'
+	expect_eq 0 "$(probe_count)" "probes after bad input"
+}
+
+# One function of the glob cannot be taken (an identical probe exists:
+# EEXIST), in its last batch of 256: the batches before it are removed,
+# nothing of the glob is left.
+t_glob_all_or_none() {
+	local n last id
+	expected 'tcp_*' > $S/want
+	n=$(wc -l < $S/want)
+	last=$(tail -1 $S/want)
+	expect_ge 257 "$n" "tcp_* past one batch of 256"
+	id=$($CTL probe add kprobe "$last")
+	expect_fail 1 "$last.*identical probe already exists" \
+		$CTL probe add kprobe 'tcp_*' --max-probes "$n"
+	expect_eq 1 "$(probe_count)" "probes left after the refused glob"
+	expect_eq "$last" "$(listed_targets)" "the probe left"
+	# the same from trace: its probes are its socket's (--include-self:
+	# without the filter that leaves trace out, the same probe)
+	expect_fail 1 "identical probe already exists" \
+		$CTL trace 'kprobe:tcp_*' --include-self --max-probes "$n" -d 1
+	expect_eq 1 "$(probe_count)" "probes left after trace was refused"
+	$CTL probe del "$id"
+}
+
+# Every record names its function; all of them armed before the load.
+t_glob_trace_records_name_functions() {
+	local n
+	expected 'vfs_read*' > $S/want
+	n=$(wc -l < $S/want)
+	bg_start $S/tr.json -j trace 'kprobe:vfs_read*' --comm cat -d 60
+	wait_for "[ \$(probe_count) = $n ]" 100 || fail "not all $n probes armed"
+	cat /etc/hostname > /dev/null
+	bg_stop INT
+	json_get "$(grep -m1 . $S/tr.json)" 'j["probe"]' > /dev/null ||
+		fail "no record: $(cat $S/tr.json.err)"
+	python3 - $S/tr.json $S/want <<'PY' || fail "records' probes (see above)"
+import json, sys
+want = {"kprobe:" + l.strip() for l in open(sys.argv[2])}
+seen = {json.loads(l)["probe"] for l in open(sys.argv[1]) if l.strip()}
+if not seen <= want or "kprobe:vfs_read" not in seen:
+    sys.exit("records named %s, of %d functions" % (sorted(seen), len(want)))
+print("    records of %s" % sorted(seen))
+PY
+}
+
+# SIGKILLed mid-run: its socket's probes (the glob's hundreds) all go.
+t_glob_trace_killed_leaves_nothing() {
+	local n
+	n=$(expected 'tcp_*' | wc -l)
+	bg_start $S/kill.out trace 'kprobe:tcp_*' --max-probes "$n" -q -d 120
+	wait_for "[ \$(probe_count) = $n ]" 300 || fail "not all $n probes armed"
+	kill -KILL $BG_PID
+	wait $BG_PID 2>/dev/null || true
+	wait_for "[ \$(probe_count) = 0 ]" 300 || fail "probes outlived trace"
+}
+
+# count: one count per function, as bpftrace's @[func] = count().
+t_glob_count_per_function() {
+	local j
+	bg_start $S/cnt.json -j count 'kprobe:vfs_read*' --comm dd
+	wait_for "[ \$(probe_count) = $(expected 'vfs_read*' | wc -l) ]" 100 ||
+		fail "not all probes armed"
+	dd if=/dev/zero of=/dev/null bs=1 count=7 2>/dev/null
+	bg_stop INT
+	j=$(tail -n 1 $S/cnt.json)
+	expect_ge 7 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['func'] == 'vfs_read'][0]")" \
+		"dd's vfs_read calls"
+	expect_eq "$(json_get "$j" 'j["total"]["hits"]')" \
+		"$(json_get "$j" 'sum(e["count"] for e in j["entries"]) + j["total"]["dropped"]')" \
+		"hits = the functions' counts + dropped"
+	tests/cli/validate_json.py count $S/cnt.json >/dev/null ||
+		fail "schema: $(tests/cli/validate_json.py count $S/cnt.json)"
+}
+
+tests t_glob_dry_run_equals_ftrace t_glob_probe_list_names_functions \
+	t_glob_cap t_glob_bad_input t_glob_all_or_none \
+	t_glob_trace_records_name_functions t_glob_trace_killed_leaves_nothing \
+	t_glob_count_per_function

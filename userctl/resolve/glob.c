@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Globs as targets: "tcp_*" is every function kprobes can take whose
+ * name matches. What they can take is what ftrace can
+ * (available_filter_functions: a function with an ftrace site is
+ * kernel text that is not notrace), less what kprobes refuses by name
+ * (its blacklist: NOKPROBE_SYMBOL, the entry and noinstr text), less
+ * what the CLI refuses (a name several functions share: ambiguous) and
+ * rawprobe's own code. The file lists "name" or "name [module]" a line,
+ * a name as often as functions have it.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/symbols.h"
+#include "lib/tracefs.h"
+#include "resolve/glob.h"
+
+/* The module whose code adds, arms and removes probes: never probed. */
+#define RP_OWN_MODULE "rawprobe"
+
+bool rp_glob_is(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+bool rp_glob_valid(const char *pat)
+{
+	const char *p;
+
+	for (p = pat; *p; p++) {
+		if (*p != '[')
+			continue;
+		p++;
+		if (*p == '!' || *p == '^')
+			p++;
+		if (*p == ']')		/* "[]...]": a ']' first is one of the set */
+			p++;
+		p = strchr(p, ']');
+		if (!p)
+			return false;
+	}
+	return true;
+}
+
+static int rp_glob_fn_cmp(const void *a, const void *b)
+{
+	const struct rp_glob_fn *x = a, *y = b;
+
+	return strcmp(x->name, y->name) ?: strcmp(x->module, y->module);
+}
+
+static int rp_glob_push(struct rp_glob_result *r, size_t *cap,
+			const char *name, size_t len, const char *module)
+{
+	struct rp_glob_fn *f;
+
+	if (r->n == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		void *v = realloc(r->v, c * sizeof(*r->v));
+
+		if (!v)
+			return -ENOMEM;
+		r->v = v;
+		*cap = c;
+	}
+	f = &r->v[r->n++];
+	snprintf(f->name, sizeof(f->name), "%.*s", (int)len, name);
+	snprintf(f->module, sizeof(f->module), "%s", module);
+	return 0;
+}
+
+/*
+ * "name" or "name [module]" into name (NUL-terminated in line) and
+ * module; 6.x lists the ftrace sites of discarded weak functions as
+ * "__ftrace_invalid_address___N", no function's name.
+ */
+static const char *rp_afl_parse(char *line, const char **module)
+{
+	char *sp = strpbrk(line, " \t\n"), *end;
+
+	*module = "";
+	if (sp && sp[0] != '\n' && (end = strchr(sp, '['))) {
+		*module = end + 1;
+		end[strcspn(end, "]\n")] = '\0';
+	}
+	if (sp)
+		*sp = '\0';
+	if (!line[0] || !strncmp(line, "__ftrace_invalid_address__", 26))
+		return NULL;
+	return line;
+}
+
+/* The matching lines of available_filter_functions, as listed */
+static int rp_glob_read_afl(const char *module, const char *pat,
+			    struct rp_glob_result *r)
+{
+	char line[512], path[300];
+	const char *name, *mod;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	f = rp_tracefs_open("available_filter_functions", path, sizeof(path));
+	if (!f) {
+		err = -errno;
+		fprintf(stderr, "rawprobectl: %s: %s: a glob needs the list of "
+			"functions ftrace can trace (mount tracefs: 'mount -t "
+			"tracefs nodev /sys/kernel/tracing'; a kernel with "
+			"CONFIG_FUNCTION_TRACER)\n", path, strerror(errno));
+		return err;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		name = rp_afl_parse(line, &mod);
+		if (!name || (module[0] && strcmp(mod, module)) ||
+		    fnmatch(pat, name, 0))
+			continue;
+		if (!strcmp(mod, RP_OWN_MODULE)) {
+			r->own++;
+			continue;
+		}
+		err = rp_glob_push(r, &cap, name, strlen(name), mod);
+	}
+	fclose(f);
+	return err;
+}
+
+/* A name listed twice is two functions: neither is kept (see below). */
+static void rp_glob_drop_listed_twice(struct rp_glob_result *r)
+{
+	size_t i, j, out = 0;
+
+	if (r->n)	/* qsort(NULL, 0) is undefined */
+		qsort(r->v, r->n, sizeof(*r->v), rp_glob_fn_cmp);
+	for (i = 0; i < r->n; i = j) {
+		for (j = i + 1; j < r->n && !rp_glob_fn_cmp(&r->v[i], &r->v[j]); j++)
+			;
+		if (j - i > 1) {
+			r->shared += j - i;
+			continue;
+		}
+		r->v[out++] = r->v[i];
+	}
+	r->n = out;
+}
+
+/* kprobes' blacklist: "0xSTART-0xEND\tname [module]" a line; its names */
+static char **rp_blacklist_read(size_t *n)
+{
+	const char *path = getenv("RAWPROBE_KPROBES_BLACKLIST");
+	char line[512], *name, **v = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	*n = 0;
+	if (!path || !*path)
+		path = RP_KPROBES_BLACKLIST;
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "rawprobectl: note: %s: %s: functions on kprobes' "
+			"blacklist are not left out (mount debugfs), and the "
+			"kernel refuses them\n", path, strerror(errno));
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		name = strchr(line, '\t');
+		if (!name)
+			continue;
+		name++;
+		name[strcspn(name, " \t\n")] = '\0';
+		if (*n == cap) {
+			void *t = realloc(v, (cap = cap ? cap * 2 : 1024) * sizeof(*v));
+
+			if (!t)
+				break;
+			v = t;
+		}
+		v[*n] = strdup(name);
+		if (v[*n])
+			(*n)++;
+	}
+	fclose(f);
+	return v;
+}
+
+static int rp_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * By name: the blacklist names a module's function without saying
+ * where ("name [module]" was cut to "name"), and a name on it anywhere
+ * is left out everywhere, rather than risk the batch.
+ */
+static void rp_glob_drop_blacklisted(struct rp_glob_result *r)
+{
+	size_t nb, i, out = 0;
+	char **bl = rp_blacklist_read(&nb);
+	const char *key;
+
+	if (nb)
+		qsort(bl, nb, sizeof(*bl), rp_str_cmp);
+	for (i = 0; i < r->n; i++) {
+		key = r->v[i].name;
+		if (nb && bsearch(&key, bl, nb, sizeof(*bl), rp_str_cmp)) {
+			r->blacklisted++;
+			continue;
+		}
+		r->v[out++] = r->v[i];
+	}
+	r->n = out;
+	for (i = 0; i < nb; i++)
+		free(bl[i]);
+	free(bl);
+}
+
+/*
+ * Names kallsyms has more than once (in the module, for a module's
+ * function; anywhere, for vmlinux's, which a kprobe by name looks up
+ * first): a kprobe by name takes the first, which may not be the one
+ * ftrace listed, and the CLI refuses such a name as ambiguous. Each is
+ * probed by address ('probe add kprobe 0xADDR'), deliberately.
+ */
+static int rp_glob_drop_shared(struct rp_glob_result *r)
+{
+	const char **names, **mods;
+	size_t i, out = 0;
+	int *nmatch, err = 0;
+
+	names = calloc(r->n + 1, sizeof(*names));
+	mods = calloc(r->n + 1, sizeof(*mods));
+	nmatch = calloc(r->n + 1, sizeof(*nmatch));
+	if (!names || !mods || !nmatch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < r->n; i++) {
+		names[i] = r->v[i].name;
+		mods[i] = r->v[i].module;
+	}
+	if (rp_symbols_count(names, mods, r->n, nmatch))
+		goto out;	/* no kallsyms: the kernel judges */
+	for (i = 0; i < r->n; i++) {
+		if (nmatch[i] > 1) {
+			r->shared++;
+			continue;
+		}
+		r->v[out++] = r->v[i];
+	}
+	r->n = out;
+out:
+	free(names);
+	free(mods);
+	free(nmatch);
+	return err;
+}
+
+int rp_glob_expand(const char *module, const char *pat,
+		   struct rp_glob_result *r)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = rp_glob_read_afl(module, pat, r);
+	if (err)
+		return err;
+	rp_glob_drop_listed_twice(r);
+	if (r->n)	/* no blacklist to read, nor note of it, for nothing */
+		rp_glob_drop_blacklisted(r);
+	return r->n ? rp_glob_drop_shared(r) : 0;
+}
+
+void rp_glob_result_free(struct rp_glob_result *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Globs as probe targets ("tcp_*", "ext4:ext4_*"): the functions kprobes
+ * can take whose names match (resolve/glob.c).
+ */
+#ifndef RAWPROBECTL_GLOB_H
+#define RAWPROBECTL_GLOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A glob's probes, at most, unless --max-probes says more */
+#define RP_GLOB_CAP_DEFAULT 1000
+
+/* The blacklist's file: $RAWPROBE_KPROBES_BLACKLIST, or debugfs' */
+#define RP_KPROBES_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
+/* Does the name have a glob's characters: '*', '?', '['? */
+bool rp_glob_is(const char *s);
+/* Is it a glob fnmatch() reads as written: each '[' closed? */
+bool rp_glob_valid(const char *pat);
+
+struct rp_glob_fn {
+	char name[128];
+	char module[64];	/* "" for vmlinux */
+};
+
+/* A glob's functions, sorted by name, and what was left out, and why */
+struct rp_glob_result {
+	struct rp_glob_fn *v;
+	size_t n;
+	size_t shared;		/* names several functions have */
+	size_t blacklisted;	/* on kprobes' blacklist */
+	size_t own;		/* rawprobe's own code */
+};
+
+/*
+ * The functions of available_filter_functions (in module, if not "")
+ * whose names match pat, less the kprobe blacklist, the names several
+ * functions share (a kprobe by name takes the first, and the CLI refuses
+ * them as ambiguous) and rawprobe's own module. 0 (r->n may be 0), or
+ * -errno after saying why.
+ */
+int rp_glob_expand(const char *module, const char *pat,
+		   struct rp_glob_result *r);
+void rp_glob_result_free(struct rp_glob_result *r);
+
+#endif
