@@ -162,6 +162,8 @@ struct qstr {
 EOF
 same "struct qstr"        "$T/qstr.txt" -- $CTL btf show 'struct qstr'
 check "struct spaces"     0 "^struct qstr \{" "^$" -- $CTL btf show '  struct   qstr  '
+check "two words"         0 "^struct path \{ .*\}; enum pid_type \{ .*\}; $" "^$" \
+	-- bash -c "$CTL btf show struct path enum pid_type | tr '\n' ' '"
 check "bit fields"        0 "__u8 +pkt_type:3; +/\* +128: 0  1 \*/.*XXX 1 byte hole, try to pack" "^$" \
 	-- bash -c "$CTL btf show 'struct sk_buff' | tr '\n' ' '"
 check "holes and padding" 0 "XXX 28 bits hole.*Force alignment to the next boundary.*unsigned int +:0;.*sum members: 9675, holes: 19, sum holes: 101.*forced alignments: 2, forced holes: 2, sum forced holes: 40" "^$" \

@@ -174,6 +174,9 @@ def json_mode(btf, module, names):
             del theirs[k]
             continue
         doc = json.loads(ctl(btf, [k.replace(' ', ' ' + prefix, 1)], True))
+        if 'members' not in doc:    # a typedef of no struct or union
+            del theirs[k]
+            continue
         tm, th, ts = parse(lines)
         om, oh, os_ = ours_parsed(doc)
         # pahole says padding only when there is some

@@ -232,16 +232,37 @@ static int rp_btf_show_one(const char *arg)
 	return rp_btf_show_proto(req.symbol, req.module);
 }
 
+/* "struct path" as one word, or as two: struct and the next one */
+static int rp_btf_show_word(const char *arg, const char *next, int *i)
+{
+	char both[RP_BTF_TYPE_MAX + 16];
+	const char *rest;
+
+	if (!next || rp_btf_kind(arg, &rest) < 0 || *rest ||
+	    snprintf(both, sizeof(both), "%s %s", arg, next) >= (int)sizeof(both))
+		return rp_btf_show_one(arg);
+	(*i)++;
+	return rp_btf_show_one(both);
+}
+
 static int rp_btf_show_cmd(int argc, char **argv)
 {
 	static const char usage[] =
-		"Usage: rawprobectl btf show FUNCTION|MODULE:FUNCTION...\n"
+		"Usage: rawprobectl btf show FUNCTION|MODULE:FUNCTION|GLOB...\n"
+		"       rawprobectl btf show 'struct|union|enum|typedef [MODULE:]NAME'...\n"
 		"\n"
 		"Each function's prototype from the kernel's BTF, as bpftrace -lv\n"
 		"prints it: its arguments' types and names, then the return type.\n"
 		"For a syscall's entry point (__x64_sys_NAME), the syscall's own\n"
 		"arguments, which probes on it record. With -j: each argument's\n"
 		"rawprobe type too, what '--args auto' records (null: it cannot).\n"
+		"A GLOB ('tcp_v4_*', '?', '[...]'; 'MODULE:GLOB') shows every\n"
+		"function whose name matches.\n"
+		"\n"
+		"'struct NAME' (union, enum): the type's layout as pahole -C NAME\n"
+		"prints it: members with offsets and sizes, bit fields, holes,\n"
+		"padding and the size. 'typedef NAME': what it names. Looked up\n"
+		"in vmlinux's BTF, then in the loaded modules'.\n"
 		"\n"
 		"BTF: /sys/kernel/btf/vmlinux (and /sys/kernel/btf/MODULE), or\n"
 		"$RAWPROBECTL_BTF: a raw BTF or ELF vmlinux file, or a directory\n"
@@ -257,14 +278,15 @@ static int rp_btf_show_cmd(int argc, char **argv)
 		return RP_EXIT_USAGE;
 	}
 	for (i = 1; i < argc; i++) {
-		rc = rp_btf_show_one(argv[i]);
+		rc = rp_btf_show_word(argv[i], i + 1 < argc ? argv[i + 1] : NULL,
+				      &i);
 		first = first ?: rc;
 	}
 	return first;
 }
 
 static const struct rp_cmd rp_btf_cmds[] = {
-	{ "show", rp_btf_show_cmd, "FUNCTION...            prototypes, as --args auto sees them" },
+	{ "show", rp_btf_show_cmd, "FUNCTION|GLOB|'struct NAME'...  prototypes, layouts" },
 	{ NULL, NULL, NULL },
 };
 

@@ -14,6 +14,7 @@
 #include "lib/json.h"
 
 #define RP_CACHELINE	64	/* pahole's default */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define RP_NAME_COL	35	/* where pahole starts a member's name */
 #define RP_COMMENT_COL	57	/* and its offset comment, in a struct */
 
@@ -412,27 +413,41 @@ static void rp_body_print(struct rp_body *b)
 		rp_last_size(b, last, f);
 	}
 }
+/*
+ * One of pahole's summary lines: its lead, then what it adds when there
+ * is more to say ("sum members: 9675" ", holes: 19, sum holes: 101").
+ */
+static void rp_sum_line(bool more, const char *lead, const char *with,
+			const char *without)
+{
+	printf("\t/* %s%s */\n", lead, more ? with : without);
+}
+
 /* pahole's summary, whose lines it prints only when they say something */
 static void rp_summary_holes(const struct rp_btf_layout *l)
 {
+	char lead[64], with[96], without[32];
+
 	if (!l->sum_holes && !l->sum_bit_holes)
 		return;
-	if (l->sum_bytes && l->sum_holes)
-		printf("\t/* sum members: %u, holes: %u, sum holes: %u */\n",
-		       l->sum_bytes, l->nr_holes, l->sum_holes);
-	else if (l->sum_bytes)
-		printf("\t/* sum members: %u */\n", l->sum_bytes);
-	if (l->sum_bits && l->sum_bit_holes)
-		printf("\t/* sum bitfield members: %u bits, bit holes: %u, sum "
-		       "bit holes: %u bits */\n", l->sum_bits, l->nr_bit_holes,
-		       l->sum_bit_holes);
-	else if (l->sum_bits)
-		printf("\t/* sum bitfield members: %u bits (%u bytes) */\n",
-		       l->sum_bits, l->sum_bits / 8);
+	snprintf(lead, sizeof(lead), "sum members: %u", l->sum_bytes);
+	snprintf(with, sizeof(with), ", holes: %u, sum holes: %u", l->nr_holes,
+		 l->sum_holes);
+	if (l->sum_bytes)
+		rp_sum_line(l->sum_holes, lead, with, "");
+	snprintf(lead, sizeof(lead), "sum bitfield members: %u bits",
+		 l->sum_bits);
+	snprintf(with, sizeof(with), ", bit holes: %u, sum bit holes: %u bits",
+		 l->nr_bit_holes, l->sum_bit_holes);
+	snprintf(without, sizeof(without), " (%u bytes)", l->sum_bits / 8);
+	if (l->sum_bits)
+		rp_sum_line(l->sum_bit_holes, lead, with, without);
 }
 
 static void rp_summary(const struct rp_btf_layout *l)
 {
+	char lead[64], with[96];
+
 	printf("\n\t/* size: %u, cachelines: %u, members: %u */\n", l->size,
 	       (l->size + RP_CACHELINE - 1) / RP_CACHELINE, l->nfields);
 	rp_summary_holes(l);
@@ -443,12 +458,11 @@ static void rp_summary(const struct rp_btf_layout *l)
 		       l->nr_paddings, l->sum_paddings);
 	if (l->bit_padding)
 		printf("\t/* bit_padding: %u bits */\n", l->bit_padding);
-	if (l->nr_forced && l->nr_forced_holes)
-		printf("\t/* forced alignments: %u, forced holes: %u, sum forced "
-		       "holes: %u */\n", l->nr_forced, l->nr_forced_holes,
-		       l->sum_forced_holes);
-	else if (l->nr_forced)
-		printf("\t/* forced alignments: %u */\n", l->nr_forced);
+	snprintf(lead, sizeof(lead), "forced alignments: %u", l->nr_forced);
+	snprintf(with, sizeof(with), ", forced holes: %u, sum forced holes: %u",
+		 l->nr_forced_holes, l->sum_forced_holes);
+	if (l->nr_forced)
+		rp_sum_line(l->nr_forced_holes, lead, with, "");
 	if (l->size % RP_CACHELINE)
 		printf("\t/* last cacheline: %u bytes */\n",
 		       l->size % RP_CACHELINE);
@@ -580,21 +594,24 @@ static void rp_json_head(const char *kind, const struct btf *btf, uint32_t id,
 static void rp_layout_json(const struct rp_btf_layout *l, const char *module,
 			   const char *tdef)
 {
+	static const char *const keys[] = {
+		"sum_members", "sum_holes", "sum_bitfield_members",
+		"sum_bit_holes", "padding", "bit_padding",
+	};
+	const uint64_t sums[] = {
+		l->sum_bytes, l->sum_holes, l->sum_bits, l->sum_bit_holes,
+		l->padding, l->bit_padding,
+	};
 	struct json *j = &rp_json;
+	size_t i;
 
 	rp_json_head(l->is_union ? "union" : "struct", l->btf, l->id, module,
 		     tdef);
 	json_kv_u64(j, "size", l->size);
 	json_kv_u64(j, "cachelines", (l->size + RP_CACHELINE - 1) / RP_CACHELINE);
 	rp_json_fields(l, 0);
-	if (!l->is_union) {
-		json_kv_u64(j, "sum_members", l->sum_bytes);
-		json_kv_u64(j, "sum_holes", l->sum_holes);
-		json_kv_u64(j, "sum_bitfield_members", l->sum_bits);
-		json_kv_u64(j, "sum_bit_holes", l->sum_bit_holes);
-		json_kv_u64(j, "padding", l->padding);
-		json_kv_u64(j, "bit_padding", l->bit_padding);
-	}
+	for (i = 0; !l->is_union && i < ARRAY_SIZE(keys); i++)
+		json_kv_u64(j, keys[i], sums[i]);
 	json_obj_close(j);
 	json_end_doc(j);
 }
