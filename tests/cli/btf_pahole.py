@@ -158,7 +158,8 @@ def ours_parsed(doc):
     if doc['kind'] == 'struct':
         sums['padding'] = doc['padding']
         sums['bit_padding'] = doc['bit_padding']
-        if doc['sum_holes'] or doc['sum_bit_holes']:  # when pahole says them
+        # pahole says the sums only with holes, and each only if not 0
+        if (doc['sum_holes'] or doc['sum_bit_holes']) and doc['sum_members']:
             sums['sum members'] = doc['sum_members']
         if doc['sum_holes']:
             sums['sum holes'] = doc['sum_holes']
