@@ -117,6 +117,156 @@ check "module no BTF"    1 "^$" "no BTF of module loop: .*loop: No such file or 
 check "module, file BTF" 1 "^$" "no BTF of module ext4: RAWPROBECTL_BTF names a file" \
 	-- env RAWPROBECTL_BTF="$BTF/vmlinux" $CTL btf show ext4:ext4_sync_file
 
+# --- btf show 'struct NAME': layouts as pahole prints them from the same BTF ---
+PAHOLE="python3 $here/btf_pahole.py"
+# a dozen structs people look at, a union, and module BTF's: the text
+# exactly (a union gets a size line that pahole leaves out), and the -j
+# numbers against pahole's
+LAYOUTS="path file inode sk_buff task_struct tcp_sock list_head dentry qstr page mm_struct sock tty_struct bpf_attr"
+check "layouts as pahole"  0 "^same: 14 types$" "^$" -- $PAHOLE text "$BTF" $LAYOUTS
+check "layouts' numbers (-j)" 0 "^same numbers: 14 types$" "^$" -- $PAHOLE json "$BTF" $LAYOUTS
+EXT4_LAYOUTS="ext4_inode_info ext4_sb_info ext4_extent"
+check "module layouts"     0 "^same: 3 types$" "^$" -- $PAHOLE text "$BTF" --module ext4 $EXT4_LAYOUTS
+check "module numbers (-j)" 0 "^same numbers: 3 types$" "^$" -- $PAHOLE json "$BTF" --module ext4 $EXT4_LAYOUTS
+# Every struct and union of the kernel's BTF (pahole --sizes lists them),
+# but 34 that pahole spells its own odd ways ("const const char", a
+# pointer to an anonymous struct shown in place, a const anonymous
+# struct's summary, an attribute twice); their numbers are checked after.
+PAHOLE_ODD=amd_function,bpf_htab,bpf_reg_types,compat_siginfo,cpu_attr,devfreq_governor,dma_device,dpll_pin_ops,ec_params_motion_sense,ec_response_motion_sense,ima_template_field,inet_connection_sock_af_ops,io_uring_task,k_clock,kioctx,kset_uevent_ops,landlock_object_underops,opal_read_write_table,parsed_partitions,pernet_operations,phy_driver,pin_config_item,pinconf_generic_params,privflags_reply_data,shutdown_handler,strset_info,sysrq_key_op,tcp_ulp_ops,text_poke_loc,usb_ss_ep_comp_descriptor,usb_ssp_isoc_ep_comp_descriptor,vm_fault,x86_perf_task_context_arch_lbr_xsave,xfrm_mgr
+pahole -F btf --sizes "$BTF/vmlinux" | awk '{ print $1 }' | sort -u >"$T/structs"
+nstructs=$(wc -l <"$T/structs")
+check "every struct as pahole" 0 "^same: $((nstructs - 34)) types$" "^$" \
+	-- bash -c "[ $nstructs -gt 8000 ] && $PAHOLE text '$BTF' --skip $PAHOLE_ODD - <'$T/structs'"
+# (parsed_partitions: pahole shows a pointer's anonymous struct in place)
+check "odd ones' numbers (-j)" 0 "^same numbers: 33 types$" "^$" \
+	-- $PAHOLE json "$BTF" $(echo "$PAHOLE_ODD" | tr , '\n' | grep -vx parsed_partitions)
+# the checkers can fail: a rawprobectl that shows struct file for path
+printf '#!/bin/bash\nexec %q "${@/path/file}"\n' "$CTL" >"$T/swap"
+chmod +x "$T/swap"
+check "text checker fails" 1 "differs: struct path" "^$" -- env RAWPROBECTL="$T/swap" $PAHOLE text "$BTF" path
+check "json checker fails" 1 "differs: struct path" "^$" -- env RAWPROBECTL="$T/swap" $PAHOLE json "$BTF" path
+cat >"$T/qstr.txt" <<'EOF'
+struct qstr {
+	union {
+		struct {
+			u32        hash;                 /*     0     4 */
+			u32        len;                  /*     4     4 */
+		};                                       /*     0     8 */
+		u64                hash_len;             /*     0     8 */
+	};                                               /*     0     8 */
+	const unsigned char  *     name;                 /*     8     8 */
+
+	/* size: 16, cachelines: 1, members: 2 */
+	/* last cacheline: 16 bytes */
+};
+EOF
+same "struct qstr"        "$T/qstr.txt" -- $CTL btf show 'struct qstr'
+check "struct spaces"     0 "^struct qstr \{" "^$" -- $CTL btf show '  struct   qstr  '
+check "two words"         0 "^struct path \{ .*\}; enum pid_type \{ .*\}; $" "^$" \
+	-- bash -c "$CTL btf show struct path enum pid_type | tr '\n' ' '"
+check "bit fields"        0 "__u8 +pkt_type:3; +/\* +128: 0  1 \*/.*XXX 1 byte hole, try to pack" "^$" \
+	-- bash -c "$CTL btf show 'struct sk_buff' | tr '\n' ' '"
+check "holes and padding" 0 "XXX 28 bits hole.*Force alignment to the next boundary.*unsigned int +:0;.*sum members: 9675, holes: 19, sum holes: 101.*forced alignments: 2, forced holes: 2, sum forced holes: 40" "^$" \
+	-- bash -c "$CTL btf show 'struct task_struct' | tr '\n' ' '"
+check "union"             0 "^union bpf_attr \{.*\} token_create; .*/\* size: 152, cachelines: 3, members: 20 \*/ \}; $" "^$" \
+	-- bash -c "$CTL btf show 'union bpf_attr' | tr '\n' ' '"
+cat >"$T/pid_type.txt" <<'EOF'
+enum pid_type {
+	PIDTYPE_PID  = 0,
+	PIDTYPE_TGID = 1,
+	PIDTYPE_PGID = 2,
+	PIDTYPE_SID  = 3,
+	PIDTYPE_MAX  = 4,
+};
+EOF
+same "enum"               "$T/pid_type.txt" -- $CTL btf show 'enum pid_type'
+same "enum as pahole"     "$T/pid_type.txt" -- pahole -F btf -C pid_type "$BTF/vmlinux"
+pahole -F btf -C atomic_t,seqcount_t,u32 "$BTF/vmlinux" >"$T/typedefs.txt"
+# pahole shows seqcount_t's line alone; we show struct seqcount after it
+same "typedefs as pahole" "$T/typedefs.txt" \
+	-- bash -c "$CTL btf show 'typedef atomic_t' && $CTL btf show 'typedef seqcount_t' | head -1 && $CTL btf show 'typedef u32'"
+check "typedef's struct"  0 "^typedef struct seqcount seqcount_t; +struct seqcount \{ .*unsigned int +sequence;" "^$" \
+	-- bash -c "$CTL btf show 'typedef seqcount_t' | tr '\n' ' '"
+check "module struct"     0 "^struct ext4_inode_info \{" "^$" -- $CTL btf show 'struct ext4_inode_info'
+check "module: prefix"    0 "^struct ext4_inode_info \{" "^$" -- $CTL btf show 'struct ext4:ext4_inode_info'
+check "json"              0 "valid: 9 documents" "^$" \
+	-- bash -c "$CTL -j btf show 'struct qstr' 'struct sk_buff' 'struct task_struct' 'union bpf_attr' 'enum pid_type' 'typedef atomic_t' 'typedef seqcount_t' 'typedef u32' 'struct ext4_inode_info' | $VALIDATE btf_type"
+check "json pretty"       0 "valid: 1 documents" "^$" -- bash -c "$CTL -p btf show 'struct path' | $VALIDATE btf_type-"
+cat >"$T/layout.py" <<'PY'
+import json, sys
+q, skb, e, u, m = [json.loads(l) for l in sys.stdin]
+assert (q['kind'], q['name'], q['size'], q['padding']) == ('struct', 'qstr', 16, 0), q
+ln = q['members'][0]['members'][0]['members'][1]
+assert (ln['name'], ln['type'], ln['offset'], ln['size']) == ('len', 'u32', 4, 4), ln
+def find(ms, name):
+    for f in ms:
+        if f['name'] == name:
+            return f
+        f = find(f.get('members', []), name)
+        if f:
+            return f
+pt = [find(skb['members'], 'pkt_type')]
+assert [(f['offset'], f['bit_offset'], f['bit_size'], f['size']) for f in pt] == [(128, 0, 3, 1)], pt
+assert [(h['after'], h['offset'], h['size']) for h in skb['holes']] == [('end', 196, 4)], skb['holes']
+assert e['values'][1] == {'name': 'PIDTYPE_TGID', 'value': 1} and not e['signed'], e
+assert (u['kind'], u['name'], u['type'], u['size']) == ('typedef', 'u32', '__u32', 4), u
+assert m['module'] == 'ext4' and m['size'] > 1000, m['size']
+print('layout json ok')
+PY
+check "json fields"       0 "^layout json ok$" "^$" \
+	-- bash -c "$CTL -j btf show 'struct qstr' 'struct sk_buff' 'enum pid_type' 'typedef u32' 'struct ext4_inode_info' | python3 $T/layout.py"
+check "no such struct"    1 "^$" "^rawprobectl: no struct 'no_such_struct_rp' in the kernel's BTF \(vmlinux, 1 module\)$" \
+	-- $CTL btf show 'struct no_such_struct_rp'
+check "struct typo"       1 "^$" "no struct 'pathh' in the kernel's BTF \(vmlinux, 1 module\).*did you mean: path" \
+	-- bash -c "$CTL btf show 'struct pathh' 2>&1 >/dev/null | tr '\n' ' ' >&2; exit \${PIPESTATUS[0]}"
+check "a union as struct" 1 "^$" "no struct 'bpf_attr'" -- $CTL btf show 'struct bpf_attr'
+check "struct, no name"   2 "^$" "^rawprobectl: 'struct' needs a name: btf show 'struct NAME' \(or 'struct MODULE:NAME'\)$" \
+	-- $CTL btf show 'struct'
+check "enum, no name"     2 "^$" "'enum ' needs a name" -- $CTL btf show 'enum '
+check "struct, two names" 2 "^$" "'struct a b' is not a type: 'struct NAME' or 'struct MODULE:NAME'" \
+	-- $CTL btf show 'struct a b'
+check "not in the module" 1 "^$" "^rawprobectl: no struct 'path' in the BTF of module ext4" \
+	-- $CTL btf show 'struct ext4:path'
+check "module not loaded" 1 "^$" "no BTF of module loop \(is it loaded" -- $CTL btf show 'struct loop:loop_device'
+check "struct, no BTF"    1 "^$" "no BTF of the kernel: /nonexistent" -- env RAWPROBECTL_BTF=/nonexistent $CTL btf show 'struct path'
+check "struct, BTF file"  1 "^$" "no struct 'ext4_inode_info' in the kernel's BTF \(vmlinux, 0 modules\)" \
+	-- env RAWPROBECTL_BTF="$BTF/vmlinux" $CTL btf show 'struct ext4_inode_info'
+check "struct among others" 1 "^kprobe:vfs_read .*struct path \{" "no struct 'nope_rp'" \
+	-- bash -c "$CTL btf show vfs_read 'struct nope_rp' 'struct path' | tr '\n' ' '; exit \${PIPESTATUS[0]}"
+
+# --- btf show GLOB: every function whose name matches ---
+# the names each BTF has, read from the format by btf_funcs.py (no
+# libbpf), matched by Python's fnmatch
+python3 "$here/btf_funcs.py" "$BTF/vmlinux" >"$T/funcs"
+python3 "$here/btf_funcs.py" "$BTF/ext4" "$BTF/vmlinux" | sed 's/^/ext4:/' >"$T/ext4-funcs"
+globs() {	# GLOB FILE...: the names that match it
+	python3 -c 'import fnmatch, sys
+for f in sys.argv[2:]:
+    for n in open(f).read().split():
+        if fnmatch.fnmatchcase(n.split(":")[-1], sys.argv[1]): print(n)' "$@"
+}
+globbed() { $CTL btf show "$1" 2>/dev/null | sed -n 's/^kprobe://p'; }
+for g in 'vfs_*' 'tcp_v4_*' 'ext4_?[a-c]*'; do
+	globs "$g" "$T/funcs" "$T/ext4-funcs" >"$T/want"
+	globbed "$g" >"$T/got"
+	check "glob $g ($(wc -l <"$T/want") functions)" 0 "^$" "^$" \
+		-- bash -c "[ \$(wc -l <'$T/want') -gt 10 ] && diff '$T/want' '$T/got'"
+done
+globs '*_sync_[!a-e]*' "$T/ext4-funcs" >"$T/want"
+globbed 'ext4:*_sync_[!a-e]*' >"$T/got"
+check "glob MODULE:GLOB"  0 "^$" "^$" -- bash -c "[ -s '$T/want' ] && diff '$T/want' '$T/got'"
+check "glob prototypes"   0 "^kprobe:vfs_read +struct file \* file .*ssize_t retval kprobe:vfs_readlink " "^$" \
+	-- bash -c "$CTL btf show 'vfs_rea[d]*' | tr '\n' ' '"
+check "glob json"         0 "valid: [0-9]+ documents" "^$" -- bash -c "$CTL -j btf show 'vfs_*' | $VALIDATE btf"
+check "glob no match"     1 "^$" "^rawprobectl: no function matches 'vfs_zz\*' in the kernel's BTF \(vmlinux, 1 module\)$" \
+	-- $CTL btf show 'vfs_zz*'
+check "glob no match, module" 1 "^$" "^rawprobectl: no function matches 'ext4:vfs_\*' in the BTF of module ext4$" \
+	-- $CTL btf show 'ext4:vfs_*'
+check "glob unterminated [" 2 "^$" "^rawprobectl: glob 'tcp_v4_\[rs': the '\[' at 8 has no '\]'$" \
+	-- $CTL btf show 'tcp_v4_[rs'
+check "glob []] is whole" 1 "^$" "no function matches 'x\[\]\]'" -- $CTL btf show 'x[]]'
+check "glob module glob"  2 "^$" "is not a glob of functions: GLOB or MODULE:GLOB" -- $CTL btf show 'ext*:ext4_*'
+
 # --- syscall entry points: the syscall's own arguments ---
 check "syscall __do_sys_" 0 "^kprobe:__x64_sys_openat2 +int dfd +const char \* filename +struct open_how \* how +size_t usize +long int retval" \
 	"these are the syscall's arguments \(__do_sys_openat2\)" -- bash -c "$CTL btf show __x64_sys_openat2 | tr '\n' ' '"

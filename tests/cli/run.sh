@@ -334,6 +334,8 @@ comp rawprobectl hist --b
 SH
 check "completion"       0 "probe stream trace hist count agg inject stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
 	-- bash -c "RAWPROBE_KALLSYMS=$T/kallsyms bash $T/comp.sh $repo | tr '\n' ' '"
+check "completion btf"   0 "^struct$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show st); COMP_CWORD=3; RAWPROBE_KALLSYMS=/dev/null _rawprobectl; echo \"\${COMPREPLY[*]}\""
+check "completion btf type" 0 "^$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show struct do_); COMP_CWORD=4; RAWPROBE_KALLSYMS=$T/kallsyms _rawprobectl; echo -n \"\${COMPREPLY[*]}\""
 check "completion objects" 0 "^$" "^$" -- bash -c "for o in \$($CTL help | awk '/^Objects:/ { f = 1; next } /^\$/ { f = 0 } f { print \$1 }'); do grep -q \"objects=.*\$o\" $repo/completion/rawprobectl || exit 1; done"
 check "make install-ctl" 0 "^$" "^$" -- bash -c "make -s -C $repo install-ctl DESTDIR=$T/root PREFIX=/usr >/dev/null && test -x $T/root/usr/sbin/rawprobectl && test -f $T/root/usr/share/man/man8/rawprobectl.8 && test -f $T/root/usr/share/bash-completion/completions/rawprobectl && test -f $T/root/usr/share/rawprobe/rawprobectl-v1.json"
 

@@ -3,10 +3,13 @@
  * rawprobectl btf show FUNCTION...: prototypes from the kernel's BTF, as
  * --args auto reads them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "cmd/btf_type.h"
 #include "cmd/cmd.h"
 #include "lib/cli.h"
 #include "lib/escape.h"
@@ -75,25 +78,18 @@ static void rp_btf_show_json(const char *function, const char *module,
 	json_end_doc(j);
 }
 
-static int rp_btf_show_one(const char *arg)
+/* One function's prototype, printed; its exit code. */
+static int rp_btf_show_proto(const char *symbol, const char *module)
 {
-	struct rp_probe_req req = { 0 };
 	struct rp_btf_proto pr;
 	char target[RP_TARGET_MAX];
-	int err;
 
-	if (rp_target_parse(arg, &req) || req.addr || req.offset) {
-		fprintf(stderr, "rawprobectl: '%s' is not a function: FUNCTION "
-			"or MODULE:FUNCTION\n", arg);
-		return RP_EXIT_USAGE;
-	}
-	err = rp_btf_proto_get(req.symbol, req.module, &pr, true);
-	if (err)
+	if (rp_btf_proto_get(symbol, module, &pr, true))
 		return RP_EXIT_FAIL;
-	snprintf(target, sizeof(target), "%s%s%s", req.module,
-		 req.module[0] ? ":" : "", req.symbol);
+	snprintf(target, sizeof(target), "%s%s%s", module, module[0] ? ":" : "",
+		 symbol);
 	if (rp_opts.json)
-		rp_btf_show_json(req.symbol, req.module, &pr);
+		rp_btf_show_json(symbol, module, &pr);
 	else
 		rp_btf_show_text(target, &pr);
 	if (pr.syscall)
@@ -106,16 +102,167 @@ static int rp_btf_show_one(const char *arg)
 	return RP_EXIT_OK;
 }
 
+/*
+ * "MODULE:NAME" or "NAME" into module and name; -1 if either is too long
+ * or, when ident, not a C identifier.
+ */
+static int rp_btf_split(const char *s, char *module, size_t mlen, char *name,
+			size_t nlen, bool ident)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : 0;
+
+	if (len >= mlen || strlen(colon ? colon + 1 : s) >= nlen)
+		return -1;
+	snprintf(module, mlen, "%.*s", (int)len, s);
+	snprintf(name, nlen, "%s", colon ? colon + 1 : s);
+	if (colon && !rp_is_ident(module, len, mlen - 1))
+		return -1;
+	return ident && !rp_is_ident(name, strlen(name), nlen - 1) ? -1 : 0;
+}
+
+/* 'struct NAME', 'union MODULE:NAME': KIND's index, *rest at the name */
+static int rp_btf_kind(const char *arg, const char **rest)
+{
+	static const char *const kinds[] = {
+		[RP_TK_STRUCT] = "struct", [RP_TK_UNION] = "union",
+		[RP_TK_ENUM] = "enum", [RP_TK_TYPEDEF] = "typedef",
+	};
+	size_t i, len;
+
+	while (isspace((unsigned char)*arg))
+		arg++;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		len = strlen(kinds[i]);
+		if (strncmp(arg, kinds[i], len) ||
+		    (arg[len] && !isspace((unsigned char)arg[len])))
+			continue;
+		for (*rest = arg + len; isspace((unsigned char)**rest); (*rest)++)
+			;
+		return (int)i;
+	}
+	return -1;
+}
+
+static int rp_btf_show_type(const char *arg, enum rp_btf_tkind kind,
+			    const char *rest)
+{
+	const char *k = rp_btf_tkind_name(kind);
+	char module[64], name[RP_BTF_TYPE_MAX], *end;
+
+	if (!*rest) {
+		fprintf(stderr, "rawprobectl: '%s' needs a name: btf show "
+			"'%s NAME' (or '%s MODULE:NAME')\n", arg, k, k);
+		return RP_EXIT_USAGE;
+	}
+	if (rp_btf_split(rest, module, sizeof(module), name, sizeof(name),
+			 false) == 0) {
+		end = name + strlen(name);
+		while (end > name && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (rp_is_ident(name, strlen(name), sizeof(name) - 1))
+			return rp_btf_type_show(kind, name, module);
+	}
+	fprintf(stderr, "rawprobectl: '%s' is not a type: '%s NAME' or '%s "
+		"MODULE:NAME', NAME a C identifier\n", arg, k, k);
+	return RP_EXIT_USAGE;
+}
+
+static void rp_btf_no_match(const char *glob, const char *module, int nmods)
+{
+	if (module[0])
+		fprintf(stderr, "rawprobectl: no function matches '%s' in the "
+			"BTF of module %s\n", glob, module);
+	else
+		fprintf(stderr, "rawprobectl: no function matches '%s' in the "
+			"kernel's BTF (vmlinux, %d module%s)\n", glob, nmods,
+			nmods == 1 ? "" : "s");
+}
+
+/* Every function whose name matches: 'vfs_*', 'ext4:ext4_[a-c]*' */
+static int rp_btf_show_glob(const char *arg)
+{
+	char module[64], glob[RP_TARGET_MAX];
+	struct rp_btf_fname *v;
+	int i, n, nmods, rc, first = RP_EXIT_OK;
+	const char *bad;
+
+	if (rp_btf_split(arg, module, sizeof(module), glob, sizeof(glob),
+			 false)) {
+		fprintf(stderr, "rawprobectl: '%s' is not a glob of functions: "
+			"GLOB or MODULE:GLOB (a module's name is no glob)\n", arg);
+		return RP_EXIT_USAGE;
+	}
+	bad = rp_btf_glob_unterminated(glob);
+	if (bad) {
+		fprintf(stderr, "rawprobectl: glob '%s': the '[' at %d has no "
+			"']'\n", arg, (int)(bad - glob) + 1);
+		return RP_EXIT_USAGE;
+	}
+	n = rp_btf_func_glob(glob, module, &v, &nmods);
+	if (n == -ENOMEM)
+		fprintf(stderr, "rawprobectl: %s\n", strerror(ENOMEM));
+	if (!n)
+		rp_btf_no_match(arg, module, nmods);
+	if (n <= 0)
+		return RP_EXIT_FAIL;
+	for (i = 0; i < n; i++) {
+		rc = rp_btf_show_proto(v[i].name, v[i].module);
+		first = first ?: rc;
+	}
+	free(v);
+	return first;
+}
+
+static int rp_btf_show_one(const char *arg)
+{
+	struct rp_probe_req req = { 0 };
+	const char *rest;
+	int kind = rp_btf_kind(arg, &rest);
+
+	if (kind >= 0)
+		return rp_btf_show_type(arg, (enum rp_btf_tkind)kind, rest);
+	if (rp_btf_is_glob(arg))
+		return rp_btf_show_glob(arg);
+	if (rp_target_parse(arg, &req) || req.addr || req.offset) {
+		fprintf(stderr, "rawprobectl: '%s' is not a function: FUNCTION "
+			"or MODULE:FUNCTION\n", arg);
+		return RP_EXIT_USAGE;
+	}
+	return rp_btf_show_proto(req.symbol, req.module);
+}
+
+/* "struct path" as one word, or as two: struct and the next one */
+static int rp_btf_show_word(const char *arg, const char *next, int *i)
+{
+	char both[RP_BTF_TYPE_MAX + 16];
+	const char *rest;
+
+	if (!next || rp_btf_kind(arg, &rest) < 0 || *rest ||
+	    snprintf(both, sizeof(both), "%s %s", arg, next) >= (int)sizeof(both))
+		return rp_btf_show_one(arg);
+	(*i)++;
+	return rp_btf_show_one(both);
+}
+
 static int rp_btf_show_cmd(int argc, char **argv)
 {
 	static const char usage[] =
-		"Usage: rawprobectl btf show FUNCTION|MODULE:FUNCTION...\n"
+		"Usage: rawprobectl btf show FUNCTION|MODULE:FUNCTION|GLOB...\n"
+		"       rawprobectl btf show 'struct|union|enum|typedef [MODULE:]NAME'...\n"
 		"\n"
 		"Each function's prototype from the kernel's BTF, as bpftrace -lv\n"
 		"prints it: its arguments' types and names, then the return type.\n"
 		"For a syscall's entry point (__x64_sys_NAME), the syscall's own\n"
 		"arguments, which probes on it record. With -j: each argument's\n"
 		"rawprobe type too, what '--args auto' records (null: it cannot).\n"
+		"A GLOB ('tcp_v4_*', '?', '[...]'; 'MODULE:GLOB') shows every\n"
+		"function whose name matches.\n"
+		"\n"
+		"'struct NAME' (union, enum): the type's layout as pahole -C NAME\n"
+		"prints it: members with offsets and sizes, bit fields, holes,\n"
+		"padding and the size. 'typedef NAME': what it names. Looked up\n"
+		"in vmlinux's BTF, then in the loaded modules'.\n"
 		"\n"
 		"BTF: /sys/kernel/btf/vmlinux (and /sys/kernel/btf/MODULE), or\n"
 		"$RAWPROBECTL_BTF: a raw BTF or ELF vmlinux file, or a directory\n"
@@ -131,14 +278,15 @@ static int rp_btf_show_cmd(int argc, char **argv)
 		return RP_EXIT_USAGE;
 	}
 	for (i = 1; i < argc; i++) {
-		rc = rp_btf_show_one(argv[i]);
+		rc = rp_btf_show_word(argv[i], i + 1 < argc ? argv[i + 1] : NULL,
+				      &i);
 		first = first ?: rc;
 	}
 	return first;
 }
 
 static const struct rp_cmd rp_btf_cmds[] = {
-	{ "show", rp_btf_show_cmd, "FUNCTION...            prototypes, as --args auto sees them" },
+	{ "show", rp_btf_show_cmd, "FUNCTION|GLOB|'struct NAME'...  prototypes, layouts" },
 	{ NULL, NULL, NULL },
 };
 

@@ -3,6 +3,7 @@
  * Prototypes from BTF, through libbpf's BTF API: what a function's
  * arguments are called and what rawprobe type records each of them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -20,7 +21,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define RP_BTF_MODS		16	/* modules' BTF kept at once */
+/* modules' BTF kept at once: all that a kernel loads, for a type's search */
+#define RP_BTF_MODS		1024
 
 /* --- loading --- */
 
@@ -161,6 +163,79 @@ static struct btf *rp_btf_module(const char *module, int *err, bool verbose)
 			" (is the module loaded? modules need "
 			"CONFIG_DEBUG_INFO_BTF_MODULES=y)" : "");
 	return NULL;
+}
+
+const struct btf *rp_btf_kernel(bool verbose)
+{
+	struct btf *btf = rp_btf_vmlinux();
+
+	if (!btf && verbose)
+		rp_btf_vmlinux_perror();
+	return btf;
+}
+
+const struct btf *rp_btf_module_get(const char *module)
+{
+	int err;
+
+	return rp_btf_module(module, &err, false);
+}
+
+const char *rp_btf_module_name(const char *module)
+{
+	struct rp_btf_mod *m = rp_btf_mod_find(module);
+
+	return m ? m->name : "";
+}
+
+static int rp_btf_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A module's BTF file: not vmlinux, not a dot file, a C identifier. */
+static bool rp_btf_is_module(const char *name)
+{
+	return strcmp(name, "vmlinux") && name[0] != '.' &&
+	       rp_is_ident(name, strlen(name), 63);
+}
+
+int rp_btf_modules(char ***names)
+{
+	unsigned int n = 0, cap = 0;
+	struct dirent *de;
+	char **v = NULL, **nv;
+	DIR *d;
+
+	*names = NULL;
+	if (!rp_btf_vmlinux() || !rp_btf.dir[0] || !(d = opendir(rp_btf.dir)))
+		return 0;	/* a file names vmlinux's BTF alone */
+	while ((de = readdir(d))) {
+		if (!rp_btf_is_module(de->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), rp_btf_name_cmp);
+	*names = v;
+	return (int)n;
+}
+
+void rp_btf_modules_free(char **names, int n)
+{
+	while (n > 0)
+		free(names[--n]);
+	free(names);
 }
 
 /* --- types --- */

@@ -52,6 +52,19 @@ struct rp_btf_proto {
 int rp_btf_proto_get(const char *function, const char *module,
 		     struct rp_btf_proto *pr, bool verbose);
 
+/* vmlinux's BTF, loaded once; NULL if there is none (said if verbose) */
+const struct btf *rp_btf_kernel(bool verbose);
+/* A loaded module's BTF, split over vmlinux's; NULL if it has none */
+const struct btf *rp_btf_module_get(const char *module);
+/* That module's name as its loaded BTF keeps it, for as long; or "" */
+const char *rp_btf_module_name(const char *module);
+/*
+ * The modules whose BTF there is (/sys/kernel/btf/MODULE: the loaded
+ * ones), in name order: their number; *names for rp_btf_modules_free().
+ */
+int rp_btf_modules(char ***names);
+void rp_btf_modules_free(char **names, int n);
+
 const char *rp_btf_str(const struct btf *btf, uint32_t off);
 /*
  * Through typedefs, const, volatile, restrict and type tags: *id is left
