@@ -167,6 +167,9 @@ struct rawprobe_probe {
 	bool syscall_regs;		/* args live in a pt_regs argument */
 	bool syscall_ia32;		/* ... in the ia32 registers */
 	s8 str_arg;			/* first string argument, or -1 */
+	u8 nstr;			/* string arguments: more than one
+					 * share the record's str[]
+					 */
 	u8 nraw;			/* argument registers fetches read */
 	struct rp_probe_spec spec;
 	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
@@ -287,7 +290,8 @@ void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
 		   u64 *args, unsigned int n);
 void rp_args_types(struct rawprobe_probe *p, struct rawprobe_record *rec);
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec);
-u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len);
+u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len,
+	       u8 *str_arg);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,

@@ -182,25 +182,82 @@ static u8 rp_str_capture(struct rawprobe_probe *p, unsigned long src,
 }
 NOKPROBE_SYMBOL(rp_str_capture);
 
-/* The probe's string argument, from args[], as --strmax and its type say */
-u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len)
+static inline bool rp_is_str_type(u8 t)
+{
+	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR;
+}
+
+/*
+ * A header and a NUL per segment; and what each string still to come is
+ * kept, so that a long first string cannot leave a short later one (a
+ * tty's name after the buffer written to it) nothing.
+ */
+#define RP_STR_SEG_COST		(sizeof(struct rawprobe_str_seg) + 1)
+#define RP_STR_SEG_KEEP		(RP_STR_SEG_COST + 16)
+
+/*
+ * Several string arguments: one segment each, in argument order, in
+ * buf (RAWPROBE_STR_LEN bytes). Each takes at most --strmax and what
+ * the later ones' keep leaves; *len is the segments' total.
+ */
+static u8 rp_args_strs(struct rawprobe_probe *p, const u64 *args, char *buf,
+		       u8 *len)
+{
+	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
+	unsigned int i, later = p->nstr, at = 0;
+	u8 all = 0;
+
+	for (i = 0; i < p->spec.nargs; i++) {
+		struct rawprobe_str_seg *seg = (void *)(buf + at);
+		u8 t = p->spec.argtypes[i], n;
+		int room;
+
+		if (!rp_is_str_type(t))
+			continue;
+		later--;
+		room = RAWPROBE_STR_LEN - at - RP_STR_SEG_COST -
+		       later * RP_STR_SEG_KEEP;
+		seg->arg = i;
+		seg->flags = rp_str_capture(p, args[i],
+					    min_t(size_t, max, max(room, 0)),
+					    t == RAWPROBE_ARG_USTR, seg->str, &n);
+		seg->len = n;
+		all |= seg->flags;
+		at += RP_STR_SEG_COST + n;
+	}
+	*len = at;
+	return all;
+}
+NOKPROBE_SYMBOL(rp_args_strs);
+
+/*
+ * The probe's string arguments, from args[], as --strmax and their types
+ * say: one string, or several as segments (*str_arg tells which).
+ */
+u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len,
+	       u8 *str_arg)
 {
 	size_t max = p->spec.str_max ? p->spec.str_max : RAWPROBE_STR_LEN - 1;
 
+	if (p->nstr > 1) {
+		*str_arg = RAWPROBE_STR_ARG_MULTI;
+		return rp_args_strs(p, args, buf, len);
+	}
+	*str_arg = p->str_arg;
 	return rp_str_capture(p, args[p->str_arg], max,
 			      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
 			      buf, len);
 }
 NOKPROBE_SYMBOL(rp_args_str);
 
-/* Apply the declared types, then capture the string argument. */
+/* Apply the declared types, then capture the string arguments. */
 void rp_args_decode(struct rawprobe_probe *p, struct rawprobe_record *rec)
 {
 	rp_args_types(p, rec);
 	if (p->str_arg < 0)
 		return;
-	rec->str_arg = p->str_arg;
-	rec->flags |= rp_args_str(p, rec->args, rec->str, &rec->str_len);
+	rec->flags |= rp_args_str(p, rec->args, rec->str, &rec->str_len,
+				  &rec->str_arg);
 }
 NOKPROBE_SYMBOL(rp_args_decode);
 

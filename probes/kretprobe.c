@@ -24,6 +24,7 @@ struct rp_kret_data {
 	u8 nframes;			/* --stack: the callers at entry */
 	u8 str_flags;			/* RAWPROBE_REC_STR*; 0: none yet */
 	u8 str_len;
+	u8 str_arg;			/* the record's, for str[] */
 	union {				/* last: sized only when used */
 		u64 frames[RAWPROBE_STACK_MAX];	/* --stack */
 		char str[RAWPROBE_STR_LEN];	/* the string, at entry */
@@ -113,7 +114,8 @@ static int rp_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		rp_kret_stash(p, regs, d);
 	d->str_flags = 0;
 	if (unlikely(rp_kret_str_at_entry(p)))
-		d->str_flags = rp_args_str(p, d->args, d->str, &d->str_len);
+		d->str_flags = rp_args_str(p, d->args, d->str, &d->str_len,
+					   &d->str_arg);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		d->nframes = rp_stack_save(regs, d->frames);
 	return 0;
@@ -132,9 +134,11 @@ static void rp_kret_emit_args(struct rawprobe_probe *p,
 	rec->nargs = p->spec.nargs;
 	rec->flags |= RAWPROBE_REC_ARGS | d->str_flags;
 	rp_args_types(p, rec);
-	rec->str_arg = p->str_arg;
+	rec->str_arg = d->str_arg;
 	rec->str_len = d->str_len;
-	memcpy(rec->str, d->str, d->str_len + 1);
+	/* (segments end with their NULs; one string has its own after) */
+	memcpy(rec->str, d->str, min_t(size_t, d->str_len + 1,
+				       RAWPROBE_STR_LEN));
 }
 NOKPROBE_SYMBOL(rp_kret_emit_args);
 

@@ -31,12 +31,38 @@ static int rp_check_stack(struct rawprobe_probe *p,
 	return 0;
 }
 
+/*
+ * Strings are read together, at entry for a kretprobe; one fetched from
+ * the return value is read at return, so it is its probe's only one.
+ */
+static int rp_check_ret_str(struct rawprobe_probe *p,
+			    struct netlink_ext_ack *extack)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	unsigned int i;
+
+	if (p->nstr < 2 || !s->nfetch)
+		return 0;
+	for (i = 0; i < s->nargs; i++) {
+		u8 t = s->argtypes[i];
+
+		if ((t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR) &&
+		    s->fetch[i].src == RAWPROBE_FETCH_RETVAL) {
+			NL_SET_ERR_MSG(extack,
+				       "a string read from the return value is its probe's only string");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	unsigned int i;
 
 	p->str_arg = -1;
+	p->nstr = 0;
 	for (i = 0; i < s->nargs; i++) {
 		u8 t = s->argtypes[i];
 
@@ -46,14 +72,11 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 		}
 		if (t != RAWPROBE_ARG_KSTR && t != RAWPROBE_ARG_USTR)
 			continue;
-		if (p->str_arg >= 0) {
-			NL_SET_ERR_MSG(extack,
-					   "only one string argument per probe");
-			return -EINVAL;
-		}
-		p->str_arg = i;
+		if (p->str_arg < 0)
+			p->str_arg = i;
+		p->nstr++;
 	}
-	return rp_check_stack(p, extack);
+	return rp_check_ret_str(p, extack) ?: rp_check_stack(p, extack);
 }
 
 /*

@@ -19,8 +19,10 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	3	/* 2: fault_mask (field fetches),
-					 * 3: the tsc clock (RAWPROBE_REC_TSC)
+#define RAWPROBE_ABI_VERSION	4	/* 2: fault_mask (field fetches),
+					 * 3: the tsc clock (RAWPROBE_REC_TSC),
+					 * 4: several strings a record
+					 *    (RAWPROBE_STR_ARG_MULTI)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -72,6 +74,21 @@ enum rawprobe_kind {
 
 /* rawprobe_record.str_arg when str[] is not one of the arguments */
 #define RAWPROBE_STR_ARG_NONE	0xff
+/*
+ * rawprobe_record.str_arg when str[] holds the strings of several
+ * arguments: str[0..str_len) is one struct rawprobe_str_seg a string
+ * argument, in argument order, each followed by the next. flags are the
+ * segment's RAWPROBE_REC_STR, _STR_TRUNC or _STR_FAULT (len 0); the
+ * record's flags are all of its segments' together.
+ */
+#define RAWPROBE_STR_ARG_MULTI	0xfe
+
+struct rawprobe_str_seg {
+	__u8  arg;			/* the argument's index */
+	__u8  flags;			/* RAWPROBE_REC_STR* */
+	__u8  len;			/* bytes of str, without its NUL */
+	char  str[];			/* len bytes, then a NUL */
+};
 
 /*
  * One record. Every field is naturally aligned; the size and every offset
@@ -94,7 +111,8 @@ enum rawprobe_kind {
  * address: its value is 0, not the field's. str[] holds str_len bytes and a
  * NUL only with RAWPROBE_REC_STR (or a fault's empty string with
  * RAWPROBE_REC_STR_FAULT); otherwise str_len is 0 and str[] is left as an
- * older record had it: writers skip that cache line when they can.
+ * older record had it: writers skip that cache line when they can. With
+ * str_arg RAWPROBE_STR_ARG_MULTI, str[] holds segments (above) instead.
  *
  * commit is the ring's publication word; see the ring contract below.
  */
@@ -112,7 +130,9 @@ struct rawprobe_record {
 	__u64 args[RAWPROBE_MAX_ARGS];	/*  56 raw argument values */
 	__s64 retval;			/* 104 return value (kretprobe) */
 	__u64 latency_ns;		/* 112 entry to return (kretprobe) */
-	__u8  str_len;			/* 120 bytes in str, without the NUL */
+	__u8  str_len;			/* 120 bytes in str, without the NUL
+					 *     (STR_ARG_MULTI: all segments)
+					 */
 	__u8  fault_mask;		/* 121 args whose fetch faulted */
 	__u8  str_arg;			/* 122 argument the string came from,
 					 *     or RAWPROBE_STR_ARG_NONE

@@ -431,6 +431,7 @@ read -r q_name _ <<<"$(po qstr name)"
 read -r q_len _ <<<"$(po qstr len)"
 read -r skb_len _ <<<"$(po sk_buff len)"
 read -r skb_dev _ <<<"$(po sk_buff dev)"
+read -r skb_cb _ <<<"$(po sk_buff cb)"
 read -r nd_name _ <<<"$(po net_device name)"
 read -r sock_state _ <<<"$(po socket state)"
 read -r sock_type _ <<<"$(po socket type)"
@@ -514,8 +515,10 @@ check "path syntax"      2 "^$" "--args 'skb->': expected a name or an index at 
 check "path bad type"    2 "^$" "unknown type 'flt'" -- $ADD kprobe consume_skb --args 'skb->len:flt' --dry-run
 check "path str of int"  2 "^$" "is unsigned int: a string is a char array or a pointer" \
 	-- $ADD kprobe consume_skb --args 'skb->len:str' --dry-run
-check "path two strings" 2 "^$" "'skb->dev->name' and 'skb->cb' are both strings" \
-	-- $ADD kprobe consume_skb --args 'skb->dev->name,skb->cb' --dry-run
+check "path two strings" 0 "^args str str, fetch 0/$skb_dev/8/0/0/0/$nd_name 0//8/0/0/0/$skb_cb, terms $" "^$" \
+	-- progs kprobe consume_skb --args 'skb->dev->name,skb->cb'
+check "path string at return" 2 "^$" "'retval->name' is read from the return value, at return, where the other strings are not" \
+	-- $ADD kretprobe getname --args 'retval->name:str,filename:ustr' --dry-run
 check "path kretprobe string" 0 "skb->dev->name:str" "^$" \
 	-- $ADD kretprobe consume_skb --args 'skb->dev->name' --dry-run
 check "path argument 7"  2 "^$" "is argument 7 of consume_skb: rawprobe reads the first 6" \

@@ -153,6 +153,9 @@ def text_args(fields):
             continue
         if f.get(k + '_fetch_fault'):   # a field fetch hit a bad pointer
             out.append('(fault)')
+        elif isinstance(v, str) and k + '_truncated' in f:  # of several
+            out.append('"%s"%s' % (esc(v), '...' if f[k + '_truncated']
+                                   else ''))
         elif isinstance(v, str):
             out.append('"%s"%s' % (esc(v), trunc))
         elif f.get(k + '_fault'):
@@ -214,7 +217,17 @@ def json_diffs(ev, rec):
             if len(ja) == len(args) else ja
     strs = [v for k, v in ev['fields']
             if k == 'str' or (re.fullmatch(r'arg\d', k) and isinstance(v, str))]
-    if strs or 'str' in rec:
+    if any(k.endswith('_truncated') and k != 'str_truncated' for k in f) \
+            or 'strs' in rec:
+        # several strings: JSON's strs, CTF's argN and argN_truncated (a
+        # faulted one: argN_fault, the pointer, and null in strs)
+        want['strs'] = [
+            {'arg': int(k[3:]), 'str': v if isinstance(v, str) else None,
+             'truncated': bool(f.get(k + '_truncated'))}
+            for k, v in ev['fields'] if re.fullmatch(r'arg\d', k) and
+            (isinstance(v, str) or f.get(k + '_fault'))]
+        got['strs'] = rec.get('strs')
+    elif strs or 'str' in rec:
         want['str'], got['str'] = strs[0] if strs else None, rec.get('str')
         want['str_truncated'] = bool(f.get('str_truncated'))
         got['str_truncated'] = rec.get('str_truncated')

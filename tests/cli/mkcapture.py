@@ -77,15 +77,33 @@ def names(pid, text):
     return struct.pack('<II', 3, len(body)) + body
 
 
+STR_ARG_MULTI = 0xfe
+
+
+def segments(strs):
+    """Several strings' str[] (uapi: struct rawprobe_str_seg each):
+    strs is [(arg, flags, bytes)]; returns the bytes and their flags."""
+    sb, flags = b'', 0
+    for arg, f, b in strs:
+        sb += bytes([arg, f, len(b)]) + b + b'\0'
+        flags |= f
+    assert len(sb) <= 128
+    return sb, flags
+
+
 def record(ts, seq, probe, kind, cpu, pid, tgid, comm, addr, args=(),
            retval=None, latency=0, s=None, str_arg=0, extra=0, faults=0,
-           stack=None):
+           stack=None, strs=None):
     flags = (F_ARGS if args else 0) | (F_RETVAL if retval is not None else 0)
     flags |= (F_STR if s is not None else 0) | extra
     # a field fetch that faulted leaves 0 (uapi/rawprobe.h)
     a = [0 if faults >> i & 1 else x & (2**64 - 1)
          for i, x in enumerate(args)] + [0] * (6 - len(args))
     sb = as_bytes(s or '')
+    if strs is not None:        # several strings: segments
+        sb, f = segments(strs)
+        flags |= f
+        str_arg = STR_ARG_MULTI
     if stack is not None:       # u64 return addresses, the caller first
         flags |= F_STACK
         sb = struct.pack('<%dQ' % len(stack), *stack)
@@ -323,7 +341,7 @@ CTF_STRS = ['/etc/hostname', '', 'a"b\\c\n', bytes(range(1, 128)),
 
 def ctf_record(rng, ts, cpu, seq):
     comm, pid, tgid = rng.choice(CTF_COMMS)
-    r = rng.randrange(8)
+    r = rng.randrange(9)
     if r == 0:                  # vfs_read returns: u64, ptr, u32
         return record(ts, seq, 1, KRETPROBE, cpu, pid, tgid, comm,
                       0xffffffff81100000,
@@ -356,6 +374,15 @@ def ctf_record(rng, ts, cpu, seq):
     if r == 6:                  # the same probe, another shape
         return record(ts, seq, 5, 4, cpu, pid, tgid, comm,
                       0xffffffff81100600, s='own', retval=-1, latency=5)
+    if r == 7:                  # several strings: a tty's name, the buffer
+        name = rng.choice(['pts0', '', 'ptm1'])
+        buf = as_bytes(rng.choice(CTF_STRS))[:100]
+        return record(ts, seq, 7, KPROBE, cpu, pid, tgid, comm,
+                      0xffffffff81100900, [0xffff888000002000, 0x7ffd0000, 5],
+                      strs=[(0, F_STR, as_bytes(name)),
+                            (1, F_STR | (F_TRUNC if len(buf) == 100 else 0),
+                             buf)] if seq % 7 else
+                      [(0, F_STR, b'pts0'), (1, F_FAULT, b'')])
     return record(ts, seq, 6, KPROBE, cpu, pid, tgid, comm,  # gone probe
                   0xffffffff81100700, [1, 2])
 
@@ -367,7 +394,8 @@ def ctf(path, cpus=4):
            desc(2, JPROBE, 'jprobe:do_sys_openat2', [S32, USTR]),
            desc(3, KPROBE, 'kprobe:0xffffffff81100010', [], is_addr=1),
            desc(4, KPROBE, 'kprobe:do_work', [S64, S32, U64]),
-           desc(5, 4, 'custom:say "hi" \\ \x1b[0m', [U64, KSTR])]
+           desc(5, 4, 'custom:say "hi" \\ \x1b[0m', [U64, KSTR]),
+           desc(7, KPROBE, 'kprobe:pty_write', [KSTR, KSTR, U64])]
     recs, seqs, ts = [], [0] * cpus, 7_000_000_000
     for i in range(4000):
         ts += rng.choice([0, 0, 1, 999, 12345])  # some at the same time

@@ -305,6 +305,25 @@ static void str_terms_malformed(struct rp_nl *nl)
 	       str_term_msg(nl, &t, ok, sizeof(ok)), -EINVAL, true);
 }
 
+/*
+ * Several strings are read together, at a kretprobe's entry: one from
+ * the return value (read at return) must be its probe's only string.
+ */
+static void strings_malformed(struct rp_nl *nl)
+{
+	struct rawprobe_fetch f[2] = { fetch_of(RAWPROBE_FETCH_RETVAL, 8),
+				       fetch_of(1, 8) };
+	unsigned char types[2] = { RAWPROBE_ARG_KSTR, RAWPROBE_ARG_USTR };
+	struct nl_msg *msg = add_msg(nl, RAWPROBE_KIND_KRETPROBE, "getname");
+
+	f[0].nloads = 1;
+	nla_put_u8(msg, RAWPROBE_A_NARGS, 2);
+	nla_put(msg, RAWPROBE_A_ARGTYPES, sizeof(types), types);
+	nla_put(msg, RAWPROBE_A_FETCH, sizeof(f), f);
+	expect(nl, "strings: one from the return value among others", msg,
+	       -EINVAL, true);
+}
+
 /* --cgroup: an id that names no cgroup v2, and id 0 */
 static void cgroup_malformed(struct rp_nl *nl)
 {
@@ -537,6 +556,7 @@ int main(void)
 	fetch_malformed(&nl);
 	value_filter_malformed(&nl);
 	str_terms_malformed(&nl);
+	strings_malformed(&nl);
 	cgroup_malformed(&nl);
 	values_echoed(&nl);
 	stack_refused(&nl);

@@ -41,6 +41,7 @@
 #include "lib/cli.h"
 #include "out/ctf.h"
 #include "lib/escape.h"
+#include "lib/record_str.h"
 #include "out/stack.h"
 #include "lib/symbols.h"
 
@@ -93,6 +94,8 @@ enum rp_ctf_fmt {
 #define RP_CTF_EMPTY_SYM	(1U << 1)
 #define RP_CTF_EMPTY_STR	(1U << 2)
 #define RP_CTF_EMPTY_ARG_SYM(i)	(1U << (3 + (i)))
+#define RP_CTF_EMPTY_ARG_STR(i)	(1U << (3 + RAWPROBE_MAX_ARGS + (i)))
+_Static_assert(3 + 2 * RAWPROBE_MAX_ARGS <= 16, "empty's bits");
 
 /* An event class: what its records carry. Compared whole (memcmp). */
 struct rp_ctf_shape {
@@ -102,6 +105,9 @@ struct rp_ctf_shape {
 	uint8_t nargs;			/* argument fields */
 	uint8_t fmt[RAWPROBE_MAX_ARGS];	/* enum rp_ctf_fmt of each */
 	uint8_t own_str;		/* a string after the arguments */
+	uint8_t multi;			/* several strings: each truncated
+					 * on its own (argN_truncated)
+					 */
 	uint8_t fault;			/* a fetch faulted, for no argument */
 	uint8_t retval;			/* return value and latency */
 	uint8_t stack;			/* a sequence of frames */
@@ -351,6 +357,8 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 	fputs("\tfields := struct {\n", f);
 	for (i = 0; i < sh->nargs; i++) {
 		fprintf(f, "\t\t%s arg%u;\n", types[sh->fmt[i]], i);
+		if (sh->fmt[i] == RP_CTF_STR && sh->multi)
+			fprintf(f, "\t\tuint8_t arg%u_truncated;\n", i);
 		if (sh->fmt[i] == RP_CTF_PTR)
 			fprintf(f, "\t\tstring arg%u_sym;\n", i);
 		if (sh->fmt[i] == RP_CTF_FAULT)
@@ -361,7 +369,7 @@ static void rp_ctf_event_tsdl(FILE *f, const struct rp_ctf_shape *sh,
 	}
 	if (sh->own_str)
 		fputs("\t\tstring str;\n", f);
-	if (str)
+	if (str && !sh->multi)
 		fputs("\t\tuint8_t str_truncated;\n", f);
 	if (sh->fault)
 		fputs("\t\tuint8_t str_fault;\n", f);
@@ -412,13 +420,13 @@ static unsigned int rp_ctf_fmt_of(const struct rawprobe_record *r,
 {
 	unsigned int t = rp_argtype_of(d, i);
 
+	struct rp_rec_str rs;
+
 	/* as rp_text_args(): "(fault)", the string, else "<fault>" */
 	if (rp_arg_faulted(r, i))
 		return RP_CTF_FETCH_FAULT;
-	if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-		return RP_CTF_STR;
-	if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
-		return RP_CTF_FAULT;
+	if (rp_rec_arg_str(r, i, &rs))
+		return rs.flags & RAWPROBE_REC_STR ? RP_CTF_STR : RP_CTF_FAULT;
 	switch (t) {
 	case RAWPROBE_ARG_S64:
 	case RAWPROBE_ARG_S32:
@@ -451,18 +459,20 @@ static unsigned int rp_ctf_empty(const struct rawprobe_record *r,
 				 const struct rp_ctf_shape *sh)
 {
 	unsigned int i, empty = 0;
-	bool str = sh->own_str;
+	struct rp_rec_str rs;
 
 	if (!strnlen(r->comm, RAWPROBE_COMM_LEN))
 		empty |= RP_CTF_EMPTY_COMM;
 	if (rp_ctf_no_sym(r->addr))
 		empty |= RP_CTF_EMPTY_SYM;
 	for (i = 0; i < sh->nargs; i++) {
-		str |= sh->fmt[i] == RP_CTF_STR;
+		if (sh->fmt[i] == RP_CTF_STR && rp_rec_arg_str(r, i, &rs) &&
+		    !rs.len)
+			empty |= RP_CTF_EMPTY_ARG_STR(i);
 		if (sh->fmt[i] == RP_CTF_PTR && rp_ctf_no_sym(r->args[i]))
 			empty |= RP_CTF_EMPTY_ARG_SYM(i);
 	}
-	if (str && !rp_ctf_str_len(r))
+	if (sh->own_str && !rp_ctf_str_len(r))
 		empty |= RP_CTF_EMPTY_STR;
 	return empty;
 }
@@ -474,6 +484,7 @@ static void rp_ctf_shape_of(struct rp_ctf_shape *sh,
 {
 	bool args = r->flags & RAWPROBE_REC_ARGS;
 	bool fault = r->flags & RAWPROBE_REC_STR_FAULT;
+	struct rp_rec_str rs;
 	unsigned int i;
 
 	memset(sh, 0, sizeof(*sh));
@@ -489,8 +500,8 @@ static void rp_ctf_shape_of(struct rp_ctf_shape *sh,
 		sh->fmt[i] = (uint8_t)rp_ctf_fmt_of(r, d, i);
 		fault &= sh->fmt[i] != RP_CTF_FAULT;
 	}
-	sh->own_str = (r->flags & RAWPROBE_REC_STR) &&
-		      (!args || r->str_arg >= r->nargs);
+	sh->own_str = rp_rec_own_str(r, &rs);
+	sh->multi = rp_rec_multi_str(r);
 	sh->fault = fault;
 	sh->retval = !!(r->flags & RAWPROBE_REC_RETVAL);
 	sh->stack = (uint8_t)rp_has_stack(r);
@@ -604,6 +615,21 @@ static unsigned char *rp_ctf_rec_str(unsigned char *p,
 	return rp_ctf_str(p, r->str, rp_ctf_str_len(r));
 }
 
+/* Argument i's string (its class says it has one); several: its flag */
+static unsigned char *rp_ctf_arg_str(unsigned char *p,
+				     const struct rawprobe_record *r,
+				     const struct rp_ctf_shape *sh,
+				     unsigned int i)
+{
+	struct rp_rec_str rs = { .s = "", .len = 0 };
+
+	rp_rec_arg_str(r, i, &rs);
+	p = rp_ctf_str(p, rs.s, rs.len);
+	if (sh->multi)
+		*p++ = !!(rs.flags & RAWPROBE_REC_STR_TRUNC);
+	return p;
+}
+
 /* The frames' count, then each as rp_frame_str() names it. */
 static unsigned char *rp_ctf_stack(unsigned char *p,
 				   const struct rawprobe_record *r)
@@ -629,8 +655,8 @@ static unsigned char *rp_ctf_payload(unsigned char *p,
 
 	for (i = 0; i < sh->nargs; i++) {
 		if (sh->fmt[i] == RP_CTF_STR) {
-			p = rp_ctf_rec_str(p, r);
-			str = true;
+			p = rp_ctf_arg_str(p, r, sh, i);
+			str = !sh->multi;
 			continue;
 		}
 		p = rp_le64(p, r->args[i]);

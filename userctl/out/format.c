@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include "lib/escape.h"
+#include "lib/record_str.h"
 #include "out/format.h"
 #include "lib/path.h"
 #include "out/stack.h"
@@ -45,8 +46,9 @@ unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i)
 
 int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i)
 {
-	return (r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
-	       i == r->str_arg;
+	struct rp_rec_str rs;
+
+	return rp_rec_arg_str(r, i, &rs);
 }
 
 /*
@@ -87,16 +89,15 @@ static char *rp_text_sym(char *p, uint64_t addr)
 	return p;
 }
 
-/* The captured string, quoted and escaped. */
-static char *rp_text_str(char *p, const struct rawprobe_record *r)
+/* A captured string, quoted and escaped; "<fault>" if it faulted. */
+static char *rp_text_str(char *p, const struct rp_rec_str *rs)
 {
-	size_t max = r->str_len < RAWPROBE_STR_LEN ? r->str_len :
-		     RAWPROBE_STR_LEN;
-
+	if (!(rs->flags & RAWPROBE_REC_STR))
+		return rp_put(p, "<fault>", 7);
 	*p++ = '"';
-	p = rp_put_escaped(p, r->str, strnlen(r->str, max));
+	p = rp_put_escaped(p, rs->s, rs->len);
 	*p++ = '"';
-	if (r->flags & RAWPROBE_REC_STR_TRUNC)
+	if (rs->flags & RAWPROBE_REC_STR_TRUNC)
 		p = rp_put(p, "...", 3);
 	return p;
 }
@@ -171,6 +172,7 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
 	int named = rp_desc_has_names(d);
+	struct rp_rec_str rs;
 	const char *label;
 	unsigned int i, t;
 	size_t len;
@@ -190,10 +192,8 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 		t = rp_argtype_of(d, i);
 		if (rp_arg_faulted(r, i))
 			p = rp_put(p, "(fault)", 7);	/* no value: not 0 */
-		else if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
-			p = rp_text_str(p, r);
-		else if ((r->flags & RAWPROBE_REC_STR_FAULT) && i == r->str_arg)
-			p = rp_put(p, "<fault>", 7);
+		else if (rp_rec_arg_str(r, i, &rs))
+			p = rp_text_str(p, &rs);
 		else if (named && (label = rp_label(d, i, t, r->args[i], &len)))
 			p = rp_put(p, label, len);
 		else if (named && t == RAWPROBE_ARG_U64)
@@ -331,6 +331,7 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
 	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
+	struct rp_rec_str rs;
 
 	p = rp_text_head(p, r);
 	if (d && d->name_plain_len)
@@ -344,10 +345,9 @@ void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 	if (r->flags & RAWPROBE_REC_ARGS)
 		p = rp_text_args(p, r, d);
 	/* a string of its own, not one of the arguments */
-	if ((r->flags & RAWPROBE_REC_STR) &&
-	    (!(r->flags & RAWPROBE_REC_ARGS) || r->str_arg >= r->nargs)) {
+	if (rp_rec_own_str(r, &rs)) {
 		*p++ = ' ';
-		p = rp_text_str(p, r);
+		p = rp_text_str(p, &rs);
 	}
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		p = rp_text_retval(p, r, d);
@@ -508,11 +508,45 @@ static void rp_json_args(struct json *j, const struct rawprobe_record *r,
 		rp_json_args_text(j, r, d, n);
 }
 
+/*
+ * Several strings: "strs", one object an argument's string, in order:
+ * {"arg": 1, "str": "pts0", "truncated": false} ("str" null if its
+ * read faulted).
+ */
+static void rp_json_strs(struct json *j, const struct rawprobe_record *r)
+{
+	struct rp_rec_str rs;
+	unsigned int i;
+
+	json_key(j, "strs");
+	json_arr_open(j);
+	for (i = 0; i < RAWPROBE_MAX_ARGS; i++) {
+		if (!rp_rec_arg_str(r, i, &rs))
+			continue;
+		json_obj_open(j);
+		json_kv_u64(j, "arg", i);
+		json_key(j, "str");
+		if (rs.flags & RAWPROBE_REC_STR)
+			json_strn(j, rs.s, rs.len);
+		else
+			json_null(j);
+		json_kv_bool(j, "truncated", rs.flags & RAWPROBE_REC_STR_TRUNC);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
 static void rp_json_str(struct json *j, const struct rawprobe_record *r)
 {
 	size_t n = strnlen(r->str, RAWPROBE_STR_LEN);
 	bool trunc = r->flags & RAWPROBE_REC_STR_TRUNC;
-	char *p = json_cursor(j, 48 + 6 * n);
+	char *p;
+
+	if (rp_rec_multi_str(r)) {
+		rp_json_strs(j, r);
+		return;
+	}
+	p = json_cursor(j, 48 + 6 * n);
 
 	if (!p) {
 		json_kv_strn(j, "str", r->str, RAWPROBE_STR_LEN);
@@ -548,7 +582,7 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		rp_json_head(j, r, d);
 	if (r->flags & RAWPROBE_REC_ARGS)
 		rp_json_args(j, r, d);
-	if (r->flags & RAWPROBE_REC_STR)
+	if ((r->flags & RAWPROBE_REC_STR) || rp_rec_multi_str(r))
 		rp_json_str(j, r);
 	if (r->flags & RAWPROBE_REC_STR_FAULT)
 		json_kv_bool(j, "str_fault", true);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/escape.h"
+#include "lib/record_str.h"
 #include "out/sink.h"
 #include "out/stack.h"
 #include "lib/symbols.h"
@@ -190,13 +191,24 @@ static char *rp_csv_ksym(char *p, uint64_t v)
 	return p;
 }
 
+/*
+ * The argument columns. One string goes in the str column, its
+ * argument's left empty; several go each in its argument's column.
+ */
 static char *rp_csv_args(char *p, const struct rawprobe_record *r,
 			 const struct rp_probe_desc *d)
 {
+	bool multi = rp_rec_multi_str(r);
+	struct rp_rec_str rs;
 	unsigned int i, t;
 
 	for (i = 0; i < RAWPROBE_MAX_ARGS; i++) {
 		*p++ = ',';
+		if (multi && rp_rec_arg_str(r, i, &rs) &&
+		    (rs.flags & RAWPROBE_REC_STR)) {
+			p = rp_csv_str(p, rs.s, rs.len);
+			continue;
+		}
 		/* a fetch that faulted has no value: empty, as a string's */
 		if (!(r->flags & RAWPROBE_REC_ARGS) || i >= r->nargs ||
 		    rp_arg_is_str(r, i) || rp_arg_faulted(r, i))
@@ -248,7 +260,7 @@ static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
 	*p++ = '"';
 	p = rp_csv_args(p, r, d);
 	*p++ = ',';
-	if (r->flags & RAWPROBE_REC_STR)
+	if ((r->flags & RAWPROBE_REC_STR) && !rp_rec_multi_str(r))
 		p = rp_csv_str(p, r->str, RAWPROBE_STR_LEN);
 	*p++ = ',';
 	if (r->flags & RAWPROBE_REC_RETVAL) {
@@ -332,10 +344,18 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 	for (i = 0; (r->flags & RAWPROBE_REC_ARGS) && i < r->nargs &&
 		    i < RAWPROBE_MAX_ARGS; i++) {
 		unsigned int t = rp_argtype_of(d, i);
+		struct rp_rec_str rs;
 
+		snprintf(key, sizeof(key), "arg%u", i);
+		/* several strings: each under its argument's key */
+		if (rp_rec_multi_str(r) && rp_rec_arg_str(r, i, &rs) &&
+		    (rs.flags & RAWPROBE_REC_STR)) {
+			json_key(j, key);
+			json_strn(j, rs.s, rs.len);
+			continue;
+		}
 		if (rp_arg_is_str(r, i) && !rp_arg_faulted(r, i))
 			continue;
-		snprintf(key, sizeof(key), "arg%u", i);
 		if (rp_arg_faulted(r, i))
 			json_kv_str(j, key, "(fault)");	/* as text shows it */
 		else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
@@ -343,7 +363,7 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 		else
 			json_kv_u64(j, key, r->args[i]);
 	}
-	if (r->flags & RAWPROBE_REC_STR)
+	if ((r->flags & RAWPROBE_REC_STR) && !rp_rec_multi_str(r))
 		json_kv_str(j, "str", r->str);
 	if (r->flags & RAWPROBE_REC_RETVAL)
 		json_kv_s64(j, "retval", r->retval);

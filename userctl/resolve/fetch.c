@@ -680,21 +680,28 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 	return rp_operand_compile(cx, p, want, o);
 }
 
-/* One string a probe (the kernel's rule); none at a kretprobe's return */
+/*
+ * Several strings share the record's string area, read together (at a
+ * kretprobe's entry): one read from the return value, at return, is its
+ * probe's only string (the kernel's rule).
+ */
 static int rp_args_strings(const struct rp_probe_req *r,
 			   char names[][RAWPROBE_ARG_NAMES_LEN])
 {
-	int i, first = -1;
+	int i, nstr = 0, ret = -1;
 
 	for (i = 0; i < r->nargs; i++) {
 		if (!rp_is_str_type(r->argtypes[i]))
 			continue;
-		if (first >= 0)
-			return rp_usage_error("--args: '%s' and '%s' are both "
-					      "strings: a probe captures one",
-					      names[first], names[i]);
-		first = i;
+		nstr++;
+		if (r->fetch[i].src == RAWPROBE_FETCH_RETVAL)
+			ret = i;
 	}
+	if (nstr > 1 && ret >= 0)
+		return rp_usage_error("--args: '%s' is read from the return "
+				      "value, at return, where the other "
+				      "strings are not: it is its probe's only "
+				      "string", names[ret]);
 	return RP_EXIT_OK;
 }
 

@@ -139,7 +139,6 @@ t_bad_input() {
 	fi
 	expect_fail 1 "no probe with this id.*ENOENT" $CTL probe del 4242
 	expect_fail 1 "maxactive applies to kretprobes" $CTL probe add kprobe vfs_read -m 4
-	expect_fail 1 "only one string" $CTL probe add jprobe do_sys_openat2 -a ustr,ustr
 	expect_eq 0 "$(probe_count)" "nothing left by failures"
 }
 

@@ -6,6 +6,12 @@
 
 S=$T_SCRATCH
 py() { python3 -c "$@"; }
+# validate_all FILE: every record of FILE against the JSON schema's record
+validate_all() {
+	local out
+	out=$(python3 tests/cli/validate_json.py record "$1") ||
+		fail "$1 against the schema: $out"
+}
 
 # pty_writes OUT FILTER: pty_write calls of one python process that
 # writes 7 times (5 bytes) to one pty's slave, 11 times (3 bytes) to
@@ -165,5 +171,40 @@ t_bad_input() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# Several strings a record (item 4): the seed's pty_write line, the tty's
+# name and the buffer written to it together; a failed rename's two
+# names in one kretprobe record, read at entry.
+t_several_strings() {
+	local n
+	bg_start $S/two.out -j trace kprobe:pty_write --comm python3 \
+		--args 'tty->name,buf:str' --filter 'tty->name ~ "pts*"' \
+		-o $S/two.json
+	py 'import os, pty, tty
+m, s = pty.openpty(); tty.setraw(s)
+for i in range(3): os.write(s, b"hello")'
+	bg_stop INT
+	n=$(count_records $S/two.json "[x['arg'] for x in r['strs']] == [0, 1] and r['strs'][0]['str'].startswith('pts') and r['strs'][1]['str'].startswith('hello')")
+	expect_eq 3 "$n" "records with the tty's name and the buffer"
+	bg_start $S/ren.out -j trace kretprobe:do_renameat2 --comm python3 \
+		--args 'from->name:str,to->name:str' --filter 'retval < 0' \
+		-o $S/ren.json
+	py "import os
+open('$S/a', 'w').close()
+os.rename('$S/a', '$S/b')
+for i in range(2):
+    try: os.rename('$S/none', '$S/c')
+    except FileNotFoundError: pass"
+	bg_stop INT
+	# (JSON's retval is the register: an int's -2 is 2^32 - 2)
+	n=$(count_records $S/ren.json "r['retval'] % 2**32 == 2**32 - 2 and [x['str'] for x in r['strs']] == ['$S/none', '$S/c']")
+	expect_eq 2 "$n" "failed renames with both names"
+	n=$(count_records $S/ren.json "True")
+	expect_eq 2 "$n" "records (the rename that worked is filtered)"
+	validate_all $S/ren.json
+	expect_fail 2 "is read from the return value, at return, where the other strings are not" \
+		$CTL probe add kretprobe getname --args 'retval->name:str,filename:ustr'
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 tests t_char_array_equals_and_globs t_kernel_pointer t_user_string \
-	t_faults_and_long_strings t_cgroup_filter t_bad_input
+	t_faults_and_long_strings t_cgroup_filter t_several_strings t_bad_input
