@@ -135,6 +135,7 @@ struct rp_probe_spec {
 	u8 nargs;
 	u8 argtypes[RAWPROBE_MAX_ARGS];	/* enum rawprobe_argtype */
 	u16 str_max;			/* 0: RAWPROBE_STR_LEN - 1 */
+	u8 str_len_arg[RAWPROBE_MAX_ARGS];	/* RAWPROBE_A_STR_LEN_ARGS */
 	struct rp_filter filter;
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* for output only */
 	/* Field fetches and value filters (probes/fetch.c) */

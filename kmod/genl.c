@@ -93,6 +93,8 @@ static const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_VALUE_FILTER_STRS] = { .type = NLA_BINARY,
 					   .len = RAWPROBE_FILTER_STRS_LEN },
 	[RAWPROBE_A_FILTER_CGROUP] = NLA_POLICY_MIN(NLA_U64, 1),
+	[RAWPROBE_A_STR_LEN_ARGS] = { .type = NLA_BINARY,
+				      .len = RAWPROBE_MAX_ARGS },
 	[RAWPROBE_A_AGG_KEYS]	= { .type = NLA_BINARY,
 				    .len = RAWPROBE_AGG_MAX_KEYS },
 	[RAWPROBE_A_AGG_KEY_ARGS] = { .type = NLA_BINARY,
@@ -285,6 +287,9 @@ static int rp_put_values(struct sk_buff *skb, const struct rp_probe_spec *s)
 		return -EMSGSIZE;
 	if (s->strs_len &&
 	    nla_put(skb, RAWPROBE_A_VALUE_FILTER_STRS, s->strs_len, s->strs))
+		return -EMSGSIZE;
+	if (memchr_inv(s->str_len_arg, 0, s->nargs) &&
+	    nla_put(skb, RAWPROBE_A_STR_LEN_ARGS, s->nargs, s->str_len_arg))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -895,6 +900,15 @@ static int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	if (a[RAWPROBE_A_ARG_NAMES] &&
 	    rp_parse_arg_names(a[RAWPROBE_A_ARG_NAMES], extack, s))
 		return -EINVAL;
+	if (a[RAWPROBE_A_STR_LEN_ARGS]) {
+		if (nla_len(a[RAWPROBE_A_STR_LEN_ARGS]) != s->nargs) {
+			NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_STR_LEN_ARGS],
+					    "one string length source per argument");
+			return -EINVAL;
+		}
+		nla_memcpy(s->str_len_arg, a[RAWPROBE_A_STR_LEN_ARGS],
+			   sizeof(s->str_len_arg));
+	}
 	return rp_parse_values(a, extack, s) ?:
 	       rp_parse_agg(a, extack, &s->agg) ?:
 	       rp_parse_ovr(a, extack, s);

@@ -162,15 +162,20 @@ NOKPROBE_SYMBOL(rp_args_types);
 /*
  * Capture a string into buf (RAWPROBE_STR_LEN bytes): *len is its length,
  * the return the record flags that say how it went (a fault counted).
+ * bound, another argument's value (buf:str:count), ends the string where
+ * no NUL does, and reaching it is no truncation; SIZE_MAX: none.
  */
 static u8 rp_str_capture(struct rawprobe_probe *p, unsigned long src,
-			 size_t max, bool user, char *buf, u8 *len)
+			 size_t max, size_t bound, bool user, char *buf,
+			 u8 *len)
 {
+	size_t lim = min3(max, bound, (size_t)RAWPROBE_STR_LEN - 1);
 	bool trunc;
 	long n;
 
-	n = rp_copy_string(buf, src, min_t(size_t, max, RAWPROBE_STR_LEN - 1),
-			   user, &trunc);
+	n = rp_copy_string(buf, src, lim, user, &trunc);
+	if (n == (long)bound)
+		trunc = false;
 	if (n < 0) {
 		buf[0] = '\0';
 		*len = 0;
@@ -200,6 +205,33 @@ static inline bool rp_is_str_type(u8 t)
  * buf (RAWPROBE_STR_LEN bytes). Each takes at most --strmax and what
  * the later ones' keep leaves; *len is the segments' total.
  */
+/*
+ * buf:str:count: the bound argument i's string takes from another
+ * argument, as that one's type reads it (a negative one is 0); SIZE_MAX
+ * without one.
+ */
+static size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
+			   unsigned int i)
+{
+	unsigned int j = p->spec.str_len_arg[i];
+	u64 v;
+
+	if (!j--)
+		return SIZE_MAX;
+	v = args[j];
+	switch (p->spec.argtypes[j]) {
+	case RAWPROBE_ARG_S32:
+		return (s32)v < 0 ? 0 : (s32)v;
+	case RAWPROBE_ARG_U32:
+		return (u32)v;
+	case RAWPROBE_ARG_S64:
+		return (s64)v < 0 ? 0 : v;
+	default:
+		return v;
+	}
+}
+NOKPROBE_SYMBOL(rp_str_bound);
+
 static u8 rp_args_strs(struct rawprobe_probe *p, const u64 *args, char *buf,
 		       u8 *len)
 {
@@ -220,6 +252,7 @@ static u8 rp_args_strs(struct rawprobe_probe *p, const u64 *args, char *buf,
 		seg->arg = i;
 		seg->flags = rp_str_capture(p, args[i],
 					    min_t(size_t, max, max(room, 0)),
+					    rp_str_bound(p, args, i),
 					    t == RAWPROBE_ARG_USTR, seg->str, &n);
 		seg->len = n;
 		all |= seg->flags;
@@ -245,6 +278,7 @@ u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len,
 	}
 	*str_arg = p->str_arg;
 	return rp_str_capture(p, args[p->str_arg], max,
+			      rp_str_bound(p, args, p->str_arg),
 			      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
 			      buf, len);
 }
@@ -265,7 +299,8 @@ NOKPROBE_SYMBOL(rp_args_decode);
 long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user)
 {
-	u8 flags = rp_str_capture(p, src, max, user, rec->str, &rec->str_len);
+	u8 flags = rp_str_capture(p, src, max, SIZE_MAX, user, rec->str,
+				  &rec->str_len);
 
 	rec->flags |= flags;
 	return flags & RAWPROBE_REC_STR_FAULT ? -EFAULT : rec->str_len;

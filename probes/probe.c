@@ -56,6 +56,39 @@ static int rp_check_ret_str(struct rawprobe_probe *p,
 	return 0;
 }
 
+static bool rp_is_str_type(u8 t)
+{
+	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR;
+}
+
+/*
+ * buf:str:count: a string argument's capture reads at most the value of
+ * another argument, an integer one, captured with it; not one read at
+ * return from the return value (its bound would be an entry's value).
+ */
+static int rp_check_str_lens(struct rawprobe_probe *p,
+			     struct netlink_ext_ack *extack)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	unsigned int i, j;
+
+	for (i = 0; i < s->nargs; i++) {
+		if (!s->str_len_arg[i])
+			continue;
+		j = s->str_len_arg[i] - 1U;
+		if (!rp_is_str_type(s->argtypes[i]) || j >= s->nargs ||
+		    rp_is_str_type(s->argtypes[j]) ||
+		    s->argtypes[j] == RAWPROBE_ARG_PTR ||
+		    (s->nfetch && (s->fetch[i].src == RAWPROBE_FETCH_RETVAL ||
+				   s->fetch[j].src == RAWPROBE_FETCH_RETVAL))) {
+			NL_SET_ERR_MSG(extack,
+				       "a string's length comes from another, integer argument read at entry");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	const struct rp_probe_spec *s = &p->spec;
@@ -76,7 +109,8 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 			p->str_arg = i;
 		p->nstr++;
 	}
-	return rp_check_ret_str(p, extack) ?: rp_check_stack(p, extack);
+	return rp_check_ret_str(p, extack) ?: rp_check_str_lens(p, extack) ?:
+	       rp_check_stack(p, extack);
 }
 
 /*

@@ -477,6 +477,12 @@ enum rawprobe_attr {
 					 * the string terms' constants, each
 					 * NUL-terminated, back to back
 					 */
+	RAWPROBE_A_STR_LEN_ARGS,	/* binary, a byte per argument: 0, or
+					 * 1 + the index of the (integer)
+					 * argument whose value is the most
+					 * this string argument's capture
+					 * reads (buf:str:count)
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)

@@ -517,6 +517,16 @@ check "path str of int"  2 "^$" "is unsigned int: a string is a char array or a 
 	-- $ADD kprobe consume_skb --args 'skb->len:str' --dry-run
 check "path two strings" 0 "^args str str, fetch 0/$skb_dev/8/0/0/0/$nd_name 0//8/0/0/0/$skb_cb, terms $" "^$" \
 	-- progs kprobe consume_skb --args 'skb->dev->name,skb->cb'
+check "path string length" 0 '"str_len_args":\[null,2,null\]' "^$" \
+	-- $ADD -j kprobe pty_write --args 'tty->name,buf:str:c,c' --dry-run
+check "path string length text" 0 "arg1 buf: src=arg1 size=8 len=arg2" "^$" \
+	-- $ADD kprobe pty_write --args 'tty->name,buf:str:c,c' --dry-run
+check "path length missing" 2 "^$" "'c', the length of 'buf', is not in the list: add it \('buf:str:c,c'\)" \
+	-- $ADD kprobe pty_write --args 'tty->name,buf:str:c' --dry-run
+check "path length a string" 2 "^$" "'tty->name', the length of 'buf', is a str: a length is an integer" \
+	-- $ADD kprobe pty_write --args 'tty->name,buf:str:tty->name' --dry-run
+check "path length of a number" 2 "^$" "--args 'c:...:tty->name': a length is for a string" \
+	-- $ADD kprobe pty_write --args 'tty->name,c:u64:tty->name' --dry-run
 check "path string at return" 2 "^$" "'retval->name' is read from the return value, at return, where the other strings are not" \
 	-- $ADD kretprobe getname --args 'retval->name:str,filename:ustr' --dry-run
 check "path kretprobe string" 0 "skb->dev->name:str" "^$" \

@@ -328,11 +328,12 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_NOT_TGID]	= VK_U32,
 	[RAWPROBE_A_FILTER_CGROUP]	= VK_U64,
 	[RAWPROBE_A_VALUE_FILTER_STRS]	= VK_BIN,
+	[RAWPROBE_A_STR_LEN_ARGS]	= VK_BIN,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_VALUE_FILTER_STRS,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to VALUE_FILTER_STRS");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_STR_LEN_ARGS,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to STR_LEN_ARGS");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -690,6 +691,16 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 			t[below(r, nargs)] = chance(r, 50) ? RAWPROBE_ARG_KSTR :
 						RAWPROBE_ARG_USTR;
 		put_raw(l, RAWPROBE_A_ARGTYPES, VK_BIN, t, nargs);
+		/* a string's length from another argument, valid or not */
+		if (chance(r, 15)) {
+			unsigned char len[RAWPROBE_MAX_ARGS];
+
+			for (i = 0; i < nargs; i++)
+				len[i] = chance(r, 50) ? 0 :
+					 (unsigned char)below(r, RAWPROBE_MAX_ARGS + 2);
+			put_raw(l, RAWPROBE_A_STR_LEN_ARGS, VK_BIN, len,
+				chance(r, 90) ? (uint32_t)nargs : below(r, nargs + 2));
+		}
 	}
 	if (chance(r, 15)) {
 		static const char *const names[] = {

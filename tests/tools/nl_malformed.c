@@ -324,6 +324,46 @@ static void strings_malformed(struct rp_nl *nl)
 	       -EINVAL, true);
 }
 
+/* buf:str:count: the length comes from another, integer argument */
+static void str_lens_malformed(struct rp_nl *nl)
+{
+	static const struct {
+		const char *what;
+		unsigned char types[3], len[3];
+		int n;
+	} bad[] = {
+		{ "its own length", { RAWPROBE_ARG_U64, RAWPROBE_ARG_KSTR,
+				      RAWPROBE_ARG_U64 }, { 0, 2, 0 }, 3 },
+		{ "a length past the arguments", { RAWPROBE_ARG_U64,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 0, 4, 0 }, 3 },
+		{ "a string's length from a string", { RAWPROBE_ARG_KSTR,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 0, 1, 0 }, 3 },
+		{ "a length for a number", { RAWPROBE_ARG_U64,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 3, 0, 0 }, 3 },
+		{ "a length from a pointer", { RAWPROBE_ARG_PTR,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 0, 1, 0 }, 3 },
+		{ "lengths for 2 of 3 arguments", { RAWPROBE_ARG_U64,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 0, 3 }, 2 },
+	};
+	char what[80];
+	struct nl_msg *msg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg = add_msg(nl, RAWPROBE_KIND_KPROBE, "vfs_read");
+		nla_put_u8(msg, RAWPROBE_A_NARGS, 3);
+		nla_put(msg, RAWPROBE_A_ARGTYPES, 3, bad[i].types);
+		nla_put(msg, RAWPROBE_A_STR_LEN_ARGS, bad[i].n, bad[i].len);
+		snprintf(what, sizeof(what), "string length: %s", bad[i].what);
+		expect(nl, what, msg, -EINVAL, true);
+	}
+}
+
 /* --cgroup: an id that names no cgroup v2, and id 0 */
 static void cgroup_malformed(struct rp_nl *nl)
 {
@@ -557,6 +597,7 @@ int main(void)
 	value_filter_malformed(&nl);
 	str_terms_malformed(&nl);
 	strings_malformed(&nl);
+	str_lens_malformed(&nl);
 	cgroup_malformed(&nl);
 	values_echoed(&nl);
 	stack_refused(&nl);

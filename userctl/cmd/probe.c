@@ -82,6 +82,17 @@ static int rp_task_filter_put(struct nl_msg *msg, const struct rp_task_filter *f
 	return 0;
 }
 
+/* buf:str:count: does a string of req take its length from an argument? */
+static bool rp_str_lens_set(const struct rp_probe_req *r)
+{
+	int i;
+
+	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++)
+		if (r->str_len_arg[i])
+			return true;
+	return false;
+}
+
 /* The kernel checked them; what is shown unescaped is checked here too. */
 static void rp_arg_names_parse(struct nlattr *a, struct rp_probe_info *pi)
 {
@@ -407,6 +418,9 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	if (r->filter_strs_len &&
 	    nla_put(msg, RAWPROBE_A_VALUE_FILTER_STRS, r->filter_strs_len,
 		    r->filter_strs))
+		return -EMSGSIZE;
+	if (rp_str_lens_set(r) &&
+	    nla_put(msg, RAWPROBE_A_STR_LEN_ARGS, r->nargs, r->str_len_arg))
 		return -EMSGSIZE;
 	return rp_put_agg(msg, r) ?: rp_put_ovr(msg, &r->ovr) ?:
 	       rp_task_filter_put(msg, &r->filter);
@@ -746,7 +760,10 @@ static void rp_dry_run_programs(const struct rp_probe_req *r)
 	for (i = 0; i < r->nfetch; i++) {
 		len = strcspn(name, ",");
 		rp_fetch_str(&r->fetch[i], fetch, sizeof(fetch));
-		printf("  arg%u %.*s: %s\n", i, (int)len, name, fetch);
+		printf("  arg%u %.*s: %s", i, (int)len, name, fetch);
+		if (r->str_len_arg[i])
+			printf(" len=arg%u", r->str_len_arg[i] - 1U);
+		putchar('\n');
 		name += len + (name[len] == ',');
 	}
 	if (r->nterms)
@@ -780,6 +797,17 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 		json_arr_open(j);
 		for (i = 0; i < r->nfetch; i++)
 			rp_fetch_json(j, &r->fetch[i]);
+		json_arr_close(j);
+	}
+	if (rp_str_lens_set(r)) {
+		json_key(j, "str_len_args");
+		json_arr_open(j);
+		for (i = 0; i < r->nargs; i++) {
+			if (r->str_len_arg[i])
+				json_u64(j, r->str_len_arg[i] - 1U);
+			else
+				json_null(j);
+		}
 		json_arr_close(j);
 	}
 	if (r->nterms)

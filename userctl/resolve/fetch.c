@@ -657,20 +657,29 @@ static char *rp_trim(char *s)
 	return s;
 }
 
-/* One element of --args: PATH[:TYPE] */
+/*
+ * One element of --args: PATH[:TYPE[:LEN]]; LEN, the name of another
+ * element whose value bounds a string's length, goes to len (or "").
+ */
 static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
-			  struct rp_path *p, struct rp_operand *o)
+			  struct rp_path *p, struct rp_operand *o, char *len,
+			  size_t len_size)
 {
 	char type[16];
-	const char *c = elem;
+	const char *c = elem, *l;
 	int want = -1, err;
 
+	len[0] = '\0';
 	err = rp_path_parse(&c, p);
 	if (err || (*c && *c != ':'))
 		return rp_syntax_error(cx, p, c, err);
 	if (*c == ':') {
-		snprintf(type, sizeof(type), "%s", c + 1);
-		want = strlen(c + 1) < sizeof(type) ?
+		l = strchr(c + 1, ':');
+		snprintf(type, sizeof(type), "%.*s",
+			 (int)(l ? l - c - 1 : (long)strlen(c + 1)), c + 1);
+		if (l)
+			snprintf(len, len_size, "%s", l + 1);
+		want = strlen(type) < sizeof(type) - 1 ?
 		       rp_argtype_parse(rp_trim(type)) : -1;
 		if (want < 0)
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
@@ -705,6 +714,45 @@ static int rp_args_strings(const struct rp_probe_req *r,
 	return RP_EXIT_OK;
 }
 
+/*
+ * buf:str:count: LEN names another element of the list, an integer one,
+ * whose value the kernel takes as the string's length (it stops at a NUL
+ * before it, and at --strmax).
+ */
+static int rp_args_lens(struct rp_probe_req *r,
+			char names[][RAWPROBE_ARG_NAMES_LEN],
+			char lens[][RAWPROBE_ARG_NAMES_LEN])
+{
+	int i, j;
+
+	memset(r->str_len_arg, 0, sizeof(r->str_len_arg));
+	for (i = 0; i < r->nargs; i++) {
+		if (!lens[i][0])
+			continue;
+		if (!rp_is_str_type(r->argtypes[i]))
+			return rp_usage_error("--args '%s:...:%s': a length is "
+					      "for a string (:str, :ustr)",
+					      names[i], lens[i]);
+		for (j = 0; j < r->nargs; j++)
+			if (j != i && !strcmp(names[j], lens[i]))
+				break;
+		if (j == r->nargs)
+			return rp_usage_error("--args: '%s', the length of '%s', "
+					      "is not in the list: add it "
+					      "('%s:str:%s,%s')", lens[i],
+					      names[i], names[i], lens[i],
+					      lens[i]);
+		if (rp_is_str_type(r->argtypes[j]) ||
+		    r->argtypes[j] == RAWPROBE_ARG_PTR)
+			return rp_usage_error("--args: '%s', the length of '%s', "
+					      "is a %s: a length is an integer",
+					      lens[i], names[i],
+					      rp_argtype_name(r->argtypes[j]));
+		r->str_len_arg[i] = (uint8_t)(j + 1);
+	}
+	return RP_EXIT_OK;
+}
+
 /* "a,b,c", the names sent: paths without spaces, one per argument */
 static int rp_args_names(struct rp_probe_req *r,
 			 char names[][RAWPROBE_ARG_NAMES_LEN])
@@ -732,6 +780,7 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 {
 	char spec[RP_ARGSPEC_MAX], *rest = spec, *elem;
 	char names[RAWPROBE_MAX_ARGS][RAWPROBE_ARG_NAMES_LEN];
+	char lens[RAWPROBE_MAX_ARGS][RAWPROBE_ARG_NAMES_LEN];
 	char what[RP_ARGSPEC_MAX + 16];
 	struct rp_fctx cx = { .kind = (unsigned int)r->kind,
 			      .function = r->symbol, .what = what,
@@ -756,7 +805,7 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 			return rp_usage_error("--args '%s': more than %d "
 					      "arguments", r->args_by_name,
 					      RAWPROBE_MAX_ARGS);
-		rc = rp_arg_compile(&cx, elem, &p, &o);
+		rc = rp_arg_compile(&cx, elem, &p, &o, lens[n], sizeof(lens[n]));
 		if (rc)
 			return rc;
 		snprintf(names[n], sizeof(names[n]), "%s", p.text);
@@ -767,7 +816,8 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 	r->nfetch = (uint8_t)n;
 	if (pr.syscall)
 		r->flags |= RAWPROBE_F_SYSCALL;
-	return rp_args_names(r, names) ?: rp_args_strings(r, names);
+	return rp_args_names(r, names) ?: rp_args_strings(r, names) ?:
+	       rp_args_lens(r, names, lens);
 }
 
 int rp_fetch_labels_compile(struct rp_probe_req *r)
@@ -827,12 +877,15 @@ static bool rp_arg_is_type(const char *elem, size_t len)
 bool rp_args_by_name(const char *spec)
 {
 	bool name = false, type = false;
-	const char *e = spec;
+	const char *e = spec, *colon;
 	size_t len;
 
 	for (;;) {
 		len = strcspn(e, ",");
-		if (strcspn(e, "-.[") < len)
+		/* a path, or a string's length (buf:str:count) */
+		colon = memchr(e, ':', len);
+		if (strcspn(e, "-.[") < len ||
+		    (colon && memchr(colon + 1, ':', len - (colon + 1 - e))))
 			return true;
 		name |= rp_arg_is_name(e, len);
 		type |= rp_arg_is_type(e, len);

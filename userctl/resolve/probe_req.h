@@ -65,6 +65,7 @@ struct rp_probe_req {
 	 */
 	bool args_named;
 	uint16_t str_max;
+	uint8_t str_len_arg[RAWPROBE_MAX_ARGS];	/* buf:str:count: 1 + count's */
 	struct rp_task_filter filter;
 	/*
 	 * --args by name (field paths) and --filter, as written; compiled

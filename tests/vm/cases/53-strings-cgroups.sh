@@ -186,6 +186,20 @@ for i in range(3): os.write(s, b"hello")'
 	bg_stop INT
 	n=$(count_records $S/two.json "[x['arg'] for x in r['strs']] == [0, 1] and r['strs'][0]['str'].startswith('pts') and r['strs'][1]['str'].startswith('hello')")
 	expect_eq 3 "$n" "records with the tty's name and the buffer"
+	# the buffer is not NUL-terminated where the write ends: its length
+	# is pty_write's third argument, c
+	bg_start $S/len.out -j trace kprobe:pty_write --comm python3 \
+		--args 'tty->name,buf:str:arg2,arg2' --filter 'tty->name ~ "pts*"' \
+		-o $S/len.json
+	py 'import os, pty, tty
+m, s = pty.openpty(); tty.setraw(s)
+os.write(s, b"hello, world" * 3)
+for i in range(3): os.write(s, b"hi" + bytes(8))'
+	bg_stop INT
+	n=$(count_records $S/len.json "r['strs'][1]['str'] == 'hello, world' * 3 and not r['strs'][1]['truncated']")
+	expect_eq 1 "$n" "the 36 bytes written, no more, not truncated"
+	n=$(count_records $S/len.json "r['strs'][1]['str'] == 'hi' and r['args'][2] == 10")
+	expect_eq 3 "$n" "a NUL before the length ends the string"
 	bg_start $S/ren.out -j trace kretprobe:do_renameat2 --comm python3 \
 		--args 'from->name:str,to->name:str' --filter 'retval < 0' \
 		-o $S/ren.json
