@@ -113,6 +113,8 @@ ffffffff81100780 t cleanup_thing.constprop.0
 ffffffff81100800 T __x64_sys_openat
 ffffffff81200000 D some_data
 ffffffffc0001000 t ext4_sync_file	[ext4]
+ffffffffc0002000 T fscache_fn	[fscache]
+ffffffffc0002000 T fscache_fn	[fscache]
 KSYMS
 export RAWPROBE_KALLSYMS=$T/kallsyms
 check "near match"       1 "^$"  "do_sys_open: unknown symbol.*ENOENT.*did you mean: do_sys_openat2" \
@@ -123,6 +125,8 @@ check "compiler variants" 1 "^$" "renamed it; try: cleanup_thing.isra.0 cleanup_
 	-- $CTL probe add kprobe cleanup_thing
 check "ambiguous name"   1 "^$"  "'dup_fn' is ambiguous: 2 functions" -- $CTL probe add kprobe dup_fn
 check "ambiguous lists"  1 "^$"  "0xffffffff81100600 dup_fn" -- $CTL probe add kprobe dup_fn
+# a line /proc/kallsyms repeats (the module list changed during the read)
+check "repeated line"    0 "^kprobe:fscache_fn " "^$" -- $CTL probe add kprobe fscache_fn --dry-run
 check "module near"      1 "^$"  "did you mean: ext4:ext4_sync_file" -- $CTL probe add kprobe ext4:ext4_sync
 check "batch names one"  1 "^$"  "vfs_raed: unknown symbol" -- $CTL probe add kprobe vfs_read vfs_raed
 # vfs_read is 0x200 bytes long here (vfs_write follows)

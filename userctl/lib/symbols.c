@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,23 @@ static int rp_in_module(const struct rp_sym_query *q,
 	return !q->module[0] || !strcmp(k->module, q->module);
 }
 
+/*
+ * A line seen before: /proc/kallsyms can list a module's symbol twice
+ * when the module list changes during the read (its iterator restarts
+ * at a position): the same address and module are one function.
+ */
+static bool rp_seen_line(const struct rp_sym_query *q,
+			 const struct rp_ksym_line *k)
+{
+	int i;
+
+	for (i = 0; i < q->nmatch && i < RP_MAX_SHOWN; i++)
+		if (q->shown[i].addr == k->addr &&
+		    !strcmp(q->shown[i].module, k->module))
+			return true;
+	return false;
+}
+
 static void rp_note_line(struct rp_sym_query **sorted, size_t n,
 			 const struct rp_ksym_line *k)
 {
@@ -126,7 +144,7 @@ static void rp_note_line(struct rp_sym_query **sorted, size_t n,
 
 	for (q = rp_find_query(sorted, n, k->name);
 	     q && q < end && !strcmp((*q)->symbol, k->name); q++) {
-		if (!rp_in_module(*q, k))
+		if (!rp_in_module(*q, k) || rp_seen_line(*q, k))
 			continue;
 		if ((*q)->nmatch < RP_MAX_SHOWN)
 			(*q)->shown[(*q)->nmatch] = *k;
