@@ -165,6 +165,21 @@ static int rp_cache_write(const char *path)
 	return err;
 }
 
+/*
+ * Did a module load or go while the copy was read? /proc/kallsyms then
+ * may have repeated or skipped a module's lines (its iterator restarts
+ * at a position): such a copy is dropped, not kept for the key.
+ */
+static int rp_modules_changed(uint64_t key, const char *path)
+{
+	uint64_t now;
+
+	if (!rp_modules_key(&now) && now == key)
+		return 0;
+	unlink(path);
+	return 1;
+}
+
 FILE *rp_kallsyms_open(void)
 {
 	static char path[RP_KSYMS_PATH_MAX];
@@ -184,7 +199,8 @@ FILE *rp_kallsyms_open(void)
 				     id, key) >= sizeof(path))
 			return fopen(rp_kallsyms_path(), "r");
 		f = rp_cache_open(path);
-		if (!f && !rp_cache_write(path))
+		if (!f && !rp_cache_write(path) &&
+		    !rp_modules_changed(key, path))
 			f = rp_cache_open(path);
 		if (!f)
 			return fopen(rp_kallsyms_path(), "r");
