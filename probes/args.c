@@ -174,7 +174,7 @@ static u8 rp_str_capture(struct rawprobe_probe *p, unsigned long src,
 	long n;
 
 	n = rp_copy_string(buf, src, lim, user, &trunc);
-	if (n == (long)bound)
+	if (bound != SIZE_MAX && n == (long)bound)
 		trunc = false;
 	if (n < 0) {
 		buf[0] = '\0';
@@ -200,11 +200,6 @@ static inline bool rp_is_str_type(u8 t)
 #define RP_STR_SEG_COST		(sizeof(struct rawprobe_str_seg) + 1)
 #define RP_STR_SEG_KEEP		(RP_STR_SEG_COST + 16)
 
-/*
- * Several string arguments: one segment each, in argument order, in
- * buf (RAWPROBE_STR_LEN bytes). Each takes at most --strmax and what
- * the later ones' keep leaves; *len is the segments' total.
- */
 /*
  * buf:str:count: the bound argument i's string takes from another
  * argument, as that one's type reads it (a negative one is 0); SIZE_MAX
@@ -232,6 +227,11 @@ static size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
 }
 NOKPROBE_SYMBOL(rp_str_bound);
 
+/*
+ * Several string arguments: one segment each, in argument order, in
+ * buf (RAWPROBE_STR_LEN bytes). Each takes at most --strmax and what
+ * the later ones' keep leaves; *len is the segments' total.
+ */
 static u8 rp_args_strs(struct rawprobe_probe *p, const u64 *args, char *buf,
 		       u8 *len)
 {
