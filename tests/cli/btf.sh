@@ -610,6 +610,8 @@ check "filter char pointer" 0 "^args , fetch , terms glob \"nu\*\"/0 0/$p_dentry
 check "filter :str raw"   0 "^args , fetch , terms str_ne \"\"/0 1//8/0/0/0/0;or nglob \"a\?\"/0/user 2//8/0/0/0/0$" "^$" \
 	-- progs kprobe vfs_open --filter 'arg1:str != "" || arg2:ustr !~ "a?"'
 check "filter strings json" 0 "valid: 1 documents" "^$" -- bash -c "$ADD -j kprobe vfs_open --filter 'path->dentry->d_name.name ~ \"nu*\" && arg1:str == \"\" || arg0 > 3' --dry-run | $VALIDATE probe_request"
+check "filter ( in a string" 0 'str_eq "\(deleted\) it'"'"'s comm" str_size=0' "^$" \
+	-- $ADD kprobe vfs_open --filter "path->dentry->d_name.name == \"(deleted) it's comm\"" --dry-run
 check "filter unterminated" 2 "^$" "unterminated string after 'skb->dev->name ==': \"lo$" \
 	-- $ADD kprobe consume_skb --filter 'skb->dev->name == "lo' --dry-run
 check "filter long string" 2 "^$" "is 64 characters: a string compares on its first 64 bytes" \

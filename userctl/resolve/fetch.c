@@ -1423,11 +1423,29 @@ int rp_value_filter_compile(struct rp_probe_req *r)
  * the command name is --comm (a task filter, not a value), and there are
  * no parentheses (&& binds tighter than ||, as in C).
  */
-static int rp_value_filter_words(const char *f)
+/*
+ * f with what is between double quotes blanked: a string constant may
+ * hold parentheses, an apostrophe or the word comm ("(deleted)").
+ */
+static void rp_blank_strings(const char *f, char *out, size_t size)
 {
+	bool in = false;
+	size_t i;
+
+	for (i = 0; f[i] && i + 1 < size; i++) {
+		out[i] = in && f[i] != '"' ? ' ' : f[i];
+		in ^= f[i] == '"';
+	}
+	out[i] = '\0';
+}
+
+static int rp_value_filter_words(const char *text)
+{
+	char f[RAWPROBE_FILTER_STR_LEN];
 	const char *c, *v;
 	size_t n;
 
+	rp_blank_strings(text, f, sizeof(f));
 	if (strpbrk(f, "()"))
 		return rp_value_filter_error("parentheses are not supported: "
 					     "write alternatives of terms "
@@ -1444,6 +1462,7 @@ static int rp_value_filter_words(const char *f)
 		v = rp_skip_spaces(v + 2);
 		if (*v != '"' && *v != '\'')
 			continue;
+		v = text + (v - f);	/* the name, as written */
 		n = strcspn(v + 1, "\"'");
 		return rp_value_filter_error("the command name is not a value "
 					     "--filter compares: use --comm "
