@@ -186,8 +186,7 @@ int rp_agg_check(const struct rp_probe_spec *spec,
 		return -EINVAL;
 	}
 	for (i = 0; i < spec->nargs; i++) {
-		if (spec->argtypes[i] != RAWPROBE_ARG_KSTR &&
-		    spec->argtypes[i] != RAWPROBE_ARG_USTR)
+		if (!rp_argtype_is_str(spec->argtypes[i]))
 			continue;
 		NL_SET_ERR_MSG(extack,
 			       "an aggregating probe writes no record: no string argument");

@@ -192,6 +192,16 @@ static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
 
+/*
+ * The argument types captured into the record's string area: strings,
+ * and an IPv6 address's 16 bytes.
+ */
+static inline bool rp_argtype_is_str(u8 t)
+{
+	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
+	       t == RAWPROBE_ARG_IP6;
+}
+
 /* Kernel lockdown forbids what rawprobe does: reading kernel memory. */
 static inline bool rp_locked_down(void)
 {

@@ -53,8 +53,7 @@ bool rp_spec_reads_memory(const struct rp_probe_spec *spec)
 	unsigned int i;
 
 	for (i = 0; i < spec->nargs; i++)
-		if (spec->argtypes[i] == RAWPROBE_ARG_KSTR ||
-		    spec->argtypes[i] == RAWPROBE_ARG_USTR)
+		if (rp_argtype_is_str(spec->argtypes[i]))
 			return true;
 	for (i = 0; i < spec->nfetch; i++)
 		if (rp_fetch_loads(&spec->fetch[i]))

@@ -187,11 +187,6 @@ static u8 rp_str_capture(struct rawprobe_probe *p, unsigned long src,
 }
 NOKPROBE_SYMBOL(rp_str_capture);
 
-static inline bool rp_is_str_type(u8 t)
-{
-	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR;
-}
-
 /*
  * A header and a NUL per segment; and what each string still to come is
  * kept, so that a long first string cannot leave a short later one (a
@@ -228,6 +223,40 @@ static size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
 NOKPROBE_SYMBOL(rp_str_bound);
 
 /*
+ * An IPv6 address: its 16 bytes, as they are (no NUL ends them), or as
+ * many as max leaves, the rest said truncated.
+ */
+static u8 rp_ip6_capture(struct rawprobe_probe *p, unsigned long src,
+			 size_t max, char *buf, u8 *len)
+{
+	size_t n = min_t(size_t, max, 16);
+
+	if (copy_from_kernel_nofault(buf, (const void *)src, n)) {
+		memset(buf, 0, n);
+		*len = 0;
+		this_cpu_inc(p->stats->str_faults);
+		return RAWPROBE_REC_STR_FAULT;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return RAWPROBE_REC_STR | (n < 16 ? RAWPROBE_REC_STR_TRUNC : 0);
+}
+NOKPROBE_SYMBOL(rp_ip6_capture);
+
+/* Argument i into buf, as its type says, at most max bytes. */
+static u8 rp_arg_capture(struct rawprobe_probe *p, const u64 *args,
+			 unsigned int i, size_t max, char *buf, u8 *len)
+{
+	u8 t = p->spec.argtypes[i];
+
+	if (t == RAWPROBE_ARG_IP6)
+		return rp_ip6_capture(p, args[i], max, buf, len);
+	return rp_str_capture(p, args[i], max, rp_str_bound(p, args, i),
+			      t == RAWPROBE_ARG_USTR, buf, len);
+}
+NOKPROBE_SYMBOL(rp_arg_capture);
+
+/*
  * Several string arguments: one segment each, in argument order, in
  * buf (RAWPROBE_STR_LEN bytes). Each takes at most --strmax and what
  * the later ones' keep leaves; *len is the segments' total.
@@ -244,16 +273,15 @@ static u8 rp_args_strs(struct rawprobe_probe *p, const u64 *args, char *buf,
 		u8 t = p->spec.argtypes[i], n;
 		int room;
 
-		if (!rp_is_str_type(t))
+		if (!rp_argtype_is_str(t))
 			continue;
 		later--;
 		room = RAWPROBE_STR_LEN - at - RP_STR_SEG_COST -
 		       later * RP_STR_SEG_KEEP;
 		seg->arg = i;
-		seg->flags = rp_str_capture(p, args[i],
+		seg->flags = rp_arg_capture(p, args, i,
 					    min_t(size_t, max, max(room, 0)),
-					    rp_str_bound(p, args, i),
-					    t == RAWPROBE_ARG_USTR, seg->str, &n);
+					    seg->str, &n);
 		seg->len = n;
 		all |= seg->flags;
 		at += RP_STR_SEG_COST + n;
@@ -277,10 +305,7 @@ u8 rp_args_str(struct rawprobe_probe *p, const u64 *args, char *buf, u8 *len,
 		return rp_args_strs(p, args, buf, len);
 	}
 	*str_arg = p->str_arg;
-	return rp_str_capture(p, args[p->str_arg], max,
-			      rp_str_bound(p, args, p->str_arg),
-			      p->spec.argtypes[p->str_arg] == RAWPROBE_ARG_USTR,
-			      buf, len);
+	return rp_arg_capture(p, args, p->str_arg, max, buf, len);
 }
 NOKPROBE_SYMBOL(rp_args_str);
 

@@ -46,7 +46,7 @@ static int rp_check_ret_str(struct rawprobe_probe *p,
 	for (i = 0; i < s->nargs; i++) {
 		u8 t = s->argtypes[i];
 
-		if ((t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR) &&
+		if (rp_argtype_is_str(t) &&
 		    s->fetch[i].src == RAWPROBE_FETCH_RETVAL) {
 			NL_SET_ERR_MSG(extack,
 				       "a string read from the return value is its probe's only string");
@@ -54,11 +54,6 @@ static int rp_check_ret_str(struct rawprobe_probe *p,
 		}
 	}
 	return 0;
-}
-
-static bool rp_is_str_type(u8 t)
-{
-	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR;
 }
 
 /*
@@ -76,8 +71,9 @@ static int rp_check_str_lens(struct rawprobe_probe *p,
 		if (!s->str_len_arg[i])
 			continue;
 		j = s->str_len_arg[i] - 1U;
-		if (!rp_is_str_type(s->argtypes[i]) || j >= s->nargs ||
-		    rp_is_str_type(s->argtypes[j]) ||
+		if (s->argtypes[i] == RAWPROBE_ARG_IP6 ||
+		    !rp_argtype_is_str(s->argtypes[i]) || j >= s->nargs ||
+		    rp_argtype_is_str(s->argtypes[j]) ||
 		    s->argtypes[j] == RAWPROBE_ARG_PTR ||
 		    (s->nfetch && (s->fetch[i].src == RAWPROBE_FETCH_RETVAL ||
 				   s->fetch[j].src == RAWPROBE_FETCH_RETVAL))) {
@@ -103,7 +99,7 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 			NL_SET_ERR_MSG(extack, "unknown argument type");
 			return -EINVAL;
 		}
-		if (t != RAWPROBE_ARG_KSTR && t != RAWPROBE_ARG_USTR)
+		if (!rp_argtype_is_str(t))
 			continue;
 		if (p->str_arg < 0)
 			p->str_arg = i;

@@ -636,6 +636,12 @@ enum rawprobe_argtype {
 	RAWPROBE_ARG_IP4	= 9,	/* low 32 bits: IPv4 address, network order */
 	RAWPROBE_ARG_BE16	= 10,	/* low 16 bits: big-endian (a port) */
 	RAWPROBE_ARG_BE32	= 11,	/* low 32 bits: big-endian */
+	/*
+	 * 16 bytes of kernel memory at the value (a struct in6_addr's
+	 * address), copied into str[] as a string argument's are: str_len
+	 * (or the segment's len) is 16, or less if truncated (--strmax).
+	 */
+	RAWPROBE_ARG_IP6	= 12,
 	__RAWPROBE_ARG_MAX,
 };
 

@@ -487,8 +487,22 @@ check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an ar
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
 	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
-check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32\)" \
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32, ip6\)" \
 	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
+# :ip6: a struct in6_addr's address (no load), or a pointer's value; the
+# string area carries its 16 bytes
+check "ip6 field and pointer" 0 "^args ip6 ip6 be16, fetch 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+,[0-9]+/2/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_v6_daddr:ip6,sock->sk->__sk_common.skc_v6_daddr.in6_u.u6_addr8:ip6,sock->sk->__sk_common.skc_dport:be16'
+check "ip6 pointer"      0 "^args ip6, fetch 1//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe ipv6_chk_addr --args 'addr:ip6'
+check "ip6 not 16 bytes" 2 "^$" "'sock->sk->__sk_common.skc_daddr:ip6': is __be32: ':ip6' takes a 16-byte address \(struct in6_addr\) or a pointer to one" \
+	-- $ADD kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip6' --dry-run
+check "ip6 struct not 16" 2 "^$" "is struct sock_common: ':ip6' takes a 16-byte address \(struct in6_addr\) or a pointer to one" \
+	-- $ADD kprobe inet_release --args 'sock->sk->__sk_common:ip6' --dry-run
+check "ip6 not in filters" 2 "^$" "'addr:ip6': a filter's operand takes :str \(a kernel string\) or :ustr" \
+	-- $ADD kprobe ipv6_chk_addr --filter 'addr:ip6 == 1' --dry-run
+check "ip6 with a stack" 2 "^$" "not with a str/ustr/ip6 argument" \
+	-- $ADD kprobe ipv6_chk_addr --args 'addr:ip6' --stack --dry-run
 check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
 	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "types and a name" 2 "^$" "--args 'fd:s32': is not an argument of vfs_read \(its arguments: file, buf, count, pos\)" \

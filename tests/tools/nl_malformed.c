@@ -349,6 +349,12 @@ static void str_lens_malformed(struct rp_nl *nl)
 		{ "lengths for 2 of 3 arguments", { RAWPROBE_ARG_U64,
 				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
 		  { 0, 3 }, 2 },
+		{ "a length for an ip6 address", { RAWPROBE_ARG_U64,
+				RAWPROBE_ARG_IP6, RAWPROBE_ARG_U64 },
+		  { 0, 3, 0 }, 3 },
+		{ "an ip6 address as a length", { RAWPROBE_ARG_IP6,
+				RAWPROBE_ARG_KSTR, RAWPROBE_ARG_U64 },
+		  { 0, 1, 0 }, 3 },
 	};
 	char what[80];
 	struct nl_msg *msg;

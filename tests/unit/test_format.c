@@ -26,6 +26,7 @@
 #include "lib/escape.h"
 #include "out/format.h"
 #include "lib/outbuf.h"
+#include "lib/record_str.h"
 #include "out/sink.h"
 #include "lib/symbols.h"
 #include "test_rand.h"
@@ -163,7 +164,7 @@ static void ref_arg(FILE *out, unsigned int type, uint64_t v)
 {
 	char buf[256];
 
-	if (type >= RAWPROBE_ARG_HEX && type < __RAWPROBE_ARG_MAX) {
+	if (type >= RAWPROBE_ARG_HEX && type <= RAWPROBE_ARG_BE32) {
 		ref_fmt(buf, sizeof(buf), type, v);
 		ref_escape(out, buf, sizeof(buf));
 		return;
@@ -365,14 +366,14 @@ static void ref_json_args_text(FILE *out, const struct rawprobe_record *r,
 
 	for (i = 0; d && i < d->nargs; i++)
 		any |= d->argtypes[i] >= RAWPROBE_ARG_HEX &&
-		       d->argtypes[i] < __RAWPROBE_ARG_MAX;
+		       d->argtypes[i] <= RAWPROBE_ARG_BE32;
 	if (!any)
 		return;
 	fputs(",\"args_text\":[", out);
 	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 		t = rp_argtype_of(d, i);
 		fputs(i ? "," : "", out);
-		if (t < RAWPROBE_ARG_HEX || t >= __RAWPROBE_ARG_MAX ||
+		if (t < RAWPROBE_ARG_HEX || t > RAWPROBE_ARG_BE32 ||
 		    (r->fault_mask >> i) & 1 ||
 		    ((r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
 		     i == r->str_arg)) {
@@ -942,23 +943,29 @@ static void test_names(void **state)
 	assert_true(rp_argspec_parse("fd:s32", types) < 0);
 }
 
-/* A record of field fetches, some faulted: (fault), null, an empty field */
+/* What a sink of format fmt writes for r, as a malloc'd string */
+static char *sink_of(int fmt, const struct rawprobe_record *r,
+		     const struct rp_probe_desc *d)
+{
+	struct rp_sink sink;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rp_sink_init(&sink, fmt, f, false), 0);
+	rp_sink_record(&sink, r, d);
+	rp_sink_flush(&sink);
+	sink.ops->free(&sink);
+	fclose(f);
+	return out;
+}
+
 /* CSV's row of r, as a malloc'd string */
 static char *csv_of(const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
-	struct rp_sink sink;
-	char *csv = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&csv, &len);
-
-	assert_non_null(f);
-	assert_int_equal(rp_sink_init(&sink, RP_FMT_CSV, f, false), 0);
-	sink.ops->record(&sink, r, d);
-	rp_sink_flush(&sink);
-	sink.ops->free(&sink);
-	fclose(f);
-	return csv;
+	return sink_of(RP_FMT_CSV, r, d);
 }
 
 /*
@@ -1149,15 +1156,100 @@ static void test_multi_strings(void **state)
 	free(text);
 }
 
+/* Append a segment of n raw bytes (an :ip6 address) */
+static void add_seg_bytes(struct rawprobe_record *r, unsigned int arg,
+			  const unsigned char *b, size_t n)
+{
+	struct rawprobe_str_seg *seg = (void *)(r->str + r->str_len);
+
+	seg->arg = (uint8_t)arg;
+	seg->flags = RAWPROBE_REC_STR;
+	seg->len = (uint8_t)n;
+	memcpy(seg->str, b, n);
+	seg->str[n] = '\0';
+	r->str_len = (uint8_t)(r->str_len + sizeof(*seg) + n + 1);
+	r->flags |= RAWPROBE_REC_STR;
+}
+
+/*
+ * :ip6: the kernel copies 16 bytes, NULs among them; every output but a
+ * capture shows inet_ntop()'s text, alone or among several strings.
+ */
+static void test_ip6(void **state)
+{
+	static const unsigned char lo[16] = { [15] = 1 };
+	static const unsigned char doc[16] = { 0x20, 0x01, 0x0d, 0xb8,
+					       [14] = 0xab, [15] = 0xcd };
+	struct rp_probe_desc d = {
+		.id = 9, .kind = RAWPROBE_KIND_KPROBE, .nargs = 3, .by_name = 1,
+		.argtypes = { RAWPROBE_ARG_IP6, RAWPROBE_ARG_KSTR,
+			      RAWPROBE_ARG_IP6 },
+		.name = "kprobe:tcp_v6_connect",
+	};
+	struct rawprobe_record r, shown;
+	char *out;
+
+	(void)state;
+	assert_int_equal(rp_desc_set_names(&d, "daddr,name,saddr"), 0);
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_KPROBE;
+	r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_STR;
+	r.nargs = 1;
+	d.nargs = 1;
+	r.str_arg = 0;
+	memcpy(r.str, lo, 16);
+	r.str_len = 16;
+	out = sink_of(RP_FMT_TEXT, &r, &d);
+	assert_non_null(strstr(out, "(daddr=\"::1\")"));
+	free(out);
+	out = sink_of(RP_FMT_JSON, &r, &d);
+	assert_non_null(strstr(out, "\"str\":\"::1\""));
+	free(out);
+	/* an argument of another type: the bytes are left alone */
+	d.argtypes[0] = RAWPROBE_ARG_KSTR;
+	assert_false(rp_rec_ip6_text(&shown, &r, &d));
+	d.argtypes[0] = RAWPROBE_ARG_IP6;
+
+	d.nargs = 3;
+	r.nargs = 3;
+	r.str_arg = RAWPROBE_STR_ARG_MULTI;
+	r.str_len = 0;
+	memset(r.str, 0, sizeof(r.str));
+	add_seg_bytes(&r, 0, doc, 16);
+	add_seg(&r, 1, RAWPROBE_REC_STR, "eth0");
+	add_seg_bytes(&r, 2, lo, 16);
+	out = sink_of(RP_FMT_TEXT, &r, &d);
+	assert_non_null(strstr(out, "(daddr=\"2001:db8::abcd\", "
+				    "name=\"eth0\", saddr=\"::1\")"));
+	free(out);
+	out = csv_of(&r, &d);
+	assert_non_null(strstr(out, ",\"2001:db8::abcd\",\"eth0\",\"::1\","));
+	free(out);
+	/* a cut address: its bytes, the rest 0, said truncated */
+	r.str_len = 0;
+	add_seg_bytes(&r, 0, doc, 4);
+	r.nargs = 1;
+	d.nargs = 1;
+	out = sink_of(RP_FMT_TEXT, &r, &d);
+	assert_non_null(strstr(out, "(daddr=\"2001:db8::\")"));
+	free(out);
+}
+
 /* Segments as a capture file may hold them: whatever the bytes, no
  * read past the record (ASan's build) and a line per record. */
 static void test_multi_strings_garbage(void **state)
 {
+	struct rp_probe_desc ip6 = {
+		.id = 1, .kind = RAWPROBE_KIND_KPROBE, .nargs = RAWPROBE_MAX_ARGS,
+		.name = "kprobe:x",
+	};
 	struct rawprobe_record r;
 	unsigned int i, k;
 	char *text;
 
 	(void)state;
+	for (k = 0; k < RAWPROBE_MAX_ARGS; k++)
+		ip6.argtypes[k] = k % 2 ? RAWPROBE_ARG_IP6 : RAWPROBE_ARG_KSTR;
 	for (i = 0; i < 5000; i++) {
 		base_record(&r);
 		r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_STR;
@@ -1173,6 +1265,10 @@ static void test_multi_strings_garbage(void **state)
 		text = format_as(JSON_BUF, &r, NULL);
 		free(text);
 		free(csv_of(&r, NULL));
+		/* :ip6 text in place of bytes: within the area, whatever */
+		text = sink_of(RP_FMT_TEXT, &r, &ip6);
+		assert_non_null(strchr(text, '\n'));
+		free(text);
 	}
 }
 
@@ -1647,6 +1743,7 @@ int main(void)
 		cmocka_unit_test(test_random_records),
 		cmocka_unit_test(test_multi_strings),
 		cmocka_unit_test(test_multi_strings_garbage),
+		cmocka_unit_test(test_ip6),
 	};
 
 	return cmocka_run_group_tests(tests, setup_kallsyms, teardown_kallsyms);

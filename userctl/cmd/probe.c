@@ -639,6 +639,7 @@ static void rp_add_usage(FILE *out)
 		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
 		"                       (str/ustr: kernel/user string, one per probe),\n"
 		"                       formats: hex,ksym,ip4,be16,be32 (printed so),\n"
+		"                       ip6 (a struct in6_addr, or a pointer to one)\n"
 		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
 		"                       'auto': names and types from the kernel's BTF\n"
 		"                       (see 'rawprobectl btf show FUNC'), or by name\n"

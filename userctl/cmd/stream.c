@@ -224,7 +224,7 @@ static int rp_stream_emit(struct rp_stream *s, const struct rawprobe_record *r,
 	}
 	rp_stream_count(s, r->probe_id);
 	if (!s->cfg->quiet)
-		s->sink.ops->record(&s->sink, r, d);
+		rp_sink_record(&s->sink, r, d);
 	s->count++;
 	/* an output error (disk full) ends the stream: the rest would be lost */
 	if (s->sink.err ||

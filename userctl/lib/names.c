@@ -56,6 +56,7 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_IP4]	= "ip4",
 	[RAWPROBE_ARG_BE16]	= "be16",
 	[RAWPROBE_ARG_BE32]	= "be32",
+	[RAWPROBE_ARG_IP6]	= "ip6",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)

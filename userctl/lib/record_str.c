@@ -3,6 +3,7 @@
  * A record's strings: the one str[] holds, or the segments of several
  * (uapi/rawprobe.h, struct rawprobe_str_seg).
  */
+#include <arpa/inet.h>
 #include <string.h>
 #include "lib/record_str.h"
 
@@ -68,5 +69,98 @@ bool rp_rec_own_str(const struct rawprobe_record *r, struct rp_rec_str *out)
 	    ((r->flags & RAWPROBE_REC_ARGS) && r->str_arg < r->nargs))
 		return false;
 	rp_rec_str_one(r, out);
+	return true;
+}
+
+static bool rp_desc_ip6(const struct rp_probe_desc *d, unsigned int i)
+{
+	return d && i < d->nargs && i < RAWPROBE_MAX_ARGS &&
+	       d->argtypes[i] == RAWPROBE_ARG_IP6;
+}
+
+static bool rp_desc_has_ip6(const struct rp_probe_desc *d)
+{
+	unsigned int i;
+
+	for (i = 0; d && i < d->nargs && i < RAWPROBE_MAX_ARGS; i++)
+		if (rp_desc_ip6(d, i))
+			return true;
+	return false;
+}
+
+/* n bytes of an address (16, fewer if cut: the rest 0), as inet_ntop() */
+static size_t rp_ip6_text(char *buf, const char *bytes, size_t n)
+{
+	unsigned char a[16] = { 0 };
+
+	memcpy(a, bytes, n < sizeof(a) ? n : sizeof(a));
+	if (!inet_ntop(AF_INET6, a, buf, INET6_ADDRSTRLEN))
+		buf[0] = '\0';
+	return strlen(buf);
+}
+
+/* One segment into out at *to, cut to what is left of the area. */
+static void rp_seg_put(struct rawprobe_record *out, size_t *to,
+		       const struct rawprobe_str_seg *seg, const char *s,
+		       size_t n)
+{
+	const size_t hdr = sizeof(struct rawprobe_str_seg);
+	struct rawprobe_str_seg *o = (void *)(out->str + *to);
+	uint8_t flags = seg->flags;
+
+	if (*to + hdr + 1 > RAWPROBE_STR_LEN)
+		return;
+	if (*to + hdr + n + 1 > RAWPROBE_STR_LEN) {
+		n = RAWPROBE_STR_LEN - *to - hdr - 1;
+		flags |= RAWPROBE_REC_STR_TRUNC;
+		out->flags |= RAWPROBE_REC_STR_TRUNC;
+	}
+	o->arg = seg->arg;
+	o->flags = flags;
+	o->len = (uint8_t)n;
+	memcpy(o->str, s, n);
+	*to += hdr + n + 1;
+}
+
+static void rp_segs_ip6_text(struct rawprobe_record *out,
+			     const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d)
+{
+	size_t at = 0, to = 0, end = rp_rec_str_end(r);
+	const size_t hdr = sizeof(struct rawprobe_str_seg);
+	char text[INET6_ADDRSTRLEN];
+
+	while (at + hdr + 1 <= end) {
+		const struct rawprobe_str_seg *seg = (const void *)(r->str + at);
+
+		if (at + hdr + seg->len + 1 > end)
+			break;
+		if (rp_desc_ip6(d, seg->arg) && (seg->flags & RAWPROBE_REC_STR))
+			rp_seg_put(out, &to, seg, text,
+				   rp_ip6_text(text, seg->str, seg->len));
+		else
+			rp_seg_put(out, &to, seg, seg->str, seg->len);
+		at += hdr + seg->len + 1;
+	}
+	out->str_len = (uint8_t)to;
+}
+
+bool rp_rec_ip6_text(struct rawprobe_record *out,
+		     const struct rawprobe_record *r,
+		     const struct rp_probe_desc *d)
+{
+	bool multi = r->str_arg == RAWPROBE_STR_ARG_MULTI;
+
+	if (!(r->flags & RAWPROBE_REC_STR) || !rp_desc_has_ip6(d) ||
+	    !(r->flags & RAWPROBE_REC_ARGS) ||
+	    (!multi && !rp_desc_ip6(d, r->str_arg)))
+		return false;
+	*out = *r;
+	memset(out->str, 0, sizeof(out->str));
+	if (multi)
+		rp_segs_ip6_text(out, r, d);
+	else
+		out->str_len = (uint8_t)rp_ip6_text(out->str, r->str,
+						    rp_rec_str_end(r));
 	return true;
 }

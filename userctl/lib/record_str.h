@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rawprobe.h"
+#include "lib/desc.h"
 
 struct rp_rec_str {
 	const char *s;		/* in the record; len bytes, not escaped */
@@ -26,6 +27,15 @@ bool rp_rec_arg_str(const struct rawprobe_record *r, unsigned int i,
 		    struct rp_rec_str *out);
 /* The record's own string, not an argument's (retval->name:str, ...) */
 bool rp_rec_own_str(const struct rawprobe_record *r, struct rp_rec_str *out);
+
+/*
+ * :ip6 arguments carry an address's 16 bytes in the string area; every
+ * output but a capture file shows them as text. If r has any, *out is r
+ * with each one's text (inet_ntop()) in its place: true.
+ */
+bool rp_rec_ip6_text(struct rawprobe_record *out,
+		     const struct rawprobe_record *r,
+		     const struct rp_probe_desc *d);
 
 static inline bool rp_rec_multi_str(const struct rawprobe_record *r)
 {

@@ -49,7 +49,7 @@ void rp_format_set_ret_labels(rp_ret_label_fn fn);
  */
 static inline int rp_argtype_is_fmt(unsigned int t)
 {
-	return t >= RAWPROBE_ARG_HEX && t < __RAWPROBE_ARG_MAX;
+	return t >= RAWPROBE_ARG_HEX && t <= RAWPROBE_ARG_BE32;
 }
 #define RP_FMT_VALUE_MAX	240	/* RP_KSYM_MAX and a NUL */
 size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v);

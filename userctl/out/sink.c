@@ -519,6 +519,17 @@ int rp_sink_init(struct rp_sink *s, int fmt, FILE *out, bool pretty)
 	return 0;
 }
 
+void rp_sink_record(struct rp_sink *s, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d)
+{
+	struct rawprobe_record shown;
+
+	/* a capture keeps the kernel's bytes: its replay comes here again */
+	if (s->ops != &rp_raw_ops && rp_rec_ip6_text(&shown, r, d))
+		r = &shown;
+	s->ops->record(s, r, d);
+}
+
 /* --- reading a capture file --- */
 
 struct rp_cap_probes {

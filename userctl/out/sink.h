@@ -44,6 +44,9 @@ struct rp_sink {
 	int err;		/* -errno the sink reported: exit 1 */
 };
 
+/* Write r through s: :ip6 addresses as text, except to a capture. */
+void rp_sink_record(struct rp_sink *s, const struct rawprobe_record *r,
+		    const struct rp_probe_desc *d);
 /* "text", "json", ... -> enum rp_format; -1 if unknown. */
 int rp_format_parse(const char *s);
 const char *rp_format_name(int fmt);

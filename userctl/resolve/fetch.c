@@ -483,6 +483,12 @@ static bool rp_is_str_type(int type)
 	return type == RAWPROBE_ARG_KSTR || type == RAWPROBE_ARG_USTR;
 }
 
+/* What the record's string area carries: strings, an IPv6 address. */
+static bool rp_is_area_type(int type)
+{
+	return rp_is_str_type(type) || type == RAWPROBE_ARG_IP6;
+}
+
 /*
  * An array: a char array is a string, at v + off (no load: add is its
  * address); :ptr or :u64 give that address.
@@ -558,6 +564,33 @@ static int rp_walk_scalar_end(struct rp_walk *w, const struct btf_type *t,
 	return rp_walk_load(w, size);
 }
 
+/*
+ * :ip6, the kernel copies 16 bytes from an address: a struct in6_addr's
+ * (or any 16-byte field's) in memory, no load; a pointer's value.
+ */
+static int rp_walk_ip6_end(struct rp_walk *w, const struct btf_type *t,
+			   uint32_t id, struct rp_operand *o)
+{
+	char ty[RP_BTF_TYPE_MAX];
+
+	if (btf_is_ptr(t))
+		return rp_walk_scalar_end(w, t, RAWPROBE_ARG_IP6, o);
+	rp_walk_spell(w, w->type, ty);
+	if ((!btf_is_composite(t) && !btf_is_array(t)) ||
+	    btf__resolve_size(w->btf, id) != 16)
+		return rp_walk_error(w, "is %s: ':ip6' takes a 16-byte address "
+				     "(struct in6_addr) or a pointer to one", ty);
+	if (!w->mem)
+		return rp_walk_error(w, "is a struct passed by value: ':ip6' "
+				     "reads one in memory");
+	o->argtype = RAWPROBE_ARG_IP6;
+	if (rp_walk_range(w))
+		return RP_EXIT_USAGE;
+	w->f->add = (int32_t)w->off;
+	w->f->size = 8;		/* an address, or the pointer loaded last */
+	return 0;
+}
+
 static int rp_walk_end(struct rp_walk *w, int want, struct rp_operand *o)
 {
 	char ty[RP_BTF_TYPE_MAX];
@@ -572,6 +605,8 @@ static int rp_walk_end(struct rp_walk *w, int want, struct rp_operand *o)
 	o->declared = w->type;
 	if (!t)
 		return rp_walk_error(w, "is void: there is no value to read");
+	if (want == RAWPROBE_ARG_IP6)
+		return rp_walk_ip6_end(w, t, id, o);
 	if (btf_is_array(t))
 		return rp_walk_array_end(w, t, want, o);
 	if (btf_is_composite(t))
@@ -684,7 +719,7 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 		if (want < 0)
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
 					      "s32, u32, ptr, str, ustr, hex, "
-					      "ksym, ip4, be16, be32)", c + 1);
+					      "ksym, ip4, be16, be32, ip6)", c + 1);
 	}
 	return rp_operand_compile(cx, p, want, o);
 }
@@ -700,7 +735,7 @@ static int rp_args_strings(const struct rp_probe_req *r,
 	int i, nstr = 0, ret = -1;
 
 	for (i = 0; i < r->nargs; i++) {
-		if (!rp_is_str_type(r->argtypes[i]))
+		if (!rp_is_area_type(r->argtypes[i]))
 			continue;
 		nstr++;
 		if (r->fetch[i].src == RAWPROBE_FETCH_RETVAL)
@@ -742,7 +777,7 @@ static int rp_args_lens(struct rp_probe_req *r,
 					      "('%s:str:%s,%s')", lens[i],
 					      names[i], names[i], lens[i],
 					      lens[i]);
-		if (rp_is_str_type(r->argtypes[j]) ||
+		if (rp_is_area_type(r->argtypes[j]) ||
 		    r->argtypes[j] == RAWPROBE_ARG_PTR)
 			return rp_usage_error("--args: '%s', the length of '%s', "
 					      "is a %s: a length is an integer",

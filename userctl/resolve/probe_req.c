@@ -107,12 +107,13 @@ static int rp_stack_args_check(const struct rp_probe_req *r)
 		return RP_EXIT_OK;
 	for (i = 0; i < r->nargs; i++) {
 		if (r->argtypes[i] != RAWPROBE_ARG_KSTR &&
-		    r->argtypes[i] != RAWPROBE_ARG_USTR)
+		    r->argtypes[i] != RAWPROBE_ARG_USTR &&
+		    r->argtypes[i] != RAWPROBE_ARG_IP6)
 			continue;
 		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
 			    args, sizeof(args));
 		return rp_usage_error("--stack takes the record's string "
-				      "area: not with a str/ustr argument "
+				      "area: not with a str/ustr/ip6 argument "
 				      "(--args %s)", args);
 	}
 	return RP_EXIT_OK;
@@ -212,7 +213,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 		if (n < 0)
 			return rp_usage_error("bad --args '%s': a count 0..%d, 'auto', "
 					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr,"
-					      "hex,ksym,ip4,be16,be32, "
+					      "hex,ksym,ip4,be16,be32,ip6, "
 					      "each NAME:TYPE or none",
 					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
 		req->nargs = n;

@@ -286,6 +286,27 @@ print(l.getsockname()[1])')
 		"$(cat $S/fmt.txt)" "daddr, port, callback"
 }
 
+# :ip6 (issue 40, item 6): the kernel copies the 16 bytes of a struct
+# in6_addr into the string area; text and JSON show inet_ntop()'s form,
+# beside another string (several strings a record) and alone.
+t_value_format_ip6() {
+	local sk='sk->__sk_common' port connect='import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::1", 0)); l.listen(1)
+c = socket.create_connection(("::1", l.getsockname()[1]))
+print(l.getsockname()[1])'
+	ip link set lo up
+	bg_start $S/ip6.txt trace kprobe:tcp_connect -d 60 \
+		--args "$sk.skc_v6_daddr:ip6,$sk.skc_prot->name,$sk.skc_v6_rcv_saddr:ip6,$sk.skc_dport:be16"
+	port=$(py "$connect")
+	bg_stop INT
+	expect_match "kprobe:tcp_connect +\($sk.skc_v6_daddr=\"::1\", $sk.skc_prot->name=\"TCPv6\", $sk.skc_v6_rcv_saddr=\"::1\", $sk.skc_dport=$port\)" \
+		"$(cat $S/ip6.txt)" "two addresses and a name"
+	bg_start $S/ip6.json -j trace kprobe:tcp_connect -d 60 --args "$sk.skc_v6_daddr:ip6"
+	py "$connect" >/dev/null
+	bg_stop INT
+	expect_match '"str":"::1"' "$(grep tcp_connect $S/ip6.json)" "JSON, alone"
+}
+
 # Issue 40, item 3: a command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
@@ -365,5 +386,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_value_formats t_self_left_out \
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_self_left_out \
 	t_ready_line_after_arming t_hostile_kernel_errors
