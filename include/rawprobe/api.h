@@ -166,10 +166,13 @@ void *rawprobe_priv(const struct rawprobe_probe *probe);
 
 /**
  * struct rawprobe_stats - a probe's counters, summed over CPUs
- * @hits: records attempted
+ * @hits: records attempted: rawprobe_reserve() and rawprobe_emit() calls
  * @records: records committed
  * @lost: records that found the ring full
  * @missed: kprobe recursion and kretprobe maxactive misses
+ *
+ * hits = records + lost + the records given up with rawprobe_discard()
+ * (which `rawprobectl probe list` shows as FILTERED).
  */
 struct rawprobe_stats {
 	u64 hits;
@@ -229,6 +232,9 @@ struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
  * rawprobe_commit() - publish a reserved record to readers
  * @probe: the probe that reserved it
  * @slot: what rawprobe_reserve() filled
+ *
+ * Context: right after rawprobe_reserve(), on the same CPU; enables
+ * preemption again.
  */
 void rawprobe_commit(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
 
@@ -252,6 +258,8 @@ u64 rawprobe_clock(void);
  * For an early return: nothing worth recording after all. Readers skip
  * the record, no sequence gap is reported, and the hit counts as
  * filtered.
+ *
+ * Context: as rawprobe_commit(); enables preemption again.
  */
 void rawprobe_discard(struct rawprobe_probe *probe, struct rawprobe_slot *slot);
 
