@@ -95,12 +95,32 @@ static __always_inline struct rp_agg_table *rp_agg_table_now(struct rp_agg *agg)
  * slot to look up (rp_agg_read() makes it the interval's one entry).
  * Inline in the handlers: true if it counted the hit, which is all.
  */
+static __always_inline void rp_agg_count_hit(struct rp_agg *agg)
+{
+	/*
+	 * One instruction on x86 (an increment at a per-CPU offset), safe
+	 * against a handler nested on this CPU as a local increment is.
+	 * The epoch's load pairs with the reader's store-release.
+	 */
+	this_cpu_inc(agg->pcpu->t[smp_load_acquire(&agg->epoch) & 1].hits);
+}
+
 static __always_inline bool rp_agg_count_fast(struct rawprobe_probe *p)
 {
 	if (!p->agg->counts_only)
 		return false;
-	rp_local_inc(&rp_agg_table_now(p->agg)->hits);
+	rp_agg_count_hit(p->agg);
 	return true;
+}
+
+/*
+ * May an entry probe's handler be its filters and rp_agg_count_hit()
+ * alone? Fixed once the probe is set up: nothing of it changes later.
+ */
+static inline bool rp_agg_count_only_ok(const struct rawprobe_probe *p)
+{
+	return p->agg && p->agg->counts_only && !p->spec.ovr.set &&
+	       !p->spec.chain_step;
 }
 
 #endif /* _RAWPROBE_AGG_H */

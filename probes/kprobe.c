@@ -65,6 +65,20 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_kprobe_pre);
 
+/*
+ * A count with no key and no override, the commonest question ("how
+ * often?"): the filters and the table's hit counter, no other test.
+ */
+static int rp_kprobe_count_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+
+	if (!rp_emit_filtered(p, regs))
+		rp_agg_count_hit(p->agg);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kprobe_count_pre);
+
 void rp_kprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->kp, 0, sizeof(p->kp));
@@ -74,5 +88,6 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	} else {
 		p->kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	}
-	p->kp.pre_handler = rp_kprobe_pre;
+	p->kp.pre_handler = rp_agg_count_only_ok(p) ? rp_kprobe_count_pre :
+			    rp_kprobe_pre;
 }
