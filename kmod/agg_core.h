@@ -43,7 +43,7 @@
 #define RP_AGG_BUSY		(1ULL << 63)
 #define RP_AGG_PROBES		16	/* slots a key may look at */
 #define RP_AGG_KEY_WORDS_MAX	8
-#define RP_AGG_LOG2_BUCKETS	64	/* <= 0, then [2^(i-1), 2^i) */
+#define RP_AGG_LOG2_BUCKETS	65	/* < 0, 0, then [2^(i-2), 2^(i-1)) */
 #define RP_AGG_LIN_BUCKETS_MAX	RAWPROBE_AGG_LIN_BUCKETS_MAX
 
 /* What a slot's values are (enum rp_agg_shape's flags). */
@@ -107,16 +107,19 @@ static inline __u64 rp_agg_hash(const __u64 *key, __u32 n)
 	return h ? h : 1;
 }
 
-/* The bucket of v: log2 (0 for v <= 0) or linear, clamped at both ends. */
+/*
+ * The bucket of v: log2 (0 for v < 0, 1 for 0: a return value's errors
+ * and zeros apart) or linear, clamped at both ends.
+ */
 static inline __u32 rp_agg_bucket(const struct rp_agg_shape *s, __s64 v)
 {
 	__u64 off;
 
 	if (s->flags & RP_AGG_VAL_LOG2) {
 		if (v <= 0)
-			return 0;
-		/* 1 + floor(log2(v)), in one instruction (bsr or lzcnt) */
-		return 64 - (__u32)__builtin_clzll((__u64)v);
+			return v == 0;
+		/* 2 + floor(log2(v)), in one instruction (bsr or lzcnt) */
+		return 65 - (__u32)__builtin_clzll((__u64)v);
 	}
 	if (v < s->lin_min)
 		return 0;

@@ -19,10 +19,12 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	4	/* 2: fault_mask (field fetches),
+#define RAWPROBE_ABI_VERSION	5	/* 2: fault_mask (field fetches),
 					 * 3: the tsc clock (RAWPROBE_REC_TSC),
 					 * 4: several strings a record
-					 *    (RAWPROBE_STR_ARG_MULTI)
+					 *    (RAWPROBE_STR_ARG_MULTI),
+					 * 5: log2 buckets keep v < 0
+					 *    apart from 0 (65 of them)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -553,9 +555,9 @@ enum rawprobe_agg_key {
 
 /*
  * An entry's values: the count, then with a value: its sum, min and max
- * (s64), then with a histogram its buckets (log2: 64, bucket 0 for v <= 0
- * and bucket i for [2^(i-1), 2^i); linear: LIN_BUCKETS of LIN_STEP from
- * LIN_MIN, values outside clamped to the first or last).
+ * (s64), then with a histogram its buckets (log2: 65, bucket 0 for v < 0,
+ * 1 for v == 0 and bucket i for [2^(i-2), 2^(i-1)); linear: LIN_BUCKETS of
+ * LIN_STEP from LIN_MIN, values outside clamped to the first or last).
  */
 enum rawprobe_agg_value {
 	RAWPROBE_AGG_VALUE_NONE		= 0,	/* counts only */

@@ -80,7 +80,9 @@ check "hist --by"        2 "^$"              "--by takes 'comm'" -- $CTL hist --
 check "hist --arg range" 2 "^$"              "--arg wants 0..5" -- $CTL hist --arg 6
 check "hist --linear 0"  2 "^$"              "--linear wants" -- $CTL hist --linear 0
 check "hist -i records" 2 "^$"              "-i prints what hist's own probes count in the kernel" -- $CTL hist -i 1
-check "hist -i --retval" 2 "^$"              "not with --stack, --arg, --retval" -- $CTL hist kretprobe:vfs_read --retval -i 1
+check "hist -i --stack"  2 "^$"              "not with --stack, --count" -- $CTL hist kprobe:vfs_read --stack -i 1
+check "hist --retval kprobe" 2 "^$"           "hist --retval: only a kretprobe sees a return value" -- $CTL hist kprobe:vfs_read --retval
+check "hist -i --arg string" 2 "^$"           "-i: hist counts in the kernel, which keeps no string" -- $CTL hist kprobe:do_sys_openat2 --args s32,ustr --arg 0 -i 1 --dry-run
 check "hist -i seconds"  2 "^$"              "--interval wants seconds" -- $CTL hist kretprobe:vfs_read -i 0
 check "stream --interval" 2 "^$"             "options of 'rawprobectl hist'" -- $CTL stream --interval 1
 check "input and -e"     2 "^$"              "cannot add probes" -- $CTL stream -r x -e kprobe:f

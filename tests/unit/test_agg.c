@@ -224,14 +224,15 @@ static void test_stats_log2(void **state)
 		rp_agg_add(t, &key, vals[i]);
 		sum += (__u64)vals[i];
 	}
-	/* <= 0 | [1,2) | [2,4) | [4,8) ... | [2^62, 2^63) */
-	buckets[0] = 2;
+	/* < 0 | 0 | [1,2) | [2,4) | [4,8) ... | [2^62, 2^63) */
+	buckets[0] = 1;
 	buckets[1] = 1;
-	buckets[2] = 2;
-	buckets[3] = 1;
-	buckets[10] = 1;	/* 1000 in [512, 1024) */
-	buckets[41] = 1;	/* 2^40 */
-	buckets[63] = 1;	/* INT64_MAX */
+	buckets[2] = 1;
+	buckets[3] = 2;
+	buckets[4] = 1;
+	buckets[11] = 1;	/* 1000 in [512, 1024) */
+	buckets[42] = 1;	/* 2^40 */
+	buckets[64] = 1;	/* INT64_MAX */
 	assert_int_equal(table_merge(t, m, 4), 1);
 	assert_int_equal(m[0].count, 9);
 	assert_int_equal(m[0].sum, sum);

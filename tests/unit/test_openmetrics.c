@@ -81,9 +81,12 @@ static size_t ref_bucket(const struct rp_agg_view *v, size_t nb, int64_t x)
 	size_t b = 0;
 
 	if (v->hist == RAWPROBE_AGG_HIST_LOG2) {
-		while (x > 0 && (uint64_t)x >> b)
+		/* below 0, then 0, then [1, 2), [2, 4), ... */
+		if (x < 0)
+			return 0;
+		while ((uint64_t)x >> b)
 			b++;
-		return b;
+		return b + 1;
 	}
 	if (x < v->lin_min)
 		return 0;
@@ -479,7 +482,7 @@ static void test_hist_log2_latency(void **state)
 		.value_kind = RAWPROBE_AGG_VALUE_LATENCY, .value = "latency",
 	};
 	static struct vals x[6];
-	struct rp_agg_result *r = random_hist(&v, 64, x, 6, 42, 0, 1 << 20);
+	struct rp_agg_result *r = random_hist(&v, 65, x, 6, 42, 0, 1 << 20);
 
 	(void)state;
 	check_all_hist(&v, r, x, "rawprobe_latency_seconds", true);
@@ -495,7 +498,7 @@ static void test_hist_log2_retval(void **state)
 		.value_kind = RAWPROBE_AGG_VALUE_RETVAL, .value = "retval",
 	};
 	static struct vals x[5];
-	struct rp_agg_result *r = random_hist(&v, 64, x, 5, 7, -20, 5000);
+	struct rp_agg_result *r = random_hist(&v, 65, x, 5, 7, -20, 5000);
 
 	(void)state;
 	check_all_hist(&v, r, x, "rawprobe_retval", false);

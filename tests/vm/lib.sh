@@ -22,6 +22,9 @@ T_SCRATCH=$(mktemp -d /tmp/rp-test.XXXXXX)
 # json_get, wait_for, probe_count, stream_all, stream_stop, count_records
 . "$(dirname "${BASH_SOURCE[0]}")/../../tools/ctl-helpers.sh"
 
+# py CODE [ARG]...: a Python one-off, as python3 -c.
+py() { python3 -c "$@"; }
+
 # The rings are allocated by the first probe or reader (kmod/ring.c):
 # a test of what a resize of allocated rings does allocates them first.
 rings_allocate() {

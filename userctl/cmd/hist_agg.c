@@ -61,32 +61,63 @@ static int rp_hist_probe_get(const struct rp_hist_agg *a, unsigned int i,
 }
 
 /*
- * One entry's values as hist's buckets. Latency is never below 0: the
- * kernel's log2 bucket 0 (v <= 0) is hist's [0], its i hist's i; its
- * linear buckets start at 0 and the last holds everything past, hist's
- * over.
+ * Is the value signed, as hist reads it from records? Latency is not;
+ * an argument is as its type (an untyped one is u64).
  */
-static int rp_hist_entry(const struct rp_hist_agg *a, const char *probe,
+static bool rp_hist_signed(const struct rp_hist_opts *o,
+			   const struct rp_probe_desc *d)
+{
+	unsigned int t;
+
+	if (o->value == RP_HIST_LATENCY)
+		return false;
+	if (o->value == RP_HIST_RETVAL)
+		return true;
+	t = o->arg < d->nargs ? d->argtypes[o->arg] : RAWPROBE_ARG_U64;
+	return t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
+}
+
+/*
+ * One entry's values as hist's buckets. The kernel's bucket 0 holds the
+ * values below 0 (as s64; log2's, and linear's from -step: a latency has
+ * none): hist's "below 0" if the value is signed, else the unsigned
+ * values from 2^63, hist's last log2 bucket or linear's over. The rest
+ * are hist's from [0]; linear's last holds everything past, hist's over.
+ */
+static int rp_hist_entry(const struct rp_hist_agg *a,
+			 const struct rp_probe_desc *d,
 			 const struct rp_agg_result *r, size_t e)
 {
 	const uint64_t *w = rp_agg_entry(r, e), *v = w + r->key_words;
+	const uint64_t *kb = v + RP_AGG_W_BUCKETS;
 	size_t nb = r->val_words - RP_AGG_W_BUCKETS;
+	uint64_t b[RAWPROBE_AGG_LIN_BUCKETS_MAX + 1] = { 0 };
+	bool neg = a->o->value != RP_HIST_LATENCY || !a->o->step;
 	struct rp_hist_counts c = {
-		.probe = probe,
+		.probe = d->name,
 		.comm = a->o->by_comm ? (const char *)w : NULL,
 		.count = v[RP_AGG_W_COUNT],
+		.is_signed = rp_hist_signed(a->o, d),
 		.sum = (int64_t)v[RP_AGG_W_SUM],
 		.min = (int64_t)v[RP_AGG_W_MIN],
 		.max = (int64_t)v[RP_AGG_W_MAX],
-		.b = v + RP_AGG_W_BUCKETS,
-		.nb = nb,
+		.b = b,
 	};
 
-	if (a->o->step && nb) {
-		c.nb = nb - 1;
-		c.over = v[RP_AGG_W_BUCKETS + nb - 1];
-		c.over_at = (nb - 1) * a->o->step;
+	if (!nb || nb > sizeof(b) / sizeof(b[0]))
+		return 0;
+	c.nb = nb - neg - (a->o->step ? 1 : 0);
+	memcpy(b, kb + neg, c.nb * sizeof(*b));
+	if (a->o->step) {
+		c.over = kb[nb - 1];
+		c.over_at = c.nb * a->o->step;
 	}
+	if (neg && c.is_signed)
+		c.neg = kb[0];
+	else if (neg && a->o->step)
+		c.over += kb[0];
+	else if (neg)
+		b[c.nb++] = kb[0];	/* [2^63, 2^64) */
 	return rp_hist_put(a->sink, &c);
 }
 
@@ -117,7 +148,7 @@ static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 		}
 	}
 	for (e = 0; p->view.stats && !err && e < r.n; e++)
-		err = rp_hist_entry(a, p->desc.name, &r, e);
+		err = rp_hist_entry(a, &p->desc, &r, e);
 	rp_agg_result_free(&r);
 	return err ? rp_fail(a->nl, "hist", err) : RP_EXIT_OK;
 }

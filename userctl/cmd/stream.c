@@ -761,25 +761,63 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 
 /*
  * hist counts in the kernel when it adds its probes and what it counts
- * is theirs: latency (an entry probe: its hits). The records stay for
- * the rest: existing probes' or a capture's, stacks, --retval and --arg
- * (the kernel's log2 buckets hold values below 0 with 0's), and what
- * is said in records: --count, --id, --drain-log.
+ * is theirs: latency (an entry probe: its hits), the return value, an
+ * argument. The records stay for the rest: existing probes' or a
+ * capture's, stacks, and what is said in records: --count, --id,
+ * --drain-log.
  */
 static int rp_hist_check(struct rp_stream_cfg *c)
 {
+	char value[16];
 	unsigned int i;
 
-	c->in_kernel = c->nreqs && !c->input && c->hist.value == RP_HIST_LATENCY &&
+	c->in_kernel = c->nreqs && !c->input && c->hist.value != RP_HIST_STACK &&
 		       !c->max_count && !c->nids && !c->drain_log;
 	if (c->interval && !c->in_kernel)
 		return rp_usage_error("-i prints what hist's own probes count in "
 				      "the kernel: give probes (KIND:TARGET), not "
-				      "with --stack, --arg, --retval, --count, "
-				      "--id, --input or --drain-log (--id ID: "
-				      "a probe's records)");
-	for (i = 0; c->in_kernel && i < c->nreqs; i++)
-		rp_hist_agg_req(&c->reqs[i], c->hist.by_comm, c->hist.step);
+				      "with --stack, --count, --id, --input or "
+				      "--drain-log (--id ID: a probe's records)");
+	if (c->hist.value == RP_HIST_ARG)
+		snprintf(value, sizeof(value), "arg%u", c->hist.arg);
+	else
+		snprintf(value, sizeof(value), "%s",
+			 c->hist.value == RP_HIST_RETVAL ? "retval" : "latency");
+	for (i = 0; c->in_kernel && i < c->nreqs; i++) {
+		if (c->hist.value == RP_HIST_RETVAL &&
+		    c->reqs[i].kind != RAWPROBE_KIND_KRETPROBE)
+			return rp_usage_error("hist --retval: only a kretprobe "
+					      "sees a return value");
+		rp_hist_agg_req(&c->reqs[i], c->hist.by_comm, c->hist.step,
+				value);
+	}
+	return 0;
+}
+
+/*
+ * An aggregating probe keeps no string: hist --arg of a probe whose
+ * arguments (resolved: --args auto, names) hold one reads records.
+ */
+static int rp_hist_strings(struct rp_stream_cfg *c)
+{
+	unsigned int i, k;
+	bool str = false;
+
+	for (i = 0; c->in_kernel && c->hist.value == RP_HIST_ARG &&
+		    i < c->nreqs; i++)
+		for (k = 0; k < (unsigned int)c->reqs[i].nargs; k++)
+			str |= c->reqs[i].argtypes[k] == RAWPROBE_ARG_KSTR ||
+			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_USTR ||
+			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_IP6;
+	if (!str)
+		return 0;
+	if (c->interval)
+		return rp_usage_error("-i: hist counts in the kernel, which "
+				      "keeps no string: --args without str, "
+				      "ustr or ip6");
+	c->in_kernel = false;
+	for (i = 0; i < c->nreqs; i++)
+		c->reqs[i].flags &= ~RAWPROBE_F_AGG;
 	return 0;
 }
 
@@ -1063,7 +1101,7 @@ static int rp_stream_prepare(struct rp_stream_cfg *c)
 	err = rp_probe_check(c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
-	rc = rp_probe_auto_args(c->reqs, c->nreqs);
+	rc = rp_probe_auto_args(c->reqs, c->nreqs) ?: rp_hist_strings(c);
 	if (rc || !c->dry_run)
 		return rc;
 	rp_probe_dry_run(c->reqs, c->nreqs);

@@ -104,8 +104,10 @@ void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
 	*open_lo = b == 0;
 	*open_hi = v->hist == RAWPROBE_AGG_HIST_LINEAR && b == nb - 1;
 	if (v->hist == RAWPROBE_AGG_HIST_LOG2) {
-		*lo = b ? (int64_t)1 << (b - 1) : 0;
-		*hi = b == 63 ? INT64_MAX : (int64_t)1 << b;
+		/* (..., 0), [0, 1), [1, 2), [2, 4), ... [2^62, INT64_MAX] */
+		*lo = b >= 2 ? (int64_t)1 << (b - 2) : b ? 0 : INT64_MIN;
+		*hi = b == 64 ? INT64_MAX : b >= 2 ? (int64_t)1 << (b - 1) :
+		      (int64_t)b;
 		return;
 	}
 	*lo = v->lin_min + (int64_t)(b * v->lin_step);
@@ -148,12 +150,8 @@ static void rp_agg_text_hist(FILE *out, const struct rp_agg_view *v,
 		rp_agg_bounds(v, i, nb, &l, &h, &olo, &ohi);
 		rp_agg_num(lo, sizeof(lo), l);
 		rp_agg_num(hi, sizeof(hi), h);
-		if (v->hist == RAWPROBE_AGG_HIST_LOG2 && !i)
-			snprintf(label, sizeof(label), "(..., 0]");
-		else
-			snprintf(label, sizeof(label), "%s%s, %s)",
-				 olo ? "(..." : "[", olo ? "" : lo,
-				 ohi ? "...": hi);
+		snprintf(label, sizeof(label), "%s%s, %s)", olo ? "(..." : "[",
+			 olo ? "" : lo, ohi ? "..." : hi);
 		fprintf(out, "%-20s %8" PRIu64 " |%-*.*s|\n", label, b[i],
 			RP_AGG_BAR, (int)(top ? b[i] * RP_AGG_BAR / top : 0),
 			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
@@ -176,10 +174,8 @@ static void rp_agg_json_hist(struct json *j, const struct rp_agg_view *v,
 		json_obj_open(j);
 		if (!olo)
 			json_kv_s64(j, "lo", l);
-		if (!ohi && (v->hist != RAWPROBE_AGG_HIST_LOG2 || i))
+		if (!ohi)
 			json_kv_s64(j, "hi", h);
-		else if (v->hist == RAWPROBE_AGG_HIST_LOG2)
-			json_kv_s64(j, "hi", 1);
 		json_kv_u64(j, "count", b[i]);
 		json_obj_close(j);
 	}

@@ -211,37 +211,40 @@ static void rp_om_head(FILE *out, const char *name, const char *type,
  * The last bucket printed with a bound of its own, of every entry (one
  * layout for all, so that sum by (le) adds like with like): linear, all
  * but the last (open above: +Inf's); log2, up to the highest one that
- * counted (64 would be mostly zeros), never bucket 63 (up to INT64_MAX).
+ * counted (65 would be mostly zeros), never bucket 64 (up to INT64_MAX),
+ * and the one below 0 only if some entry has a value there (*first).
  * SIZE_MAX: none.
  */
-static size_t rp_om_last_bucket(const struct rp_om *om, size_t nb)
+static size_t rp_om_last_bucket(const struct rp_om *om, size_t nb,
+				size_t *first)
 {
 	const uint64_t *b;
-	size_t e, i, last = 0;
-	bool any = false;
+	size_t e, i, last = 1;
 
+	*first = 0;
 	if (om->v->hist == RAWPROBE_AGG_HIST_LINEAR)
 		return nb >= 2 ? nb - 2 : SIZE_MAX;
+	*first = 1;
 	for (e = 0; e < om->n; e++) {
 		b = rp_agg_entry(om->r, e) + om->r->key_words + RP_AGG_W_BUCKETS;
+		if (b[0])
+			*first = 0;
 		for (i = nb; i-- > last; )
 			if (b[i]) {
 				last = i;
-				any = true;
 				break;
 			}
 	}
-	if (!any)
-		return 0;
-	return last < 63 ? last : 62;
+	return last < 64 ? last : 63;
 }
 
 /*
  * Entry e's histogram, cumulative as Prometheus' is. Buckets are
  * [lo, hi) of integers, so "le" (at most) is hi - 1: [1024, 2048) is
- * le="2047", and bucket 0 of log2, 0 and below, le="0".
+ * le="2047"; log2's bucket 0 (below 0) is le="-1", its 1 (0) le="0".
  */
-static void rp_om_hist(const struct rp_om *om, size_t e, size_t last)
+static void rp_om_hist(const struct rp_om *om, size_t e, size_t first,
+		       size_t last)
 {
 	const uint64_t *val = rp_agg_entry(om->r, e) + om->r->key_words;
 	const uint64_t *b = val + RP_AGG_W_BUCKETS;
@@ -252,7 +255,7 @@ static void rp_om_hist(const struct rp_om *om, size_t e, size_t last)
 
 	for (i = 0; i < nb; i++) {
 		cum += b[i];
-		if (last == SIZE_MAX || i > last)
+		if (last == SIZE_MAX || i > last || i < first)
 			continue;
 		rp_agg_bounds(om->v, i, nb, &lo, &hi, &olo, &ohi);
 		fprintf(om->out, "%s_bucket{%s,le=\"", om->family,
@@ -272,7 +275,7 @@ static void rp_om_hist(const struct rp_om *om, size_t e, size_t last)
 static void rp_om_value(struct rp_om *om)
 {
 	static const char *const ext[] = { "min", "max" };
-	size_t e, last = 0, nb = rp_agg_nbuckets(om->v, om->r);
+	size_t e, first = 0, last = 0, nb = rp_agg_nbuckets(om->v, om->r);
 	const uint64_t *val;
 	char help[160], name[sizeof(om->family) + 8];
 	unsigned int k;
@@ -288,11 +291,11 @@ static void rp_om_value(struct rp_om *om)
 			 om->family + strlen("rawprobe_"));
 	rp_om_head(om->out, om->family, nb ? "histogram" : "summary", help);
 	if (nb)
-		last = rp_om_last_bucket(om, nb);
+		last = rp_om_last_bucket(om, nb, &first);
 	for (e = 0; e < om->n; e++) {
 		val = rp_agg_entry(om->r, e) + om->r->key_words;
 		if (nb) {
-			rp_om_hist(om, e, last);
+			rp_om_hist(om, e, first, last);
 			continue;
 		}
 		fprintf(om->out, "%s_sum{%s} ", om->family, om->labels[e]);

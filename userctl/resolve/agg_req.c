@@ -267,22 +267,25 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
  * By comm or not. A table without keys needs one slot; one of linear
  * buckets (2 KiB a key) is kept to a quarter of the default keys.
  */
-void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step)
+void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
+		     const char *value)
 {
 	struct rp_agg_req *a = &req->agg;
+	bool latency = !strcmp(value, "latency");
 
 	req->flags |= RAWPROBE_F_AGG;
 	snprintf(a->by, sizeof(a->by), "%s", by_comm ? "comm" : "");
 	a->max_keys = by_comm ? 0 : 1;
-	if (req->kind != RAWPROBE_KIND_KRETPROBE)
+	if (latency && req->kind != RAWPROBE_KIND_KRETPROBE)
 		return;
-	snprintf(a->value, sizeof(a->value), "latency");
+	snprintf(a->value, sizeof(a->value), "%s", value);
 	if (!step) {
 		a->hist = RAWPROBE_AGG_HIST_LOG2;
 		return;
 	}
+	/* a value that may be below 0 gets a bucket of its own for that */
 	a->hist = RAWPROBE_AGG_HIST_LINEAR;
-	a->lin_min = 0;
+	a->lin_min = latency ? 0 : -(int64_t)step;
 	a->lin_step = step;
 	a->lin_buckets = RAWPROBE_AGG_LIN_BUCKETS_MAX;
 	if (by_comm)

@@ -89,11 +89,14 @@ struct rp_probe_req {
  */
 int rp_agg_req_resolve(struct rp_probe_req *req);
 /*
- * hist's request for one of its probes (before rp_probe_auto_args()): a
- * kretprobe's latency in log2 buckets (step 0) or linear ones of width
- * step, an entry probe's hits; by comm or not.
+ * hist's request for one of its probes (before rp_probe_auto_args()):
+ * value ("latency", "retval" or "argN") in log2 buckets (step 0) or
+ * linear ones of width step, or, for an entry probe's latency, its hits;
+ * by comm or not. rp_agg_req_resolve() checks the value against the
+ * probe.
  */
-void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step);
+void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
+		     const char *value);
 /*
  * Aggregation's options, shared by count and probe add: --count, --by,
  * --stats (--sum), --hist log2, --lhist MIN,MAX,STEP (bpftrace's hist()

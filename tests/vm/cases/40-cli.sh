@@ -6,7 +6,6 @@
 S=$T_SCRATCH
 VALIDATE=tests/cli/validate_json.py
 
-py() { python3 -c "$@"; }
 
 t_doctor_all_good() {
 	local out

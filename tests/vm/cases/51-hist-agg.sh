@@ -110,5 +110,58 @@ t_hist_kernel_kprobe_by_comm() {
 	expect_eq 0 "$(summary_col $S/kc.out.err kprobe:$SYS 3)" "RECORDS"
 }
 
+# lseek returns the offset it is given, or -EINVAL: a return value and
+# an argument under the workload's control, below 0 included.
+LSEEK='import os, sys
+open("/proc/self/comm", "w").write("rp-lseek")
+fd = os.open("/etc/hostname", os.O_RDONLY)
+for off, whence in [(0, 99)] * 3 + [(0, 0)] * 2 + [(1, 0)] + [(5, 0)] * 4 + [(1000, 0)] * 2 + [(-5, 0)]:
+    try:
+        os.lseek(fd, off, whence)
+    except OSError:
+        pass'
+
+# hist_doc FILE: the JSON histogram of rp-lseek's calls in FILE, its keys
+# sorted (one line, to compare).
+hist_doc() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(json.dumps([x for x in d if x.get("comm") == "rp-lseek"], sort_keys=True))
+PY
+}
+
+# hist --retval and --arg count in the kernel (no record) and print what
+# hist printed from records: the same JSON for the same calls, errors in
+# the bucket below 0, zeros in [0] (the kernel's log2 keeps them apart).
+t_hist_kernel_retval_arg() {
+	local id
+	bg_start $S/rv.out -j hist kretprobe:__x64_sys_lseek --retval --by comm -o $S/rv.json
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p['symbol'] == '__x64_sys_lseek'][0]")
+	py "$LSEEK"
+	expect_eq 0 "$(json_get "$($CTL -j probe show "$id")" 'j["stats"]["records"]')" "records while hist --retval counts"
+	bg_stop INT
+	$VALIDATE hist $S/rv.json >/dev/null || fail "schema: $($VALIDATE hist $S/rv.json)"
+	expect_eq '[{"buckets": [{"count": 4, "high": 0}, {"count": 2, "high": 1, "low": 0}, {"count": 1, "high": 2, "low": 1}, {"count": 4, "high": 8, "low": 4}, {"count": 2, "high": 1024, "low": 512}], "comm": "rp-lseek", "count": 13, "max": 1000, "min": -22, "probe": "kretprobe:__x64_sys_lseek", "scale": "log2", "sum": 1933, "value": "retval"}]' \
+		"$(hist_doc $S/rv.json | sed 's/"avg": [-0-9]*, //')" "rp-lseek's return values"
+	# the same calls through records: the same document
+	id=$($CTL probe add kretprobe __x64_sys_lseek)
+	bg_start $S/rr.out -j hist --id "$id" --retval --by comm -o $S/rr.json
+	py "$LSEEK"
+	kill -INT "$BG_PID"
+	wait "$BG_PID" || fail "hist --id exited $?"
+	$CTL probe del "$id"
+	expect_eq "$(hist_doc $S/rv.json)" "$(hist_doc $S/rr.json)" "kernel's and records' histograms"
+	# an argument, signed: lseek's offset
+	bg_start $S/ra.out -j hist kprobe:__x64_sys_lseek --args s32,s64,u32 --arg 1 --by comm -o $S/ra.json
+	py "$LSEEK"
+	bg_stop INT
+	expect_eq 0 "$(summary_col $S/ra.out.err kprobe:__x64_sys_lseek 3)" "RECORDS of hist --arg"
+	expect_eq "13 -5 1000" "$(json_get "$(hist_doc $S/ra.json)" '" ".join(str(j[0][k]) for k in ("count", "min", "max"))')" \
+		"count, min, max of the offsets"
+	expect_eq "1 5 1 4 2" "$(json_get "$(hist_doc $S/ra.json)" '" ".join(str(b["count"]) for b in j[0]["buckets"])')" \
+		"the offsets' buckets: below 0, [0], [1, 2), [4, 8), [512, 1024)"
+}
+
 tests t_hist_kernel_no_records t_hist_kernel_linear_text t_hist_kernel_intervals \
-	t_hist_kernel_kprobe_by_comm
+	t_hist_kernel_kprobe_by_comm t_hist_kernel_retval_arg

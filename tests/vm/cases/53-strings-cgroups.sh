@@ -5,7 +5,6 @@
 # on one cgroup's tasks and its children's. Bad input gets a clear error.
 
 S=$T_SCRATCH
-py() { python3 -c "$@"; }
 # validate_all FILE: every record of FILE against the JSON schema's record
 validate_all() {
 	local out
