@@ -223,8 +223,32 @@ ex_cost() {
 		hint "int3 ($int3 ns) is not dearer than ftrace ($ftrace ns): was the offset probe really a breakpoint?"
 }
 
+# One command's calls recorded, the others' filtered in the kernel.
+ex_mine() {
+	local id r0 f0 r1 f1
+	cp "$GETPGID_LOOP" $S/lab1-mine
+	cp "$GETPGID_LOOP" $S/lab1-other
+	id=$(student add_mine lab1-mine) || hint "add_mine failed"
+	[[ $id =~ ^[0-9]+$ ]] || hint "add_mine printed '$id', not a probe id"
+	$CTL -j probe show "$id" > $S/m.json 2>/dev/null ||
+		hint "there is no probe $id (was it deleted, or not persistent?)"
+	[ "$(json_get "$(cat $S/m.json)" 'j["kind"], j["symbol"], j["offset"]')" = "('kprobe', '$SYM', 0)" ] ||
+		hint "probe $id is not a kprobe on the entry of getpgid's system call"
+	r0=$(stat_of "$id" records)
+	f0=$(stat_of "$id" filtered)
+	$S/lab1-mine -w 0 300 >/dev/null
+	$S/lab1-other -w 0 200 >/dev/null
+	r1=$(stat_of "$id" records)
+	f1=$(stat_of "$id" filtered)
+	[ $((r1 - r0)) = 300 ] ||
+		hint "lab1-mine made 300 calls and lab1-other 200; the probe wrote $((r1 - r0)) records"
+	[ $((f1 - f0)) -ge 200 ] ||
+		hint "the probe's filtered counter grew by $((f1 - f0)) over lab1-other's 200 calls: leave them out in the kernel"
+}
+
 exercise "a kprobe on getpgid's entry sees every call" ex_add_probe
 exercise "hits prints the probe's hit count" ex_hits
 exercise "an ftrace kprobe event on the same function counts the same calls" ex_ftrace
 exercise "landed tells ftrace, optimized and int3 probes apart" ex_landed
 exercise "cost measures an entry probe and a breakpoint" ex_cost
+exercise "add_mine records one command's calls, filtered in the kernel" ex_mine

@@ -50,3 +50,15 @@ default_maxactive() {
 	# END SOLUTION
 	# SKELETON: return 1	# not written yet: replace this line
 }
+
+# Exercise 4: add a persistent kretprobe on hrtimer_nanosleep that
+# records only the sleeps that did not end as asked (a signal cut them
+# short), the others dropped in the kernel, and print its id.
+add_cut_short() {
+	# TODO 4: what does hrtimer_nanosleep return then? rawprobectl probe
+	# add --help: a filter on the return value
+	# BEGIN SOLUTION
+	rawprobectl probe add kretprobe hrtimer_nanosleep --filter 'retval < 0'
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}

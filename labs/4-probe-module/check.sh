@@ -90,8 +90,27 @@ ex_unload() {
 		hint "the exit line shows no hits and records: $(grep lab4_unlink: $S/dmesg | tail -1)"
 }
 
+# comm=: the command is current's; its name equal, not a prefix
+ex_comm() {
+	local n others filtered
+	load comm=busybox-lab4
+	cp /bin/busybox $D/busybox-lab4
+	cp /bin/busybox $D/busybox-lab4x
+	touch $D/mine1 $D/mine2 $D/x1 $D/x2 $D/rm1
+	unlinks $S/c.json bash -c "$D/busybox-lab4 rm $D/mine1 $D/mine2 &&
+		$D/busybox-lab4x rm $D/x1 $D/x2 && rm $D/rm1"
+	n=$(count_records $S/c.json "r.get('str') in ('$D/mine1', '$D/mine2')")
+	others=$(count_records $S/c.json "r.get('str') not in ('$D/mine1', '$D/mine2')")
+	filtered=$(stat_of "$LID" filtered)
+	[ "$n" = 2 ] || hint "comm=busybox-lab4: $n records of the 2 files busybox-lab4 removed"
+	[ "$others" = 0 ] ||
+		hint "comm=busybox-lab4: $others records of files other commands removed ($(count_records $S/c.json "r['comm'] == 'busybox-lab4x'") by busybox-lab4x)"
+	[ "$filtered" -ge 3 ] || hint "the probe's filtered counter is $filtered: the other commands' files must be given up (discarded)"
+}
+
 exercise "the module loads and registers its jprobe on do_unlinkat" ex_loads
 exercise "each unlink gives a record with the file's name" ex_names
 exercise "records carry do_unlinkat's directory fd" ex_dfd
 exercise "prefix= keeps the names under it and discards the others" ex_prefix
 exercise "rmmod unregisters the probe and logs its statistics" ex_unload
+exercise "comm= keeps the files one command removes and discards the others" ex_comm

@@ -3,9 +3,10 @@
  * Lab 4: your own probe module. A jprobe-style probe on do_unlinkat(),
  * the function behind unlink(2), unlinkat(2) and rmdir's cousin: one
  * record per file removed, with the directory fd and the name, and an
- * optional prefix= to keep only the names under a directory.
+ * optional prefix= to keep only the names under a directory, comm= only
+ * the files one command removes.
  *
- *	insmod lab4_unlink.ko [prefix=/tmp/]
+ *	insmod lab4_unlink.ko [prefix=/tmp/] [comm=rm]
  *	rm /tmp/x
  *	rawprobectl stream          # ... jprobe ... (-100) "/tmp/x"
  *	rmmod lab4_unlink           # lab4_unlink: 1 hits, 1 records, 2 filtered
@@ -18,12 +19,17 @@
 #include <linux/kprobes.h>
 #include <linux/fs.h>
 #include <linux/err.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <rawprobe/api.h>
 
 static char prefix[RAWPROBE_STR_LEN];
 module_param_string(prefix, prefix, sizeof(prefix), 0444);
 MODULE_PARM_DESC(prefix, "record only names that start with this");
+
+static char comm[TASK_COMM_LEN];
+module_param_string(comm, comm, sizeof(comm), 0444);
+MODULE_PARM_DESC(comm, "record only the files this command removes");
 
 static struct rawprobe_probe *unlink_probe;
 static atomic64_t discarded;
@@ -70,6 +76,19 @@ RAWPROBE_JPROBE(unlink_entry, int, dfd, struct filename *, name)
 	/* BEGIN SOLUTION */
 	if (prefix[0] && ((rec->flags & RAWPROBE_REC_STR) == 0 ||
 			  strncmp(rec->str, prefix, strlen(prefix)))) {
+		rawprobe_discard(probe, &slot);
+		atomic64_inc(&discarded);
+		return 0;
+	}
+	/* END SOLUTION */
+
+	/*
+	 * TODO 6: with comm=, a file another command removes is given up
+	 * in the same way: the command is the task's, the one running the
+	 * handler; its name must equal comm, not start with it
+	 */
+	/* BEGIN SOLUTION */
+	if (comm[0] && strncmp(current->comm, comm, TASK_COMM_LEN)) {
 		rawprobe_discard(probe, &slot);
 		atomic64_inc(&discarded);
 		return 0;

@@ -57,6 +57,25 @@ ex_records() {
 	[ "$n" = 3 ] || hint "$n records for 3 faults"
 }
 
+# path=: only the opens of that file, its name equal (read from the
+# user's registers), not a prefix
+ex_path() {
+	local out rc=0 f
+	echo secret > $D/secret
+	echo secret > $D/secret2
+	load comm=busybox-lab5 errno=28 path=$D/secret
+	out=$($D/busybox-lab5 cat $D/secret 2>&1 >/dev/null) || rc=$?
+	[ $rc != 0 ] || hint "the victim's cat $D/secret worked: its openat() was not overridden"
+	[[ $out == *"No space left on device"* ]] ||
+		hint "the victim's cat $D/secret failed with '$out', not with errno=28 (ENOSPC)"
+	for f in $D/file $D/secret2; do
+		out=$($D/busybox-lab5 cat $f 2>&1 >/dev/null) ||
+			hint "the victim's cat $f failed too ('$out'): only $D/secret must fail"
+	done
+	out=$(cat $D/secret 2>&1 >/dev/null) || hint "cat (another command) failed too: '$out'"
+}
+
 exercise "the victim's openat fails with the chosen errno, others' work" ex_fails
 exercise "every=3 fails the victim's 3rd and 6th calls only" ex_every
 exercise "each injected fault is recorded with its error" ex_records
+exercise "path= fails the victim's opens of one file only" ex_path

@@ -4,7 +4,7 @@
  * every Nth call, with the error of your choice, as the kernel's
  * fail_function does with its "interval".
  *
- *	insmod lab5_inject.ko comm=victim errno=28 every=2
+ *	insmod lab5_inject.ko comm=victim errno=28 every=2 [path=/etc/hostname]
  *	victim cat /etc/hostname     # works
  *	victim cat /etc/hostname     # cat: /etc/hostname: No space left on device
  *	rawprobectl stream           # one record per injected fault
@@ -18,6 +18,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/atomic.h>
+#include <linux/uaccess.h>
 #include <rawprobe/api.h>
 
 static char comm[TASK_COMM_LEN];
@@ -31,6 +32,10 @@ MODULE_PARM_DESC(errno, "the error to return, positive (default 5, EIO)");
 static unsigned int every = 1;
 module_param(every, uint, 0444);
 MODULE_PARM_DESC(every, "fail every Nth call of the command (default 1: all)");
+
+static char path[64];
+module_param_string(path, path, sizeof(path), 0444);
+MODULE_PARM_DESC(path, "only the calls that open this file fail (default: any)");
 
 static struct rawprobe_probe *inject_probe;
 static atomic_t calls = ATOMIC_INIT(0);
@@ -48,12 +53,31 @@ static int inject_entry(struct rawprobe_probe *p, struct pt_regs *regs,
 	struct rawprobe_record *rec;
 	struct rawprobe_slot slot;
 	long rc = -errno_to_inject;
+	char name[sizeof(path)];
 
 	/* END SOLUTION */
 	/* TODO 1: another command's call runs untouched: return 0 */
 	/* BEGIN SOLUTION */
 	if (strncmp(current->comm, comm, TASK_COMM_LEN))
 		return 0;
+	/* END SOLUTION */
+
+	/*
+	 * TODO 5: with path=, only the calls that open the file named path
+	 * fail, the others run untouched. __x64_sys_openat() is passed the
+	 * user's registers; the name is a user pointer, read without
+	 * faulting (copy_from_user_nofault(): modules do not have
+	 * strncpy_from_user_nofault())
+	 */
+	/* BEGIN SOLUTION */
+	if (path[0]) {
+		const struct pt_regs *user = (const struct pt_regs *)rawprobe_arg(regs, 0);
+		size_t len = strlen(path) + 1;
+
+		if (copy_from_user_nofault(name, (const char __user *)user->si, len) ||
+		    memcmp(name, path, len))
+			return 0;
+	}
 	/* END SOLUTION */
 
 	/* TODO 2: only every Nth call of the command fails (count in calls) */

@@ -79,6 +79,62 @@ EOF
 		hint "slowest printed '$got': not the longest slice's duration in ns"
 }
 
+# linear FILE NAME: the histogram of NAME's (or the only one) in a hist
+# text output, as "COUNT LINEAR WIDTHS N50 N200 OVER": its count, 1 if
+# linear, its bounded buckets' widths (comma-separated), the counts of
+# the buckets from 50 to 100 ms and from 200 to 250 ms, and past the
+# last bucket; "none" if there is no such histogram.
+linear() {
+	python3 - "$1" "$2" <<'EOF'
+import re
+import sys
+
+heads, cur = {}, None
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"@kretprobe:hrtimer_nanosleep(?:\[(.*)\])?, latency_ns( \(linear\))?: count (\d+)", line)
+    if m:
+        cur = heads.setdefault(m.group(1) or "", {"lin": bool(m.group(2)), "count": int(m.group(3)), "b": []})
+        continue
+    if line.startswith("@") or not line.strip():
+        cur = None
+    m = re.match(r"\[(\d+), (\d+|\.\.\.)\)\s+(\d+)", line)
+    if m and cur is not None:
+        cur["b"].append((int(m.group(1)), None if m.group(2) == "..." else int(m.group(2)), int(m.group(3))))
+h = heads.get(sys.argv[2], heads.get("") if len(heads) == 1 else None)
+if h is None:
+    print("none")
+    sys.exit()
+widths = sorted({hi - lo for lo, hi, n in h["b"] if hi is not None})
+span = lambda a, b: sum(n for lo, hi, n in h["b"] if hi is not None and a <= lo and hi <= b)
+over = sum(n for lo, hi, n in h["b"] if hi is None)
+print(h["count"], int(h["lin"]), ",".join(map(str, widths)) or "-",
+      span(50000000, 100000000), span(200000000, 250000000), over)
+EOF
+}
+
+ex_sleeps() {
+	local name=lab6-sleep r count lin widths n50 n200 over
+	cp /bin/sleep $D/$name
+	student_bg hrtimer_nanosleep hist_sleeps $S/sl.txt $name
+	$D/$name 0.05; $D/$name 0.2; $D/$name 0.05; $D/$name 0.2; $D/$name 0.05
+	python3 -c "import time; time.sleep(0.05)"
+	wait $STUDENT_PID || hint "hist_sleeps failed"
+	[ -s $S/sl.txt ] || hint "hist_sleeps wrote nothing to the file it was given"
+	r=$(linear $S/sl.txt $name)
+	[ "$r" != none ] || hint "no histogram of hrtimer_nanosleep's latency (for $name, or alone) in the file"
+	read -r count lin widths n50 n200 over <<< "$r"
+	[ "$lin" = 1 ] || hint "the histogram's buckets are log2's, not linear"
+	[ "$widths" != - ] ||
+		hint "every sleep ($over) is counted past the histogram's last bucket: are its buckets 10 ms wide?"
+	[ "$over" = 0 ] && [ "$widths" = 10000000 ] ||
+		hint "the buckets are $widths ns wide ($over sleeps past the last one): that is not 10 ms"
+	[ "$count" = 5 ] ||
+		hint "the histogram counts $count sleeps; $name made 5 (another command slept once): only $name's"
+	[ "$n50" = 3 ] && [ "$n200" = 2 ] ||
+		hint "$n50 sleeps counted from 50 to 100 ms (3 made) and $n200 from 200 to 250 ms (2 made)"
+}
+
 exercise "hist_reads: vfs_read's latency histogram per command" ex_hist
 exercise "perfetto_reads: dd's reads as slices in a Perfetto trace" ex_perfetto
 exercise "slowest finds the longest slice of a trace" ex_slowest
+exercise "hist_sleeps: one command's sleeps in linear 10 ms buckets" ex_sleeps

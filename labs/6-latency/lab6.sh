@@ -27,6 +27,19 @@ perfetto_reads() {
 	# SKELETON: return 1	# not written yet: replace this line
 }
 
+# Exercise 4: how long the command $2's sleeps take, to 10 ms: a
+# histogram of hrtimer_nanosleep()'s latency, only $2's calls (filtered
+# in the kernel), in linear buckets 10 ms wide, written to $1 as
+# rawprobectl prints it.
+hist_sleeps() {
+	# TODO 4: rawprobectl hist --help: the buckets' width, and its unit
+	# BEGIN SOLUTION
+	rawprobectl hist kretprobe:hrtimer_nanosleep --comm "$2" \
+		--linear 10000000 -d "$DURATION" > "$1"
+	# END SOLUTION
+	# SKELETON: return 1	# not written yet: replace this line
+}
+
 # Exercise 3: read a Perfetto trace ($1): print "NS COMM" for its longest
 # slice, its duration in nanoseconds (an integer) and its thread's name.
 # (Open the same file in ui.perfetto.dev and find that slice.)

@@ -31,11 +31,21 @@ drop_sym() {
 	fi
 }
 
-ex_drop_function() {
-	local got
-	got=$(student drop_function) || hint "drop_function failed"
-	[ "$got" = "$(drop_sym)" ] ||
-		hint "drop_function printed '$got': that is not a function this kernel frees dropped packets in"
+# first_present must name what the kernel has, not what 6.1 or 6.12
+# has: the check asks about names that differ between them, ordered
+# either way, and names that are the start of another's.
+ex_first_present() {
+	local got want q
+	for q in "sk_skb_reason_drop kfree_skb_reason:$(drop_sym)" \
+		 "kfree_skb_reason sk_skb_reason_drop:$(drop_sym)" \
+		 "lab7_no_such_function vfs_read:vfs_read" \
+		 "kfree_skb_reas vfs_write vfs_read:vfs_write" \
+		 "getpgid __x64_sys_getpgid:__x64_sys_getpgid"; do
+		want=${q#*:}
+		got=$(student first_present ${q%%:*}) || hint "first_present ${q%%:*} failed"
+		[ "$got" = "$want" ] ||
+			hint "first_present ${q%%:*} printed '$got': that is not the first of them this kernel has"
+	done
 }
 
 ex_drops() {
@@ -67,9 +77,30 @@ ex_stacks() {
 		hint "dd read 20 blocks through ksys_read; the stacks ending ksys_read;vfs_read count $n"
 }
 
-lab_cleanup() { rm -f /tmp/lab7.data; }
+# The bytes each command read, summed in the kernel: busybox's dd asks
+# for 3000 bytes 4 times and once more at the end, of a 10000-byte file.
+ex_read_bytes() {
+	local j n
+	cp /bin/busybox /tmp/busybox-lab7
+	head -c 10000 /dev/zero > /tmp/lab7.data
+	student_bg vfs_read read_bytes $S/b.json
+	/tmp/busybox-lab7 dd if=/tmp/lab7.data of=/dev/null bs=3000 2>/dev/null
+	wait $STUDENT_PID || hint "read_bytes failed"
+	j=$(last_doc $S/b.json)
+	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
+		hint "$S/b.json holds no count JSON document (rawprobectl -j count)"
+	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'busybox-lab7')")
+	[ "$n" != 0 ] || hint "no entry for the command busybox-lab7: by command name"
+	n=$(json_get "$j" "[e.get('sum') for e in j['entries'] if e.get('comm') == 'busybox-lab7'][0]")
+	[ "$n" != None ] || hint "busybox-lab7's entry has no sum: count the calls, and sum a value"
+	[ "$n" = 10000 ] ||
+		hint "busybox-lab7 read a file of 10000 bytes in blocks of 3000; the sum says $n"
+}
+
+lab_cleanup() { rm -f /tmp/lab7.data /tmp/busybox-lab7; }
 
 exercise "calls_by_comm: getpgid's calls by command, counted in the kernel" ex_comm
-exercise "drop_function names this kernel's drop function" ex_drop_function
+exercise "first_present names the first function this kernel has" ex_first_present
 exercise "drops_by_caller: UDP drops at a closed port, by caller" ex_drops
 exercise "read_stacks: vfs_read's calls as folded kernel stacks" ex_stacks
+exercise "read_bytes: the bytes vfs_read returned, summed per command" ex_read_bytes

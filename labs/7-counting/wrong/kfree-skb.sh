@@ -1,5 +1,6 @@
-# fails: 2
-# The function without the reason (not this kernel's drop function).
-cat >> lab7.sh <<'END'
+# fails: 3
+# The function without the reason (not this kernel's drop function: an
+# inline wrapper on both, with no symbol to probe).
+cat >> lab7.sh <<'EOF'
 drop_function() { echo kfree_skb; }
-END
+EOF
