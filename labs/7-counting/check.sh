@@ -4,20 +4,21 @@
 LAB_SCRIPT=lab7.sh
 export DURATION=5
 
-# last_doc FILE: the last JSON document count wrote (the run's total)
-last_doc() {
-	tail -n 1 "$1"
+# count_doc FILE: J, the last JSON document count wrote to FILE (the
+# run's total), or a hint if it is not one
+count_doc() {
+	J=$(tail -n 1 "$1")
+	json_get "$J" 'j["entries"]' >/dev/null 2>&1 ||
+		hint "$1 holds no count JSON document (rawprobectl -j count)"
 }
 
 ex_comm() {
-	local j n
+	local n
 	student_bg __x64_sys_getpgid calls_by_comm $S/c.json
 	$GETPGID_LOOP -w 0 300 >/dev/null
 	wait $STUDENT_PID || hint "calls_by_comm failed"
-	j=$(last_doc $S/c.json)
-	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
-		hint "$S/c.json holds no count JSON document (rawprobectl -j count)"
-	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'getpgid_loop')")
+	count_doc $S/c.json
+	n=$(json_get "$J" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'getpgid_loop')")
 	[ "$n" != 0 ] || hint "no count for the command getpgid_loop: count by command name"
 	[ "$n" = 300 ] || hint "getpgid_loop called getpgid 300 times; the counts say $n"
 }
@@ -49,16 +50,14 @@ ex_first_present() {
 }
 
 ex_drops() {
-	local j n i
+	local n i
 	ip link set lo up
 	student_bg "$(drop_sym)" drops_by_caller $S/d.json
 	# datagrams to a closed port: dropped, no socket to take them
 	for i in 1 2 3 4 5; do echo drop > /dev/udp/127.0.0.1/9 || true; done
 	wait $STUDENT_PID || hint "drops_by_caller failed"
-	j=$(last_doc $S/d.json)
-	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
-		hint "$S/d.json holds no count JSON document (rawprobectl -j count)"
-	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('caller', '').startswith('__udp4_lib_rcv+'))")
+	count_doc $S/d.json
+	n=$(json_get "$J" "sum(e['count'] for e in j['entries'] if e.get('caller', '').startswith('__udp4_lib_rcv+'))")
 	[ "$n" -ge 5 ] ||
 		hint "5 UDP datagrams to a closed port were dropped, by $n calls from __udp4_lib_rcv in your counts: by caller?"
 }
@@ -80,18 +79,16 @@ ex_stacks() {
 # The bytes each command read, summed in the kernel: busybox's dd asks
 # for 3000 bytes 4 times and once more at the end, of a 10000-byte file.
 ex_read_bytes() {
-	local j n
+	local n
 	cp /bin/busybox /tmp/busybox-lab7
 	head -c 10000 /dev/zero > /tmp/lab7.data
 	student_bg vfs_read read_bytes $S/b.json
 	/tmp/busybox-lab7 dd if=/tmp/lab7.data of=/dev/null bs=3000 2>/dev/null
 	wait $STUDENT_PID || hint "read_bytes failed"
-	j=$(last_doc $S/b.json)
-	json_get "$j" 'j["entries"]' >/dev/null 2>&1 ||
-		hint "$S/b.json holds no count JSON document (rawprobectl -j count)"
-	n=$(json_get "$j" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'busybox-lab7')")
+	count_doc $S/b.json
+	n=$(json_get "$J" "sum(e['count'] for e in j['entries'] if e.get('comm') == 'busybox-lab7')")
 	[ "$n" != 0 ] || hint "no entry for the command busybox-lab7: by command name"
-	n=$(json_get "$j" "[e.get('sum') for e in j['entries'] if e.get('comm') == 'busybox-lab7'][0]")
+	n=$(json_get "$J" "[e.get('sum') for e in j['entries'] if e.get('comm') == 'busybox-lab7'][0]")
 	[ "$n" != None ] || hint "busybox-lab7's entry has no sum: count the calls, and sum a value"
 	[ "$n" = 10000 ] ||
 		hint "busybox-lab7 read a file of 10000 bytes in blocks of 3000; the sum says $n"
