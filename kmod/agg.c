@@ -21,21 +21,23 @@
 #include <linux/timekeeping.h>
 #include "agg.h"
 
-/* The key's words: one each, two for a comm. */
-static u32 rp_agg_key_words(const struct rp_agg_spec *s)
+/* The key's words: rp_agg_key_width()'s of each key. */
+static u32 rp_agg_key_words(const struct rp_probe_spec *spec)
 {
 	u32 i, n = 0;
 
-	for (i = 0; i < s->nkeys; i++)
-		n += s->keys[i] == RAWPROBE_AGG_KEY_COMM ? 2 : 1;
+	for (i = 0; i < spec->agg.nkeys; i++)
+		n += rp_agg_key_width(spec, i);
 	return n;
 }
 
-static void rp_agg_shape_of(const struct rp_agg_spec *s,
+static void rp_agg_shape_of(const struct rp_probe_spec *spec,
 			    struct rp_agg_shape *shape)
 {
+	const struct rp_agg_spec *s = &spec->agg;
+
 	memset(shape, 0, sizeof(*shape));
-	shape->key_words = rp_agg_key_words(s);
+	shape->key_words = rp_agg_key_words(spec);
 	if (s->value != RAWPROBE_AGG_VALUE_NONE)
 		shape->flags |= RP_AGG_VAL_STATS;
 	if (s->hist == RAWPROBE_AGG_HIST_LOG2) {
@@ -57,38 +59,39 @@ static u32 rp_agg_nr_slots(const struct rp_agg_spec *s)
 }
 
 /* One table's slots */
-static size_t rp_agg_table_bytes(const struct rp_agg_spec *s)
+static size_t rp_agg_table_bytes(const struct rp_probe_spec *spec)
 {
 	struct rp_agg_shape shape;
 
-	rp_agg_shape_of(s, &shape);
-	return array3_size(rp_agg_nr_slots(s), rp_agg_slot_words(&shape),
-			   sizeof(u64));
+	rp_agg_shape_of(spec, &shape);
+	return array3_size(rp_agg_nr_slots(&spec->agg),
+			   rp_agg_slot_words(&shape), sizeof(u64));
 }
 
 /* The key word of a stack key's id, or -1 without one. */
-static int rp_agg_stack_word(const struct rp_agg_spec *s)
+static int rp_agg_stack_word(const struct rp_probe_spec *spec)
 {
 	u32 i, w = 0;
 
-	for (i = 0; i < s->nkeys; i++) {
-		if (s->keys[i] == RAWPROBE_AGG_KEY_STACK)
+	for (i = 0; i < spec->agg.nkeys; i++) {
+		if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_STACK)
 			return w;
-		w += s->keys[i] == RAWPROBE_AGG_KEY_COMM ? 2 : 1;
+		w += rp_agg_key_width(spec, i);
 	}
 	return -1;
 }
 
 /* A stack key's table: as many stacks as a CPU's table has slots. */
-static size_t rp_agg_stacks_bytes(const struct rp_agg_spec *s)
+static size_t rp_agg_stacks_bytes(const struct rp_probe_spec *spec)
 {
-	if (rp_agg_stack_word(s) < 0)
+	if (rp_agg_stack_word(spec) < 0)
 		return 0;
-	return array3_size(rp_agg_nr_slots(s), RP_AGG_STACK_WORDS, sizeof(u64));
+	return array3_size(rp_agg_nr_slots(&spec->agg), RP_AGG_STACK_WORDS,
+			   sizeof(u64));
 }
 
 /* What the probe's tables take: two per possible CPU, and the stacks. */
-u64 rp_agg_bytes(const struct rp_agg_spec *spec)
+u64 rp_agg_bytes(const struct rp_probe_spec *spec)
 {
 	return (u64)rp_agg_table_bytes(spec) * 2 * num_possible_cpus() +
 	       rp_agg_stacks_bytes(spec);
@@ -166,6 +169,33 @@ static int rp_agg_check_value(const struct rp_probe_spec *spec,
 	return 0;
 }
 
+/*
+ * An aggregating probe writes no record: a string argument (or an ip6
+ * address) is there to be a key, read into the key at an entry probe's
+ * hit (a kretprobe's keys are made at return, when the string its entry
+ * pointed to may be gone).
+ */
+static int rp_agg_check_str(const struct rp_probe_spec *spec, unsigned int i,
+			    struct netlink_ext_ack *extack)
+{
+	const struct rp_agg_spec *a = &spec->agg;
+	unsigned int k;
+
+	if (!rp_argtype_is_str(spec->argtypes[i]))
+		return 0;
+	if (spec->kind == RAWPROBE_KIND_KRETPROBE) {
+		NL_SET_ERR_MSG(extack,
+			       "a string key is read at an entry probe's hit: not in a kretprobe's aggregation");
+		return -EINVAL;
+	}
+	for (k = 0; k < a->nkeys; k++)
+		if (a->keys[k] == RAWPROBE_AGG_KEY_ARG && a->key_args[k] == i)
+			return 0;
+	NL_SET_ERR_MSG(extack,
+		       "an aggregating probe writes no record: a string argument is only a key");
+	return -EINVAL;
+}
+
 int rp_agg_check(const struct rp_probe_spec *spec,
 		 struct netlink_ext_ack *extack)
 {
@@ -186,16 +216,19 @@ int rp_agg_check(const struct rp_probe_spec *spec,
 		return -EINVAL;
 	}
 	for (i = 0; i < spec->nargs; i++) {
-		if (!rp_argtype_is_str(spec->argtypes[i]))
-			continue;
-		NL_SET_ERR_MSG(extack,
-			       "an aggregating probe writes no record: no string argument");
-		return -EINVAL;
+		err = rp_agg_check_str(spec, i, extack);
+		if (err)
+			return err;
 	}
 	for (i = 0; i < a->nkeys; i++) {
 		err = rp_agg_check_key(spec, i, extack);
 		if (err)
 			return err;
+	}
+	if (rp_agg_key_words(spec) > RP_AGG_KEY_WORDS_MAX) {
+		NL_SET_ERR_MSG(extack,
+			       "the keys take more than 64 bytes (a comm 16, a string 32, an ip6 16, the others 8)");
+		return -EINVAL;
 	}
 	return rp_agg_check_value(spec, extack);
 }
@@ -233,9 +266,10 @@ static int rp_agg_table_init(struct rp_agg *agg, struct rp_agg_table *t,
 }
 
 /* Every table zeroed, on its CPU's node; *bytes what they take. */
-struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
+struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec, u64 *bytes)
 {
-	size_t table = rp_agg_table_bytes(spec);
+	const struct rp_agg_spec *spec = &pspec->agg;
+	size_t table = rp_agg_table_bytes(pspec);
 	struct rp_agg *agg;
 	unsigned int cpu;
 
@@ -244,7 +278,7 @@ struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
 		return NULL;
 	mutex_init(&agg->lock);
 	agg->spec = *spec;
-	rp_agg_shape_of(spec, &agg->shape);
+	rp_agg_shape_of(pspec, &agg->shape);
 	agg->nr_slots = rp_agg_nr_slots(spec);
 	agg->counts_only = !spec->nkeys &&
 			   rp_agg_val_words(&agg->shape) == 1;
@@ -263,16 +297,16 @@ struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes)
 		    rp_agg_table_init(agg, &pc->t[1], table, cpu_to_node(cpu)))
 			goto fail;
 	}
-	if (rp_agg_stack_word(spec) >= 0) {
-		agg->stacks.slots = kvzalloc(rp_agg_stacks_bytes(spec),
+	if (rp_agg_stack_word(pspec) >= 0) {
+		agg->stacks.slots = kvzalloc(rp_agg_stacks_bytes(pspec),
 					     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 		if (!agg->stacks.slots)
 			goto fail;
 		agg->stacks.mask = agg->nr_slots - 1;
-		agg->stacks.key_word = rp_agg_stack_word(spec);
+		agg->stacks.key_word = rp_agg_stack_word(pspec);
 	}
 	agg->start_ns = ktime_get_ns();
-	*bytes = rp_agg_bytes(spec);
+	*bytes = rp_agg_bytes(pspec);
 	return agg;
 fail:
 	rp_agg_free(agg);

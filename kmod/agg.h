@@ -14,6 +14,28 @@
 #include "core.h"
 #include "ring_core_kernel.h"
 
+/* A string key's words: its first 31 bytes and a NUL, zero-padded. */
+#define RP_AGG_STR_KEY_WORDS	(RAWPROBE_AGG_STR_KEY_LEN / 8)
+
+/*
+ * Key i's words in the table: two for a comm or an ip6 address, four
+ * for a string, one for the others.
+ */
+static inline u32 rp_agg_key_width(const struct rp_probe_spec *spec,
+				   unsigned int i)
+{
+	u8 t;
+
+	if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_COMM)
+		return 2;
+	if (spec->agg.keys[i] != RAWPROBE_AGG_KEY_ARG)
+		return 1;
+	t = spec->argtypes[spec->agg.key_args[i]];
+	if (t == RAWPROBE_ARG_IP6)
+		return 2;
+	return rp_argtype_is_str(t) ? RP_AGG_STR_KEY_WORDS : 1;
+}
+
 struct rp_agg_pcpu {
 	struct rp_agg_table t[2];
 };

@@ -273,9 +273,9 @@ struct rp_agg_snapshot {
 
 int rp_agg_check(const struct rp_probe_spec *spec,
 		 struct netlink_ext_ack *extack);
-struct rp_agg *rp_agg_alloc(const struct rp_agg_spec *spec, u64 *bytes);
+struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *spec, u64 *bytes);
 void rp_agg_free(struct rp_agg *agg);
-u64 rp_agg_bytes(const struct rp_agg_spec *spec);
+u64 rp_agg_bytes(const struct rp_probe_spec *spec);
 /* End the interval and take it: every CPU's tables, copied and cleared. */
 struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg);
 void rp_agg_snapshot_free(struct rp_agg_snapshot *snap);

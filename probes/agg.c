@@ -35,6 +35,30 @@ static __always_inline s64 rp_agg_arg(const struct rawprobe_probe *p,
 	}
 }
 
+/*
+ * A string (or an ip6 address) argument's key words, from the address
+ * the argument holds: zeroed first, since the copy leaves the bytes past
+ * the string's last chunk alone; what faults stays zero (an empty key).
+ */
+static noinline unsigned int rp_agg_key_str(const struct rawprobe_probe *p,
+					    u8 arg, const u64 *args, u64 *key)
+{
+	u8 t = p->spec.argtypes[arg];
+	unsigned long src = args ? args[arg] : 0;
+	bool trunc;
+
+	if (t == RAWPROBE_ARG_IP6) {
+		if (copy_from_kernel_nofault(key, (const void *)src, 16))
+			memset(key, 0, 16);
+		return 2;
+	}
+	memset(key, 0, RP_AGG_STR_KEY_WORDS * sizeof(u64));
+	rp_copy_string((char *)key, src, RP_AGG_STR_KEY_WORDS * sizeof(u64) - 1,
+		       t == RAWPROBE_ARG_USTR, &trunc);
+	return RP_AGG_STR_KEY_WORDS;
+}
+NOKPROBE_SYMBOL(rp_agg_key_str);
+
 static __always_inline unsigned int rp_agg_key_fill(
 	const struct rawprobe_probe *p, const struct rp_agg_ctx *c, u64 *key)
 {
@@ -68,6 +92,11 @@ static __always_inline unsigned int rp_agg_key_fill(
 			key[w] = c->stack_id;
 			break;
 		default:	/* RAWPROBE_AGG_KEY_ARG */
+			if (unlikely(rp_argtype_is_str(p->spec.argtypes[a->key_args[i]]))) {
+				w += rp_agg_key_str(p, a->key_args[i], c->args,
+						    &key[w]);
+				continue;
+			}
 			key[w] = (u64)rp_agg_arg(p, c, a->key_args[i]);
 			break;
 		}

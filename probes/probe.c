@@ -120,7 +120,7 @@ static int rp_agg_prepare(struct rawprobe_probe *p,
 
 	if (err || !(p->spec.flags & RAWPROBE_F_AGG) || p->agg)
 		return err;
-	p->agg = rp_agg_alloc(&p->spec.agg, &p->agg_bytes);
+	p->agg = rp_agg_alloc(&p->spec, &p->agg_bytes);
 	if (p->agg)
 		return 0;
 	NL_SET_ERR_MSG(extack,

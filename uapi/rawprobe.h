@@ -552,6 +552,12 @@ enum rawprobe_agg_key {
 #define RAWPROBE_AGG_KEYS_DEFAULT	1024
 #define RAWPROBE_AGG_KEYS_MAX		65536
 #define RAWPROBE_AGG_LIN_BUCKETS_MAX	256
+/*
+ * An argument key of a string type takes RAWPROBE_AGG_STR_KEY_LEN bytes of
+ * the key (its first 31 and a NUL, zero-padded; in an entry probe only);
+ * of RAWPROBE_ARG_IP6, 16; a comm, 16; any other key, 8.
+ */
+#define RAWPROBE_AGG_STR_KEY_LEN	32
 
 /*
  * An entry's values: the count, then with a value: its sum, min and max

@@ -3,6 +3,7 @@
  * count's tables: per interval, the keys by count, highest first, as
  * bpftrace prints a map and funccount its table.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,17 @@
 #include "lib/symbols.h"
 #include "out/aggregate.h"
 #include "out/stack.h"
+
+/* A string key's text (escaped), its words read; *w is past the first. */
+static const char *rp_agg_key_text(char *buf, size_t len, const uint64_t **w)
+{
+	char s[RAWPROBE_AGG_STR_KEY_LEN + 1];
+
+	memcpy(s, *w - 1, RAWPROBE_AGG_STR_KEY_LEN);
+	s[RAWPROBE_AGG_STR_KEY_LEN] = '\0';
+	*w += RAWPROBE_AGG_STR_KEY_LEN / 8 - 1;
+	return rp_escape_str(buf, len, s, strnlen(s, RAWPROBE_AGG_STR_KEY_LEN));
+}
 
 const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 				  const uint64_t **w, char *buf, size_t len)
@@ -37,6 +49,15 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 		snprintf(buf, len, "%s", x < v->nfuncs ? v->funcs[x] : "?");
 		return buf;
 	case RAWPROBE_AGG_KEY_ARG:
+		if (v->argtypes[i] == RAWPROBE_ARG_KSTR ||
+		    v->argtypes[i] == RAWPROBE_ARG_USTR)
+			return rp_agg_key_text(buf, len, w);
+		if (v->argtypes[i] == RAWPROBE_ARG_IP6) {
+			if (!inet_ntop(AF_INET6, *w - 1, buf, (socklen_t)len))
+				buf[0] = '\0';
+			(*w)++;
+			return buf;
+		}
 		if (rp_argtype_is_fmt(v->argtypes[i])) {
 			char tmp[RP_FMT_VALUE_MAX];
 
@@ -79,6 +100,9 @@ static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
 	       !(v->keys[i] == RAWPROBE_AGG_KEY_ARG &&
 		 (v->argtypes[i] == RAWPROBE_ARG_PTR ||
+		  v->argtypes[i] == RAWPROBE_ARG_KSTR ||
+		  v->argtypes[i] == RAWPROBE_ARG_USTR ||
+		  v->argtypes[i] == RAWPROBE_ARG_IP6 ||
 		  rp_argtype_is_fmt(v->argtypes[i])));
 }
 

@@ -311,6 +311,42 @@ t_count_bad_input() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# A string argument as a key (its first 31 bytes), read in the kernel at
+# the hit, as bpftrace's @[str(args->filename)]; an ip6 address as one.
+t_count_by_string() {
+	local j long=/tmp/rpk-$(printf '%040d' 0)
+	count_bg $S/str.json kprobe:do_sys_openat2 --args filename:ustr --by comm,filename
+	py "import os
+open('/proc/self/comm', 'w').write('rp-open')
+for n in ['/tmp/rpk-a'] * 3 + ['/tmp/rpk-b'] * 2 + ['$long']:
+    try:
+        os.close(os.open(n, os.O_RDONLY | os.O_CREAT))
+    except OSError:
+        pass"
+	bg_stop INT
+	$VALIDATE count $S/str.json >/dev/null || fail "schema: $($VALIDATE count $S/str.json)"
+	j=$(count_last $S/str.json)
+	expect_eq "{'${long:0:31}': 1, '/tmp/rpk-a': 3, '/tmp/rpk-b': 2}" \
+		"$(json_get "$j" "dict(sorted((e['filename'], e['count']) for e in j['entries'] if e['comm'] == 'rp-open'))")" \
+		"rp-open's opens by file name, a long one cut at 31 bytes"
+	ip link set lo up
+	count_bg $S/ip6.json kprobe:tcp_connect --args 'sk->__sk_common.skc_v6_daddr:ip6' --by arg0
+	py 'import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::1", 0)); l.listen(2)
+for i in range(2):
+    socket.create_connection(("::1", l.getsockname()[1]))'
+	bg_stop INT
+	expect_eq 2 "$(json_get "$(count_last $S/ip6.json)" "sum(e['count'] for e in j['entries'] if e['sk->__sk_common.skc_v6_daddr'] == '::1')")" \
+		"connections to ::1 by address"
+	expect_fail 1 "a string key is read at an entry probe's hit" \
+		$CTL count kretprobe:do_sys_openat2 --args filename:ustr --by filename -d 5
+	expect_fail 1 "a string argument is only a key" \
+		$CTL count kprobe:do_sys_openat2 --args filename:ustr --by comm -d 5
+	expect_fail 1 "the keys take more than 64 bytes" \
+		$CTL count kprobe:do_renameat2 --args 'from->name:str,to->name:str' --by comm,arg0,arg1 -d 5
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # A persistent counting probe (probe add --count), as ftrace's hist
 # trigger on an event: listed, read by agg show (each show an interval),
 # cleared, deleted like any probe.
@@ -365,4 +401,5 @@ tests t_count_by_comm_exact t_count_intervals_exact t_count_key_overflow_counted
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
-	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading
+	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading \
+	t_count_by_string
