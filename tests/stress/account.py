@@ -11,6 +11,10 @@ ring_validate, which read the rings from START on. For every ID:
     hits == records + lost_ring + filtered        (BEFORE to AFTER)
 and, in discard mode, the reader saw every record:
     records(START..MID) <= delivered <= records(BEFORE..AFTER)
+A kretprobe counts its hit at entry and its record at return: the
+identity is exact per round only if no call straddles BEFORE or AFTER,
+so the load's kretprobes keep only the load's own tasks, which end
+before each disable (the others are filtered at entry, in full).
 A kretprobe's call can straddle the bounds: one that entered before the
 disable returns, and records, after MID (a task asleep in vfs_read), or
 after AFTER, before a resize between rounds throws the unread records

@@ -49,6 +49,7 @@ int3_site() {
 # STRESS_FTRACE_HOT=1 puts the hot ones on ftrace too.
 add_load_probes() {
 	local sleep hot=() f
+	load_tools
 	sleep=$(pick hrtimer_nanosleep)
 	for f in try_to_wake_up "$(pick kmem_cache_alloc_noprof kmem_cache_alloc)" \
 		 "$(pick hrtimer_interrupt)" "$(pick run_timer_softirq rcu_core)"; do
@@ -65,27 +66,23 @@ add_load_probes() {
 		NMI_ID=$($CTL probe add -d kprobe "$(int3_site rp_nmi:rp_nmi_hit)")
 		LOAD_IDS+=" $NMI_ID"
 	fi
-	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read "$sleep" -m 64)"
+	# A kretprobe counts its hit at entry and its record at return, so
+	# a call asleep across a snapshot (bash reading a pipe in the
+	# churn loop) would unbalance a round. The kretprobes keep the
+	# load's own readers and sleepers, which end before each disable,
+	# and filter every other task at entry.
+	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read -m 64 --comm rp_load_cat)"
+	LOAD_IDS+=" $($CTL probe add -d kretprobe "$sleep" -m 64 \
+			--comm rp_load_sleep)"
 	LOAD_IDS+=" $($CTL probe add -d jprobe do_sys_openat2 -a s32,ustr)"
 	LOAD_IDS=$(echo $LOAD_IDS)
 }
 
-load_probes() {
-	local kmalloc cache
-	kmalloc=$(pick __kmalloc_noprof __kmalloc)
-	cache=$(pick kmem_cache_alloc_noprof kmem_cache_alloc)
-	LOAD_IDS=$($CTL probe add -d kprobe __x64_sys_getpgid try_to_wake_up \
-			"$cache" "$(pick hrtimer_interrupt)" \
-			"$(pick run_timer_softirq rcu_core)")
-	NMI_ID=
-	if [ "$NMI" = 1 ]; then
-		grep -q '^rp_nmi ' /proc/modules || insmod "$NMI_KO"
-		NMI_ID=$($CTL probe add -d kprobe rp_nmi:rp_nmi_hit)
-		LOAD_IDS+=" $NMI_ID"
-	fi
-	LOAD_IDS+=" $($CTL probe add -d kretprobe vfs_read "$sleep" -m 64)"
-	LOAD_IDS+=" $($CTL probe add -d jprobe do_sys_openat2 -a s32,ustr)"
-	LOAD_IDS=$(echo $LOAD_IDS)
+# The load's reader and sleeper under names of their own (the comm the
+# kretprobes keep)
+load_tools() {
+	cp "$(command -v cat)" $S/rp_load_cat
+	cp "$(command -v sleep)" $S/rp_load_sleep
 }
 
 load_probes() {	# enable|disable
@@ -104,9 +101,10 @@ load_start() {	# [nmi]
 	trap 'touch $S/churn_stop; load_stop; wait ${CHURN_PID:-}' EXIT
 	( while [ ! -e $S/stop ]; do build/tools/getpgid_loop 20000 >/dev/null; done ) &
 	LOAD_PIDS+=" $!"
-	( while [ ! -e $S/stop ]; do cat /proc/version /proc/stat >/dev/null; done ) &
+	( while [ ! -e $S/stop ]; do
+		$S/rp_load_cat /proc/version /proc/stat >/dev/null; done ) &
 	LOAD_PIDS+=" $!"
-	( while [ ! -e $S/stop ]; do sleep 0.01; done ) &
+	( while [ ! -e $S/stop ]; do $S/rp_load_sleep 0.01; done ) &
 	LOAD_PIDS+=" $!"
 	[ "${1:-}" = nmi ] || return 0
 	[ "$NMI" = 1 ] || return 0
