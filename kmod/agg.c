@@ -328,6 +328,15 @@ static u32 rp_agg_count_used(struct rp_agg *agg, unsigned int e)
 	return n;
 }
 
+/* A table no writer is in any more, emptied for its next epoch. */
+static void rp_agg_clear(struct rp_agg_table *t)
+{
+	memset(t->slots, 0, (size_t)(t->mask + 1) * t->slot_words * sizeof(u64));
+	t->last = NULL;
+	t->hits = 0;
+	t->dropped = 0;
+}
+
 /* Copy one table's entries and counters into snap, then clear it. */
 static void rp_agg_take(struct rp_agg_table *t, struct rp_agg_snapshot *snap)
 {
@@ -344,9 +353,7 @@ static void rp_agg_take(struct rp_agg_table *t, struct rp_agg_snapshot *snap)
 	}
 	snap->hits += t->hits;
 	snap->dropped += t->dropped;
-	memset(t->slots, 0, (size_t)(t->mask + 1) * t->slot_words * sizeof(u64));
-	t->hits = 0;
-	t->dropped = 0;
+	rp_agg_clear(t);
 }
 
 /* The stack the id names: its slot, or NULL for no id of the table. */
@@ -435,10 +442,7 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 			rp_agg_take(t, snap);
 			continue;
 		}
-		memset(t->slots, 0, (size_t)agg->nr_slots * t->slot_words *
-		       sizeof(u64));
-		t->hits = 0;
-		t->dropped = 0;
+		rp_agg_clear(t);
 	}
 	agg->start_ns = end;
 	if (snap && agg->counts_only && snap->hits) {

@@ -145,4 +145,60 @@ static inline bool rp_agg_count_only_ok(const struct rawprobe_probe *p)
 	       !p->spec.chain_step;
 }
 
+/*
+ * Is the probe's key all the task's (comm, pid, tgid, cpu), with no
+ * value? Then an entry probe's handler is its filters, the key from
+ * current and the table (rp_agg_kprobe_task_pre()): no context to gather,
+ * no arguments to fetch.
+ */
+static inline bool rp_agg_task_keys_ok(const struct rawprobe_probe *p)
+{
+	const struct rp_agg_spec *a;
+	unsigned int i;
+
+	if (!p->agg || p->agg->counts_only || p->agg->shape.flags ||
+	    p->spec.ovr.set || p->spec.chain_step)
+		return false;
+	a = &p->spec.agg;
+	for (i = 0; i < a->nkeys; i++)
+		if (a->keys[i] != RAWPROBE_AGG_KEY_COMM &&
+		    a->keys[i] != RAWPROBE_AGG_KEY_PID &&
+		    a->keys[i] != RAWPROBE_AGG_KEY_TGID &&
+		    a->keys[i] != RAWPROBE_AGG_KEY_CPU)
+			return false;
+	return true;
+}
+
+int rp_agg_kprobe_task_pre(struct kprobe *kp, struct pt_regs *regs);
+int rp_agg_kprobe_comm_pre(struct kprobe *kp, struct pt_regs *regs);
+
+/* A count by comm alone (of the task keys, the commonest). */
+static inline bool rp_agg_comm_key_ok(const struct rawprobe_probe *p)
+{
+	return rp_agg_task_keys_ok(p) && p->spec.agg.nkeys == 1 &&
+	       p->spec.agg.keys[0] == RAWPROBE_AGG_KEY_COMM;
+}
+
+/*
+ * Is the probe a kretprobe's latency alone (no key, no arguments, no
+ * value filter, stack or string)? Then its handlers take the time at
+ * entry and count the latency at return, nothing else.
+ */
+static inline bool rp_agg_latency_only_ok(const struct rawprobe_probe *p)
+{
+	return p->agg && !p->spec.agg.nkeys &&
+	       p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY &&
+	       !p->spec.nargs && !p->spec.nterms && p->str_arg < 0 &&
+	       !(p->spec.filter.mask & RP_FILTER_VALUE) &&
+	       !(p->spec.flags & RAWPROBE_F_STACK) &&
+	       !p->spec.ovr.set && !p->spec.chain_step;
+}
+
+/* A latency, counted in this CPU's table (no key: one slot). */
+static __always_inline void rp_agg_latency_add(struct rp_agg *agg, u64 start)
+{
+	rp_agg_add(rp_agg_table_now(agg), NULL,
+		   (s64)rp_agg_latency_ns(agg, start));
+}
+
 #endif /* _RAWPROBE_AGG_H */

@@ -6,8 +6,9 @@
  * primitives (the rp_local_* operations, atomic against writers nested
  * on one CPU) and then include this file.
  *
- * Primitives beyond the ring's: rp_local_add(__u64 *p, __u64 v) and
- * rp_write_once_u64(__u64 *p, __u64 v).
+ * Primitives beyond the ring's: rp_local_add(__u64 *p, __u64 v),
+ * rp_write_once_u64(__u64 *p, __u64 v), and rp_read_once_ptr(pp) and
+ * rp_write_once_ptr(pp, v) for a pointer a nested writer may change.
  *
  * A table belongs to one CPU and one epoch of one probe. Its writers are
  * the probe's handlers on that CPU, nested at most through IRQ and NMI;
@@ -32,6 +33,13 @@
  * claiming for the same key): readers add up equal keys, as they add up
  * the CPUs' tables anyway. For every table: hits = the slots' counts +
  * dropped, exactly.
+ *
+ * Hits on one CPU come in runs of one key (one task's calls, one
+ * caller's), so the table remembers the slot its last hit found (last):
+ * a hit whose key is that slot's skips the hash and the probing. A slot's
+ * key never changes once its claim is complete, and last only ever points
+ * at such a slot (or is NULL), so a nested writer that moves it leaves
+ * the interrupted one comparing against a whole key, either slot's.
  */
 #ifndef _RAWPROBE_AGG_CORE_H
 #define _RAWPROBE_AGG_CORE_H
@@ -84,6 +92,7 @@ struct rp_agg_table {
 	__u64 hits;		/* every hit of this CPU in this epoch */
 	__u64 dropped;		/* of them, keys that found no slot */
 	__u64 *slots;		/* nr_slots * slot_words, zeroed */
+	__u64 *last;		/* the slot of the last hit's key, or NULL */
 	__u32 mask;		/* nr_slots - 1 */
 	__u32 slot_words;
 	struct rp_agg_shape shape;
@@ -197,6 +206,15 @@ static inline void rp_agg_drop(struct rp_agg_table *t)
 	rp_local_inc(&t->dropped);
 }
 
+/* The last hit's slot if it holds @key (k words): no search needed. */
+static inline __u64 *rp_agg_last(const struct rp_agg_table *t,
+				 const __u64 *key, __u32 k)
+{
+	__u64 *slot = rp_read_once_ptr(&t->last);
+
+	return slot && rp_agg_key_equal(&slot[1], key, k) ? slot : NULL;
+}
+
 /*
  * One hit: count it under @key (t->shape.key_words words), with value @v
  * for the stats and buckets. Returns 0, or -1 if the key found no slot
@@ -206,9 +224,14 @@ static inline int rp_agg_add(struct rp_agg_table *t, const __u64 *key,
 			     __s64 v)
 {
 	__u32 k = t->shape.key_words, i, at;
-	__u64 h = rp_agg_hash(key, k), *slot, sh;
+	__u64 h, *slot = rp_agg_last(t, key, k), sh;
 
 	rp_local_inc(&t->hits);
+	if (slot) {
+		rp_agg_update(t, slot + 1 + k, v);
+		return 0;
+	}
+	h = rp_agg_hash(key, k);
 	for (i = 0; i < RP_AGG_PROBES && i <= t->mask; i++) {
 		at = (__u32)(h + i) & t->mask;
 		slot = t->slots + (__u64)at * t->slot_words;
@@ -221,6 +244,7 @@ static inline int rp_agg_add(struct rp_agg_table *t, const __u64 *key,
 			sh = h;
 		}
 		if (sh == h && rp_agg_key_equal(&slot[1], key, k)) {
+			rp_write_once_ptr(&t->last, slot);
 			rp_agg_update(t, slot + 1 + k, v);
 			return 0;
 		}

@@ -61,6 +61,10 @@ static __always_inline void rp_write_once_u64(u64 *p, u64 v)
 	WRITE_ONCE(*p, v);
 }
 
+/* A pointer that writers nested on this CPU may change (one word). */
+#define rp_read_once_ptr(pp)		READ_ONCE(*(pp))
+#define rp_write_once_ptr(pp, v)	WRITE_ONCE(*(pp), (v))
+
 static __always_inline u64 rp_load_acquire_u64(const u64 *p)
 {
 	/* pairs with the reader's store-release of consumer */

@@ -138,6 +138,66 @@ static __always_inline void rp_agg_count(struct rawprobe_probe *p,
 }
 
 /*
+ * An entry probe counting by task keys alone (rp_agg_task_keys_ok()):
+ * its filters, the key from current, the table. The commonest keyed
+ * question ("how often, by which command?") pays no more than that.
+ */
+int rp_agg_kprobe_task_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+	const struct rp_agg_ctx c = { .args = NULL };
+	u64 key[RP_AGG_KEY_WORDS_MAX] __uninitialized;
+
+	if (rp_emit_filtered(p, regs))
+		return 0;
+	rp_agg_key_fill(p, &c, key);
+	rp_agg_add(rp_agg_table_now(p->agg), key, 0);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_agg_kprobe_task_pre);
+
+/* A comm the last hit did not have: the table's search. */
+static noinline void rp_agg_comm_search(struct rp_agg_table *t)
+{
+	u64 key[2];
+
+	memcpy(key, current->comm, sizeof(key));
+	rp_agg_add(t, key, 0);
+}
+NOKPROBE_SYMBOL(rp_agg_comm_search);
+
+/*
+ * An entry probe counting by comm alone, bpftrace's @[comm] = count():
+ * the key's two words compared in registers with the last hit's slot,
+ * which a run of one task's calls finds every time.
+ */
+int rp_agg_kprobe_comm_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+	struct rp_agg_table *t;
+	u64 *slot, c0, c1;
+
+	if (rp_emit_filtered(p, regs))
+		return 0;
+	t = rp_agg_table_now(p->agg);
+	/*
+	 * rp_agg_last() on two words in registers: an array here would be
+	 * zeroed and guarded by a stack canary on every hit.
+	 */
+	memcpy(&c0, current->comm, sizeof(c0));
+	memcpy(&c1, current->comm + sizeof(c0), sizeof(c1));
+	slot = rp_read_once_ptr(&t->last);
+	if (unlikely(!slot || slot[1] != c0 || slot[2] != c1)) {
+		rp_agg_comm_search(t);
+		return 0;
+	}
+	rp_local_inc(&t->hits);
+	rp_local_inc(&slot[1 + 2 + RP_AGG_COUNT]);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_agg_kprobe_comm_pre);
+
+/*
  * The id of a stack in the probe's table (slot + 1), added if new; 0 if
  * the slots it may take are all someone else's. Other CPUs add stacks at
  * the same time: a slot is claimed by cmpxchg and published by a release

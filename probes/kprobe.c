@@ -88,6 +88,12 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	} else {
 		p->kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	}
-	p->kp.pre_handler = rp_agg_count_only_ok(p) ? rp_kprobe_count_pre :
-			    rp_kprobe_pre;
+	if (rp_agg_count_only_ok(p))
+		p->kp.pre_handler = rp_kprobe_count_pre;
+	else if (rp_agg_comm_key_ok(p))
+		p->kp.pre_handler = rp_agg_kprobe_comm_pre;
+	else if (rp_agg_task_keys_ok(p))
+		p->kp.pre_handler = rp_agg_kprobe_task_pre;
+	else
+		p->kp.pre_handler = rp_kprobe_pre;
 }

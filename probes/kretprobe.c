@@ -186,6 +186,34 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_kret_return);
 
+/*
+ * A latency histogram with no key, the commonest kretprobe question
+ * ("how long does it take?"): the time at entry, the latency counted at
+ * return (rp_agg_latency_only_ok()).
+ */
+static int rp_kret_lat_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+
+	if (rp_emit_filtered(p, NULL))
+		return 1;
+	d->entry_ns = rp_agg_clock(p->agg);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kret_lat_entry);
+
+static int rp_kret_lat_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+
+	rp_agg_latency_add(rp_from_instance(ri)->agg, d->entry_ns);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kret_lat_return);
+
 void rp_kretprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->krp, 0, sizeof(p->krp));
@@ -193,8 +221,13 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
 		p->krp.kp.symbol_name = p->target;
 	else
 		p->krp.kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
-	p->krp.entry_handler = rp_kret_entry;
-	p->krp.handler = rp_kret_return;
+	if (rp_agg_latency_only_ok(p)) {
+		p->krp.entry_handler = rp_kret_lat_entry;
+		p->krp.handler = rp_kret_lat_return;
+	} else {
+		p->krp.entry_handler = rp_kret_entry;
+		p->krp.handler = rp_kret_return;
+	}
 	/* Every instance carries it: a stack or string only when asked for. */
 	p->krp.data_size = (p->spec.flags & RAWPROBE_F_STACK) ||
 			   rp_kret_str_at_entry(p) ?

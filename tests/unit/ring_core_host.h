@@ -18,7 +18,9 @@
  *   RP_HOOK_ACQUIRE  just before a load-acquire, i.e. between the
  *                    writer's read of head and its room check (of
  *                    consumer in discard mode, of the slot's commit word
- *                    in overwrite mode).
+ *                    in overwrite mode);
+ *   RP_HOOK_LAST     just after an aggregation writer read the slot of
+ *                    the last hit (agg_core.h), before it compares keys.
  */
 #ifndef _RAWPROBE_RING_CORE_HOST_H
 #define _RAWPROBE_RING_CORE_HOST_H
@@ -28,6 +30,7 @@
 
 #define RP_HOOK_CMPXCHG	1
 #define RP_HOOK_ACQUIRE	2
+#define RP_HOOK_LAST	3
 
 #ifndef RP_HOST_HOOK
 #define RP_HOST_HOOK(point)	do { } while (0)
@@ -65,6 +68,16 @@ static inline void rp_write_once_u64(__u64 *p, __u64 v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
+
+/*
+ * Host threads share a table, where kernel writers only nest on one CPU:
+ * release and acquire, so a slot's key is in before a pointer to it.
+ */
+#define rp_read_once_ptr(pp) ({					\
+	__typeof__(*(pp)) v_ = __atomic_load_n(pp, __ATOMIC_ACQUIRE);	\
+	RP_HOST_HOOK(RP_HOOK_LAST);					\
+	v_; })
+#define rp_write_once_ptr(pp, v) __atomic_store_n(pp, v, __ATOMIC_RELEASE)
 
 static inline __u64 rp_load_acquire_u64(const __u64 *p)
 {

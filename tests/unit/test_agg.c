@@ -338,6 +338,84 @@ static void test_nested_extreme(void **state)
 	table_free(t);
 }
 
+/* The slot of a key, or NULL. */
+static __u64 *slot_of(const struct rp_agg_table *t, __u64 key)
+{
+	__u32 i;
+
+	for (i = 0; i <= t->mask; i++)
+		if (t->slots[i * t->slot_words] &&
+		    t->slots[i * t->slot_words + 1] == key)
+			return &t->slots[i * t->slot_words];
+	return NULL;
+}
+
+/*
+ * The last hit's slot: a run of one key counts there, another key moves
+ * it, and a key equal to what a free slot holds (0) never counts in one.
+ */
+static void test_last_slot(void **state)
+{
+	struct rp_agg_table *t = table_new(16, 1, 0, 0);
+	__u64 a = 7, b = 8, zero = 0;
+	struct merged m[4];
+
+	(void)state;
+	assert_null(t->last);
+	rp_agg_add(t, &zero, 0);		/* the table is all zeros */
+	assert_ptr_equal(t->last, slot_of(t, 0));
+	rp_agg_add(t, &a, 0);
+	assert_ptr_equal(t->last, slot_of(t, a));
+	rp_agg_add(t, &a, 0);
+	rp_agg_add(t, &b, 0);
+	assert_ptr_equal(t->last, slot_of(t, b));
+	rp_agg_add(t, &a, 0);
+	rp_agg_add(t, &zero, 0);
+	assert_int_equal(table_merge(t, m, 4), 3);
+	assert_int_equal(slot_of(t, a)[2 + RP_AGG_COUNT], 3);
+	assert_int_equal(slot_of(t, b)[2 + RP_AGG_COUNT], 1);
+	assert_int_equal(slot_of(t, 0)[2 + RP_AGG_COUNT], 2);
+	assert_int_equal(t->hits, 6);
+	table_free(t);
+}
+
+/*
+ * Interrupted between its read of the last slot and its compare, by a
+ * writer of another key that moves it: the first still counts under its
+ * own key, in the slot it read.
+ */
+static void test_nested_moves_last(void **state)
+{
+	struct rp_agg_table *t = table_new(16, 1, RP_AGG_VAL_STATS, 0);
+	struct nest n = { t, 99, 5 };
+	__u64 key = 42;
+	struct merged m[4];
+
+	(void)state;
+	rp_agg_add(t, &key, 1);
+	hook_point = RP_HOOK_LAST;
+	hook_arg = &n;
+	hook_fn = nested_add;
+	rp_agg_add(t, &key, 2);
+	assert_null(hook_fn);
+	assert_ptr_equal(t->last, slot_of(t, 99));
+	assert_int_equal(table_merge(t, m, 4), 2);
+	assert_int_equal(slot_of(t, 42)[2 + RP_AGG_COUNT], 2);
+	assert_int_equal(slot_of(t, 42)[2 + RP_AGG_SUM], 3);
+	assert_int_equal(slot_of(t, 99)[2 + RP_AGG_COUNT], 1);
+	/* an empty table: the outer read NULL, the nested writer claims */
+	memset(t->slots, 0, 16 * t->slot_words * sizeof(__u64));
+	t->last = NULL;
+	n.key = 42;
+	hook_fn = nested_add;
+	rp_agg_add(t, &key, 2);
+	assert_null(hook_fn);
+	assert_int_equal(table_merge(t, m, 4), 1);
+	assert_int_equal(m[0].count, 2);
+	assert_int_equal(m[0].sum, 7);
+	table_free(t);
+}
+
 /* A signal handler writing into the table the main thread writes into. */
 static struct rp_agg_table *sig_table;
 static volatile __u64 sig_hits;
@@ -464,6 +542,8 @@ int main(void)
 		cmocka_unit_test(test_linear_clamped),
 		cmocka_unit_test(test_nested_same_key_claim),
 		cmocka_unit_test(test_nested_extreme),
+		cmocka_unit_test(test_last_slot),
+		cmocka_unit_test(test_nested_moves_last),
 		cmocka_unit_test(test_signal_nesting),
 		cmocka_unit_test(test_threads),
 	};
