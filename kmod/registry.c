@@ -62,6 +62,26 @@ void rp_probe_event(struct rawprobe_probe *p, u8 event)
 	blocking_notifier_call_chain(&rp_probe_events, event, p);
 }
 
+/*
+ * A filter is its terms and the string constants they point into: two
+ * string terms at the same offset compare against different strings.
+ */
+static bool rp_filter_same(const struct rp_probe_spec *a,
+			   const struct rp_probe_spec *b)
+{
+	return !memcmp(&a->filter, &b->filter, sizeof(a->filter)) &&
+	       a->nterms == b->nterms &&
+	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0])) &&
+	       a->strs_len == b->strs_len &&
+	       !memcmp(a->strs, b->strs, a->strs_len);
+}
+
+/*
+ * Same target, same filter, same aggregation and override: a second such
+ * probe only doubles the work. What a probe records (its arguments) does
+ * not make it another probe, but a string's length bound does: a key
+ * read to another length counts other keys.
+ */
 static bool rp_spec_same(const struct rp_probe_spec *a,
 			 const struct rp_probe_spec *b)
 {
@@ -70,9 +90,9 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	       !memcmp(&a->agg, &b->agg, sizeof(a->agg)) &&
 	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
 	       !strcmp(a->module, b->module) &&
-	       !memcmp(&a->filter, &b->filter, sizeof(a->filter)) &&
-	       a->nterms == b->nterms &&
-	       !memcmp(a->terms, b->terms, a->nterms * sizeof(a->terms[0])) &&
+	       rp_filter_same(a, b) &&
+	       !memcmp(a->str_len_arg, b->str_len_arg,
+		       sizeof(a->str_len_arg)) &&
 	       !memcmp(&a->ovr, &b->ovr, sizeof(a->ovr)) &&
 	       a->chain_step == b->chain_step;
 }

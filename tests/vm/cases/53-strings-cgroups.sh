@@ -127,6 +127,26 @@ ctypes.CDLL(None).syscall(257, -100, 8, 0, 0)"
 	expect_ge 1 "$(json_get "$j" 'j["stats"]["records"]')" "...and compared as \"\" (!= \"x\")"
 }
 
+# Two filters that differ only in a string constant are two probes, each
+# keeping its own file's opens; the same constant twice is a duplicate.
+t_string_constants_not_duplicates() {
+	local a b
+	a=$($CTL probe add kprobe do_sys_openat2 --comm python3 \
+		--filter "filename == \"$S/dup-a\"") || fail "the first filter refused"
+	b=$($CTL probe add kprobe do_sys_openat2 --comm python3 \
+		--filter "filename == \"$S/dup-b\"" 2>&1) ||
+		fail "another string constant taken for a duplicate: $b"
+	expect_fail 1 "identical probe.*EEXIST" $CTL probe add kprobe do_sys_openat2 \
+		--comm python3 --filter "filename == \"$S/dup-b\""
+	py "for f in ['$S/dup-a', '$S/dup-b', '$S/dup-b']: open(f, 'w').close()"
+	expect_eq 1 "$(json_get "$($CTL -j probe show "$a")" 'j["stats"]["records"]')" \
+		"opens of dup-a"
+	expect_eq 2 "$(json_get "$($CTL -j probe show "$b")" 'j["stats"]["records"]')" \
+		"opens of dup-b"
+	$CTL probe del "$a"
+	$CTL probe del "$b"
+}
+
 # --cgroup keeps the tasks of one cgroup v2 and of the cgroups below it.
 t_cgroup_filter() {
 	local n
@@ -221,4 +241,5 @@ for i in range(2):
 }
 
 tests t_char_array_equals_and_globs t_kernel_pointer t_user_string \
-	t_faults_and_long_strings t_cgroup_filter t_several_strings t_bad_input
+	t_faults_and_long_strings t_cgroup_filter t_several_strings t_bad_input \
+	t_string_constants_not_duplicates
