@@ -10,9 +10,11 @@
  *    saw the call start;
  *  - the allocators' fault hooks, should_failslab() and
  *    should_fail_alloc_page(), where the kernel has them (CONFIG_FAILSLAB,
- *    CONFIG_FAIL_PAGE_ALLOC), and the allocators' entry points where it
- *    does not: every caller of kmalloc() or alloc_pages() handles NULL
- *    unless it passed __GFP_NOFAIL, which the hit path honours.
+ *    CONFIG_FAIL_PAGE_ALLOC), and the allocators' entry points on every
+ *    kernel: every caller of kmalloc() or alloc_pages() handles NULL
+ *    unless it passed __GFP_NOFAIL, which the hit path honours, as the
+ *    hooks' callers do; and an entry point fails one allocator where a
+ *    hook fails them all. (`inject` prefers the hooks where they exist.)
  * The kernel's own error-injection list is not reachable from a module
  * (within_error_injection_list() is not exported), and Debian's kernels
  * have none (CONFIG_FUNCTION_ERROR_INJECTION is off).

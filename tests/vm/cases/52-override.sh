@@ -101,6 +101,37 @@ t_override_refused_places_and_values() {
 	expect_eq 0 "$(probe_count)" "probes left by the refusals"
 }
 
+# An allocator's entry point takes an override on every kernel, where the
+# fault hooks exist too (6.1): its callers handle NULL as the hooks'
+# do, and it fails one allocator, not all of them. getcwd's __getname()
+# is a kmem_cache_alloc(); the comm is set only around the calls.
+t_override_allocator_entry_beside_hooks() {
+	local fn=kmem_cache_alloc n
+	grep -q ' kmem_cache_alloc_noprof$' /proc/kallsyms && fn=kmem_cache_alloc_noprof
+	bg_start $S/entry.out trace kprobe:$fn --comm rp_kmfail --override 0
+	n=$(python3 -c '
+import ctypes, errno, os
+libc = ctypes.CDLL(None)
+libc.prctl(15, b"rp_kmfail", 0, 0, 0)
+n = 0
+for _ in range(20):
+    try:
+        os.getcwd()
+    except OSError as e:
+        if e.errno != errno.ENOMEM:
+            raise
+        n += 1
+libc.prctl(15, b"python3", 0, 0, 0)
+print(n)')
+	bg_stop INT
+	expect_eq 20 "$n" "getcwd calls failed by $fn's override"
+	expect_eq 0 "$(getcwd_fails 20)" "getcwd failures after the trace"
+	if [ "$KREL" != "${KREL#6.1.}" ]; then
+		grep -q ' should_failslab$' /proc/kallsyms ||
+			fail "6.1 has should_failslab: the case tests the entry beside it"
+	fi
+}
+
 # Root's in the initial namespace only: not uid 65534, not CAP_PERFMON
 # alone, not a user namespace's root.
 t_override_refused_callers() {
@@ -243,6 +274,7 @@ t_inject_sigkill_leaves_nothing() {
 
 tests t_override_getuid_for_id_only t_override_refused_places_and_values \
 	t_override_refused_callers t_inject_kmalloc_in_mount \
+	t_override_allocator_entry_beside_hooks \
 	t_inject_times_exact t_inject_probability t_inject_interval \
 	t_inject_chain_order t_inject_alloc_page_in_write \
 	t_inject_sigkill_leaves_nothing
