@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: host unit tests, then the in-VM suite on every kernel
-# (Debian 6.1 and 6.12), then the teaching labs' selftest. Ends with one
-# line "N passed, N failed".
-#   tests/run-all.sh [--host-only|--vm-only] [--kernel K]... [--timeout S] [CASE.sh...]
+# make check: host unit tests, the in-VM suite on every kernel (Debian
+# 6.1 and 6.12) and the teaching labs' selftest, in two lanes, one per
+# host core (see "Lanes" below). Ends with the time it took and one line
+# "N passed, N failed".
+#   tests/run-all.sh [--host-only|--vm-only] [--serial] [--kernel K]... [--timeout S] [CASE.sh...]
+#                                 (--serial: one lane, as on a 1-core host)
 #                                 (K as tests/vm/run -k takes it: 6.1, 6.12, rt;
 #                                 with --kernel, no labs selftest: it boots
 #                                 6.1 and 6.12 itself)
@@ -18,13 +20,14 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 
-kernels=() cases=() host=1 vm=1 debug=0 pkg=0 timeout=2700
+kernels=() cases=() host=1 vm=1 debug=0 pkg=0 timeout=2700 serial=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only)	vm=0; shift ;;
 	--vm-only)	host=0; shift ;;
 	--debug)	debug=1; host=0; vm=0; shift ;;
 	--pkg)		pkg=1; host=0; vm=0; shift ;;
+	--serial)	serial=1; shift ;;
 	-k|--kernel)	kernels+=("$2"); shift 2 ;;
 	-t|--timeout)	timeout=$2; shift 2 ;;
 	*)		cases+=("$1"); shift ;;
@@ -33,9 +36,11 @@ done
 labs=0
 [ ${#kernels[@]} = 0 ] && kernels=(6.1 6.12) labs=1
 
-pass=0 fail=0 skip=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+start_all=$(date +%s)
+# Each suite's output goes through $log (one per lane); its counts go to
+# $tallies, which both lanes append to.
+log=$(mktemp) tallies=$(mktemp) lane2_log=$(mktemp)
+trap 'rm -f "$log" "$tallies" "$lane2_log"' EXIT
 
 # Add the counts of a "N passed, N failed" line (or of cmocka summaries).
 tally() {	# name rc
@@ -59,12 +64,10 @@ tally() {	# name rc
 	else
 		echo "*** $1: $p passed, $f failed, $sk skipped"
 	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
-	skip=$((skip + sk))
+	echo "$p $f $sk" >> "$tallies"
 }
 
-if [ $host = 1 ]; then
+host_tests() {
 	echo "=== host unit tests"
 	make --no-print-directory -C tests/unit check 2>&1 | tee "$log"
 	tally "host unit tests" "${PIPESTATUS[0]}"
@@ -86,7 +89,7 @@ if [ $host = 1 ]; then
 	tally "host rawprobectl layout (calls go one way, no circle)" "${PIPESTATUS[0]}"
 	python3 tests/ynl/check-spec.py 2>&1 | tee "$log"
 	tally "host YNL spec against the schema, header and policies" "${PIPESTATUS[0]}"
-fi
+}
 
 # The in-VM suite (CASE.sh... or all) on one kernel. Debian's kernels run
 # both vCPUs on one host thread (--tcg-single): QEMU 7.2's multi-threaded
@@ -168,18 +171,63 @@ labs_selftest() {
 	tally "labs selftest" "${PIPESTATUS[0]}"
 }
 
-if [ $vm = 1 ]; then
-	all=0
-	[ ${#cases[@]} = 0 ] && all=1 && mapfile -t cases < <(all_cases tests/vm/cases)
-	for k in "${kernels[@]}"; do
-		vm_suite "$k" "$timeout" "${cases[@]}"
-		[ $all = 1 ] || continue
-		stress_smoke "$k"
-		locked_boot "$k"
-		[ "$k" = 6.1 ] && many_cpus "$k"
-		ynl_in_guest "$k"
-	done
+# The short guests of one kernel: stress smoke, locked-down boot, many
+# CPUs (6.1), YNL.
+vm_extras() {	# kernel
+	stress_smoke "$1"
+	locked_boot "$1"
+	[ "$1" = 6.1 ] && many_cpus "$1"
+	ynl_in_guest "$1"
+}
+
+# Lanes. A guest runs both its vCPUs on one host thread, so a 2-core
+# host runs two guests side by side at full speed. Lane 1 (in front, its
+# output live): the host tests, the first kernel's suite, the labs'
+# selftest. Lane 2 (in the background, its output printed when both
+# lanes are done): every other kernel's suite and short guests, then the
+# first kernel's short guests. The two take about as long; each suite
+# still sees a guest of its own, and the guests share nothing on the
+# host but the read-only root (mkinitramfs.sh renames its image into
+# place, so two lanes may build one at once).
+lane1() {
+	[ $host = 1 ] && host_tests
+	[ $vm = 1 ] || return 0
+	vm_suite "${kernels[0]}" "$timeout" "${cases[@]}"
 	[ $all = 1 ] && [ $labs = 1 ] && labs_selftest
+	return 0
+}
+
+lane2() {
+	local k
+	[ $vm = 1 ] || return 0
+	for k in "${kernels[@]:1}"; do
+		vm_suite "$k" "$timeout" "${cases[@]}"
+		[ $all = 1 ] && vm_extras "$k"
+	done
+	[ $all = 1 ] && vm_extras "${kernels[0]}"
+	return 0
+}
+
+all=0
+if [ $vm = 1 ] && [ ${#cases[@]} = 0 ]; then
+	all=1
+	mapfile -t cases < <(all_cases tests/vm/cases)
+fi
+if [ $serial = 1 ]; then
+	lane1
+	lane2
+else
+	# (a log of its own: $log is one suite's output at a time)
+	(log=$(mktemp); lane2 > "$lane2_log" 2>&1; rm -f "$log") &
+	lane2_pid=$!
+	if [ $vm = 1 ] && [ ${#kernels[@]} -gt 1 -o $all = 1 ]; then
+		what="${kernels[*]:1}"
+		[ $all = 1 ] && what="${what:+$what, }the short guests"
+		echo "=== lane 2 ($what) runs beside this one; its output follows"
+	fi
+	lane1
+	wait "$lane2_pid"
+	cat "$lane2_log"
 fi
 
 # KASAN, lockdep and kmemleak slow a TCG guest several times over.
@@ -206,6 +254,10 @@ if [ $pkg = 1 ]; then
 	done
 fi
 
+read -r pass fail skip < <(awk '{ p += $1; f += $2; k += $3 }
+	END { print p + 0, f + 0, k + 0 }' "$tallies")
+elapsed=$(( $(date +%s) - start_all ))
+echo "*** run-all: $((elapsed / 60)) min $((elapsed % 60)) s"
 if [ "$skip" = 0 ]; then
 	echo "$pass passed, $fail failed"
 else

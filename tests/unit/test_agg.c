@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <cmocka.h>
+#include "test_filter.h"
 
 static void test_hook(int point);
 #define RP_HOST_HOOK(point) test_hook(point)
@@ -551,5 +552,6 @@ int main(void)
 
 	if (env)
 		scale = atof(env);
+	rp_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

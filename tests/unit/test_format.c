@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_filter.h"
 
 #include "lib/escape.h"
 #include "out/format.h"
@@ -1746,5 +1747,6 @@ int main(void)
 		cmocka_unit_test(test_ip6),
 	};
 
+	rp_test_filter();
 	return cmocka_run_group_tests(tests, setup_kallsyms, teardown_kallsyms);
 }

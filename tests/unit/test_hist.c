@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "test_filter.h"
 
 #include "out/histogram.h"
 
@@ -175,5 +176,6 @@ int main(void)
 		cmocka_unit_test(test_put_linear),
 	};
 
+	rp_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

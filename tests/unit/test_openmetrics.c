@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_filter.h"
 
 #include "lib/agg_read.h"
 #include "lib/escape.h"
@@ -768,5 +769,6 @@ int main(void)
 		cmocka_unit_test(test_accumulate),
 	};
 
+	rp_test_filter();
 	return cmocka_run_group_tests(tests, setup_kallsyms, teardown_kallsyms);
 }

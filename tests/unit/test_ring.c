@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_filter.h"
 
 /* One-shot hook run inside the writer, to nest a writer deterministically. */
 static void test_hook(int point);
@@ -2029,5 +2030,6 @@ int main(void)
 
 	if (env && atof(env) > 0)
 		scale = atof(env);
+	rp_test_filter();
 	return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
 }

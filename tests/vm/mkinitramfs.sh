@@ -64,5 +64,6 @@ for p in "${order[@]}"; do
 	echo "$name" >> "$tmp/modules.order"
 done
 
-(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
-mv "$out.tmp" "$out"
+(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.$$.tmp"
+# (a file of its own: guests of two lanes may build it at once)
+mv "$out.$$.tmp" "$out"
