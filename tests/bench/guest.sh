@@ -374,7 +374,7 @@ for step in 1 2 3; do
 		eval "run_step${step}_${kind}_ring() { step_row $step $kind; }"
 	done
 done
-# What each option of issue 16 adds to the plain record (getpgid(0): pid 0)
+# What each fetch option adds to the plain record (getpgid(0): pid 0)
 run_rawprobe_args_auto_ring() {
 	ring_row rawprobe_args_auto_ring kprobe $SYM --args auto
 }
@@ -387,7 +387,7 @@ run_rawprobe_field_ring() {
 	ring_row rawprobe_field_ring kprobe $FIELD_SYM --args 'pid->numbers[0].nr'
 }
 
-# String terms (issue 39), on pid_vnr beside rawprobe_pid_vnr_ring: the
+# String terms, on pid_vnr beside rawprobe_pid_vnr_ring: the
 # struct pid its argument points to, read as a string (its refcount's
 # low byte, then a NUL), compared with a constant or matched by a glob;
 # both pass, so every call makes its record.

@@ -476,7 +476,7 @@ check "path batch"       0 "^args u32, fetch 0/$skb_len/4/0/0/0/0, terms  args u
 	-- bash -c "$ADD -j kprobe consume_skb sk_skb_reason_drop --args 'skb->len' --dry-run | python3 $T/progs.py | tr '\n' ' '"
 check "path stream"      3 "^$" "not loaded" -- $CTL stream -e kprobe:consume_skb -a 'skb->len' --filter 'skb->len > 1000' -d 1
 # NAME:TYPE: where BTF knows the function, the name selects the parameter
-# (issue 40: 'filename:ustr' recorded arg0, dfd); without BTF, a label
+# ('filename:ustr' records do_sys_openat2's arg1, not dfd); without BTF, a label
 check "names select"     0 "^args ustr, fetch 1//8/0/0/0/0, terms $" "^$" \
 	-- progs kprobe do_sys_openat2 --args filename:ustr
 check "names select order" 0 "^args ptr u64, fetch 1//8/0/0/0/0 0//8/0/0/0/0, terms $" "^$" \
@@ -615,7 +615,7 @@ check "filter enumerator typo" 2 "^$" "'SS_CONECTED' is no enumerator of socket_
 check "filter name of no enum" 2 "^$" "'abc' is not a number" -- $ADD kprobe consume_skb --filter 'skb->len > abc' --dry-run
 check "filter a string"  2 "^$" "'skb->dev->name' is a string: compare it with a string in quotes" \
 	-- $ADD kprobe consume_skb --filter 'skb->dev->name == 0' --dry-run
-# strings (issue 39, item 3): a char array's address and size, a char
+# strings: a char array's address and size, a char
 # pointer loaded, the constants each once, the operators that take them
 check "filter char array" 0 "^args , fetch , terms str_eq \"lo\"/16 0/$skb_dev/8/0/0/0/$nd_name$" "^$" \
 	-- progs kprobe consume_skb --filter 'skb->dev->name == "lo"'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make stress (issue 13): load, churn, killed controllers, module cycles
+# make stress: load, churn, killed controllers, module cycles
 # and the netlink fuzzer in the VM on each kernel, the hostile CLI
 # invocations on the host; then one table of figures and the line
 # "N passed, N failed".

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/rawprobe from hostile callers (issue 13, item 8): every mmap
+ * /dev/rawprobe from hostile callers: every mmap
  * offset, length, protection and flag class against a model of what
  * the device allows; mremap, mprotect, fork with the mapping, munmap
  * and close while another thread polls; read, write, lseek and ioctls

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Who owns a probe: the netlink socket that added it, unless its spec is
- * marked persistent, spec by spec within a batch (issue 18, item 7); and
+ * marked persistent, spec by spec within a batch; and
  * a socket that reuses a released socket's port id owns its own probes,
- * not the old one's (item 9). Requests go straight to the family. Run as
+ * not the old one's. Requests go straight to the family. Run as
  * root in the VM with no probes; ends with "N passed, N failed".
  */
 #define _GNU_SOURCE

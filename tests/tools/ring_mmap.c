@@ -98,8 +98,8 @@ static int wake_test(int fd, const struct rawprobe_info *info, void *ctrl,
 
 /*
  * The refused mmaps above must have left no reader reference behind:
- * another file maps the rings, and they can be resized (issue 18, item
- * 10), to half their size and back, with our file still open.
+ * another file maps the rings, and they can be resized, to half their
+ * size and back, with our file still open.
  */
 static void failed_mmaps_hold_nothing(const struct rawprobe_info *info,
 				      size_t ctrl_len)

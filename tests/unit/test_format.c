@@ -970,7 +970,7 @@ static char *csv_of(const struct rawprobe_record *r,
 }
 
 /*
- * Value formats (issue 40): skc_daddr 127.0.0.1 is 16777343 as a number,
+ * Value formats: skc_daddr 127.0.0.1 is 16777343 as a number,
  * port 80 in network order 20480.
  */
 static void test_value_formats(void **state)
@@ -1107,7 +1107,7 @@ static void add_seg(struct rawprobe_record *r, unsigned int arg,
 }
 
 /*
- * Several strings (issue 39, item 4): pty_write's tty->name and buf, and
+ * Several strings: pty_write's tty->name and buf, and
  * a third whose read faulted; each shown at its argument, in text,
  * JSON ("strs"), CSV (each in its argument's column) and Perfetto.
  */

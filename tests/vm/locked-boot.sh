@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs in a guest booted with lockdown=confidentiality (issue 13, item
-# 10; tests/run-all.sh boots one per kernel, with -n): the kernel refuses
+# Runs in a guest booted with lockdown=confidentiality (tests/run-all.sh
+# boots one per kernel, with -n): the kernel refuses
 # the unsigned module, and every tool says so and why, in words a user
 # can act on. 99-lockdown.sh covers lockdown raised under a loaded module.
 here=$(cd "$(dirname "$0")" && pwd)

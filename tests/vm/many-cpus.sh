@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs in a guest with many possible CPUs (issue 15, item 6): 2 vCPUs and
+# Runs in a guest with many possible CPUs: 2 vCPUs and
 # 62 hot-pluggable ones (--smp 2,maxcpus=64) in make check, 64 vCPUs in
 # make bench (tests/bench/run.sh). The default ring size
 # follows kmod/ring.c's rule for this machine, insmod allocates nothing,

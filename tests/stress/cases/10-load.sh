@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Load (issue 13, items 1 and 2): probes of every kind on hot paths and
+# Load: probes of every kind on hot paths and
 # in every context a guest offers (syscall, scheduler wakeup, kmalloc,
 # hard and soft interrupts, NMI), a validating reader the whole time,
 # then exact accounting; and the same with churn on the side. A run of

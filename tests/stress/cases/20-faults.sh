@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Faults of the users (issue 13, items 4 and 6): the controller SIGKILLed
+# Faults of the users: the controller SIGKILLed
 # mid-stream and mid-batch-add, a target module loaded and unloaded under
 # its probe, a custom probe module unloaded while its handler fires.
 # STRESS_KILLS (100) and STRESS_CYCLES (50) set the counts.

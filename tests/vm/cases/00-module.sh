@@ -34,7 +34,7 @@ NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
 PERFMON="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon"
 
 # Versions are for everyone; probes, their filters and counters, and the
-# events are not (issue 18, item 6).
+# events are not.
 t_unprivileged_reads_versions_only() {
 	local id
 	$NOBODY $CTL version >/dev/null
@@ -51,7 +51,7 @@ t_unprivileged_reads_versions_only() {
 }
 
 # CAP_PERFMON is enough for probes, not for the rings: they are memory
-# on every CPU (item 1).
+# on every CPU.
 t_ring_changes_need_sys_admin() {
 	local id
 	id=$($PERFMON $CTL probe add kprobe vfs_read)
@@ -63,7 +63,7 @@ t_ring_changes_need_sys_admin() {
 
 # Even root cannot take more than a quarter of RAM for rings, and what a
 # resize takes is charged to the caller's memory cgroup and fails there,
-# cleanly, without the OOM killer; the old rings stay (item 1).
+# cleanly, without the OOM killer; the old rings stay.
 t_ring_memory_bounded() {
 	rings_allocate
 	# 2 CPUs x 1M records x 256 bytes = 512 MiB of a 2 GiB guest
@@ -82,7 +82,7 @@ t_ring_memory_bounded() {
 
 ring_bytes() { json_get "$($CTL -j ring show)" 'j["allocated_bytes"]'; }
 
-# Memory follows use (issue 15, item 6): insmod allocates no ring; the
+# Memory follows use: insmod allocates no ring; the
 # first probe does, at the size configured by then, charged to its
 # adder's memory cgroup; a refused first allocation leaves no probe.
 # What kretprobe instances pin (kernel memory, charged to no one):
@@ -99,8 +99,8 @@ syscalls() {
 
 # A CAP_PERFMON caller adding kretprobes of 4096 instances each is
 # refused at the budget all kretprobes share (1/16 of RAM: 126 MiB of
-# the 2 GiB guest), before the kernel pins more (review item 2: 640 such
-# probes took 1.3 GB). 50 of them (1.2 MiB each on 6.12, 2 MiB on 6.1)
+# the 2 GiB guest), before the kernel pins more (unbounded, 640 such
+# probes would take 1.3 GB). 50 of them (1.2 MiB each on 6.12, 2 MiB on 6.1)
 # fit; 60 more do not, and the batch adds none; the memory comes back
 # with the probes.
 t_kretprobe_instances_bounded() {

@@ -19,7 +19,7 @@ t_jprobe_filename() {
 }
 
 # The string slot holds str_len bytes and a NUL, nothing of what follows
-# the NUL in the traced process's memory (issue 18, item 3). The raw
+# the NUL in the traced process's memory. The raw
 # capture holds the record's whole string slot as the kernel wrote it.
 t_string_tail_not_leaked() {
 	local n
@@ -202,7 +202,7 @@ t_module_gone_and_rearm() {
 }
 
 # A probe in a module's code goes gone with the module however it was
-# named; a symbol re-arms on reload, a raw address cannot (item 8).
+# named; a symbol re-arms on reload, a raw address cannot.
 t_module_target_by_name_and_address() {
 	local byname byaddr addr
 	probe_state() { json_get "$($CTL -j probe show $1)" 'j["state"]'; }
@@ -230,7 +230,7 @@ t_module_target_by_name_and_address() {
 }
 
 # Argument registers mean what the prototype says only at a function's
-# entry, which a raw address does not promise (item 11).
+# entry, which a raw address does not promise.
 t_raw_address_refuses_args() {
 	local addr
 	addr=$(awk '$3 == "__x64_sys_getpgid" && $2 ~ /^[tT]$/ { print "0x" $1; exit }' /proc/kallsyms)
@@ -242,7 +242,7 @@ t_raw_address_refuses_args() {
 }
 
 # The core's own handlers are NOKPROBE_SYMBOL: a probe on one would
-# recurse into it on every hit (item 11).
+# recurse into it on every hit.
 t_handlers_not_probeable() {
 	local f
 	for f in rp_kprobe_pre rp_kret_entry rp_kret_return rp_custom_pre \

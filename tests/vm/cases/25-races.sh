@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Races between users of the module (issue 12, item 5; issue 13, items 5
-# and 6): rmmod while the module is busy, a target module going away
-# while its probes are added, a resize racing a reader's mapping. Each
-# attempt either works or fails cleanly; nothing is left behind.
+# Races between users of the module: rmmod while the module is busy, a
+# target module going away while its probes are added, a resize racing
+# a reader's mapping. Each attempt either works or fails cleanly;
+# nothing is left behind.
 
 TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
 MINIMAL_KO=$(dirname "$KO")/examples/kprobe_minimal/kprobe_minimal.ko

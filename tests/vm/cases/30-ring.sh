@@ -9,7 +9,7 @@ t_device_contract() {
 	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "ring_mmap"
 }
 
-# Hostile callers of the device (issue 13, item 8): mmap sweep,
+# Hostile callers of the device: mmap sweep,
 # mremap/mprotect/fork, poll under munmap, bad ioctls, 2000 opens,
 # unprivileged open; nothing left referenced.
 t_device_hostile() {
@@ -210,7 +210,7 @@ print(lo, time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
 
 # Two `ring set`s of different fields at once both land (each used to
 # fill what it did not ask from a geometry read before the resize lock:
-# the records then mode pair of review item 4 ended at 16384 records).
+# a records-then-mode pair ended at the old record count).
 # The records' allocation takes long enough for the mode's request to
 # arrive during it; three rounds, each checked.
 t_concurrent_ring_sets_both_land() {

@@ -226,7 +226,7 @@ t_several_ids() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-# Issue 40, item 5: --args NAME:TYPE selects the parameter of that name
+# --args NAME:TYPE selects the parameter of that name
 # where BTF knows the function (filename is do_sys_openat2's second).
 t_args_name_selects() {
 	local f=$S/named-$$
@@ -240,7 +240,7 @@ t_args_name_selects() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-# Issue 40, item 2: a command's probes leave rawprobectl out, in the
+# A command's probes leave rawprobectl out, in the
 # kernel: tracing vfs_write, its own writes of the records it read are
 # not records (each would wake it again). --include-self records them.
 t_self_left_out() {
@@ -268,7 +268,7 @@ t_self_left_out() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-# Issue 40, item 6: value formats. A loopback connect: tcp_connect's
+# Value formats. A loopback connect: tcp_connect's
 # socket has 127.0.0.1 and the listener's port, big-endian in memory, and
 # its sk_state_change is sock_def_wakeup.
 t_value_formats() {
@@ -285,7 +285,7 @@ print(l.getsockname()[1])')
 		"$(cat $S/fmt.txt)" "daddr, port, callback"
 }
 
-# :ip6 (issue 40, item 6): the kernel copies the 16 bytes of a struct
+# :ip6: the kernel copies the 16 bytes of a struct
 # in6_addr into the string area; text and JSON show inet_ntop()'s form,
 # beside another string (several strings a record) and alone.
 t_value_format_ip6() {
@@ -306,7 +306,7 @@ print(l.getsockname()[1])'
 	expect_match '"str":"::1"' "$(grep tcp_connect $S/ip6.json)" "JSON, alone"
 }
 
-# Issue 40, item 3: a command that brings its probes reads from the
+# A command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
 t_reader_starts_at_head() {
@@ -351,7 +351,7 @@ t_hostile_kernel_errors() {
 		"$(tail -1 <<<"$out")" "hostile --kernel"
 }
 
-# Issue 39, item 5: the readiness line comes once every probe is armed,
+# The readiness line comes once every probe is armed,
 # so a workload started on it is seen whole, even where arming is slow
 # (--args auto parses BTF first: over 1.5 s under QEMU).
 t_ready_line_after_arming() {

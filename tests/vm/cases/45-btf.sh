@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Arguments by name from the running kernel's BTF (issue 16, item 1):
+# Arguments by name from the running kernel's BTF:
 # btf show, --args auto on real workloads, and the values it records
 # compared with ftrace's kprobe_events fetchargs on the same calls.
 

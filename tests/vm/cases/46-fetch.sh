@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Fields behind pointers and value filters (issue 16, items 2 and 5):
+# Fields behind pointers and value filters:
 # what the kernel computes from the CLI's BTF-compiled fetches, checked
 # against what the workload makes true (a file's offsets and inode, its
 # name) and against ftrace's fetchargs on the same calls; a fetch through
@@ -174,7 +174,7 @@ NEEDS_READ_CAPS="needs CAP_SYS_ADMIN, or CAP_PERFMON with CAP_BPF.*EPERM"
 # process names (a close() of any number, fetched through, read kernel
 # text for uid 65534): CAP_PERFMON alone may not; with CAP_BPF, or
 # CAP_SYS_ADMIN, it may. Registers and stacks stay CAP_PERFMON's, as in
-# perf (review item 3).
+# perf.
 t_memory_reads_need_bpf_or_admin() {
 	local id
 	expect_fail 4 "$NEEDS_READ_CAPS" $PERFMON $CTL probe add jprobe vfs_read --args 'file->f_pos'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Kernel stacks (issue 16, item 4): where vfs_read was called from, as
+# Kernel stacks: where vfs_read was called from, as
 # rawprobe records and symbolizes it, against ftrace's stacktrace trigger
 # on the same calls; folded stacks for flame graphs; a kretprobe's stack
 # (taken at entry).

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# String comparisons in --filter (issue 39, item 3) and the --cgroup task
-# filter (item 6), both run in the kernel: each keeps exactly the calls
+# String comparisons in --filter and the --cgroup task
+# filter, both run in the kernel: each keeps exactly the calls
 # it names, on char arrays, kernel char pointers and user strings, and
 # on one cgroup's tasks and its children's. Bad input gets a clear error.
 
@@ -191,7 +191,7 @@ t_bad_input() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-# Several strings a record (item 4): the seed's pty_write line, the tty's
+# Several strings a record: the seed's pty_write line, the tty's
 # name and the buffer written to it together; a failed rename's two
 # names in one kretprobe record, read at entry.
 t_several_strings() {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Globs as targets (issue 39, item 2): 'vfs_*' and 'tcp_*' expand to what
+# Globs as targets: 'vfs_*' and 'tcp_*' expand to what
 # ftrace lists in available_filter_functions, less kprobes' blacklist,
 # the names several functions share and rawprobe's own module, computed
 # here apart from the CLI; the cap and --max-probes; a glob with no

@@ -157,9 +157,9 @@ t_api_guard_rails() {
 }
 
 # A handler that reserves and then gives up discards the record: the
-# reader skips it and carries on, with no sequence gap (issue 18, item 4).
+# reader skips it and carries on, with no sequence gap.
 # Records written from a work item, in process context, are written with
-# preemption off from reserve to commit (item 5).
+# preemption off from reserve to commit.
 t_discard_and_process_context() {
 	local id j n p=/sys/module/rp_writer/parameters
 	insmod "$WRITER_KO"
@@ -185,8 +185,8 @@ t_discard_and_process_context() {
 }
 
 # A probe added over netlink on the module's target does not stop the
-# module from loading (review item 5: insmod failed with EEXIST, while
-# the other order was accepted): a module's probes are its own.
+# module from loading with EEXIST, in either order: a module's probes
+# are its own.
 t_module_loads_beside_same_netlink_probe() {
 	local id
 	id=$($CTL probe add kprobe kernel_clone)

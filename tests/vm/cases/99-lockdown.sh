@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Kernel lockdown raised while probes exist (issue 18, item 2): whatever
+# Kernel lockdown raised while probes exist: whatever
 # would arm a probe or read the rings asks again; from integrity on, no
 # return override. Lockdown cannot be
 # lowered, and once raised no unsigned module loads, so this case runs

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Allocation failures, one at a time, in every control operation (issue 12,
-# item 4). Needs CONFIG_FAULT_INJECTION with FAILSLAB and FAIL_PAGE_ALLOC
+# Allocation failures, one at a time, in every control operation. Needs CONFIG_FAULT_INJECTION with FAILSLAB and FAIL_PAGE_ALLOC
 # (the KASAN kernel of tests/vm/debug-kernel.sh): make check-debug runs it.
 #
 # For each operation, N = 1, 2, ...: build/tools/fail_nth.so makes the Nth
@@ -143,7 +142,7 @@ t_probe_add_batch() {
 		$CTL probe add kprobe vfs_read vfs_write do_sys_openat2
 }
 
-# Field fetches with a value filter, and a stack (issue 16): attributes
+# Field fetches with a value filter, and a stack: attributes
 # of their own in the same request (BTF: the debug kernels have it).
 t_probe_add_fetch_filter() {
 	fault_walk send added_one del_all \

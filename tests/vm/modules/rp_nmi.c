@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An NMI-context probe target for the stress runs (issue 13, item 1):
+ * An NMI-context probe target for the stress runs:
  * writing N to /proc/rp_nmi sends N NMIs to the other CPUs, one at a
  * time; the NMI handler calls rp_nmi_hit(), which rawprobe can probe as
  * "rp_nmi:rp_nmi_hit", so the probe's handler runs in NMI context.

@@ -3,10 +3,10 @@
  * Test module for the exported record writer's contract:
  *  - a handler that reserves and then gives up (every other hit on
  *    getpgid) discards with rawprobe_discard(): the reader skips those
- *    and goes on, nothing is wedged (issue 18, item 4);
+ *    and goes on, nothing is wedged;
  *  - records written from process context, from a work item queued at
  *    load: rawprobe_reserve() must leave the writer unpreemptible until
- *    the commit (item 5). The work counts the records it wrote while
+ *    the commit. The work counts the records it wrote while
  *    still preemptible in the parameter preemptible_writes.
  */
 #include <linux/module.h>
