@@ -8,7 +8,8 @@
  * Each CPU has two tables of nr_slots slots (twice the keys asked for,
  * a power of two, so that open addressing stays short). They are
  * allocated on the CPU's node, charged to the caller's memory cgroup,
- * and counted against a budget (registry.c) like kretprobe instances.
+ * and, before any of them is allocated, to the budget all netlink
+ * probes share (budget.c), as the snapshots that reads take are.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +21,12 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include "agg.h"
+
+/*
+ * Large, and bounded by the budget rather than by what the allocator can
+ * find: no retries that would wake the OOM killer, no warning.
+ */
+#define RP_AGG_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NORETRY | __GFP_NOWARN)
 
 /* The key's words: rp_agg_key_width()'s of each key. */
 static u32 rp_agg_key_words(const struct rp_probe_spec *spec)
@@ -90,11 +97,29 @@ static size_t rp_agg_stacks_bytes(const struct rp_probe_spec *spec)
 			   sizeof(u64));
 }
 
-/* What the probe's tables take: two per possible CPU, and the stacks. */
+/*
+ * What the probe's tables take: two per possible CPU, and the stacks
+ * (SIZE_MAX on overflow, which no budget admits).
+ */
 u64 rp_agg_bytes(const struct rp_probe_spec *spec)
 {
-	return (u64)rp_agg_table_bytes(spec) * 2 * num_possible_cpus() +
-	       rp_agg_stacks_bytes(spec);
+	return size_add(size_mul(rp_agg_table_bytes(spec),
+				 2 * num_possible_cpus()),
+			rp_agg_stacks_bytes(spec));
+}
+
+/*
+ * The room a probe needs free to be added: its tables, and a read's copy
+ * of them at their fullest (entries take a word less than their slots),
+ * so that its first read finds room. Only the tables are charged: a read
+ * charges its copy while a dump holds it.
+ */
+u64 rp_agg_room(const struct rp_probe_spec *spec)
+{
+	return size_add(rp_agg_bytes(spec),
+			size_add(size_mul(rp_agg_table_bytes(spec),
+					  num_possible_cpus()),
+				 rp_agg_stacks_bytes(spec)));
 }
 
 /*
@@ -249,14 +274,14 @@ void rp_agg_free(struct rp_agg *agg)
 		free_percpu(agg->pcpu);
 	}
 	kvfree(agg->stacks.slots);
+	rp_budget_uncharge(agg->charged);
 	kfree(agg);
 }
 
 static int rp_agg_table_init(struct rp_agg *agg, struct rp_agg_table *t,
 			     size_t bytes, int node)
 {
-	t->slots = kvzalloc_node(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN,
-				 node);
+	t->slots = kvzalloc_node(bytes, RP_AGG_GFP, node);
 	if (!t->slots)
 		return -ENOMEM;
 	t->mask = agg->nr_slots - 1;
@@ -265,17 +290,26 @@ static int rp_agg_table_init(struct rp_agg *agg, struct rp_agg_table *t,
 	return 0;
 }
 
-/* Every table zeroed, on its CPU's node; *bytes what they take. */
-struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec, u64 *bytes)
+/*
+ * Every table zeroed, on its CPU's node, once the budget took their
+ * bytes: ERR_PTR(-E2BIG) when it cannot, -ENOMEM when they are not found.
+ */
+struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec)
 {
 	const struct rp_agg_spec *spec = &pspec->agg;
 	size_t table = rp_agg_table_bytes(pspec);
+	u64 bytes = rp_agg_bytes(pspec);
 	struct rp_agg *agg;
 	unsigned int cpu;
 
+	if (!rp_budget_fits(rp_agg_room(pspec)) || !rp_budget_charge(bytes))
+		return ERR_PTR(-E2BIG);
 	agg = kzalloc(sizeof(*agg), GFP_KERNEL_ACCOUNT);
-	if (!agg)
-		return NULL;
+	if (!agg) {
+		rp_budget_uncharge(bytes);
+		return ERR_PTR(-ENOMEM);
+	}
+	agg->charged = bytes;
 	mutex_init(&agg->lock);
 	agg->spec = *spec;
 	rp_agg_shape_of(pspec, &agg->shape);
@@ -299,18 +333,17 @@ struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec, u64 *bytes)
 	}
 	if (rp_agg_stack_word(pspec) >= 0) {
 		agg->stacks.slots = kvzalloc(rp_agg_stacks_bytes(pspec),
-					     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+					     RP_AGG_GFP);
 		if (!agg->stacks.slots)
 			goto fail;
 		agg->stacks.mask = agg->nr_slots - 1;
 		agg->stacks.key_word = rp_agg_stack_word(pspec);
 	}
 	agg->start_ns = ktime_get_ns();
-	*bytes = rp_agg_bytes(pspec);
 	return agg;
 fail:
 	rp_agg_free(agg);
-	return NULL;
+	return ERR_PTR(-ENOMEM);
 }
 
 /* Old tables' entries: how many, to size the snapshot. */
@@ -365,56 +398,112 @@ static const u64 *rp_agg_stack_slot(const struct rp_agg_stacks *st, u64 id)
 }
 
 /*
- * Copy the stacks the snapshot's entries name into it. Their slots were
- * filled in before the hits that name them were counted, by writers now
- * gone (the grace period): they read whole, while writers of the new
- * interval may be filling in others.
+ * The stacks the old tables' entries name, marked in *seen (NULL without
+ * a stack key); *n how many. Their slots were filled in before the hits
+ * that name them were counted, by writers now gone (the grace period):
+ * they read whole, while writers of the new interval may be filling in
+ * others.
  */
-static int rp_agg_take_stacks(const struct rp_agg *agg,
-			      struct rp_agg_snapshot *snap)
+static int rp_agg_mark_stacks(const struct rp_agg *agg, unsigned int e,
+			      unsigned long **seen, u32 *n)
 {
 	const struct rp_agg_stacks *st = &agg->stacks;
-	u32 words = snap->key_words + snap->val_words, i, n = 0;
-	unsigned long *seen;
+	unsigned int cpu;
 	const u64 *slot;
+	u32 i;
 	u64 id;
 
-	seen = bitmap_zalloc(st->mask + 1, GFP_KERNEL);
-	if (!seen)
+	*seen = NULL;
+	*n = 0;
+	if (!st->slots)
+		return 0;
+	*seen = bitmap_zalloc(st->mask + 1, GFP_KERNEL);
+	if (!*seen)
 		return -ENOMEM;
-	for (i = 0; i < snap->n; i++) {
-		id = snap->words[(size_t)i * words + st->key_word];
-		if (rp_agg_stack_slot(st, id) && !__test_and_set_bit(id - 1, seen))
-			n++;
+	for_each_possible_cpu(cpu) {
+		const struct rp_agg_table *t = &per_cpu_ptr(agg->pcpu, cpu)->t[e];
+
+		for (i = 0; i <= t->mask; i++) {
+			slot = t->slots + (size_t)i * t->slot_words;
+			if (!slot[0])
+				continue;
+			id = slot[1 + st->key_word];
+			if (rp_agg_stack_slot(st, id) &&
+			    !__test_and_set_bit(id - 1, *seen))
+				(*n)++;
+		}
 	}
-	snap->stacks = kvmalloc_array(n, RP_AGG_STACK_WORDS * sizeof(u64),
-				      GFP_KERNEL_ACCOUNT);
-	if (n && !snap->stacks) {
-		bitmap_free(seen);
-		return -ENOMEM;
-	}
+	return 0;
+}
+
+/* Copy the stacks seen marks into the snapshot. */
+static void rp_agg_take_stacks(const struct rp_agg_stacks *st,
+			       const unsigned long *seen,
+			       struct rp_agg_snapshot *snap)
+{
+	u64 *out;
+	u32 i;
+
 	for_each_set_bit(i, seen, st->mask + 1) {
-		slot = rp_agg_stack_slot(st, i + 1);
-		snap->stacks[(size_t)snap->nstacks * RP_AGG_STACK_WORDS] = i + 1;
-		memcpy(&snap->stacks[(size_t)snap->nstacks * RP_AGG_STACK_WORDS + 1],
-		       slot + 1, (RP_AGG_STACK_WORDS - 1) * sizeof(u64));
+		out = &snap->stacks[(size_t)snap->nstacks * RP_AGG_STACK_WORDS];
+		out[0] = i + 1;
+		memcpy(out + 1, rp_agg_stack_slot(st, i + 1) + 1,
+		       (RP_AGG_STACK_WORDS - 1) * sizeof(u64));
 		snap->nstacks++;
 	}
-	bitmap_free(seen);
-	return 0;
+}
+
+/*
+ * A snapshot for the old tables' n entries and nstacks stacks, charged
+ * to the budget first: a dump can hold it for as long as its reader
+ * waits, and many readers can each hold one.
+ */
+static struct rp_agg_snapshot *rp_agg_snapshot_alloc(const struct rp_agg *agg,
+						     u32 n, u32 nstacks)
+{
+	u32 words = agg->shape.key_words + rp_agg_val_words(&agg->shape);
+	size_t bytes = struct_size_t(struct rp_agg_snapshot, words,
+				     size_mul(n, words));
+	size_t sbytes = array3_size(nstacks, RP_AGG_STACK_WORDS, sizeof(u64));
+	struct rp_agg_snapshot *snap;
+
+	if (!rp_budget_charge(size_add(bytes, sbytes)))
+		return ERR_PTR(-E2BIG);
+	snap = kvzalloc(bytes, RP_AGG_GFP);
+	if (snap && sbytes) {
+		snap->stacks = kvmalloc(sbytes, RP_AGG_GFP);
+		if (!snap->stacks) {
+			kvfree(snap);
+			snap = NULL;
+		}
+	}
+	if (!snap) {
+		rp_budget_uncharge(size_add(bytes, sbytes));
+		return ERR_PTR(-ENOMEM);
+	}
+	snap->charged = size_add(bytes, sbytes);
+	snap->key_words = agg->shape.key_words;
+	snap->val_words = rp_agg_val_words(&agg->shape);
+	snap->stack_word = agg->stacks.slots ? agg->stacks.key_word : -1;
+	return snap;
 }
 
 /*
  * End the interval: writers go to the other tables (cleared at the last
  * read), a grace period later none is left in these, which are then
  * copied and cleared for the next switch. Sleeps (synchronize_rcu()).
+ * When the snapshot cannot be had, writers are sent back to these
+ * tables, which keep every hit for the next read: ERR_PTR(-E2BIG) over
+ * the budget, -ENOMEM without memory.
  */
 struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 {
 	struct rp_agg_snapshot *snap;
+	unsigned long *seen;
 	unsigned int e, cpu;
+	u32 nstacks;
 	u64 end;
-	u32 n;
+	int err;
 
 	mutex_lock(&agg->lock);
 	e = agg->epoch & 1;
@@ -422,45 +511,38 @@ struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg)
 	smp_store_release(&agg->epoch, agg->epoch + 1);
 	end = ktime_get_ns();
 	synchronize_rcu();
-	n = agg->counts_only ? 1 : rp_agg_count_used(agg, e);
-	snap = kvzalloc(struct_size(snap, words, (size_t)n *
-				    (agg->shape.key_words +
-				     rp_agg_val_words(&agg->shape))),
-			GFP_KERNEL_ACCOUNT);
-	if (snap) {
-		snap->start_ns = agg->start_ns;
-		snap->end_ns = end;
-		snap->key_words = agg->shape.key_words;
-		snap->val_words = rp_agg_val_words(&agg->shape);
-		snap->stack_word = agg->stacks.slots ? agg->stacks.key_word : -1;
+	err = rp_agg_mark_stacks(agg, e, &seen, &nstacks);
+	snap = err ? ERR_PTR(err) :
+	       rp_agg_snapshot_alloc(agg, agg->counts_only ? 1 :
+				     rp_agg_count_used(agg, e), nstacks);
+	if (IS_ERR(snap)) {
+		/* back to the tables kept whole: pairs with the writers' acquire */
+		smp_store_release(&agg->epoch, agg->epoch + 1);
+		goto out;
 	}
-	/* Cleared even without a snapshot: the next switch needs them so. */
-	for_each_possible_cpu(cpu) {
-		struct rp_agg_table *t = &per_cpu_ptr(agg->pcpu, cpu)->t[e];
-
-		if (snap) {
-			rp_agg_take(t, snap);
-			continue;
-		}
-		rp_agg_clear(t);
-	}
+	snap->start_ns = agg->start_ns;
+	snap->end_ns = end;
+	for_each_possible_cpu(cpu)
+		rp_agg_take(&per_cpu_ptr(agg->pcpu, cpu)->t[e], snap);
 	agg->start_ns = end;
-	if (snap && agg->counts_only && snap->hits) {
+	if (agg->counts_only && snap->hits) {
 		snap->words[0] = snap->hits;	/* the one entry: no key */
 		snap->n = 1;
 	}
-	if (snap && agg->stacks.slots && rp_agg_take_stacks(agg, snap)) {
-		rp_agg_snapshot_free(snap);
-		snap = NULL;
-	}
+	if (seen)
+		rp_agg_take_stacks(&agg->stacks, seen, snap);
+out:
+	bitmap_free(seen);
 	mutex_unlock(&agg->lock);
 	return snap;
 }
 
 void rp_agg_snapshot_free(struct rp_agg_snapshot *snap)
 {
-	if (snap)
-		kvfree(snap->stacks);
+	if (!snap)
+		return;
+	rp_budget_uncharge(snap->charged);
+	kvfree(snap->stacks);
 	kvfree(snap);
 }
 

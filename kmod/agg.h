@@ -65,7 +65,10 @@ struct rp_agg {
 	 * epoch (store-release: the table it sends writers to was cleared
 	 * before), waits a grace period, after which no writer is in the old
 	 * tables (handlers run with preemption off), then copies and clears
-	 * them. So every hit is in exactly one interval.
+	 * them. So every hit is in exactly one interval. A read that cannot
+	 * take its snapshot (budget, memory) switches back: the hits stay in
+	 * the tables for the next read, and the few a writer put in the
+	 * other tables meanwhile are read one interval later.
 	 */
 	u32 epoch;
 	u64 start_ns;			/* the current interval's beginning */
@@ -79,6 +82,7 @@ struct rp_agg {
 	bool want_caller;		/* a caller key */
 	struct rp_agg_pcpu __percpu *pcpu;
 	struct rp_agg_stacks stacks;
+	u64 charged;			/* what it took of the budget */
 };
 
 #define RP_AGG_TSC_SHIFT	22

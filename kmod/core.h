@@ -157,9 +157,12 @@ struct rawprobe_probe {
 	u32 id;
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */
-	u64 pinned;			/* kretprobe instances' bytes, budgeted */
-	struct rp_agg *agg;		/* RAWPROBE_F_AGG: its tables */
-	u64 agg_bytes;			/* what they take, budgeted */
+	u64 pinned;			/* kretprobe instances' bytes, charged
+					 * to the budget (budget.c)
+					 */
+	struct rp_agg *agg;		/* RAWPROBE_F_AGG: its tables, which
+					 * charge the budget themselves
+					 */
 	struct rp_inject *inj;		/* overrides and chain steps: their
 					 * batch's shared state (inject.c)
 					 */
@@ -257,6 +260,11 @@ int rp_probe_walk(u32 *pos, int (*fn)(struct rawprobe_probe *p, void *ctx),
 int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
 
+/* budget.c: what netlink callers pin, within a sixteenth of RAM */
+bool rp_budget_fits(u64 bytes);
+bool rp_budget_charge(u64 bytes);
+void rp_budget_uncharge(u64 bytes);
+
 /* agg.c: aggregation tables (RAWPROBE_F_AGG), read by intervals */
 struct rp_agg;
 
@@ -268,14 +276,16 @@ struct rp_agg_snapshot {
 	s32 stack_word;			/* the key word of a stack id, or -1 */
 	u32 nstacks;			/* the stacks the entries name */
 	u64 *stacks;			/* nstacks * RP_AGG_STACK_WORDS */
+	u64 charged;			/* its bytes, in the budget */
 	u64 words[];			/* n * (key_words + val_words) */
 };
 
 int rp_agg_check(const struct rp_probe_spec *spec,
 		 struct netlink_ext_ack *extack);
-struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *spec, u64 *bytes);
+struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *spec);
 void rp_agg_free(struct rp_agg *agg);
 u64 rp_agg_bytes(const struct rp_probe_spec *spec);
+u64 rp_agg_room(const struct rp_probe_spec *spec);
 /* End the interval and take it: every CPU's tables, copied and cleared. */
 struct rp_agg_snapshot *rp_agg_read(struct rp_agg *agg);
 void rp_agg_snapshot_free(struct rp_agg_snapshot *snap);

@@ -42,8 +42,6 @@ static DEFINE_IDR(rp_probe_ids);
  */
 static DEFINE_HASHTABLE(rp_probe_hash, 10);
 static u32 rp_nr_probes;
-/* What the netlink kretprobes' instances pin, against rp_pinned_budget() */
-static u64 rp_pinned;
 static BLOCKING_NOTIFIER_HEAD(rp_probe_events);
 
 /* Listeners get (enum rawprobe_event, probe) under the registry lock. */
@@ -121,6 +119,7 @@ static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 void rp_probe_free(struct rawprobe_probe *p)
 {
 	rp_agg_free(p->agg);
+	rp_budget_uncharge(p->pinned);
 	rp_inject_put(p->inj);
 	free_percpu(p->stats);
 	kfree(p);
@@ -143,7 +142,6 @@ static unsigned int rp_remove_locked(struct rawprobe_probe **v,
 		}
 		list_del(&v[i]->node);
 		hash_del(&v[i]->hnode);
-		rp_pinned -= v[i]->pinned;
 		idr_remove(&rp_probe_ids, v[i]->id);
 		rp_nr_probes--;
 		rp_probe_event(v[i], RAWPROBE_EVENT_REMOVED);
@@ -225,37 +223,29 @@ static bool rp_is_duplicate(struct rawprobe_probe *p)
 /*
  * Kretprobe instances are allocated by the kernel, charged to no one, and
  * a caller with CAP_PERFMON alone may add thousands of kretprobes with a
- * maxactive of thousands each: gigabytes of kernel memory. So they have a
- * budget, as the rings do: what all probes added over netlink pin stays
- * within a sixteenth of RAM. Probe modules' own are their code's
- * business, and a user's probes must not stop a module from loading.
+ * maxactive of thousands each: gigabytes of kernel memory. So they are
+ * charged to the budget (budget.c) before they are registered; each
+ * probe gives its charge back when it is freed. Probe modules' own are
+ * their code's business, and a user's probes must not stop a module from
+ * loading.
  */
-static u64 rp_pinned_budget(void)
-{
-	return ((u64)totalram_pages() << PAGE_SHIFT) / 16;
-}
-
 static int rp_pin_check(struct rawprobe_probe **v, unsigned int n,
 			struct netlink_ext_ack *extack, int *failed)
 {
-	u64 total = rp_pinned, budget = rp_pinned_budget();
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (v[i]->desc)
+		if (v[i]->desc || v[i]->spec.kind != RAWPROBE_KIND_KRETPROBE)
 			continue;
-		v[i]->pinned = v[i]->agg_bytes;
-		if (v[i]->spec.kind == RAWPROBE_KIND_KRETPROBE)
-			v[i]->pinned += rp_kretprobe_pinned(v[i]);
-		total += v[i]->pinned;
-		if (total <= budget)
+		if (rp_budget_charge(rp_kretprobe_pinned(v[i]))) {
+			v[i]->pinned = rp_kretprobe_pinned(v[i]);
 			continue;
+		}
 		NL_SET_ERR_MSG(extack,
 			       "kretprobe instances and aggregation tables would take more than the sixteenth of RAM all probes share: ask for a smaller --maxactive or --max-keys, or remove probes");
 		*failed = i;
 		return -E2BIG;
 	}
-	rp_pinned = total;
 	return 0;
 }
 
@@ -302,11 +292,8 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 	if (err)
 		goto err_ids;
 	err = rp_register_all(v, n, extack, failed);
-	if (err) {
-		for (i = 0; i < n; i++)
-			rp_pinned -= v[i]->pinned;
-		goto err_ids;
-	}
+	if (err)
+		goto err_ids;	/* the charges go with the probes */
 	for (i = 0; i < n; i++) {
 		v[i]->state = v[i]->spec.flags & RAWPROBE_F_DISABLED ?
 			      RAWPROBE_STATE_DISABLED : RAWPROBE_STATE_ARMED;
@@ -327,6 +314,38 @@ err_ids:
 }
 
 /*
+ * Every spec checked, and the room the batch's aggregation tables need,
+ * all of them, against what is left of the budget (rp_agg_room()) before
+ * the first is allocated: a
+ * batch that cannot fit takes nothing on its way to E2BIG. (Each table
+ * is charged when it is allocated, which is what holds against others'
+ * batches meanwhile.)
+ */
+static int rp_check_batch(const struct rp_probe_spec *specs, unsigned int n,
+			  struct netlink_ext_ack *extack, int *failed)
+{
+	u64 bytes = 0;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		*failed = i;
+		err = rp_check_spec(&specs[i], extack) ?:
+		      rp_agg_check(&specs[i], extack);
+		if (err)
+			return err;
+		if (specs[i].flags & RAWPROBE_F_AGG)
+			bytes = size_add(bytes, rp_agg_room(&specs[i]));
+	}
+	*failed = -1;
+	if (rp_budget_fits(bytes))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "the batch's aggregation tables would take the probes past the sixteenth of RAM that tables, their reads and kretprobe instances share: ask for fewer --max-keys or buckets, or remove probes");
+	return -E2BIG;
+}
+
+/*
  * Add n probes, all or none. On failure *failed is the index of the spec
  * that failed (or -1 when the batch as a whole did).
  */
@@ -339,14 +358,14 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 	int err;
 
 	*failed = -1;
+	err = rp_check_batch(specs, n, extack, failed);
+	if (err)
+		return err;
 	v = kvcalloc(n, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < n; i++, nalloc++) {
 		*failed = i;
-		err = rp_check_spec(&specs[i], extack);
-		if (err)
-			goto out;
 		v[i] = rp_probe_alloc(&specs[i], own);
 		err = v[i] ? rp_kind_prepare(v[i], extack) : -ENOMEM;
 		if (err) {
@@ -515,7 +534,15 @@ static int rp_agg_read_one(struct rawprobe_probe *p, void *arg)
 		return -EACCES;
 	}
 	c->snap = rp_agg_read(p->agg);
-	return c->snap ? 0 : -ENOMEM;
+	if (!IS_ERR(c->snap))
+		return 0;
+	if (PTR_ERR(c->snap) == -E2BIG)
+		NL_SET_ERR_MSG(c->extack,
+			       "the interval's copy would take the probes past the sixteenth of RAM they share: its counts stay for the next read");
+	else
+		NL_SET_ERR_MSG(c->extack,
+			       "no memory for the interval's copy: its counts stay for the next read");
+	return PTR_ERR(xchg(&c->snap, NULL));
 }
 
 int rp_probe_agg_read(u32 id, const struct sock *sk,

@@ -111,21 +111,29 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 
 /*
  * An aggregating probe's tables, allocated here, outside the registry's
- * lock and charged to the caller; once (a re-armed probe keeps them).
+ * lock, within the budget and charged to the caller; once (a re-armed
+ * probe keeps them).
  */
 static int rp_agg_prepare(struct rawprobe_probe *p,
 			  struct netlink_ext_ack *extack)
 {
+	struct rp_agg *agg;
 	int err = rp_agg_check(&p->spec, extack);
 
 	if (err || !(p->spec.flags & RAWPROBE_F_AGG) || p->agg)
 		return err;
-	p->agg = rp_agg_alloc(&p->spec, &p->agg_bytes);
-	if (p->agg)
+	agg = rp_agg_alloc(&p->spec);
+	if (!IS_ERR(agg)) {
+		p->agg = agg;
 		return 0;
-	NL_SET_ERR_MSG(extack,
-		       "not enough memory for the aggregation tables (or over the caller's memory cgroup limit): ask for fewer --max-keys");
-	return -ENOMEM;
+	}
+	if (PTR_ERR(agg) == -E2BIG)
+		NL_SET_ERR_MSG(extack,
+			       "the aggregation tables would take the probes past the sixteenth of RAM that tables, their reads and kretprobe instances share: ask for fewer --max-keys or buckets, or remove probes");
+	else
+		NL_SET_ERR_MSG(extack,
+			       "not enough memory for the aggregation tables (or over the caller's memory cgroup limit): ask for fewer --max-keys");
+	return PTR_ERR(agg);
 }
 
 int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)

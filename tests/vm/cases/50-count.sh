@@ -432,9 +432,35 @@ t_count_killed_leaves_nothing() {
 	wait_for "[ \$(probe_count) = 0 ]" 100 || fail "the probe outlived its command"
 }
 
+# Tables past the sixteenth of RAM all probes share (the widest the
+# policy allows: about 1 GiB on two CPUs), asked for by a CAP_PERFMON
+# caller: refused with E2BIG before anything is allocated. The caller's
+# memory cgroup (allocations are charged to it) says what was taken;
+# its limit keeps the OOM killer, had the tables been allocated, inside.
+t_agg_tables_past_budget_take_nothing() {
+	local cg=rp-agg-budget out peak ooms
+	ooms=$(dmesg | grep -c "invoked oom-killer" || true)
+	cgroup_make $cg 768M
+	out=$(in_cgroup $cg setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+perfmon --ambient-caps=+perfmon \
+		$CTL count kretprobe:vfs_read --by comm,pid,tgid,cpu \
+		--stats latency --lhist 0,255000,1000 --max-keys 65536 -d 1 2>&1) &&
+		fail "tables past the budget were accepted: $out"
+	expect_match "sixteenth of RAM" "$out" "the refusal"
+	peak=$(cat $CGROOT/$cg/memory.peak)
+	[ "$peak" -lt $((64 << 20)) ] ||
+		fail "the refused batch took $((peak >> 20)) MiB of the caller's cgroup"
+	expect_eq 0 "$(probe_count)" "probes left by the refusal"
+	expect_eq "$ooms" "$(dmesg | grep -c "invoked oom-killer" || true)" "OOM kills"
+	rmdir $CGROOT/$cg
+	# the same tables, narrower: accepted, and read
+	count_bg $S/budget.json kretprobe:vfs_read --by comm --max-keys 65536
+	bg_stop INT
+}
+
 tests t_count_by_comm_exact t_count_intervals_exact t_count_by_comm_interleaved t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
 	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading \
-	t_count_by_string
+	t_count_by_string t_agg_tables_past_budget_take_nothing
