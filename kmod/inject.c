@@ -23,6 +23,7 @@
 
 #include <linux/cred.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include "inject.h"
@@ -319,6 +320,21 @@ int rp_inject_setup(struct rawprobe_probe **v, unsigned int n,
 		if (v[i]->spec.ovr.set || v[i]->spec.chain_step)
 			v[i]->inj = inj;
 	return 0;
+}
+
+/*
+ * A step was disarmed: no depth reached before counts any more (see
+ * inject.h). Its handlers still running now started before the disarm;
+ * the generation moves on after they are done, so none of them reaches
+ * a depth in the new one. A removed step leaves the chain unable to
+ * reach its full depth again: its override never fires.
+ */
+void rp_chain_step_disarmed(struct rawprobe_probe *p)
+{
+	if (!p->spec.chain_step || !p->inj)
+		return;
+	synchronize_rcu();
+	atomic_inc(&p->inj->gen);
 }
 
 /*

@@ -10,6 +10,13 @@
  * step it entered in order. Only the task itself writes its slot (steps
  * and overrides act in task context only); a free slot is claimed by a
  * cmpxchg of its task word, so no lock is taken on any path.
+ *
+ * Only a step's return takes its depth back; a step that stops firing
+ * (disabled, removed, its module gone) would leave the tasks inside it
+ * with a depth nothing lowers, and their allocations failing anywhere,
+ * for their whole lives. So the chain has a generation, moved on each
+ * time a step is disarmed, and a slot's depth counts only in the
+ * generation it was reached in.
  */
 #ifndef _RAWPROBE_INJECT_H
 #define _RAWPROBE_INJECT_H
@@ -29,6 +36,7 @@ struct rp_chain_slot {
 				 * finds a dead task's slot stale
 				 */
 	u32 depth;		/* steps entered in order */
+	u32 gen;		/* the chain's generation of depth */
 };
 
 struct rp_inject {
@@ -39,6 +47,7 @@ struct rp_inject {
 	atomic_t calls;			/* eligible hits, for interval */
 	atomic_t left;			/* --times: fires left; -1: no limit */
 	atomic_t chain_full;		/* tasks that found no slot */
+	atomic_t gen;			/* moved on when a step is disarmed */
 	struct rnd_state __percpu *rnd;	/* probability's dice */
 	struct rp_chain_slot slots[];	/* RP_CHAIN_SLOTS with a chain */
 };
@@ -61,6 +70,7 @@ int rp_inject_setup(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed);
 void rp_inject_put(struct rp_inject *inj);
 void rp_inject_log(struct rawprobe_probe **v, unsigned int n);
+void rp_chain_step_disarmed(struct rawprobe_probe *p);
 
 /* probes/override.c: the hit path */
 void rp_override(struct pt_regs *regs, unsigned long rc);

@@ -584,6 +584,7 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 	} else if (!enable && p->state != RAWPROBE_STATE_DISABLED) {
 		err = disable_kprobe(rp_probe_kprobe(p));
 		if (!err) {
+			rp_chain_step_disarmed(p);
 			p->state = RAWPROBE_STATE_DISABLED;
 			p->spec.flags |= RAWPROBE_F_DISABLED;
 			rp_probe_event(p, RAWPROBE_EVENT_DISABLED);

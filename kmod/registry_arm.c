@@ -10,6 +10,7 @@
 
 #include <linux/delay.h>
 #include <linux/slab.h>
+#include "inject.h"
 #include "registry.h"
 
 /* Turn register_*probe()'s errno into a reason a person can act on. */
@@ -87,10 +88,13 @@ static bool rp_disarm(struct rawprobe_probe *p)
 {
 	int err = disable_kprobe(rp_probe_kprobe(p));
 
-	if (err)
+	if (err) {
 		pr_warn_ratelimited("probe %u on %s: the kernel could not disarm it (%d); it stays armed\n",
 				    p->id, p->target, err);
-	return !err;
+		return false;
+	}
+	rp_chain_step_disarmed(p);
+	return true;
 }
 
 void rp_unregister(struct rawprobe_probe *p)

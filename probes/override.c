@@ -46,6 +46,15 @@ static void rp_chain_release(struct rp_chain_slot *s)
 }
 NOKPROBE_SYMBOL(rp_chain_release);
 
+/* The slot is the current task's, at depth 0 in the chain's generation. */
+static void rp_chain_reset(struct rp_inject *inj, struct rp_chain_slot *s)
+{
+	s->born = current->start_time;
+	s->gen = atomic_read(&inj->gen);
+	s->depth = 0;
+}
+NOKPROBE_SYMBOL(rp_chain_reset);
+
 /*
  * The current task's slot, if it holds one; with claim, a free one
  * otherwise. Its own is looked for first over the whole window: a slot
@@ -62,18 +71,19 @@ static struct rp_chain_slot *rp_chain_slot(struct rp_inject *inj, bool claim)
 		s = &inj->slots[(h + i) & (RP_CHAIN_SLOTS - 1)];
 		if (READ_ONCE(s->task) != me)
 			continue;
-		/* A task that died inside the chain left it: start over. */
-		if (s->born != current->start_time) {
-			s->born = current->start_time;
-			s->depth = 0;
-		}
+		/*
+		 * A task that died inside the chain left it, and a depth of
+		 * a generation gone counts no more: start over.
+		 */
+		if (s->born != current->start_time ||
+		    s->gen != atomic_read(&inj->gen))
+			rp_chain_reset(inj, s);
 		return s;
 	}
 	for (i = 0; claim && i < RP_CHAIN_PROBE; i++) {
 		s = &inj->slots[(h + i) & (RP_CHAIN_SLOTS - 1)];
 		if (!READ_ONCE(s->task) && !cmpxchg(&s->task, 0, me)) {
-			s->born = current->start_time;
-			s->depth = 0;
+			rp_chain_reset(inj, s);
 			return s;
 		}
 	}
@@ -110,7 +120,13 @@ void rp_chain_leave(struct rawprobe_probe *p)
 
 	if (!s)
 		return;
-	s->depth = p->spec.chain_step - 1;
+	/*
+	 * Only a depth this step reached is taken back: one reset since (a
+	 * step was disarmed) must not be raised again by a return, with no
+	 * return left to lower it.
+	 */
+	if (s->depth >= p->spec.chain_step)
+		s->depth = p->spec.chain_step - 1;
 	if (!s->depth)
 		rp_chain_release(s);
 }

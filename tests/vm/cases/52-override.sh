@@ -272,9 +272,50 @@ t_inject_sigkill_leaves_nothing() {
 	expect_eq 0 "$(getcwd_fails 50)" "getcwd failures after the kill"
 }
 
+# A call chain's step removed while a task is inside its function: the
+# scope goes with the step, and the task's allocations work once it is
+# out (no depth left up for the rest of its life).
+t_inject_scope_ends_with_its_step() {
+	local pid step
+	bg_start $S/scope.out inject kmalloc --in __x64_sys_clock_nanosleep --comm rp_scope
+	python3 -c '
+import ctypes, errno, os, signal, sys, time
+ctypes.CDLL(None).prctl(15, b"rp_scope", 0, 0, 0)
+def woken(sig, frame):
+    raise InterruptedError
+signal.signal(signal.SIGUSR1, woken)
+open(sys.argv[1] + ".ready", "w").close()
+try:
+    time.sleep(600)
+except InterruptedError:
+    pass
+n = 0
+for _ in range(20):
+    try:
+        os.getcwd()
+    except OSError as e:
+        if e.errno != errno.ENOMEM:
+            raise
+        n += 1
+print(n)' $S/scope.res > $S/scope.res 2>&1 &
+	pid=$!
+	# inside: the ready file written, then clock_nanosleep (230) entered
+	wait_for "[ -e $S/scope.res.ready ] && [ \"\$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)\" = 230 ]" 300 ||
+		fail "the sleeper never slept: $(cat $S/scope.res)"
+	step=$(json_get "$($CTL -j probe list)" \
+		'[p["id"] for p in j if p["kind"] == "kretprobe"][0]')
+	$CTL probe del "$step" || fail "could not delete the step $step"
+	kill -USR1 $pid
+	wait $pid || fail "the sleeper: $(cat $S/scope.res)"
+	expect_eq 0 "$(cat $S/scope.res)" "getcwd failures after the scope's step went"
+	kill -INT $BG_PID
+	wait $BG_PID || true
+	wait_for "[ \$(probe_count) = 0 ]" 100 || fail "probes left: $($CTL probe list)"
+}
+
 tests t_override_getuid_for_id_only t_override_refused_places_and_values \
 	t_override_refused_callers t_inject_kmalloc_in_mount \
 	t_override_allocator_entry_beside_hooks \
 	t_inject_times_exact t_inject_probability t_inject_interval \
 	t_inject_chain_order t_inject_alloc_page_in_write \
-	t_inject_sigkill_leaves_nothing
+	t_inject_sigkill_leaves_nothing t_inject_scope_ends_with_its_step
