@@ -23,7 +23,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 KREL := $(if $(KDIR),$(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h 2>/dev/null))
 BUILD := build/$(KREL)
-SRC_DIRS := kmod probes uapi include/rawprobe
+SRC_DIRS := module kmod probes uapi include/rawprobe
 KSRC := Kbuild $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)))
 
 PREFIX ?= /usr/local

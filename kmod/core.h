@@ -214,7 +214,7 @@ static inline bool rp_locked_down(void)
 /* owner.c */
 struct rp_owner *rp_owner_get(struct sock *sk, u32 portid);
 bool rp_owner_is(const struct rp_owner *o, const struct sock *sk);
-int rp_owner_init(void);
+int rp_owner_init(void (*release)(const struct rp_owner *o));
 void rp_owner_exit(void);
 
 /* clock.c */
@@ -295,18 +295,36 @@ int rp_probe_agg_read(u32 id, const struct sock *sk,
 
 /* registry_check.c: a string, field or filter that loads from memory */
 bool rp_spec_reads_memory(const struct rp_probe_spec *spec);
+bool rp_is_syscall_wrapper(const char *sym);
+
+/**
+ * struct rp_kind_ops - what a probe kind hands the core (kmod/kinds.c)
+ * @prepare: set a probe up from its spec before it is registered
+ *	(handlers, instance size, its tables); the reason in extack if not
+ * @pinned: the bytes registering it makes the kernel pin, or NULL
+ */
+struct rp_kind_ops {
+	int (*prepare)(struct rawprobe_probe *p,
+		       struct netlink_ext_ack *extack);
+	u64 (*pinned)(const struct rawprobe_probe *p);
+};
+
+void rp_kind_register(u8 kind, const struct rp_kind_ops *ops);
+int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+u64 rp_kind_pinned(const struct rawprobe_probe *p);
 
 /* probes/: per-kind setup and the handlers */
-int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+int rp_probe_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+void rp_kprobe_kind_init(void);
+void rp_kretprobe_kind_init(void);
+void rp_custom_kind_init(void);
 void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
-u64 rp_kretprobe_pinned(const struct rawprobe_probe *p);
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		       unsigned long caller, u64 stack_id, u64 retval,
 		       u64 entry_ns);
 u64 rp_agg_stack_id(struct rawprobe_probe *p, struct pt_regs *regs);
-void rp_custom_prepare(struct rawprobe_probe *p);
 void rp_args_fetch(const struct rawprobe_probe *p, struct pt_regs *regs,
 		   u64 *args, unsigned int n);
 void rp_args_types(struct rawprobe_probe *p, struct rawprobe_record *rec);
@@ -317,7 +335,6 @@ long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
 		    bool *trunc);
-bool rp_is_syscall_wrapper(const char *sym);
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
 void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,
 		     unsigned int n);

@@ -31,7 +31,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
-#include "registry.h"
+#include "core.h"
 
 struct rp_owner {
 	struct list_head node;	/* rp_owners, then rp_released */
@@ -47,6 +47,11 @@ static LIST_HEAD(rp_released);		/* sockets waiting for the reaper */
 
 static void rp_reap_fn(struct work_struct *work);
 static DECLARE_WORK(rp_reap_work, rp_reap_fn);
+/*
+ * What goes with a released socket: its probes, removed by the table,
+ * which is above this file and hands it the call at init.
+ */
+static void (*rp_owner_release)(const struct rp_owner *o);
 
 static struct rp_owner *rp_owner_of_sock(const struct sock *sk)
 {
@@ -128,7 +133,7 @@ static void rp_reap_fn(struct work_struct *work)
 		spin_unlock_bh(&rp_owners_lock);
 		if (!o)
 			return;
-		rp_probe_del_owned(o);
+		rp_owner_release(o);
 		rp_owner_free(o);
 	}
 }
@@ -157,8 +162,10 @@ static struct notifier_block rp_netlink_nb = {
 	.notifier_call = rp_netlink_event,
 };
 
-int rp_owner_init(void)
+/* release: what removes a released socket's probes (the table's). */
+int rp_owner_init(void (*release)(const struct rp_owner *o))
 {
+	rp_owner_release = release;
 	return netlink_register_notifier(&rp_netlink_nb);
 }
 

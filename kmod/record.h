@@ -4,7 +4,7 @@
  * header filled, then commit it. Every built-in handler inlines these
  * (probes/emit.h): a hit then costs no call besides the clock read, which
  * under TCG, where each return is a lookup, measurably matters. Modules
- * reach the same code through the exported wrappers in kmod/api.c.
+ * reach the same code through the exported wrappers in module/api.c.
  *
  * Any context, preemption disabled (probe handlers always are).
  */

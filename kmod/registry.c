@@ -235,10 +235,10 @@ static int rp_pin_check(struct rawprobe_probe **v, unsigned int n,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (v[i]->desc || v[i]->spec.kind != RAWPROBE_KIND_KRETPROBE)
+		if (v[i]->desc)
 			continue;
-		if (rp_budget_charge(rp_kretprobe_pinned(v[i]))) {
-			v[i]->pinned = rp_kretprobe_pinned(v[i]);
+		if (rp_budget_charge(rp_kind_pinned(v[i]))) {
+			v[i]->pinned = rp_kind_pinned(v[i]);
 			continue;
 		}
 		NL_SET_ERR_MSG(extack,

@@ -5,7 +5,22 @@
  * that can match, and no probe at all under kernel lockdown.
  */
 #include <linux/cpumask.h>
+#include <linux/string.h>
 #include "registry.h"
+
+/*
+ * Syscall entry points (__x64_sys_*) take one argument: the user's
+ * pt_regs. Their "real" arguments are the syscall's, read from there;
+ * and what they return is the system call's result, which an override
+ * may set.
+ */
+bool rp_is_syscall_wrapper(const char *sym)
+{
+	return str_has_prefix(sym, "__x64_sys_") ||
+	       str_has_prefix(sym, "__ia32_sys_") ||
+	       str_has_prefix(sym, "__ia32_compat_sys_") ||
+	       str_has_prefix(sym, "__x64_compat_sys_");
+}
 
 static int rp_check_filter(const struct rp_filter *f,
 			   struct netlink_ext_ack *extack)

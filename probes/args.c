@@ -11,18 +11,6 @@
 #include <linux/ptrace.h>
 #include "core.h"
 
-/*
- * Syscall entry points (__x64_sys_*) take one argument: the user's
- * pt_regs. Their "real" arguments are the syscall's, read from there.
- */
-bool rp_is_syscall_wrapper(const char *sym)
-{
-	return str_has_prefix(sym, "__x64_sys_") ||
-	       str_has_prefix(sym, "__ia32_sys_") ||
-	       str_has_prefix(sym, "__ia32_compat_sys_") ||
-	       str_has_prefix(sym, "__x64_compat_sys_");
-}
-
 #ifdef CONFIG_X86_64
 /* Where a syscall's arguments sit in the user pt_regs (x86-64, ia32). */
 static const unsigned short rp_sys64_regs[RAWPROBE_MAX_ARGS] = {

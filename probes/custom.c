@@ -45,7 +45,7 @@ static int rp_custom_kret_return(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(rp_custom_kret_return);
 
-void rp_custom_prepare(struct rawprobe_probe *p)
+static void rp_custom_setup(struct rawprobe_probe *p)
 {
 	const struct rawprobe_desc *d = p->desc;
 
@@ -82,3 +82,23 @@ int rawprobe_override_return(struct rawprobe_probe *p, struct pt_regs *regs,
 }
 EXPORT_SYMBOL_GPL(rawprobe_override_return);
 NOKPROBE_SYMBOL(rawprobe_override_return);
+
+static int rp_custom_kind_prepare(struct rawprobe_probe *p,
+				  struct netlink_ext_ack *extack)
+{
+	int err = rp_probe_prepare(p, extack);
+
+	if (!err)
+		rp_custom_setup(p);
+	return err;
+}
+
+/* A module's probe, on the kind it chose, with its own handlers. */
+static const struct rp_kind_ops rp_custom_ops = {
+	.prepare	= rp_custom_kind_prepare,
+};
+
+void rp_custom_kind_init(void)
+{
+	rp_kind_register(RAWPROBE_KIND_CUSTOM, &rp_custom_ops);
+}

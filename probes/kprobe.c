@@ -97,3 +97,24 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	else
 		p->kp.pre_handler = rp_kprobe_pre;
 }
+
+static int rp_kprobe_kind_prepare(struct rawprobe_probe *p,
+				  struct netlink_ext_ack *extack)
+{
+	int err = rp_probe_prepare(p, extack);
+
+	if (!err)
+		rp_kprobe_prepare(p);
+	return err;
+}
+
+/* A jprobe is a kprobe at a function's entry that records its arguments. */
+static const struct rp_kind_ops rp_kprobe_ops = {
+	.prepare	= rp_kprobe_kind_prepare,
+};
+
+void rp_kprobe_kind_init(void)
+{
+	rp_kind_register(RAWPROBE_KIND_KPROBE, &rp_kprobe_ops);
+	rp_kind_register(RAWPROBE_KIND_JPROBE, &rp_kprobe_ops);
+}

@@ -240,11 +240,31 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
  * The memory register_kretprobe() will pin for the probe's instances,
  * with the default maxactive the kernel would choose for 0.
  */
-u64 rp_kretprobe_pinned(const struct rawprobe_probe *p)
+static u64 rp_kretprobe_pinned(const struct rawprobe_probe *p)
 {
 	u32 maxactive = p->krp.maxactive ?:
 			max_t(u32, 10, 2 * num_possible_cpus());
 
 	return rp_kretprobe_bytes(maxactive, sizeof(struct kretprobe_instance) +
 				  p->krp.data_size);
+}
+
+static int rp_kretprobe_kind_prepare(struct rawprobe_probe *p,
+				     struct netlink_ext_ack *extack)
+{
+	int err = rp_probe_prepare(p, extack);
+
+	if (!err)
+		rp_kretprobe_prepare(p);
+	return err;
+}
+
+static const struct rp_kind_ops rp_kretprobe_ops = {
+	.prepare	= rp_kretprobe_kind_prepare,
+	.pinned		= rp_kretprobe_pinned,
+};
+
+void rp_kretprobe_kind_init(void)
+{
+	rp_kind_register(RAWPROBE_KIND_KRETPROBE, &rp_kretprobe_ops);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What all probe kinds share: validation of the argument declaration and
- * the choice of where arguments come from, then the per-kind setup
- * (custom.c's for other modules' probes, which builds on kprobe.c and
- * kretprobe.c and calls nothing here).
+ * the choice of where arguments come from, before each kind's own setup
+ * (kprobe.c, kretprobe.c, and custom.c's for other modules' probes, which
+ * builds on those two). Each kind hands the core its operations
+ * (kmod/kinds.c), which call this first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -136,7 +137,12 @@ static int rp_agg_prepare(struct rawprobe_probe *p,
 	return PTR_ERR(agg);
 }
 
-int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
+/*
+ * What every kind checks and sets up first, before its own setup: the
+ * arguments, the target's name, and the tables of an aggregating probe
+ * (probe modules' handlers aggregate nothing).
+ */
+int rp_probe_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	int err;
 
@@ -152,23 +158,5 @@ int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 	else
 		strscpy(p->target, p->spec.symbol, sizeof(p->target));
 
-	if (p->desc) {
-		rp_custom_prepare(p);
-		return 0;
-	}
-	err = rp_agg_prepare(p, extack);
-	if (err)
-		return err;
-	switch (p->spec.kind) {
-	case RAWPROBE_KIND_KPROBE:
-	case RAWPROBE_KIND_JPROBE:
-		rp_kprobe_prepare(p);
-		return 0;
-	case RAWPROBE_KIND_KRETPROBE:
-		rp_kretprobe_prepare(p);
-		return 0;
-	default:
-		NL_SET_ERR_MSG(extack, "unknown probe kind");
-		return -EINVAL;
-	}
+	return p->desc ? 0 : rp_agg_prepare(p, extack);
 }

@@ -13,6 +13,6 @@ if [ -z "$cp" ]; then
 	tar -C "$(dirname "$src")" -xJf "$src" "$(basename "$dir")/scripts" || exit 2
 	cp=$dir/scripts/checkpatch.pl
 fi
-files=$(ls kmod/*.[ch] probes/*.[ch] uapi/*.h include/rawprobe/*.h tests/vm/modules/*.c tests/bench/*.c examples/*/*.c 2>/dev/null)
+files=$(ls module/*.[ch] kmod/*.[ch] probes/*.[ch] uapi/*.h include/rawprobe/*.h tests/vm/modules/*.c tests/bench/*.c examples/*/*.c 2>/dev/null)
 # shellcheck disable=SC2086
 perl "$cp" --no-tree --terse --show-types -f $files

@@ -8,7 +8,7 @@
 
 CTL=${RAWPROBECTL:?}
 KO=${RAWPROBE_KO:?}
-RING_DEFAULT=16384	# ring_records's default (kmod/main.c): tests restore it
+RING_DEFAULT=16384	# ring_records's default (module/main.c): tests restore it
 			# (a 2-CPU guest: kmod/ring.c shrinks it for many CPUs)
 # A debug kernel of tests/vm/debug-kernel.sh (6.12.N-rawprobe-VARIANT):
 # several times slower, so scale tests take fewer of what they scale.

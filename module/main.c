@@ -9,6 +9,7 @@
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include "core.h"
+#include "registry.h"
 
 /*
  * 0: automatic. 4 MiB per CPU, LTTng's default per-CPU buffer for kernel
@@ -57,7 +58,10 @@ static int __init rawprobe_init(void)
 		       ring_clock);
 		goto err_ring;
 	}
-	err = rp_owner_init();
+	rp_kprobe_kind_init();
+	rp_kretprobe_kind_init();
+	rp_custom_kind_init();
+	err = rp_owner_init(rp_probe_del_owned);
 	if (err)
 		goto err_ring;
 	err = rp_modules_init();
