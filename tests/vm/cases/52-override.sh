@@ -150,6 +150,51 @@ t_override_refused_callers() {
 	expect_eq 0 "$(probe_count)" "probes left by the refusals"
 }
 
+# An override is root's to take away or to re-arm, as to set: a
+# CAP_PERFMON user can neither delete, disable nor enable one, by id or
+# by "all" (which keeps it and says so); root can.
+t_override_probe_refused_to_perfmon() {
+	local j id out rule="overrides a return or injects faults.*CAP_SYS_ADMIN.*EPERM"
+	bg_start $S/keep.out trace kprobe:__x64_sys_getuid --comm rp-nobody --override 1
+	# a failed check ends the test here: the command goes too
+	trap 'kill -INT $BG_PID 2>/dev/null || true' EXIT
+	j=$($CTL -j probe list)
+	expect_eq 1 "$(json_get "$j" 'j[0]["override"]["value"]')" "the trace's override"
+	expect_eq armed "$(json_get "$j" 'j[0]["state"]')" "its state"
+	id=$(json_get "$j" 'j[0]["id"]')
+	expect_fail 4 "$rule" $PERFMON $CTL probe del "$id"
+	expect_fail 4 "$rule" $PERFMON $CTL probe disable "$id"
+	expect_fail 4 "$rule" $PERFMON $CTL probe enable "$id"
+	out=$($PERFMON $CTL probe del all 2>&1) || fail "probe del all: $out"
+	expect_match "1 probe kept" "$out" "probe del all's note"
+	j=$($CTL -j probe list)
+	expect_eq "[$id]" "$(json_get "$j" '[p["id"] for p in j]')" "probes after del all"
+	expect_eq armed "$(json_get "$j" 'j[0]["state"]')" "the override after del all"
+	$CTL probe disable "$id"
+	$CTL probe enable "$id"
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes after root's del"
+	kill -INT "$BG_PID"
+	wait "$BG_PID" || true
+}
+
+# An injection's probes, its hooks' overrides and its call-chain step,
+# are as root's: a CAP_PERFMON user can touch none of them.
+t_inject_probes_refused_to_perfmon() {
+	local j ids step rule="overrides a return or injects faults.*EPERM"
+	bg_start $S/keepinj.out inject kmalloc --in __x64_sys_mount
+	# a failed check ends the test here: the command goes too
+	trap 'kill -INT $BG_PID 2>/dev/null || true' EXIT
+	j=$($CTL -j probe list)
+	ids=$(json_get "$j" '" ".join(str(p["id"]) for p in j)')
+	step=$(json_get "$j" '[p["id"] for p in j if p.get("chain_step")][0]')
+	expect_fail 4 "$rule" $PERFMON $CTL probe disable "$step"
+	expect_fail 4 "$rule" $PERFMON $CTL probe del $ids
+	expect_eq "$ids" "$(json_get "$($CTL -j probe list)" '" ".join(str(p["id"]) for p in j if p["state"] == "armed")')" \
+		"armed probes after the refusals"
+	bg_stop INT
+}
+
 # inject.py's kmalloc '__x64_sys_mount()': mount fails with ENOMEM,
 # other processes allocate freely, and mount works again after.
 t_inject_kmalloc_in_mount() {
@@ -273,7 +318,8 @@ t_inject_sigkill_leaves_nothing() {
 }
 
 tests t_override_getuid_for_id_only t_override_refused_places_and_values \
-	t_override_refused_callers t_inject_kmalloc_in_mount \
+	t_override_refused_callers t_override_probe_refused_to_perfmon \
+	t_inject_probes_refused_to_perfmon t_inject_kmalloc_in_mount \
 	t_override_allocator_entry_beside_hooks \
 	t_inject_times_exact t_inject_probability t_inject_interval \
 	t_inject_chain_order t_inject_alloc_page_in_write \
