@@ -1010,6 +1010,13 @@ static int rp_probe_add_cmd(int argc, char **argv)
 		if (opt == '?')
 			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
 					     "rawprobectl probe add");
+		/* persistent, an override would outlive whoever set it */
+		if (opt == RP_OPT_OVERRIDE)
+			return rp_usage_error("probe add makes persistent "
+					      "probes, and an override goes with "
+					      "its command: use 'trace "
+					      "KIND:TARGET --override VALUE' or "
+					      "'inject'");
 		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
 					  rp_probe_opt(opt, optarg, &req);
 		if (rc)
