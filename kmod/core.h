@@ -227,6 +227,17 @@ int rp_clock_set(u32 clock, struct netlink_ext_ack *extack);
 int rp_modules_init(void);
 void rp_modules_exit(void);
 
+/*
+ * Who sends a request that touches probes already there (genl.c fills
+ * it from the request; registry.c judges each probe by it): a command's
+ * probes are its socket's, and CAP_SYS_ADMIN, asked in the initial user
+ * namespace, may touch anyone's.
+ */
+struct rp_caller {
+	const struct sock *sk;
+	bool sys_admin;
+};
+
 /* registry.c */
 void rp_registry_exit(void);
 int rp_probe_events_register(struct notifier_block *nb);
@@ -237,12 +248,14 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 		       struct rp_owner *own,
 		       struct netlink_ext_ack *extack, u32 *ids, int *failed);
 int rp_probe_del_many(const u32 *ids, unsigned int n,
+		      const struct rp_caller *who,
 		      struct netlink_ext_ack *extack, int *failed);
 struct rawprobe_probe *rp_probe_add_custom(const struct rawprobe_desc *desc,
 					   struct module *owner);
 void rp_probe_del_custom(struct rawprobe_probe *p);
-int rp_probe_del_all(void);
-int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack);
+int rp_probe_del_all(const struct rp_caller *who, u32 *skipped);
+int rp_probe_set_enabled(u32 id, bool enable, const struct rp_caller *who,
+			 struct netlink_ext_ack *extack);
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);
 u32 rp_probe_count(void);

@@ -211,6 +211,17 @@ static int rp_require_override_caps(const struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * What the sender may do to probes already there: registry.c judges
+ * each probe under its lock (rp_caller_may()). CAP_SYS_ADMIN is asked
+ * in the initial user namespace, as for adding an override.
+ */
+static void rp_caller_of(const struct sk_buff *skb, struct rp_caller *who)
+{
+	who->sk = NETLINK_CB(skb).sk;
+	who->sys_admin = netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
 /* --- messages --- */
 
 static int rp_put_stats(struct sk_buff *skb, struct rawprobe_probe *p)
@@ -1136,7 +1147,8 @@ static int rp_del_request_check(struct genl_info *info)
 	return -EINVAL;
 }
 
-static int rp_probe_del_listed(struct genl_info *info)
+static int rp_probe_del_listed(struct genl_info *info,
+			       const struct rp_caller *who)
 {
 	struct nlattr *list = info->attrs[RAWPROBE_A_PROBE_IDS];
 	int err, failed;
@@ -1144,7 +1156,7 @@ static int rp_probe_del_listed(struct genl_info *info)
 
 	if (!list) {
 		id = nla_get_u32(info->attrs[RAWPROBE_A_PROBE_ID]);
-		return rp_probe_del_many(&id, 1, info->extack, &failed);
+		return rp_probe_del_many(&id, 1, who, info->extack, &failed);
 	}
 	/* The policy bounds the length; attributes are 4-byte aligned. */
 	if (!nla_len(list) || nla_len(list) % sizeof(u32)) {
@@ -1153,30 +1165,41 @@ static int rp_probe_del_listed(struct genl_info *info)
 		return -EINVAL;
 	}
 	err = rp_probe_del_many(nla_data(list), nla_len(list) / sizeof(u32),
-				info->extack, &failed);
+				who, info->extack, &failed);
 	if (err)
 		rp_batch_blame(info->extack, failed);
 	return err;
 }
 
+/*
+ * "all" removes what the caller may remove and answers how many probes
+ * it left to others (NR_PROBES), rather than refuse the lot: a user's
+ * own persistent probes still go while root's trace runs.
+ */
 static int rp_cmd_probe_del(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rp_caller who;
 	struct rp_answer ans;
+	u32 skipped;
 	int err;
 
 	err = rp_require_admin(skb, info->extack) ?:
 	      rp_del_request_check(info) ?:
-	      rp_answer_prepare(info, 0, &ans);
+	      rp_answer_prepare(info, nla_total_size(sizeof(u32)), &ans);
 	if (err)
 		return err;
+	rp_caller_of(skb, &who);
 	if (!rp_flag_all(info)) {
-		err = rp_probe_del_listed(info);
+		err = rp_probe_del_listed(info, &who);
 	} else {
-		err = rp_probe_del_all();
+		err = rp_probe_del_all(&who, &skipped);
 		if (err > 0) {
 			NL_SET_ERR_MSG(info->extack,
 				       "the kernel could not unregister some probes (out of memory): they stay; try again");
 			err = -ENOMEM;
+		} else if (!err && skipped) {
+			/* the room was allocated with the answer */
+			nla_put_u32(ans.skb, RAWPROBE_A_NR_PROBES, skipped);
 		}
 	}
 	return rp_answer_done(info, &ans, err);
@@ -1403,6 +1426,7 @@ static int rp_cmd_agg_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
 {
 	bool enable = info->genlhdr->cmd == RAWPROBE_CMD_PROBE_ENABLE;
+	struct rp_caller who;
 	struct rp_answer ans;
 	u32 id;
 	int err;
@@ -1411,7 +1435,8 @@ static int rp_cmd_probe_enable(struct sk_buff *skb, struct genl_info *info)
 	      rp_answer_prepare(info, 0, &ans);
 	if (err)
 		return err;
-	err = rp_probe_set_enabled(id, enable, info->extack);
+	rp_caller_of(skb, &who);
+	err = rp_probe_set_enabled(id, enable, &who, info->extack);
 	return rp_answer_done(info, &ans, err);
 }
 

@@ -415,18 +415,63 @@ static struct rawprobe_probe *rp_lookup_locked(u32 id,
 	return p;
 }
 
+/* A probe that changes what the kernel does, not only watches it. */
+static bool rp_probe_overrides(const struct rawprobe_probe *p)
+{
+	return p->spec.ovr.set || p->spec.chain_step ||
+	       (p->desc && (p->desc->flags & RAWPROBE_DESC_OVERRIDE));
+}
+
+/*
+ * Whether the caller may delete, enable or disable p. Removing or
+ * re-arming an override or a call-chain step changes what the kernel
+ * does as much as adding one, which takes CAP_SYS_ADMIN. A command's
+ * probe is its command's: another CAP_PERFMON user would pull it from
+ * under a running trace. A persistent probe is any CAP_PERFMON caller's.
+ */
+static bool rp_caller_may(const struct rawprobe_probe *p,
+			  const struct rp_caller *who)
+{
+	if (who->sys_admin)
+		return true;
+	if (rp_probe_overrides(p))
+		return false;
+	return !p->owner || rp_owner_is(p->owner, who->sk);
+}
+
+static int rp_may_touch_locked(const struct rawprobe_probe *p,
+			       const struct rp_caller *who,
+			       struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&rp_registry_lock);
+	if (rp_caller_may(p, who))
+		return 0;
+	if (rp_probe_overrides(p))
+		NL_SET_ERR_MSG(extack,
+			       "the probe overrides a return or injects faults: deleting, enabling or disabling it needs CAP_SYS_ADMIN in the initial user namespace");
+	else
+		NL_SET_ERR_MSG(extack,
+			       "the probe belongs to the command that added it: only that command, or CAP_SYS_ADMIN, may delete, enable or disable it");
+	return -EPERM;
+}
+
 /* A module's probe is its own: it holds the pointer until it unloads. */
 static struct rawprobe_probe *rp_deletable_locked(u32 id,
+						  const struct rp_caller *who,
 						  struct netlink_ext_ack *extack)
 {
 	struct rawprobe_probe *p = rp_lookup_locked(id, extack);
+	int err;
 
-	if (p && p->desc) {
+	if (!p)
+		return ERR_PTR(-ENOENT);
+	if (p->desc) {
 		NL_SET_ERR_MSG(extack,
 			       "the probe belongs to a module: unload the module to remove it");
 		return ERR_PTR(-EBUSY);
 	}
-	return p ?: ERR_PTR(-ENOENT);
+	err = rp_may_touch_locked(p, who, extack);
+	return err ? ERR_PTR(err) : p;
 }
 
 static bool rp_listed_before(struct rawprobe_probe **v, unsigned int i)
@@ -446,6 +491,7 @@ static bool rp_listed_before(struct rawprobe_probe **v, unsigned int i)
  * id, *failed is its index.
  */
 int rp_probe_del_many(const u32 *ids, unsigned int n,
+		      const struct rp_caller *who,
 		      struct netlink_ext_ack *extack, int *failed)
 {
 	struct rawprobe_probe **v;
@@ -460,7 +506,7 @@ int rp_probe_del_many(const u32 *ids, unsigned int n,
 	if (err)
 		goto out;
 	for (i = 0; i < n && !err; i++) {
-		v[i] = rp_deletable_locked(ids[i], extack);
+		v[i] = rp_deletable_locked(ids[i], who, extack);
 		if (IS_ERR(v[i])) {
 			err = PTR_ERR(v[i]);
 		} else if (rp_listed_before(v, i)) {
@@ -481,9 +527,10 @@ out:
 	return err;
 }
 
-static bool rp_match_netlink(struct rawprobe_probe *p, const void *arg)
+/* A netlink probe the caller (arg) may delete. */
+static bool rp_match_deletable(struct rawprobe_probe *p, const void *arg)
 {
-	return !p->desc;
+	return !p->desc && rp_caller_may(p, arg);
 }
 
 static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
@@ -492,16 +539,24 @@ static bool rp_match_all(struct rawprobe_probe *p, const void *arg)
 }
 
 /*
- * Every probe added over netlink; modules' probes stay with them. Returns
- * how many the kernel could not disarm (see rp_disarm()), or -EINTR.
+ * Every probe added over netlink that the caller may delete; modules'
+ * probes stay with them. The others stay too, counted in *skipped:
+ * one user's "all" is not a way around the rule for one probe
+ * (rp_caller_may()). Returns how many the kernel could not disarm (see
+ * rp_disarm()), or -EINTR.
  */
-int rp_probe_del_all(void)
+int rp_probe_del_all(const struct rp_caller *who, u32 *skipped)
 {
+	struct rawprobe_probe *p;
 	unsigned int kept;
 
+	*skipped = 0;
 	if (mutex_lock_killable(&rp_registry_lock))
 		return -EINTR;
-	kept = rp_remove_matching(rp_match_netlink, NULL);
+	list_for_each_entry(p, &rp_probes, node)
+		if (!p->desc && !rp_caller_may(p, who))
+			(*skipped)++;
+	kept = rp_remove_matching(rp_match_deletable, who);
 	mutex_unlock(&rp_registry_lock);
 	return kept;
 }
@@ -558,7 +613,8 @@ int rp_probe_agg_read(u32 id, const struct sock *sk,
 	return err;
 }
 
-int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
+int rp_probe_set_enabled(u32 id, bool enable, const struct rp_caller *who,
+			 struct netlink_ext_ack *extack)
 {
 	struct rawprobe_probe *p;
 	int err;
@@ -567,9 +623,10 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 	if (err)
 		return err;
 	p = rp_lookup_locked(id, extack);
-	if (!p) {
-		err = -ENOENT;
-	} else if (p->state == RAWPROBE_STATE_GONE) {
+	err = p ? rp_may_touch_locked(p, who, extack) : -ENOENT;
+	if (err)
+		goto out;
+	if (p->state == RAWPROBE_STATE_GONE) {
 		NL_SET_ERR_MSG(extack,
 				   "the probe's module is not loaded; it re-arms on load");
 		err = -ENXIO;
@@ -590,6 +647,7 @@ int rp_probe_set_enabled(u32 id, bool enable, struct netlink_ext_ack *extack)
 			rp_probe_event(p, RAWPROBE_EVENT_DISABLED);
 		}
 	}
+out:
 	mutex_unlock(&rp_registry_lock);
 	return err;
 }

@@ -127,6 +127,17 @@ int rp_check_spec(const struct rp_probe_spec *spec,
 		NL_SET_ERR_MSG(extack, "maxactive applies to kretprobes only");
 		return -EINVAL;
 	}
+	/*
+	 * An override or a call-chain step lives as long as the command
+	 * that set it: persistent, it would go on failing calls with no
+	 * one watching, and no socket's release would take it away.
+	 */
+	if ((spec->ovr.set || spec->chain_step) &&
+	    (spec->flags & RAWPROBE_F_PERSISTENT)) {
+		NL_SET_ERR_MSG(extack,
+			       "return override and fault injection cannot be persistent: they go with the command that adds them (trace --override, inject)");
+		return -EINVAL;
+	}
 	if (rp_check_filter(&spec->filter, extack))
 		return -EINVAL;
 	return rp_check_lockdown(extack);

@@ -405,14 +405,17 @@ run_rawprobe_cgroup_ring() {
 }
 
 # An override whose filter rejects every hit (the function runs): what an
-# injection costs the calls it does not fail, as on a hot allocator.
+# injection costs the calls it does not fail, as on a hot allocator. An
+# override goes with its command: trace's, which reads no record.
 run_rawprobe_override_skip() {
-	local id res j
-	id=$($CTL probe add kprobe $SYM --override -1 --comm rp-bench-none) ||
-		return 1
+	local pid res j
+	taskset -c 1 $CTL trace kprobe:$SYM --override -1 --comm rp-bench-none \
+		>/dev/null 2>"$OUT/override.err" &
+	pid=$!
+	wait_for probe_armed 200 || { stop $pid INT; return 1; }
 	res=$(workload)
-	j=$($CTL -j probe show "$id")
-	$CTL probe del "$id"
+	j=$($CTL -j probe list)
+	stop $pid INT || return 1
 	result rawprobe_override_skip "$res" "$(json_num "$j" filtered)" - -
 }
 

@@ -63,7 +63,7 @@ parse_errors() {
 		try 2 count kprobe:vfs_read --top "$v"
 		try 2 count kprobe:vfs_read --max-keys "$v"
 		[ "$v" = -1 ] ||	# a value an override may return
-			try 2 probe add kprobe __x64_sys_getuid --override "$v"
+			try 2 trace kprobe:__x64_sys_getuid --override "$v"
 		try 2 inject kmalloc --times "$v"
 		try 2 inject kmalloc --probability "$v"
 		try 2 inject kmalloc --interval "$v"
@@ -86,7 +86,8 @@ parse_errors() {
 	try 2 inject kmalloc --comm "$long"
 	try 2 inject kmalloc --bogus
 	try 2 trace --override 1 kprobe:__x64_sys_getuid
-	try 2 probe add kprobe __x64_sys_getuid --override
+	try 2 trace kprobe:__x64_sys_getuid --override
+	try 2 probe add kprobe __x64_sys_getuid --override 1	# persistent
 
 	for v in -1 0 '' abc ' 7' 7s inf nan 1e30 99999999999999999999; do
 		try 2 stream -d "$v"		# seconds, fractions allowed

@@ -3,8 +3,9 @@
  * Malformed and out-of-bounds generic netlink requests, sent straight to
  * the rawprobe family (no CLI checks in the way). Each must be refused
  * with the expected errno and an extended-ack reason, and none may add a
- * probe. Then PROBE_DEL's lists, which delete all or none. Run as root
- * in the VM; ends with "N passed, N failed".
+ * probe. Then PROBE_DEL's lists, which delete all or none, and
+ * overrides that ask to be persistent. Run as root in the VM; ends with
+ * "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -535,6 +536,104 @@ static void del_list_all_or_none(struct rp_nl *nl)
 		"probes left");
 }
 
+/*
+ * An override spec for getuid, of one command name that runs nothing
+ * (an accepted one overrides no call); a chain of chain_len steps.
+ */
+static int put_ovr(struct nl_msg *msg, uint8_t chain_len)
+{
+	struct nlattr *ovr;
+
+	if (nla_put_u8(msg, RAWPROBE_A_KIND, RAWPROBE_KIND_KPROBE) ||
+	    nla_put_string(msg, RAWPROBE_A_SYMBOL, "__x64_sys_getuid") ||
+	    nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "rp-nobody"))
+		return -EMSGSIZE;
+	ovr = nla_nest_start(msg, RAWPROBE_A_OVERRIDE);
+	if (!ovr || nla_put_s64(msg, RAWPROBE_OVR_VALUE, 1) ||
+	    (chain_len && nla_put_u8(msg, RAWPROBE_OVR_CHAIN, chain_len)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, ovr);
+	return 0;
+}
+
+/*
+ * A batch of an override needing one call-chain step and that step (a
+ * kretprobe of getppid), inject's shape; flags on the step, and on the
+ * batch.
+ */
+static struct nl_msg *chain_batch_msg(struct rp_nl *nl, uint32_t step_flags,
+				      uint32_t batch_flags)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD_BATCH, 0);
+	struct nlattr *batch, *entry;
+
+	batch = nla_nest_start(msg, RAWPROBE_A_BATCH);
+	entry = nla_nest_start(msg, 1);
+	put_ovr(msg, 1);
+	nla_nest_end(msg, entry);
+	entry = nla_nest_start(msg, 2);
+	nla_put_u8(msg, RAWPROBE_A_KIND, RAWPROBE_KIND_KRETPROBE);
+	nla_put_string(msg, RAWPROBE_A_SYMBOL, "__x64_sys_getppid");
+	nla_put_u8(msg, RAWPROBE_A_CHAIN_STEP, 1);
+	if (step_flags)
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, step_flags);
+	nla_nest_end(msg, entry);
+	nla_nest_end(msg, batch);
+	if (batch_flags)
+		nla_put_u32(msg, RAWPROBE_A_FLAGS, batch_flags);
+	return msg;
+}
+
+/* Refused with EINVAL, the rule, and (a batch) the refused spec's index. */
+static void expect_not_persistent(struct rp_nl *nl, const char *name,
+				  struct nl_msg *msg, int index)
+{
+	char detail[400];
+	int err = rp_nl_call(nl, msg, NULL, NULL);
+	uint32_t idx = ~0U;
+
+	if (nl->cookie_len == sizeof(idx))
+		memcpy(&idx, nl->cookie, sizeof(idx));
+	snprintf(detail, sizeof(detail), "got %s, reason '%s', index %d",
+		 strerrorname_np(-err) ?: "0", nl->errmsg,
+		 index < 0 ? -1 : (int)idx);
+	verdict(name, err == -EINVAL &&
+		strstr(nl->errmsg, "cannot be persistent") &&
+		(index < 0 || idx == (uint32_t)index), detail);
+}
+
+/*
+ * An override or a call-chain step goes with the socket that added it:
+ * marked persistent, by its spec or by its batch, it is refused, and
+ * the same without the mark is taken (owned, then deleted).
+ */
+static void override_not_persistent(struct rp_nl *nl)
+{
+	struct nl_msg *msg;
+
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD, 0);
+	put_ovr(msg, 0);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_PERSISTENT);
+	expect_not_persistent(nl, "override: persistent", msg, -1);
+	expect_not_persistent(nl, "override chain: a persistent step",
+			      chain_batch_msg(nl, RAWPROBE_F_PERSISTENT, 0), 1);
+	expect_not_persistent(nl, "override chain: a persistent batch",
+			      chain_batch_msg(nl, 0, RAWPROBE_F_PERSISTENT), 0);
+	verdict("override: the refusals added nothing", probe_count(nl) == 0,
+		"probes exist");
+
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_ADD, 0);
+	put_ovr(msg, 0);
+	expect(nl, "override: owned by the socket", msg, 0, false);
+	expect(nl, "override chain: owned by the socket",
+	       chain_batch_msg(nl, 0, 0), 0, false);
+	verdict("override: the owned probes were added", probe_count(nl) == 3,
+		"not 3 probes");
+	msg = rp_nl_msg(nl, RAWPROBE_CMD_PROBE_DEL, 0);
+	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
+	expect(nl, "override: delete them", msg, 0, false);
+}
+
 int main(void)
 {
 	char longsym[1024];
@@ -650,6 +749,7 @@ int main(void)
 
 	del_list_malformed(&nl);
 	del_list_all_or_none(&nl);
+	override_not_persistent(&nl);
 
 	msg = rp_nl_msg(&nl, 200, 0);
 	expect(&nl, "unknown command", msg, -EOPNOTSUPP, false);

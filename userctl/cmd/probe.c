@@ -1010,6 +1010,13 @@ static int rp_probe_add_cmd(int argc, char **argv)
 		if (opt == '?')
 			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
 					     "rawprobectl probe add");
+		/* persistent, an override would outlive whoever set it */
+		if (opt == RP_OPT_OVERRIDE)
+			return rp_usage_error("probe add makes persistent "
+					      "probes, and an override goes with "
+					      "its command: use 'trace "
+					      "KIND:TARGET --override VALUE' or "
+					      "'inject'");
 		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
 					  rp_probe_opt(opt, optarg, &req);
 		if (rc)
@@ -1558,16 +1565,32 @@ static int rp_some_args(int argc, char **argv, const char *usage)
 	return 0;
 }
 
+/* probe del all: how many probes the kernel left, being others' */
+static int rp_del_all_reply(struct nlattr **a, void *ctx)
+{
+	if (a[RAWPROBE_A_NR_PROBES])
+		*(uint32_t *)ctx = nla_get_u32(a[RAWPROBE_A_NR_PROBES]);
+	return 0;
+}
+
 static int rp_probe_del_cmd(int argc, char **argv)
 {
+	uint32_t kept = 0;
 	int rc = rp_some_args(argc, argv,
 			      "Usage: rawprobectl probe del ID...|all\n");
 
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
-	if (argc == 2 && !strcmp(argv[1], "all"))
-		return rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del",
-				     argv[1], true, NULL, NULL);
+	if (argc == 2 && !strcmp(argv[1], "all")) {
+		rc = rp_id_request(RAWPROBE_CMD_PROBE_DEL, "probe del",
+				   argv[1], true, rp_del_all_reply, &kept);
+		if (!rc && kept)
+			fprintf(stderr, "rawprobectl: probe del all: %u "
+				"probe%s kept: other commands' probes and "
+				"overrides need CAP_SYS_ADMIN to remove\n",
+				kept, kept == 1 ? "" : "s");
+		return rc;
+	}
 	return rp_ids_request(RAWPROBE_CMD_PROBE_DEL, "probe del", argc - 1,
 			      argv + 1);
 }

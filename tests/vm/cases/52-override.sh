@@ -74,31 +74,42 @@ t_override_getuid_for_id_only() {
 }
 
 # Places whose callers do not expect failure, and values the place
-# cannot return, are refused with the rule.
+# cannot return, are refused with the rule (-d: a probe wrongly taken
+# ends the command).
 t_override_refused_places_and_values() {
 	local hook
 	expect_fail 1 "only where callers expect failure" \
-		$CTL probe add kprobe vfs_read --override 0
+		$CTL trace kprobe:vfs_read --override 0 -d 1
 	expect_fail 1 "for entry probes" \
-		$CTL probe add kretprobe __x64_sys_getuid --override 1
+		$CTL trace kretprobe:__x64_sys_getuid --override 1 -d 1
 	expect_fail 1 "at offset 0" \
-		$CTL probe add kprobe __x64_sys_getuid+4 --override 1
-	expect_fail 1 "by name" $CTL probe add kprobe \
-		"0x$(awk '$3 == "__x64_sys_getuid" { print $1 }' /proc/kallsyms)" --override 1
+		$CTL trace kprobe:__x64_sys_getuid+4 --override 1 -d 1
+	expect_fail 1 "by name" $CTL trace \
+		"kprobe:0x$(awk '$3 == "__x64_sys_getuid" { print $1 }' /proc/kallsyms)" \
+		--override 1 -d 1
 	if grep -q ' should_failslab$' /proc/kallsyms; then
 		expect_fail 1 "errno: the value must be -4095 to -1" \
-			$CTL probe add kprobe should_failslab --override 12
-		expect_fail 1 "errno" $CTL probe add kprobe should_failslab --override -4096
+			$CTL trace kprobe:should_failslab --override 12 -d 1
+		expect_fail 1 "errno" $CTL trace kprobe:should_failslab --override -4096 -d 1
 		expect_fail 1 "true to fail: the value must be 1" \
-			$CTL probe add kprobe should_fail_alloc_page --override 0
+			$CTL trace kprobe:should_fail_alloc_page --override 0 -d 1
 	else
 		hook=__kmalloc_noprof
 		expect_fail 1 "pointer: the value must be 0" \
-			$CTL probe add kprobe $hook --override -12
+			$CTL trace kprobe:$hook --override -12 -d 1
 	fi
 	expect_fail 2 "override takes the value" \
-		$CTL probe add kprobe __x64_sys_getuid --override 13x
+		$CTL trace kprobe:__x64_sys_getuid --override 13x
 	expect_eq 0 "$(probe_count)" "probes left by the refusals"
+}
+
+# An override goes with the command that set it: probe add, whose probes
+# persist, refuses --override and says what to use; the kernel refuses
+# a persistent override too (nl_malformed, 20-netlink).
+t_override_not_persistent() {
+	expect_fail 2 "use 'trace KIND:TARGET --override VALUE' or 'inject'" \
+		$CTL probe add kprobe __x64_sys_getuid --comm rp-nobody --override 1
+	expect_eq 0 "$(probe_count)" "probes left by the refusal"
 }
 
 # An allocator's entry point takes an override on every kernel, where the
@@ -133,12 +144,14 @@ print(n)')
 }
 
 # Root's in the initial namespace only: not uid 65534, not CAP_PERFMON
-# alone, not a user namespace's root.
+# alone, not a user namespace's root. count sets the override: it reads
+# no ring (/dev/rawprobe is root's), so the kernel's check is what
+# refuses.
 t_override_refused_callers() {
 	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN" \
-		$NOBODY $CTL probe add kprobe __x64_sys_getuid --override 1
+		$NOBODY $CTL count kprobe:__x64_sys_getuid --override 1 -d 1
 	expect_fail 4 "CAP_SYS_ADMIN in the initial user namespace" \
-		$PERFMON $CTL probe add kprobe __x64_sys_getuid --override 1
+		$PERFMON $CTL count kprobe:__x64_sys_getuid --override 1 -d 1
 	expect_fail 4 "CAP_SYS_ADMIN in the initial user namespace" \
 		$PERFMON $CTL inject kmalloc --in __x64_sys_mount
 	# The suite runs chrooted, where unshare(CLONE_NEWUSER) is EPERM: the
@@ -146,8 +159,53 @@ t_override_refused_callers() {
 	expect_fail 4 "CAP_PERFMON or CAP_SYS_ADMIN" \
 		chroot /proc/1/root /bin/busybox unshare -Ur \
 		/bin/busybox chroot /mnt/root \
-		$CTL probe add kprobe __x64_sys_getuid --override 1
+		$CTL count kprobe:__x64_sys_getuid --override 1 -d 1
 	expect_eq 0 "$(probe_count)" "probes left by the refusals"
+}
+
+# An override is root's to take away or to re-arm, as to set: a
+# CAP_PERFMON user can neither delete, disable nor enable one, by id or
+# by "all" (which keeps it and says so); root can.
+t_override_probe_refused_to_perfmon() {
+	local j id out rule="overrides a return or injects faults.*CAP_SYS_ADMIN.*EPERM"
+	bg_start $S/keep.out trace kprobe:__x64_sys_getuid --comm rp-nobody --override 1
+	# a failed check ends the test here: the command goes too
+	trap 'kill -INT $BG_PID 2>/dev/null || true' EXIT
+	j=$($CTL -j probe list)
+	expect_eq 1 "$(json_get "$j" 'j[0]["override"]["value"]')" "the trace's override"
+	expect_eq armed "$(json_get "$j" 'j[0]["state"]')" "its state"
+	id=$(json_get "$j" 'j[0]["id"]')
+	expect_fail 4 "$rule" $PERFMON $CTL probe del "$id"
+	expect_fail 4 "$rule" $PERFMON $CTL probe disable "$id"
+	expect_fail 4 "$rule" $PERFMON $CTL probe enable "$id"
+	out=$($PERFMON $CTL probe del all 2>&1) || fail "probe del all: $out"
+	expect_match "1 probe kept" "$out" "probe del all's note"
+	j=$($CTL -j probe list)
+	expect_eq "[$id]" "$(json_get "$j" '[p["id"] for p in j]')" "probes after del all"
+	expect_eq armed "$(json_get "$j" 'j[0]["state"]')" "the override after del all"
+	$CTL probe disable "$id"
+	$CTL probe enable "$id"
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes after root's del"
+	kill -INT "$BG_PID"
+	wait "$BG_PID" || true
+}
+
+# An injection's probes, its hooks' overrides and its call-chain step,
+# are as root's: a CAP_PERFMON user can touch none of them.
+t_inject_probes_refused_to_perfmon() {
+	local j ids step rule="overrides a return or injects faults.*EPERM"
+	bg_start $S/keepinj.out inject kmalloc --in __x64_sys_mount
+	# a failed check ends the test here: the command goes too
+	trap 'kill -INT $BG_PID 2>/dev/null || true' EXIT
+	j=$($CTL -j probe list)
+	ids=$(json_get "$j" '" ".join(str(p["id"]) for p in j)')
+	step=$(json_get "$j" '[p["id"] for p in j if p.get("chain_step")][0]')
+	expect_fail 4 "$rule" $PERFMON $CTL probe disable "$step"
+	expect_fail 4 "$rule" $PERFMON $CTL probe del $ids
+	expect_eq "$ids" "$(json_get "$($CTL -j probe list)" '" ".join(str(p["id"]) for p in j if p["state"] == "armed")')" \
+		"armed probes after the refusals"
+	bg_stop INT
 }
 
 # inject.py's kmalloc '__x64_sys_mount()': mount fails with ENOMEM,
@@ -314,7 +372,9 @@ print(n)' $S/scope.res > $S/scope.res 2>&1 &
 }
 
 tests t_override_getuid_for_id_only t_override_refused_places_and_values \
-	t_override_refused_callers t_inject_kmalloc_in_mount \
+	t_override_not_persistent t_override_refused_callers \
+	t_override_probe_refused_to_perfmon t_inject_probes_refused_to_perfmon \
+	t_inject_kmalloc_in_mount \
 	t_override_allocator_entry_beside_hooks \
 	t_inject_times_exact t_inject_probability t_inject_interval \
 	t_inject_chain_order t_inject_alloc_page_in_write \

@@ -26,7 +26,7 @@ t_lockdown_raised_with_probes() {
 	echo integrity > $LOCKDOWN
 	grep -q '\[integrity\]' $LOCKDOWN || fail "lockdown not raised to integrity"
 	expect_fail 4 "locked down: return override" \
-		$CTL probe add kprobe __x64_sys_getuid --override 1
+		$CTL trace kprobe:__x64_sys_getuid --override 1 -d 1
 	expect_fail 4 "locked down: return override" \
 		$CTL inject kmalloc --in __x64_sys_mount
 	$CTL probe del "$($CTL probe add kprobe vfs_write)"
