@@ -382,6 +382,26 @@ for i in range(2):
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# A string key whose length is another argument (buf:str:c): pty_write's
+# buffer is the tty's write buffer, kept from write to write, so a short
+# write leaves the end of a longer one after its c bytes. Those bytes are
+# not the string's: the short writes are one key, not one per leftover.
+t_count_by_string_length() {
+	count_bg $S/strlen.json kprobe:pty_write --comm rp-ptyw \
+		--args 'buf:str:c,c' --by buf
+	py 'import ctypes, os, pty, tty
+ctypes.CDLL(None).prctl(15, b"rp-ptyw", 0, 0, 0)
+m, s = pty.openpty(); tty.setraw(s)
+for t in b"123":
+    os.write(s, b"hello" + bytes([t]) * 10)
+    os.write(s, b"hello")'
+	bg_stop INT
+	$VALIDATE count $S/strlen.json >/dev/null || fail "schema: $($VALIDATE count $S/strlen.json)"
+	expect_eq "{'hello': 3, 'hello1111111111': 1, 'hello2222222222': 1, 'hello3333333333': 1}" \
+		"$(json_get "$(count_last $S/strlen.json)" "dict(sorted((e['buf'], e['count']) for e in j['entries']))")" \
+		"pty writes by their c bytes"
+}
+
 # A persistent counting probe (probe add --count), as ftrace's hist
 # trigger on an event: listed, read by agg show (each show an interval),
 # cleared, deleted like any probe.
@@ -463,4 +483,5 @@ tests t_count_by_comm_exact t_count_intervals_exact t_count_by_comm_interleaved 
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
 	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading \
-	t_count_by_string t_agg_tables_past_budget_take_nothing
+	t_count_by_string t_agg_tables_past_budget_take_nothing \
+	t_count_by_string_length
