@@ -348,6 +348,8 @@ long rp_record_str(struct rawprobe_probe *p, struct rawprobe_record *rec,
 		   unsigned long src, size_t max, bool user);
 long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
 		    bool *trunc);
+size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
+		    unsigned int i);
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
 void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,
 		     unsigned int n);

@@ -43,10 +43,17 @@ static struct netlink_range_validation rp_agg_keys_range = {
 	.max = RAWPROBE_AGG_KEYS_MAX,
 };
 
+/* --times counts down an atomic_t, where a negative count is no limit */
+static struct netlink_range_validation rp_ovr_times_range = {
+	.min = 1,
+	.max = INT_MAX,
+};
+
 static const struct nla_policy rp_ovr_policy[RAWPROBE_OVR_MAX + 1] = {
 	[RAWPROBE_OVR_VALUE]	= { .type = NLA_S64 },
 	[RAWPROBE_OVR_PROBABILITY] = NLA_POLICY_RANGE(NLA_U8, 1, 100),
-	[RAWPROBE_OVR_TIMES]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[RAWPROBE_OVR_TIMES]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&rp_ovr_times_range),
 	[RAWPROBE_OVR_INTERVAL]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[RAWPROBE_OVR_CHAIN]	= NLA_POLICY_RANGE(NLA_U8, 1,
 						   RAWPROBE_CHAIN_MAX),

@@ -39,12 +39,16 @@ static __always_inline s64 rp_agg_arg(const struct rawprobe_probe *p,
  * A string (or an ip6 address) argument's key words, from the address
  * the argument holds: zeroed first, since the copy leaves the bytes past
  * the string's last chunk alone; what faults stays zero (an empty key).
+ * A length from another argument (buf:str:count) ends it as it ends a
+ * record's string: the bytes past it are not the string's, and would
+ * split one key into as many as the buffer has leftovers.
  */
 static noinline unsigned int rp_agg_key_str(const struct rawprobe_probe *p,
 					    u8 arg, const u64 *args, u64 *key)
 {
 	u8 t = p->spec.argtypes[arg];
 	unsigned long src = args ? args[arg] : 0;
+	size_t max = RP_AGG_STR_KEY_WORDS * sizeof(u64) - 1;
 	bool trunc;
 
 	if (t == RAWPROBE_ARG_IP6) {
@@ -53,8 +57,9 @@ static noinline unsigned int rp_agg_key_str(const struct rawprobe_probe *p,
 		return 2;
 	}
 	memset(key, 0, RP_AGG_STR_KEY_WORDS * sizeof(u64));
-	rp_copy_string((char *)key, src, RP_AGG_STR_KEY_WORDS * sizeof(u64) - 1,
-		       t == RAWPROBE_ARG_USTR, &trunc);
+	if (args)
+		max = min(max, rp_str_bound(p, args, arg));
+	rp_copy_string((char *)key, src, max, t == RAWPROBE_ARG_USTR, &trunc);
 	return RP_AGG_STR_KEY_WORDS;
 }
 NOKPROBE_SYMBOL(rp_agg_key_str);

@@ -188,8 +188,8 @@ NOKPROBE_SYMBOL(rp_str_capture);
  * argument, as that one's type reads it (a negative one is 0); SIZE_MAX
  * without one.
  */
-static size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
-			   unsigned int i)
+size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
+		    unsigned int i)
 {
 	unsigned int j = p->spec.str_len_arg[i];
 	u64 v;

@@ -494,7 +494,7 @@ enum rawprobe_ovr {
 	RAWPROBE_OVR_UNSPEC,
 	RAWPROBE_OVR_VALUE,		/* s64, what the function returns */
 	RAWPROBE_OVR_PROBABILITY,	/* u8, percent 1..100 (default 100) */
-	RAWPROBE_OVR_TIMES,		/* u32, at most this many; 0: no limit */
+	RAWPROBE_OVR_TIMES,		/* u32, at most this many, 1..INT_MAX */
 	RAWPROBE_OVR_INTERVAL,		/* u32, every Nth eligible hit */
 	RAWPROBE_OVR_CHAIN,		/* u8, only while the task is inside
 					 * steps 1..N of the batch's chain, in

@@ -24,6 +24,8 @@ check "bad option stream" 2 "^$"             "^rawprobectl: unknown option '--fr
 check "bad option trace" 2 "^$"              "^rawprobectl: unknown option '-Z' \(try 'rawprobectl trace --help'\)$" -- $CTL trace kprobe:f -Z
 check "bad option add"   2 "^$"              "^rawprobectl: unknown option '--frob' \(try 'rawprobectl probe add --help'\)$" -- $CTL probe add kprobe f --frob
 check "bad option inject" 2 "^$"             "^rawprobectl: unknown option '--frob' \(try 'rawprobectl inject --help'\)$" -- $CTL inject kmalloc --frob
+# --times counts down a signed int in the kernel: past INT_MAX is refused
+check "inject times range" 2 "^$"            "^rawprobectl: --times must be 1\.\.2147483647, not '3000000000'" -- $CTL inject kmalloc --in f --times 3000000000
 check "bad option count" 2 "^$"              "^rawprobectl: unknown option '--frob' \(try 'rawprobectl count --help'\)$" -- $CTL count kprobe:f --frob
 check "option needs value" 2 "^$"            "^rawprobectl: option '--args' needs a value \(try 'rawprobectl stream --help'\)$" -- $CTL stream -e kprobe:f --args
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1

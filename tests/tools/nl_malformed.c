@@ -637,6 +637,7 @@ static void override_not_persistent(struct rp_nl *nl)
 int main(void)
 {
 	char longsym[1024];
+	struct nlattr *nest;
 	struct nl_msg *msg;
 	struct rp_nl nl;
 
@@ -706,6 +707,15 @@ int main(void)
 	cgroup_malformed(&nl);
 	values_echoed(&nl);
 	stack_refused(&nl);
+
+	/* --times counts down a signed int: past INT_MAX is no count */
+	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "__x64_sys_getuid");
+	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "rp-nobody");
+	nest = nla_nest_start(msg, RAWPROBE_A_OVERRIDE);
+	nla_put_s64(msg, RAWPROBE_OVR_VALUE, 1337);
+	nla_put_u32(msg, RAWPROBE_OVR_TIMES, 3000000000U);
+	nla_nest_end(msg, nest);
+	expect(&nl, "override times above INT_MAX", msg, -ERANGE, true);
 
 	msg = add_msg(&nl, RAWPROBE_KIND_KPROBE, "vfs_read");
 	nla_put_string(msg, RAWPROBE_A_FILTER_COMM, "");

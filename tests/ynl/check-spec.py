@@ -355,6 +355,7 @@ NLA_TYPES = ['NLA_UNSPEC', 'NLA_U8', 'NLA_U16', 'NLA_U32', 'NLA_U64', 'NLA_STRIN
 
 # Stand-ins for <net/netlink.h>: each policy macro records which check it is.
 POLICY_STUBS = r'''
+#include <limits.h>
 #include <stdio.h>
 #include "rawprobe.h"
 typedef __u32 u32;

@@ -370,8 +370,11 @@ static int rp_count_interval(struct rp_nl *nl, const struct rp_count_cfg *c,
 	for (e = 0; e < r.n; e++)
 		t->counted += rp_agg_entry(&r, e)[r.key_words + RP_AGG_W_COUNT];
 	t->dropped += r.dropped;
-	if (last)
+	if (last) {
 		t->hits = rp_count_hits(nl, c);
+		if (c->req.kind == RAWPROBE_KIND_KRETPROBE)
+			rp_agg_totals_in_flight(t);
+	}
 	if (fmt == RP_COUNT_OPENMETRICS) {
 		err = rp_agg_accumulate(acc, &r);
 		rp_agg_result_free(&r);

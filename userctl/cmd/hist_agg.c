@@ -179,11 +179,15 @@ static int rp_hist_interval(const struct rp_hist_agg *a,
 	return rc;
 }
 
-/* Hits (the probe's count), counted in the tables, dropped. */
+/*
+ * Hits (the probe's count), counted in the tables, dropped; then a
+ * kretprobe's calls that had not returned at the last read.
+ */
 static void rp_hist_summary(const struct rp_hist_agg *a,
 			    const struct rp_hist_probe *p)
 {
 	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
+	struct rp_agg_totals t;
 	struct rp_probe_info pi;
 	unsigned int i;
 
@@ -197,6 +201,15 @@ static void rp_hist_summary(const struct rp_hist_agg *a,
 		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %10" PRIu64 "\n", name, pi.hits, pi.records,
 			p[i].t.counted, p[i].t.dropped);
+		if (pi.kind != RAWPROBE_KIND_KRETPROBE)
+			continue;
+		t = p[i].t;
+		t.hits = pi.hits - pi.filtered;
+		rp_agg_totals_in_flight(&t);
+		if (t.in_flight)
+			fprintf(stderr, "%s: %" PRIu64 " call%s in flight at "
+				"the end, not counted\n", name, t.in_flight,
+				t.in_flight == 1 ? "" : "s");
 	}
 	fprintf(stderr, "counted in the kernel: no records\n");
 }

@@ -106,7 +106,7 @@ static void rp_inject_usage(FILE *out)
 		"  --comm, --pid, --tgid  only in these tasks\n"
 		"  --cgroup PATH        only in the tasks of this cgroup v2 and below\n"
 		"  --probability P      fail P%% of the allocations that qualify (1..100)\n"
-		"  --times N            fail at most N, then end\n"
+		"  --times N            fail at most N (1..2147483647), then end\n"
 		"  --interval N         fail every Nth allocation that qualifies\n"
 		"  -d, --duration S     end after S seconds (else Ctrl-C, or --times)\n\n"
 		"At least one of --in, --comm, --pid, --tgid, --cgroup, --times or\n"
@@ -176,7 +176,7 @@ static int rp_inject_opt(int opt, const char *arg, struct rp_inject_cfg *c)
 		c->ovr.probability = (uint8_t)v;
 		return rc;
 	case RP_OPT_TIMES:
-		rc = rp_inject_num("--times", arg, 1, UINT32_MAX, &v);
+		rc = rp_inject_num("--times", arg, 1, INT32_MAX, &v);
 		c->ovr.times = (uint32_t)v;
 		return rc;
 	case RP_OPT_EVERY:

@@ -292,6 +292,30 @@ static void rp_agg_text_head(FILE *out, const struct rp_agg_view *v,
 	fputc('\n', out);
 }
 
+/*
+ * The probe is disarmed before the last read, so no hit comes after it:
+ * a hit its filters passed that is in no interval is a call whose return
+ * had not come by then (a task asleep in the function). Waiting for it
+ * could take for ever; it is told, not counted.
+ */
+void rp_agg_totals_in_flight(struct rp_agg_totals *t)
+{
+	uint64_t seen = t->counted + t->dropped;
+
+	t->at_return = true;
+	t->in_flight = t->hits > seen ? t->hits - seen : 0;
+}
+
+static void rp_agg_text_total(FILE *out, const struct rp_agg_totals *t)
+{
+	fprintf(out, "total: %" PRIu64 " hits, %" PRIu64 " counted, %" PRIu64
+		" dropped", t->hits, t->counted, t->dropped);
+	if (t->at_return && t->in_flight)
+		fprintf(out, ", %" PRIu64 " in flight at the end (not counted)",
+			t->in_flight);
+	fputc('\n', out);
+}
+
 void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		       const struct rp_agg_result *r,
 		       const struct rp_agg_totals *t)
@@ -305,9 +329,7 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		rp_agg_text_when(stderr, v, r);
 		rp_agg_print_folded(out, v, r, n);
 		if (t)
-			fprintf(stderr, "total: %" PRIu64 " hits, %" PRIu64
-				" counted, %" PRIu64 " dropped\n", t->hits,
-				t->counted, t->dropped);
+			rp_agg_text_total(stderr, t);
 		fflush(out);
 		return;
 	}
@@ -342,8 +364,7 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 				 rp_agg_nbuckets(v, r));
 	}
 	if (t)
-		fprintf(out, "total: %" PRIu64 " hits, %" PRIu64 " counted, %"
-			PRIu64 " dropped\n", t->hits, t->counted, t->dropped);
+		rp_agg_text_total(out, t);
 	fputc('\n', out);
 	fflush(out);
 }
@@ -418,6 +439,8 @@ void rp_agg_print_json(struct json *j, const struct rp_agg_view *v,
 		json_kv_u64(j, "hits", t->hits);
 		json_kv_u64(j, "counted", t->counted);
 		json_kv_u64(j, "dropped", t->dropped);
+		if (t->at_return)
+			json_kv_u64(j, "in_flight", t->in_flight);
 		json_obj_close(j);
 	}
 	json_obj_close(j);

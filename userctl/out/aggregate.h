@@ -48,7 +48,16 @@ struct rp_agg_view {
 struct rp_agg_totals {
 	uint64_t hits;			/* the probe's HITS its filters passed */
 	uint64_t counted, dropped;	/* every interval's, added up */
+	/*
+	 * A kretprobe counts at return: of its hits, the calls that had not
+	 * returned at the last read (hits = counted + dropped + in_flight).
+	 */
+	bool at_return;
+	uint64_t in_flight;
 };
+
+/* A kretprobe's calls in flight at the end: hits not in any interval */
+void rp_agg_totals_in_flight(struct rp_agg_totals *t);
 
 /* Room for any key as text (a command escaped, a caller's symbol) */
 #define RP_AGG_CELL (RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + RP_KSYM_MAX)

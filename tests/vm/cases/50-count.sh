@@ -382,6 +382,70 @@ for i in range(2):
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# A string key whose length is another argument (buf:str:c): pty_write's
+# buffer is the tty's write buffer, kept from write to write, so a short
+# write leaves the end of a longer one after its c bytes. Those bytes are
+# not the string's: the short writes are one key, not one per leftover.
+t_count_by_string_length() {
+	count_bg $S/strlen.json kprobe:pty_write --comm rp-ptyw \
+		--args 'buf:str:c,c' --by buf
+	py 'import ctypes, os, pty, tty
+ctypes.CDLL(None).prctl(15, b"rp-ptyw", 0, 0, 0)
+m, s = pty.openpty(); tty.setraw(s)
+for t in b"123":
+    os.write(s, b"hello" + bytes([t]) * 10)
+    os.write(s, b"hello")'
+	bg_stop INT
+	$VALIDATE count $S/strlen.json >/dev/null || fail "schema: $($VALIDATE count $S/strlen.json)"
+	expect_eq "{'hello': 3, 'hello1111111111': 1, 'hello2222222222': 1, 'hello3333333333': 1}" \
+		"$(json_get "$(count_last $S/strlen.json)" "dict(sorted((e['buf'], e['count']) for e in j['entries']))")" \
+		"pty writes by their c bytes"
+}
+
+# sleeper: a process named rp-sleep asleep in clock_nanosleep (entered,
+# not returned) until killed, at the latest when the test ends; sets
+# SLEEPER.
+sleeper() {
+	python3 -c 'import ctypes, time
+ctypes.CDLL(None).prctl(15, b"rp-sleep", 0, 0, 0)
+time.sleep(120)' </dev/null >/dev/null 2>&1 &
+	SLEEPER=$!
+	trap 'kill $SLEEPER 2>/dev/null || true' EXIT
+	wait_for "[ \"\$(cut -d' ' -f1 /proc/$SLEEPER/syscall 2>/dev/null)\" = 230 ]" 100 ||
+		fail "rp-sleep never slept in clock_nanosleep"
+}
+
+# A kretprobe counts at return, and a call still asleep when count ends
+# returns after the last read: count does not wait for it (it may never
+# return) but says how many: the intervals' hits and the calls in flight
+# add up to HITS. hist says so too.
+t_count_kretprobe_in_flight() {
+	count_bg $S/fl.json kretprobe:__x64_sys_clock_nanosleep --comm rp-sleep \
+		--stats latency -i 0.2
+	py 'import ctypes, time
+ctypes.CDLL(None).prctl(15, b"rp-sleep", 0, 0, 0)
+for i in range(5): time.sleep(0.01)'
+	sleeper
+	bg_stop INT
+	kill $SLEEPER; wait $SLEEPER 2>/dev/null || true
+	$VALIDATE count $S/fl.json >/dev/null || fail "schema: $($VALIDATE count $S/fl.json)"
+	python3 - $S/fl.json <<'PY' || fail "intervals + in flight != HITS (see above)"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+t = docs[-1]["total"]
+n = sum(d["interval"]["hits"] for d in docs)
+print("    %d intervals: %d hits, %s in flight, HITS %d" % (len(docs), n, t.get("in_flight"), t["hits"]))
+if t.get("in_flight") != 1 or n != 5 or n + t["in_flight"] != t["hits"]:
+    sys.exit("want 5 counted and 1 in flight, adding up to HITS")
+PY
+	bg_start $S/flh.txt hist kretprobe:__x64_sys_clock_nanosleep --comm rp-sleep
+	sleeper
+	bg_stop INT
+	kill $SLEEPER; wait $SLEEPER 2>/dev/null || true
+	grep -q ": 1 call in flight at the end, not counted$" $S/flh.txt.err ||
+		fail "hist's summary: $(cat $S/flh.txt.err)"
+}
+
 # A persistent counting probe (probe add --count), as ftrace's hist
 # trigger on an event: listed, read by agg show (each show an interval),
 # cleared, deleted like any probe.
@@ -463,4 +527,5 @@ tests t_count_by_comm_exact t_count_intervals_exact t_count_by_comm_interleaved 
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
 	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading \
-	t_count_by_string t_agg_tables_past_budget_take_nothing
+	t_count_by_string t_agg_tables_past_budget_take_nothing \
+	t_count_by_string_length t_count_kretprobe_in_flight

@@ -252,6 +252,16 @@ t_inject_times_exact() {
 		fail "schema: $($VALIDATE inject $S/times.json)"
 }
 
+# --times counts down a signed int: a count past INT_MAX is refused, by
+# the CLI and by the kernel's policy (nl_malformed), rather than taken as
+# no limit; nothing is added, nothing fails.
+t_inject_times_above_int_max() {
+	expect_fail 2 "--times must be 1\.\.2147483647, not '3000000000'" \
+		$CTL inject kmalloc --in __x64_sys_getcwd --times 3000000000 -d 1
+	expect_eq 0 "$(probe_count)" "probes after the refusal"
+	expect_eq 0 "$(getcwd_fails 50)" "getcwd failures after the refusal"
+}
+
 # --probability 50: getcwd's own allocation fails with p = 0.5, so of
 # 2000 calls within 6 sigma (of 1000, 67); and every failure the kernel
 # counted is one getcwd saw (with kmemleak: at least as many). Nothing
@@ -376,6 +386,7 @@ tests t_override_getuid_for_id_only t_override_refused_places_and_values \
 	t_override_probe_refused_to_perfmon t_inject_probes_refused_to_perfmon \
 	t_inject_kmalloc_in_mount \
 	t_override_allocator_entry_beside_hooks \
-	t_inject_times_exact t_inject_probability t_inject_interval \
+	t_inject_times_exact t_inject_times_above_int_max \
+	t_inject_probability t_inject_interval \
 	t_inject_chain_order t_inject_alloc_page_in_write \
 	t_inject_sigkill_leaves_nothing t_inject_scope_ends_with_its_step
