@@ -55,12 +55,16 @@ static inline bool rp_is_area_type(int type)
 /* "rawprobectl: <cx->what>: <message>" (nothing if cx is quiet): usage */
 int rp_fetch_error(const struct rp_fctx *cx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Is the pointer's target __user (a type tag "user" on the way)? */
-bool rp_btf_user(const struct btf *btf, uint32_t id);
 /* The parameter called name (or argN): its index, or -1 */
 int rp_param_index(const struct rp_btf_proto *pr, const char *name);
 /* A path into a program; want: a :TYPE given, or -1 */
 int rp_operand_compile(const struct rp_fctx *cx, const struct rp_path *p,
 		       int want, struct rp_operand *o);
+/*
+ * Is o, compiled from p, a string (*size: a char array's, else 0), and
+ * one in user memory (*user)?
+ */
+bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
+		    const struct rp_operand *o, uint16_t *size, bool *user);
 
 #endif

@@ -5,9 +5,10 @@
  * OPERAND CMP CONST joined by && and ||, and compiled against the
  * probed function's BTF (rp_value_filter_compile()) into struct
  * rawprobe_value_term lists the kernel runs (probes/fetch.c): each
- * operand a field path (path.c), each constant a number or an
- * enumerator at the operand's width, or a string that == and != compare
- * and the globs ~ and !~ match, kept in the probe's filter_strs.
+ * operand a field path (path.c, which also says if it is a string),
+ * each constant a number or an enumerator at the operand's width, or a
+ * string that == and != compare and the globs ~ and !~ match, kept in
+ * the probe's filter_strs.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -377,66 +378,6 @@ static int rp_const_value(const struct rp_fctx *cx,
 	if (!sgn)
 		*out &= umax;
 	return 0;
-}
-
-/*
- * A parameter known by its declared type alone (a system call's, from
- * its tracepoint's format): "const char *".
- */
-static bool rp_param_char_ptr(const struct rp_fctx *cx, const struct rp_path *p)
-{
-	const char *ty;
-	size_t n;
-	int i;
-
-	if (!cx->pr || p->nsteps)
-		return false;
-	i = rp_param_index(cx->pr, p->head);
-	if (i < 0 || i >= (int)cx->pr->nparams || i >= RP_BTF_PARAMS_MAX)
-		return false;
-	ty = cx->pr->params[i].type;
-	n = strlen(ty);
-	return n >= 6 && !strcmp(ty + n - 6, "char *");
-}
-
-/*
- * A string operand: :str or :ustr, a char array (bounded by its size),
- * or a pointer to char. A user one: :ustr, a __user pointer (clang's
- * BTF tags them), or a system call's own argument; the kernel tries a
- * kernel string's address in user memory too, where it faults there
- * (gcc's BTF has no __user: do_sys_openat2's filename is untagged).
- */
-static bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
-			   const struct rp_operand *o, uint16_t *size,
-			   bool *user)
-{
-	const struct btf *btf = cx->pr ? cx->pr->btf : NULL;
-	const struct btf_type *t = btf && o->type ?
-				   btf__type_by_id(btf, o->type) : NULL;
-	const struct btf_type *e;
-	uint32_t id;
-
-	*size = 0;
-	*user = o->argtype == RAWPROBE_ARG_USTR;
-	if (!t && rp_param_char_ptr(cx, p)) {
-		*user = *user || cx->pr->syscall;
-		return true;
-	}
-	if (t && btf_is_array(t) && rp_is_str_type(o->argtype)) {
-		*size = btf_array(t)->nelems > UINT16_MAX ? UINT16_MAX :
-			(uint16_t)btf_array(t)->nelems;
-		return true;
-	}
-	if (rp_is_str_type(o->argtype))
-		return true;
-	if (!t || !btf_is_ptr(t))
-		return false;
-	id = t->type;
-	e = rp_btf_skip(btf, &id);
-	if (!e || !btf_is_int(e) || e->size != 1)
-		return false;
-	*user = rp_btf_user(btf, t->type) || (cx->pr->syscall && !o->f.nloads);
-	return true;
 }
 
 /* The constant, appended to the probe's strings (once) */

@@ -7,7 +7,7 @@
  * offset, size and sign comes from here, from the function's prototype
  * and the types behind it, as pahole shows them. lib/path.c parses a
  * path's syntax; --args (args.c) and --filter (filter.c) compile their
- * paths here.
+ * paths here, and the filter learns whether one is a string.
  *
  * A path is walked from its head, a parameter (in a register: the value
  * itself) or retval, keeping where the value is: in hand, or in memory
@@ -154,7 +154,7 @@ static bool rp_member_near(void *ctx, const char *name, uint32_t bitoff,
 }
 
 /* Is the pointer's target __user (a type tag "user" on the way)? */
-bool rp_btf_user(const struct btf *btf, uint32_t id)
+static bool rp_btf_user(const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t;
 	int depth;
@@ -596,6 +596,66 @@ int rp_operand_compile(const struct rp_fctx *cx, const struct rp_path *p,
 		rc = rp_walk_step(&w, &p->steps[k]);
 	}
 	return rc ?: rp_walk_end(&w, want, o);
+}
+
+/*
+ * A parameter known by its declared type alone (a system call's, from
+ * its tracepoint's format): "const char *".
+ */
+static bool rp_param_char_ptr(const struct rp_fctx *cx, const struct rp_path *p)
+{
+	const char *ty;
+	size_t n;
+	int i;
+
+	if (!cx->pr || p->nsteps)
+		return false;
+	i = rp_param_index(cx->pr, p->head);
+	if (i < 0 || i >= (int)cx->pr->nparams || i >= RP_BTF_PARAMS_MAX)
+		return false;
+	ty = cx->pr->params[i].type;
+	n = strlen(ty);
+	return n >= 6 && !strcmp(ty + n - 6, "char *");
+}
+
+/*
+ * A string operand (what --filter compares with a string, filter.c):
+ * :str or :ustr, a char array (bounded by its size), or a pointer to
+ * char. A user one: :ustr, a __user pointer (clang's BTF tags them),
+ * or a system call's own argument; the kernel tries a kernel string's
+ * address in user memory too, where it faults there (gcc's BTF has no
+ * __user: do_sys_openat2's filename is untagged).
+ */
+bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
+		    const struct rp_operand *o, uint16_t *size, bool *user)
+{
+	const struct btf *btf = cx->pr ? cx->pr->btf : NULL;
+	const struct btf_type *t = btf && o->type ?
+				   btf__type_by_id(btf, o->type) : NULL;
+	const struct btf_type *e;
+	uint32_t id;
+
+	*size = 0;
+	*user = o->argtype == RAWPROBE_ARG_USTR;
+	if (!t && rp_param_char_ptr(cx, p)) {
+		*user = *user || cx->pr->syscall;
+		return true;
+	}
+	if (t && btf_is_array(t) && rp_is_str_type(o->argtype)) {
+		*size = btf_array(t)->nelems > UINT16_MAX ? UINT16_MAX :
+			(uint16_t)btf_array(t)->nelems;
+		return true;
+	}
+	if (rp_is_str_type(o->argtype))
+		return true;
+	if (!t || !btf_is_ptr(t))
+		return false;
+	id = t->type;
+	e = rp_btf_skip(btf, &id);
+	if (!e || !btf_is_int(e) || e->size != 1)
+		return false;
+	*user = rp_btf_user(btf, t->type) || (cx->pr->syscall && !o->f.nloads);
+	return true;
 }
 
 int rp_fetch_path_type(const struct rp_btf_proto *pr, unsigned int kind,
