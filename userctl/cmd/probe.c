@@ -13,8 +13,8 @@
 #include "resolve/btf.h"
 #include "cmd/cmd.h"
 #include "lib/cli.h"
-#include "resolve/fetch.h"
 #include "cmd/probe.h"
+#include "out/request.h"
 #include "lib/symbols.h"
 #include "resolve/glob.h"
 
@@ -812,7 +812,8 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 		json_arr_close(j);
 	}
 	if (r->nterms)
-		rp_value_filter_json(j, r);
+		rp_value_filter_json(j, r->value_filter, r->terms, r->nterms,
+				     r->filter_strs);
 	json_obj_close(j);
 	json_end_doc(j);
 }

@@ -6,7 +6,7 @@
  *   PATH := HEAD ( '->' MEMBER | '.' MEMBER | '[' N ']' )*
  *
  * HEAD is a parameter's name, argN or retval; MEMBER an identifier. The
- * syntax only: fetch.c gives a path its meaning from BTF.
+ * syntax only: resolve/path.c gives a path its meaning from BTF.
  */
 #ifndef RAWPROBECTL_PATH_H
 #define RAWPROBECTL_PATH_H

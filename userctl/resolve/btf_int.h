@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * BTF internals that btf.c shares with fetch.c, which compiles field
- * paths and value filters against the same prototypes. libbpf's types:
- * for those two files only.
+ * BTF internals that btf.c shares with path.c and filter.c, which
+ * compile field paths and value filters against the same prototypes,
+ * and with the few others that take libbpf's types (btf_*.c, cmd/btf.c).
  */
 #ifndef RAWPROBECTL_BTF_INT_H
 #define RAWPROBECTL_BTF_INT_H
@@ -93,7 +93,7 @@ void rp_btf_near_print(const struct rp_btf_near *best, int nbest);
 
 /*
  * The type of the value a field path names in a probe of that kind, in
- * pr's BTF (fetch.c), modifiers skipped: 0 and *type set, or -1 if the
+ * pr's BTF (path.c), modifiers skipped: 0 and *type set, or -1 if the
  * path names nothing there.
  */
 int rp_fetch_path_type(const struct rp_btf_proto *pr, unsigned int kind,

@@ -2,7 +2,7 @@
 /*
  * Bools and enums by name in output (--args' named arguments, a
  * kretprobe's return value), from the probed function's BTF: through
- * its prototype, or the field a path names (resolve/fetch.c).
+ * its prototype, or the field a path names (resolve/path.c).
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -13,8 +13,9 @@
 #include "lib/cli.h"
 #include "lib/names.h"
 #include "lib/symbols.h"
+#include "resolve/args.h"
 #include "resolve/btf.h"
-#include "resolve/fetch.h"
+#include "resolve/filter.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 

@@ -70,7 +70,7 @@ struct rp_probe_req {
 	/*
 	 * --args by name (field paths) and --filter, as written; compiled
 	 * at rp_probe_auto_args() into nargs.. above, fetch[] and terms[]
-	 * (fetch.c).
+	 * (args.c, filter.c).
 	 */
 	char args_by_name[RP_ARGSPEC_MAX];	/* or "" */
 	char value_filter[RAWPROBE_FILTER_STR_LEN];	/* trimmed, or "" */
@@ -189,7 +189,7 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
 /*
  * --args auto: each such request gets its arguments' types and names
  * from the target's BTF prototype (btf.c); --args by name and --filter
- * are compiled against it (fetch.c). RP_EXIT_OK, or the exit code after
+ * are compiled against it (args.c, filter.c). RP_EXIT_OK, or the exit code after
  * printing why not.
  */
 int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n);

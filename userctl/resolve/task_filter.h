@@ -3,7 +3,7 @@
  * Task filters, --pid, --tgid, --comm, --cpu and --cgroup
  * (resolve/task_filter.c): sent with a probe, or applied by a stream to
  * other probes' records (all but --cgroup).
- * Not --filter, the value filter the kernel runs (resolve/fetch.c).
+ * Not --filter, the value filter the kernel runs (resolve/filter.c).
  */
 #ifndef RAWPROBECTL_TASK_FILTER_H
 #define RAWPROBECTL_TASK_FILTER_H
