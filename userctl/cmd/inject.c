@@ -26,7 +26,8 @@
 #include <time.h>
 #include "cmd/cmd.h"
 #include "cmd/count.h"
-#include "cmd/probe.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 #include "lib/symbols.h"
