@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
+#include "out/count.h"
 #include "cmd/hist_agg.h"
 #include "lib/probe_nl.h"
 #include "out/probe.h"

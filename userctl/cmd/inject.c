@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
+#include "out/count.h"
 #include "lib/probe_nl.h"
 #include "out/probe.h"
 #include "lib/agg_read.h"

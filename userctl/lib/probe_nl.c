@@ -671,3 +671,14 @@ int rp_probe_reset_cmd(int argc, char **argv)
 	return rp_id_request(RAWPROBE_CMD_STATS_RESET, "probe reset", argv[1],
 			     true, NULL, NULL);
 }
+
+int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
+		     rp_nl_reply_fn fn, void *ctx)
+{
+	struct nl_msg *msg = rp_nl_msg(nl, cmd, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
+	return rp_nl_call(nl, msg, fn, ctx);
+}

@@ -162,6 +162,9 @@ int rp_parse_id(const char *s, uint32_t *id);
  */
 int rp_id_request(int cmd, const char *what, const char *arg,
 		  bool allow_all, rp_nl_reply_fn fn, void *ctx);
+/* cmd about probe id over nl; fn gets each answer */
+int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
+		     rp_nl_reply_fn fn, void *ctx);
 /* probe reset / stats reset */
 int rp_probe_reset_cmd(int argc, char **argv);
 
