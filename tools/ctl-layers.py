@@ -8,6 +8,10 @@ to the file that defines it (nm), and checks:
     (out/), which prints what resolution (resolve/) made, which uses the
     library (lib/); a file uses its own folder or one below it, never
     one above;
+  - commands own only their command: a file of cmd/ uses no other file
+    of cmd/ (what commands share is output's or the library's), and
+    includes no cmd/ header but its own and cmd/cmd.h, the commands'
+    table that main.c dispatches;
   - no circle between files, within a folder too;
   - headers the same way: a file includes headers of its own folder or
     of one below it.
@@ -33,6 +37,14 @@ def allowed(a, b):
     if ra == rb:
         return True
     return RANK[rb] < RANK[ra]
+
+
+def sibling(a, b):
+    """Is b another command's file, which command file a may not use?"""
+    if role(a) != 'cmd' or role(b) != 'cmd' or b == 'cmd/cmd.h':
+        return False
+    return (os.path.splitext(os.path.basename(a))[0] !=
+            os.path.splitext(os.path.basename(b))[0])
 
 
 def symbols(cc, cflags, src, tmp):
@@ -111,6 +123,10 @@ def main():
             if not allowed(s, t):
                 bad.append('%s uses %s (%s): %s is above or beside it'
                            % (s, t, ', '.join(names[:4]), role(t)))
+            elif sibling(s, t):
+                bad.append('%s uses %s (%s): a command calls no other '
+                           'command; what they share goes to out/ or lib/'
+                           % (s, t, ', '.join(names[:4])))
     for f in sorted(glob.glob(os.path.join(ctl, '*.[ch]')) +
                     glob.glob(os.path.join(ctl, '*', '*.[ch]'))):
         rel = os.path.relpath(f, ctl)
@@ -119,6 +135,9 @@ def main():
             if m and not allowed(rel, m.group(1)):
                 bad.append('%s includes %s: %s is above or beside it'
                            % (rel, m.group(1), role(m.group(1))))
+            elif m and sibling(rel, m.group(1)):
+                bad.append('%s includes %s: another command\'s header'
+                           % (rel, m.group(1)))
     for comp in cycles({s: set(t) for s, t in uses.items()}):
         bad.append('a circle: ' + ' <-> '.join(comp))
     for b in bad:
