@@ -4,10 +4,14 @@
 
 Compiles each userctl/ source to an object, maps every undefined symbol
 to the file that defines it (nm), and checks:
-  - the roles' order: main.c uses commands (cmd/), which use output (out/)
-    and resolution (resolve/), which use the library (lib/); a file uses
-    its own folder or one below it, never one above or beside (out/ and
-    resolve/ do not use each other);
+  - the roles' order: main.c uses commands (cmd/), which use output
+    (out/), which prints what resolution (resolve/) made, which uses the
+    library (lib/); a file uses its own folder or one below it, never
+    one above;
+  - commands own only their command: a file of cmd/ uses no other file
+    of cmd/ (what commands share is output's or the library's), and
+    includes no cmd/ header but its own and cmd/cmd.h, the commands'
+    table that main.c dispatches;
   - no circle between files, within a folder too;
   - headers the same way: a file includes headers of its own folder or
     of one below it.
@@ -17,7 +21,7 @@ Prints each violation and the totals line; exit 1 if any.
 """
 import glob, os, re, subprocess, sys, tempfile
 
-RANK = {'lib': 0, 'out': 1, 'resolve': 1, 'cmd': 2, '.': 3}
+RANK = {'lib': 0, 'resolve': 1, 'out': 2, 'cmd': 3, '.': 4}
 here = os.path.dirname(os.path.abspath(__file__))
 ctl = os.path.join(os.path.dirname(here), 'userctl')
 
@@ -32,9 +36,15 @@ def allowed(a, b):
     ra, rb = role(a), role(b)
     if ra == rb:
         return True
-    if {ra, rb} == {'out', 'resolve'}:
-        return False
     return RANK[rb] < RANK[ra]
+
+
+def sibling(a, b):
+    """Is b another command's file, which command file a may not use?"""
+    if role(a) != 'cmd' or role(b) != 'cmd' or b == 'cmd/cmd.h':
+        return False
+    return (os.path.splitext(os.path.basename(a))[0] !=
+            os.path.splitext(os.path.basename(b))[0])
 
 
 def symbols(cc, cflags, src, tmp):
@@ -113,6 +123,10 @@ def main():
             if not allowed(s, t):
                 bad.append('%s uses %s (%s): %s is above or beside it'
                            % (s, t, ', '.join(names[:4]), role(t)))
+            elif sibling(s, t):
+                bad.append('%s uses %s (%s): a command calls no other '
+                           'command; what they share goes to out/ or lib/'
+                           % (s, t, ', '.join(names[:4])))
     for f in sorted(glob.glob(os.path.join(ctl, '*.[ch]')) +
                     glob.glob(os.path.join(ctl, '*', '*.[ch]'))):
         rel = os.path.relpath(f, ctl)
@@ -121,6 +135,9 @@ def main():
             if m and not allowed(rel, m.group(1)):
                 bad.append('%s includes %s: %s is above or beside it'
                            % (rel, m.group(1), role(m.group(1))))
+            elif m and sibling(rel, m.group(1)):
+                bad.append('%s includes %s: another command\'s header'
+                           % (rel, m.group(1)))
     for comp in cycles({s: set(t) for s, t in uses.items()}):
         bad.append('a circle: ' + ' <-> '.join(comp))
     for b in bad:

@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
-#include "cmd/probe.h"
+#include "out/count.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 

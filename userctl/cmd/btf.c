@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd/btf_type.h"
+#include "out/btf_type.h"
 #include "cmd/cmd.h"
 #include "lib/cli.h"
 #include "lib/escape.h"

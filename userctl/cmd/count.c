@@ -17,12 +17,12 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
-#include "cmd/probe.h"
+#include "out/count.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 #include "out/aggregate.h"
-#include "out/openmetrics.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
@@ -202,59 +202,6 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 	return 0;
 }
 
-int rp_count_format(const char *arg, int *fmt)
-{
-	if (!strcmp(arg, "text"))
-		*fmt = RP_COUNT_TEXT;
-	else if (!strcmp(arg, "json"))
-		*fmt = RP_COUNT_JSON;
-	else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
-		*fmt = RP_COUNT_OPENMETRICS;
-	else
-		return rp_usage_error("--format is text, json or openmetrics, "
-				      "not '%s'", arg);
-	return 0;
-}
-
-void rp_count_print(int fmt, const struct rp_agg_view *v,
-		    const struct rp_agg_result *r,
-		    const struct rp_agg_totals *t)
-{
-	if (fmt == RP_COUNT_JSON)
-		rp_agg_print_json(&rp_json, v, r, t);
-	else if (fmt == RP_COUNT_OPENMETRICS)
-		rp_agg_print_openmetrics(stdout, v, r, t);
-	else
-		rp_agg_print_text(stdout, v, r, t);
-}
-
-/* The table's columns: each key's name and type. */
-void rp_count_view(const struct rp_probe_req *req, const char *probe,
-		   uint64_t top, struct rp_count_names *nm,
-		   struct rp_agg_view *v)
-{
-	const struct rp_agg_req *a = &req->agg;
-	unsigned int i;
-
-	memset(v, 0, sizeof(*v));
-	v->probe = probe;
-	v->nkeys = a->nkeys;
-	v->top = top;
-	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
-	v->value_kind = a->value_kind;
-	v->value = rp_agg_value_name(req, nm->value, sizeof(nm->value));
-	v->hist = a->hist;
-	v->lin_min = a->lin_min;
-	v->lin_step = a->lin_step;
-	for (i = 0; i < a->nkeys; i++) {
-		v->keys[i] = a->keys[i];
-		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)
-			v->argtypes[i] = req->argtypes[a->key_args[i]];
-		v->names[i] = rp_agg_key_name(req, i, nm->keys[i],
-					      sizeof(nm->keys[i]));
-	}
-}
-
 /* Sleep until the deadline (ns, CLOCK_MONOTONIC) or a signal. */
 static void rp_count_wait(uint64_t until)
 {
@@ -277,17 +224,6 @@ static uint64_t rp_count_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
-		     rp_nl_reply_fn fn, void *ctx)
-{
-	struct nl_msg *msg = rp_nl_msg(nl, cmd, 0);
-
-	if (!msg)
-		return -ENOMEM;
-	nla_put_u32(msg, RAWPROBE_A_PROBE_ID, id);
-	return rp_nl_call(nl, msg, fn, ctx);
 }
 
 static int rp_count_info(struct nlattr **a, void *ctx)

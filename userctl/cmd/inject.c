@@ -25,8 +25,9 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
-#include "cmd/probe.h"
+#include "out/count.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 #include "lib/symbols.h"

@@ -13,7 +13,9 @@
 #include <netlink/msg.h>
 #include "cmd/cmd.h"
 #include "lib/cli.h"
-#include "cmd/probe.h"
+#include "lib/names.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 
 static volatile sig_atomic_t rp_monitor_stop;
 

@@ -9,7 +9,8 @@
 #include <string.h>
 #include "cmd/cmd.h"
 #include "lib/cli.h"
-#include "cmd/probe.h"
+#include "lib/escape.h"
+#include "lib/probe_nl.h"
 
 #define RP_NSTATS 9
 

@@ -38,6 +38,19 @@ int rp_no_args(int argc, char **argv, const char *usage)
 	return RP_EXIT_USAGE;
 }
 
+int rp_one_arg(int argc, char **argv, const char *usage)
+{
+	if (argc == 2 && rp_is_help(argv[1])) {
+		printf("%s", usage);
+		return -1;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "%s", usage);
+		return RP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int rp_usage_error(const char *fmt, ...)
 {
 	va_list ap;

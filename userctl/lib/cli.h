@@ -50,6 +50,8 @@ bool rp_is_help(const char *arg);
  * request, RP_EXIT_USAGE for stray arguments, else 0.
  */
 int rp_no_args(int argc, char **argv, const char *usage);
+/* For commands of one argument: the same, for anything but one. */
+int rp_one_arg(int argc, char **argv, const char *usage);
 int rp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * getopt_long() returned '?' (call it with opterr = 0): one line naming

@@ -9,79 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rawprobe.h"
+#include "lib/probe_nl.h"
 #include "resolve/task_filter.h"
-
-/* A target as text: "kprobe:vfs_read+0x10", "kretprobe:ext4:ext4_sync_file" */
-#define RP_TARGET_MAX 200
-
-/*
- * count's --by and --stats (RAWPROBE_F_AGG), as written, and what they
- * resolve to once the probe's arguments are known (rp_agg_req_resolve()).
- */
-struct rp_agg_req {
-	char by[128];		/* "comm,pid", or "" */
-	char value[64];		/* "retval", "latency", "arg1", a name, "" */
-	uint8_t nkeys;
-	uint8_t keys[RAWPROBE_AGG_MAX_KEYS];	/* enum rawprobe_agg_key */
-	uint8_t key_args[RAWPROBE_AGG_MAX_KEYS];
-	uint8_t value_kind;			/* enum rawprobe_agg_value */
-	uint8_t value_arg;
-	uint8_t hist;				/* enum rawprobe_agg_hist */
-	uint16_t lin_buckets;			/* AGG_HIST_LINEAR */
-	int64_t lin_min;
-	uint64_t lin_step;
-	uint32_t max_keys;			/* 0: the module's default */
-};
-
-/*
- * --override VALUE (RAWPROBE_A_OVERRIDE) and, for inject's probes, its
- * limits and call chain; a chain's steps carry chain_step.
- */
-struct rp_ovr_req {
-	bool set;
-	int64_t value;
-	uint8_t probability;	/* percent; 0: 100 */
-	uint8_t chain_len;	/* steps the override needs */
-	uint8_t chain_step;	/* this probe is that step; 0: none */
-	uint32_t times, interval;
-};
-
-/* What a probe add needs, parsed from the command line. */
-#define RP_ARGSPEC_MAX 256	/* --args, with its NUL */
-struct rp_probe_req {
-	int kind;
-	char symbol[128], module[64];
-	uint64_t addr;
-	uint32_t offset, maxactive, flags;
-	bool glob;		/* symbol is a glob, to expand */
-	bool expanded;		/* a glob's function: kallsyms checked it */
-	int nargs;
-	unsigned char argtypes[RAWPROBE_MAX_ARGS];
-	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf" or "" */
-	bool args_auto;		/* --args auto: from BTF, at rp_probe_auto_args() */
-	/*
-	 * --args NAME:TYPE,...: the names select parameters where BTF knows
-	 * the function (rp_fetch_labels_compile()), else label positions
-	 */
-	bool args_named;
-	uint16_t str_max;
-	uint8_t str_len_arg[RAWPROBE_MAX_ARGS];	/* buf:str:count: 1 + count's */
-	struct rp_task_filter filter;
-	/*
-	 * --args by name (field paths) and --filter, as written; compiled
-	 * at rp_probe_auto_args() into nargs.. above, fetch[] and terms[]
-	 * (args.c, filter.c).
-	 */
-	char args_by_name[RP_ARGSPEC_MAX];	/* or "" */
-	char value_filter[RAWPROBE_FILTER_STR_LEN];	/* trimmed, or "" */
-	uint8_t nfetch, nterms;
-	struct rawprobe_fetch fetch[RAWPROBE_MAX_ARGS];
-	struct rawprobe_value_term terms[RAWPROBE_MAX_VALUE_TERMS];
-	uint16_t filter_strs_len;	/* the string terms' constants */
-	char filter_strs[RAWPROBE_FILTER_STRS_LEN];
-	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
-	struct rp_ovr_req ovr;
-};
 
 /*
  * --by and --stats against the probe's kind and arguments (after

@@ -12,20 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rawprobe.h"
-
-/*
- * Who a probe (in the kernel) or a stream (in user space) records:
- * RP_TASK_* bits say which fields are set.
- */
-#define RP_TASK_PID	(1U << 0)
-#define RP_TASK_TGID	(1U << 1)
-#define RP_TASK_COMM	(1U << 2)
-#define RP_TASK_CPU	(1U << 3)
-#define RP_TASK_NOT_TGID (1U << 4)	/* every process but not_tgid */
-#define RP_TASK_SELF	(1U << 5)	/* --include-self: no NOT_TGID added */
-#define RP_TASK_CGROUP	(1U << 6)	/* in the kernel only: records
-					 * carry no cgroup
-					 */
+#include "lib/probe_nl.h"
 
 /*
  * --include-self, an option of the commands that bring probes (stream,
@@ -42,17 +29,6 @@ static inline bool rp_is_task_filter_opt(int opt)
 	return opt == 'P' || opt == 'T' || opt == 'C' || opt == 'U' ||
 	       opt == RP_OPT_CGROUP || opt == RP_OPT_INCLUDE_SELF;
 }
-
-#define RP_CGROUP_PATH_MAX 160	/* shown; longer paths are cut */
-
-struct rp_task_filter {
-	unsigned int set;
-	uint32_t pid, tgid, cpu;
-	uint32_t not_tgid;
-	char comm[RAWPROBE_COMM_LEN];
-	uint64_t cgroup_id;		/* a cgroup v2's, its inode number */
-	char cgroup[RP_CGROUP_PATH_MAX];	/* its path, if known */
-};
 
 /*
  * The path of cgroup v2 id under the cgroup2 mount, found by a walk of

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What count shares with agg (cmd/agg.c): the table's columns for a
- * probe request, and a request about one probe.
+ * count's output (out/count.c), shared with agg show, hist's in-kernel
+ * counts and inject: the format, and the table's columns for a probe
+ * request.
  */
-#ifndef RAWPROBECTL_COUNT_H
-#define RAWPROBECTL_COUNT_H
+#ifndef RAWPROBECTL_OUT_COUNT_H
+#define RAWPROBECTL_OUT_COUNT_H
 
 #include <stdint.h>
-#include "lib/nl.h"
 #include "out/aggregate.h"
 #include "resolve/probe_req.h"
 
@@ -32,8 +32,5 @@ void rp_count_print(int fmt, const struct rp_agg_view *v,
 void rp_count_view(const struct rp_probe_req *req, const char *probe,
 		   uint64_t top, struct rp_count_names *nm,
 		   struct rp_agg_view *v);
-/* cmd about probe id; fn gets each answer */
-int rp_count_request(struct rp_nl *nl, int cmd, uint32_t id,
-		     rp_nl_reply_fn fn, void *ctx);
 
 #endif

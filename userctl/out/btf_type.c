@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "cmd/btf_type.h"
+#include "out/btf_type.h"
 #include "lib/cli.h"
 #include "lib/json.h"
 

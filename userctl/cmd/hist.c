@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * rawprobectl hist: histograms, of records (the record path of stream,
+ * out/stream.c) or, with probes of its own, counted in the kernel.
+ *
  * hist KIND:TARGET...: its probes count in the kernel (RAWPROBE_F_AGG),
  * a kretprobe's latency in log2 or linear buckets per key (comm, or
  * none), an entry probe's hits; no record is written. Each read
@@ -13,14 +16,29 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "cmd/count.h"
-#include "cmd/hist_agg.h"
-#include "cmd/probe.h"
+#include "out/count.h"
+#include "lib/probe_nl.h"
+#include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
 #include "lib/escape.h"
 #include "lib/json.h"
 #include "out/aggregate.h"
+#include "out/histogram.h"
+#include "out/stream.h"
+#include "resolve/probe_req.h"
+
+struct rp_hist_agg {
+	struct rp_nl *nl;
+	const struct rp_probe_req *reqs;	/* added, F_AGG */
+	const uint32_t *ids;			/* their ids */
+	unsigned int n;
+	const struct rp_hist_opts *o;
+	struct rp_sink *sink;			/* rp_hist_sink_init()'s */
+	double interval, duration;		/* seconds; 0: none */
+	volatile sig_atomic_t *stop;		/* set by a signal */
+	bool summary;				/* per probe, to stderr */
+};
 
 /* What the run keeps per probe */
 struct rp_hist_probe {
@@ -242,7 +260,7 @@ static int rp_hist_probes(const struct rp_hist_agg *a,
 	return RP_EXIT_OK;
 }
 
-int rp_hist_agg_run(const struct rp_hist_agg *a)
+static int rp_hist_agg_run(const struct rp_hist_agg *a)
 {
 	struct rp_hist_probe p[a->n ? a->n : 1];
 	uint64_t start = rp_hist_now(), end = UINT64_MAX, next;
@@ -272,4 +290,37 @@ int rp_hist_agg_run(const struct rp_hist_agg *a)
 	if (a->summary)
 		rp_hist_summary(a, p);
 	return rc;
+}
+
+/* hist's own probes, counting in the kernel: no rings, no records. */
+static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c,
+			      volatile sig_atomic_t *stop)
+{
+	struct rp_hist_agg a = {
+		.nl = &s->nl, .reqs = c->reqs, .n = (unsigned int)c->nreqs,
+		.o = &c->hist, .sink = &s->sink, .interval = c->interval,
+		.duration = c->duration, .stop = stop,
+		.summary = !rp_opts.json || s->out != stdout,
+	};
+	int rc, err;
+
+	err = rp_stream_add(s, c->reqs, c->nreqs);
+	if (err)
+		return rp_exit_from_errno(err);
+	a.ids = s->owned;
+	if (rp_stream_sink(s))
+		return RP_EXIT_FAIL;
+	rp_stream_refresh(s);
+	rp_stream_ready(s);
+	rc = rp_hist_agg_run(&a);
+	if (!rc && s->sink.err)
+		rc = RP_EXIT_FAIL;
+	s->sink.ops->free(&s->sink);
+	rp_stream_owned_del(s);
+	return rc;
+}
+
+int rp_cmd_hist(int argc, char **argv)
+{
+	return rp_stream_main(RP_MODE_HIST, argc, argv, rp_stream_hist_agg);
 }

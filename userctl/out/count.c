@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * count's output, which agg show, hist's in-kernel counts and inject
+ * print too: the format -f chose, and the table's columns for a probe
+ * request.
+ */
+#include <string.h>
+#include "lib/cli.h"
+#include "out/count.h"
+#include "out/openmetrics.h"
+
+int rp_count_format(const char *arg, int *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = RP_COUNT_TEXT;
+	else if (!strcmp(arg, "json"))
+		*fmt = RP_COUNT_JSON;
+	else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
+		*fmt = RP_COUNT_OPENMETRICS;
+	else
+		return rp_usage_error("--format is text, json or openmetrics, "
+				      "not '%s'", arg);
+	return 0;
+}
+
+void rp_count_print(int fmt, const struct rp_agg_view *v,
+		    const struct rp_agg_result *r,
+		    const struct rp_agg_totals *t)
+{
+	if (fmt == RP_COUNT_JSON)
+		rp_agg_print_json(&rp_json, v, r, t);
+	else if (fmt == RP_COUNT_OPENMETRICS)
+		rp_agg_print_openmetrics(stdout, v, r, t);
+	else
+		rp_agg_print_text(stdout, v, r, t);
+}
+
+/* The table's columns: each key's name and type. */
+void rp_count_view(const struct rp_probe_req *req, const char *probe,
+		   uint64_t top, struct rp_count_names *nm,
+		   struct rp_agg_view *v)
+{
+	const struct rp_agg_req *a = &req->agg;
+	unsigned int i;
+
+	memset(v, 0, sizeof(*v));
+	v->probe = probe;
+	v->nkeys = a->nkeys;
+	v->top = top;
+	v->stats = a->value_kind != RAWPROBE_AGG_VALUE_NONE;
+	v->value_kind = a->value_kind;
+	v->value = rp_agg_value_name(req, nm->value, sizeof(nm->value));
+	v->hist = a->hist;
+	v->lin_min = a->lin_min;
+	v->lin_step = a->lin_step;
+	for (i = 0; i < a->nkeys; i++) {
+		v->keys[i] = a->keys[i];
+		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)
+			v->argtypes[i] = req->argtypes[a->key_args[i]];
+		v->names[i] = rp_agg_key_name(req, i, nm->keys[i],
+					      sizeof(nm->keys[i]));
+	}
+}
