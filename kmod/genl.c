@@ -1109,7 +1109,7 @@ static int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	      rp_answer_prepare(info, rp_ids_size(n), &ans);
 	if (err)
 		goto out;
-	/* Ownership is each spec's own: a batch may mix (item 7). */
+	/* Ownership is each spec's own: a batch may mix persistent ones. */
 	err = rp_probe_add_batch(specs, n, owner, info->extack, ids, &failed);
 	if (err) {
 		rp_batch_blame(info->extack, failed);

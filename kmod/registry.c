@@ -190,7 +190,7 @@ void rp_remove_all_matching(bool (*pred)(struct rawprobe_probe *p,
 		msleep(100);
 }
 
-/* A spec marked persistent has no owner, whoever sent it (item 7). */
+/* A spec marked persistent has no owner, whoever sent it. */
 struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 				      struct rp_owner *own)
 {

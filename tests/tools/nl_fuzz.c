@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A seeded fuzzer for the "rawprobe" generic netlink family (issue 13,
- * item 7).
+ * A seeded fuzzer for the "rawprobe" generic netlink family.
  *
  *   nl_fuzz --seed S --count N [--class root|user|userns] [--allow-changes]
  *           [--first I] [--ids ID,...] [--dry-run] [--verbose]

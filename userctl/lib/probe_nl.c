@@ -407,7 +407,7 @@ static void rp_filter_hint(const struct rp_nl *nl, const struct rp_probe_req *re
 		"filters in user space\n");
 }
 
-/* ...and argument names (RAWPROBE_A_ARG_NAMES), before issue 16. */
+/* ...and argument names (RAWPROBE_A_ARG_NAMES), which older modules lack. */
 static void rp_names_hint(const struct rp_nl *nl, const struct rp_probe_req *req,
 			  int err)
 {

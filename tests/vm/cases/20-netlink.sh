@@ -10,7 +10,8 @@ t_malformed_requests() {
 	expect_match "^[1-9][0-9]* passed, 0 failed" "$(echo "$out" | tail -1)" "nl_malformed"
 }
 
-# Ownership per spec in a batch (issue 18, item 7) and across port reuse.
+# Ownership per spec in a batch (persistent and owned mixed) and across
+# port reuse.
 t_ownership() {
 	local out
 	out=$(build/tools/nl_ownership) || { echo "$out" >&2; fail "see above"; }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The seeded generic netlink fuzzer (issue 13, item 7; tests/tools/nl_fuzz.c):
+# The seeded generic netlink fuzzer (tests/tools/nl_fuzz.c):
 # FUZZ_COUNT messages of seed FUZZ_SEED as root, as uid 65534 and as root
 # of a new user namespace. Every message gets a clean error or a valid
 # answer within 2 s; the unprivileged ones change nothing (the tool checks
