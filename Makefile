@@ -269,7 +269,7 @@ examples-kdir:
 			KDIR=$(KDIR) || exit 1; \
 	done
 
-# --- Teaching labs (labs/, issue 14): the logic is in labs/lab.sh ---
+# --- Teaching labs (labs/): the logic is in labs/lab.sh ---
 #   make lab N=1          a guest shell in lab 1's working copy, module loaded
 #   make lab-check N=1    build the working copy, run lab 1's checks in a guest
 #   make labs-selftest    each lab's skeleton fails, its solution passes (6.1, 6.12)
@@ -289,7 +289,7 @@ labs-dist:
 	@labs/lab.sh dist
 # --- end of the teaching labs ---
 
-# --- TCG instruction counter (tools/tcg-insn, issue 15) ---
+# --- TCG instruction counter (tools/tcg-insn) ---
 #   make tcg-plugin       build/tcg-insn/libinsn.so, a QEMU 7.2 TCG plugin
 #                         counting guest instructions between two markers,
 #                         and insn_loop, the static marker program of its

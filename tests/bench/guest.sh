@@ -34,7 +34,7 @@
 #                                             glob and exits at BEGIN, and a
 #                                             run of BEGIN alone (kprobe.multi
 #                                             where bpftrace --info says so)
-# Beside the configurations the issue names, rawprobe_*_ring are a
+# Beside the configurations compared, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
 # feature rows are ring rows too, each one option over its base row:

@@ -12,8 +12,10 @@ RAW: the time guest's output. --insn: the instruction guest's output
 --many-cpus: the output of tests/vm/many-cpus.sh in a 64-vCPU guest.
 
 Prints the results sections. With --doc, also replaces the parts of FILE
-between the bench:results, bench:insn and bench:many-cpus markers with them (the rest of
-FILE, the hand-written reading of the numbers, is left alone).
+between the bench:results, bench:insn, bench:globs and bench:many-cpus
+markers with them (the rest of FILE, the hand-written reading of the
+numbers, is left alone). Prose is wrapped at 72 columns (wrap_md);
+table rows, indented code and fenced blocks are not.
 """
 import argparse
 import os
@@ -657,6 +659,48 @@ def many_cpus_section(path, command, conditions):
     return "\n".join(out) + "\n"
 
 
+WIDTH = 72   # the doc's prose width; tables, code and fences keep theirs
+
+
+def starts_block(word):
+    """Whether a line beginning with word would start a Markdown block (a
+    list item, heading, quote or table row) instead of going on with a
+    paragraph."""
+    return (word in ("-", "+", "*") or word.startswith(("#", ">", "|", "```"))
+            or re.fullmatch(r"\d{1,9}[.)]", word) is not None)
+
+
+def wrap_md(text, width=WIDTH):
+    """The section's paragraphs and list items wrapped at width, as the
+    rest of the doc is, so that Markdown renders the same: table rows,
+    indented code and fenced blocks stay as written. A continuation line
+    never begins with a word that would start a block."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        m = re.match(r"( *)([-*] )?", line)
+        indent, bullet = m.group(1), m.group(2) or ""
+        if (fenced or line.startswith("```") or not line.strip()
+                or line.lstrip().startswith("|")
+                or (len(indent) >= 4 and not bullet)
+                or len(line) <= width):
+            out.append(line)
+            continue
+        head = indent + bullet
+        rest = " " * len(head)
+        cur = head
+        for word in line[len(head):].split():
+            if (cur.strip() and len(cur) + 1 + len(word) > width
+                    and not starts_block(word)):
+                out.append(cur)
+                cur = rest + word
+            else:
+                cur += ("" if cur == head or not cur.strip() else " ") + word
+        out.append(cur)
+    return "\n".join(out)
+
+
 def replace_marked(doc, begin, end, text, path):
     pat = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     if not pat.search(doc):
@@ -710,6 +754,7 @@ def main():
     if not parts:
         ap.error("nothing to report: give RAW, --insn, --many-cpus or "
                  "--globs")
+    parts = [(begin, end, wrap_md(text)) for begin, end, text in parts]
     for _, _, text in parts:
         print(text)
     if a.doc:

@@ -1,5 +1,5 @@
 # fails: 4
-# The issue's: a landed() that never prints "optimized".
+# A landed() that never prints "optimized", whatever the probe.
 cat >> lab1.sh <<'END'
 landed() {
 	awk -v t="$1" '$3 == t { print /\[FTRACE\]/ ? "ftrace" : "int3"; exit }' \

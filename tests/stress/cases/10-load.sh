@@ -45,7 +45,7 @@ int3_site() {
 # idle while the load is stopped, get kprobes on ftrace, the kretprobes
 # (reads, and sleeps that hold an instance each) and the jprobe. Arming an ftrace site while another CPU runs through
 # it panics a TCG guest, with ftrace's own kprobe_events as well
-# (docs/reliability.md, "A guest panic that is not rawprobe's");
+# (docs/reliability.md, "Known issue: live patching ...");
 # STRESS_FTRACE_HOT=1 puts the hot ones on ftrace too.
 add_load_probes() {
 	local sleep hot=() f
@@ -92,8 +92,8 @@ load_probes() {	# enable|disable
 
 # Work on both CPUs: syscalls, reads and opens, forks and wakeups,
 # timers, and with "nmi" NMIs sent to the other CPU. The guest runs with
-# tests/vm/run --tcg-single (docs/reliability.md, "A guest panic that is
-# not rawprobe's").
+# tests/vm/run --tcg-single (docs/reliability.md, "Known issue: live
+# patching under QEMU's multi-threaded TCG").
 load_start() {	# [nmi]
 	LOAD_PIDS=""
 	rm -f $S/stop
