@@ -6,7 +6,10 @@
  *   ring.c      per-CPU rings: allocation, record emission, wakeups
  *   clock.c     the rings' clock: CLOCK_MONOTONIC or the TSC
  *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
- *   genl.c      generic netlink family: policies, operations, events
+ *   genl.c      generic netlink family: operations, privileges, answers;
+ *               its handlers by object in genl_probe.c (probe commands,
+ *               events), genl_probe_attrs.c (a probe's attributes, both
+ *               ways), genl_ring.c, genl_agg.c (genl_int.h)
  *   registry.c  the probe table: ids, insertion, removal, events
  *   registry_check.c, registry_arm.c, registry_custom.c: its checks,
  *               its registration with kprobes, other modules' probes
@@ -281,7 +284,7 @@ void rp_budget_uncharge(u64 bytes);
 /* agg.c: aggregation tables (RAWPROBE_F_AGG), read by intervals */
 struct rp_agg;
 
-/* An interval, taken: what AGG_READ sends (genl.c). */
+/* An interval, taken: what AGG_READ sends (genl_agg.c). */
 struct rp_agg_snapshot {
 	u64 start_ns, end_ns, hits, dropped;
 	u32 key_words, val_words;

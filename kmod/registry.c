@@ -16,8 +16,8 @@
  *
  * Who else changes the table: owner.c (a socket's probes go with it) and
  * modules.c (probes on module code go and come back with the module).
- * Events go to a notifier chain, so that genl.c, which announces them,
- * stays a layer above the table.
+ * Events go to a notifier chain, so that genl_probe.c, which announces
+ * them, stays a layer above the table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

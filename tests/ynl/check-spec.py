@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check uapi/rawprobe.yaml, the YNL spec of the "rawprobe" family.
 
-  tests/ynl/check-spec.py [--spec F] [--header F] [--genl F] [--cache DIR]
+  tests/ynl/check-spec.py [--spec F] [--header F] [--genl F...] [--cache DIR]
 
 1. schema: the spec is valid against the kernel's own schema (the one its
    "protocol" names, from Debian's linux-source-6.12), that schema is the
@@ -14,13 +14,16 @@
    defines or names (the netlink part; the ring and record parts are not
    netlink).
 3. policy: the generator's per-operation policies, compiled with the same
-   stubs as kmod/genl.c's, must match genl.c's field by field; so must the
-   operations table, the family and the multicast group; every attribute
-   genl.c puts in a message must be in a reply or event of the same type.
+   stubs as the family's, must match the family's field by field; so must
+   the operations table, the family and the multicast group; every
+   attribute the family puts in a message must be in a reply or event of
+   the same type. "genl.c" below is the family's files, read as one text:
+   kmod/genl.c (the family, its operations table and multicast group) and
+   the files of its handlers and their policies, kmod/genl_*.c.
 4. cli: cli.py's codec (lib/ynl.py) encodes and decodes with the spec, and
    the bytes carry the header's numbers.
-5. self-test: mutated copies of the spec, the header and genl.c must fail,
-   so that a pass means something.
+5. self-test: mutated copies of the spec, the header and the family's
+   files must fail, so that a pass means something.
 
 Output: TAP-style "ok - ..." / "not ok - ..." lines, "# ..." details, and
 "N passed, N failed" last; the exit status is 1 if anything failed.
@@ -32,6 +35,7 @@ Documentation/netlink/ and tools/net/ynl/ are extracted, into build/ynl/
 import argparse
 import contextlib
 import copy
+import glob
 import importlib.util
 import os
 import re
@@ -557,7 +561,7 @@ def policy_problems(ctx, fam, genl_text, hvals):
         probs.append(f'family name: genl.c {ff.get("name")}, spec {fam.fam_key}')
     if ff.get('version') != fam.ver_key:
         probs.append(f'family version: genl.c {ff.get("version")}, spec {fam.ver_key}')
-    gm = re.search(r'struct\s+genl_multicast_group\s+\w+\s*\[\]\s*=\s*\{(.*)\};', code, re.S)
+    gm = re.search(r'struct\s+genl_multicast_group\s+\w+\s*\[\]\s*=\s*\{(.*?)\n\};', code, re.S)
     kgroups = {}
     for entry in re.findall(r'\{(.*?)\}', gm.group(1) if gm else '', re.S):
         f = dict(RE_FIELDS.findall(entry))
@@ -638,8 +642,17 @@ def put_problems(fam, code):
     return probs, []
 
 
-def check_policies(ctx, fam, genl_path, hvals):
-    for name, (probs, notes) in policy_problems(ctx, fam, open(genl_path).read(),
+def genl_sources(paths):
+    """The family's files as one text, genl.c first: the policies, the
+    operations table, the family and every nla_put, wherever they are."""
+    paths = sorted(paths, key=lambda p: (os.path.basename(p) != 'genl.c', p))
+    if not paths:
+        raise Setup('no kmod/genl*.c: nothing to read the policies from')
+    return ''.join(open(p).read() + '\n' for p in paths)
+
+
+def check_policies(ctx, fam, genl_text, hvals):
+    for name, (probs, notes) in policy_problems(ctx, fam, genl_text,
                                                 hvals).items():
         report(not probs, name, probs, notes)
 
@@ -689,7 +702,7 @@ def check_cli_codec(ctx, spec_path, proto, hvals):
 
 # --- 5. self-tests ---------------------------------------------------------
 
-def self_tests(ctx, spec, header_path, genl_path):
+def self_tests(ctx, spec, header_path, genl_text):
     def spec_family(mutate):
         s = copy.deepcopy(spec)
         mutate(s)
@@ -728,13 +741,13 @@ def self_tests(ctx, spec, header_path, genl_path):
                 a['checks']['max-len'] = 512
     _, fam = spec_family(longer_symbol)
     hvals = header_view(ctx, header_path)[1]
-    probs = policy_problems(ctx, fam, open(genl_path).read(), hvals)
+    probs = policy_problems(ctx, fam, genl_text, hvals)
     report(any(p for p, _ in probs.values()),
            'self-test: a spec with symbol max-len 512 fails the policy check')
 
     # e. genl.c writes an attribute as another type than the spec says
     fam = ctx.family(ctx.spec_file(dump_spec(spec)))
-    genl = open(genl_path).read()
+    genl = genl_text
     bad = genl.replace('nla_put_u8(skb, RAWPROBE_A_STATE', 'nla_put_u32(skb, RAWPROBE_A_STATE')
     probs = policy_problems(ctx, fam, bad, hvals)
     report(bad != genl and any(p for p, _ in probs.values()),
@@ -753,7 +766,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--spec', default=os.path.join(REPO, 'uapi/rawprobe.yaml'))
     ap.add_argument('--header', default=os.path.join(REPO, 'uapi/rawprobe.h'))
-    ap.add_argument('--genl', default=os.path.join(REPO, 'kmod/genl.c'))
+    ap.add_argument('--genl', nargs='+', metavar='F',
+                    default=glob.glob(os.path.join(REPO, 'kmod/genl*.c')),
+                    help="the family's files (default: kmod/genl*.c)")
     ap.add_argument('--cache', default=os.path.join(REPO, 'build/ynl'))
     args = ap.parse_args()
 
@@ -778,9 +793,10 @@ def main():
                 raise Setup('nothing more to check without the generator')
             check_header(ctx, fam, os.path.abspath(args.header))
             hvals = header_view(ctx, os.path.abspath(args.header))[1]
-            check_policies(ctx, fam, args.genl, hvals)
+            genl_text = genl_sources(args.genl)
+            check_policies(ctx, fam, genl_text, hvals)
             check_cli_codec(ctx, spec_path, proto, hvals)
-            self_tests(ctx, spec, os.path.abspath(args.header), args.genl)
+            self_tests(ctx, spec, os.path.abspath(args.header), genl_text)
         except (Setup, subprocess.CalledProcessError, OSError, yaml.YAMLError) as e:
             report(False, 'setup', str(e).splitlines())
     print(f'{passed} passed, {failed} failed')
