@@ -14,8 +14,9 @@ RAW: the time guest's output. --insn: the instruction guest's output
 Prints the results sections. With --doc, also replaces the parts of FILE
 between the bench:results, bench:insn, bench:globs and bench:many-cpus
 markers with them (the rest of FILE, the hand-written reading of the
-numbers, is left alone). Prose is wrapped at 72 columns (wrap_md);
-table rows, indented code and fenced blocks are not.
+numbers, is left alone). In FILE, prose is wrapped at 72 columns
+(wrap_md; table rows, indented code and fenced blocks are not); what is
+printed keeps one line an item, for whoever greps it.
 """
 import argparse
 import os
@@ -754,13 +755,13 @@ def main():
     if not parts:
         ap.error("nothing to report: give RAW, --insn, --many-cpus or "
                  "--globs")
-    parts = [(begin, end, wrap_md(text)) for begin, end, text in parts]
+    # one line an item on stdout, for whoever greps it; wrapped in the doc
     for _, _, text in parts:
         print(text)
     if a.doc:
         doc = open(a.doc).read()
         for begin, end, text in parts:
-            doc = replace_marked(doc, begin, end, text, a.doc)
+            doc = replace_marked(doc, begin, end, wrap_md(text), a.doc)
         open(a.doc, "w").write(doc)
     return 0
 

@@ -292,6 +292,16 @@ check "report.py: the largest backlog counts the warm-up round's" \
 	'grep -q "largest backlog 12,000 records (in the warm-up round)$" "$T/report"' \
 	"$(grep -A3 'rawprobe_kretprobe, zero' "$T/report")"
 
+# --doc: the same report, its prose wrapped at 72 columns in the doc
+# (tables and fenced blocks as they are); the rest of the doc untouched.
+printf '%s\n' "# kept" \
+	"<!-- bench:results:begin (tests/bench/run.sh rewrites this part) -->" \
+	"old" "<!-- bench:results:end -->" "kept too" > "$T/doc.md"
+python3 tests/bench/report.py "$T/loss" --command test --doc "$T/doc.md" >/dev/null 2>&1
+check "report.py --doc: prose wrapped at 72 columns, the rest kept" \
+	'grep -q "^  2,000 lost — MISSED$" "$T/doc.md" && ! grep -q "^old$" "$T/doc.md" && head -1 "$T/doc.md" | grep -q "^# kept$" && tail -1 "$T/doc.md" | grep -q "^kept too$" && python3 -c "import sys; sys.exit(any(len(l) > 72 and not l.startswith((\"|\", \"    \")) for l in open(sys.argv[1], encoding=\"utf-8\").read().splitlines()))" "$T/doc.md"' \
+	"$(grep -B1 -A1 '2,000 lost' "$T/doc.md")"
+
 # drainlog.py: a reader level until one pass, the host's wait lined up by
 # the log's "# end" and its modification time.
 {
