@@ -31,20 +31,27 @@ inject_getcwd() {
 	[ -n "$K_FAILED" ] || fail "inject printed no count: $(cat $out.err)"
 }
 
-# N getcwd() calls in one process (one allocation each: __getname());
-# prints how many failed with ENOMEM.
+# Python: getcwd_enomem(N) makes N getcwd() calls (one allocation each:
+# __getname()) and returns how many failed with ENOMEM.
+GETCWD_ENOMEM_PY='
+import errno, os
+def getcwd_enomem(calls):
+    n = 0
+    for _ in range(calls):
+        try:
+            os.getcwd()
+        except OSError as e:
+            if e.errno != errno.ENOMEM:
+                raise
+            n += 1
+    return n
+'
+
+# N getcwd() calls in one process; prints how many failed with ENOMEM.
 getcwd_fails() {
-	python3 -c '
-import errno, os, sys
-n = 0
-for _ in range(int(sys.argv[1])):
-    try:
-        os.getcwd()
-    except OSError as e:
-        if e.errno != errno.ENOMEM:
-            raise
-        n += 1
-print(n)' "$1"
+	python3 -c "$GETCWD_ENOMEM_PY"'
+import sys
+print(getcwd_enomem(int(sys.argv[1])))' "$1"
 }
 
 # bpftrace's override(1337) for one command: id says uid=1337, every
@@ -120,18 +127,11 @@ t_override_allocator_entry_beside_hooks() {
 	local fn=kmem_cache_alloc n
 	grep -q ' kmem_cache_alloc_noprof$' /proc/kallsyms && fn=kmem_cache_alloc_noprof
 	bg_start $S/entry.out trace kprobe:$fn --comm rp_kmfail --override 0
-	n=$(python3 -c '
-import ctypes, errno, os
+	n=$(python3 -c "$GETCWD_ENOMEM_PY"'
+import ctypes
 libc = ctypes.CDLL(None)
 libc.prctl(15, b"rp_kmfail", 0, 0, 0)
-n = 0
-for _ in range(20):
-    try:
-        os.getcwd()
-    except OSError as e:
-        if e.errno != errno.ENOMEM:
-            raise
-        n += 1
+n = getcwd_enomem(20)
 libc.prctl(15, b"python3", 0, 0, 0)
 print(n)')
 	bg_stop INT
@@ -346,8 +346,8 @@ t_inject_sigkill_leaves_nothing() {
 t_inject_scope_ends_with_its_step() {
 	local pid step
 	bg_start $S/scope.out inject kmalloc --in __x64_sys_clock_nanosleep --comm rp_scope
-	python3 -c '
-import ctypes, errno, os, signal, sys, time
+	python3 -c "$GETCWD_ENOMEM_PY"'
+import ctypes, signal, sys, time
 ctypes.CDLL(None).prctl(15, b"rp_scope", 0, 0, 0)
 def woken(sig, frame):
     raise InterruptedError
@@ -357,15 +357,7 @@ try:
     time.sleep(600)
 except InterruptedError:
     pass
-n = 0
-for _ in range(20):
-    try:
-        os.getcwd()
-    except OSError as e:
-        if e.errno != errno.ENOMEM:
-            raise
-        n += 1
-print(n)' $S/scope.res > $S/scope.res 2>&1 &
+print(getcwd_enomem(20))' $S/scope.res > $S/scope.res 2>&1 &
 	pid=$!
 	# inside: the ready file written, then clock_nanosleep (230) entered
 	wait_for "[ -e $S/scope.res.ready ] && [ \"\$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)\" = 230 ]" 300 ||
