@@ -19,12 +19,14 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	5	/* 2: fault_mask (field fetches),
+#define RAWPROBE_ABI_VERSION	6	/* 2: fault_mask (field fetches),
 					 * 3: the tsc clock (RAWPROBE_REC_TSC),
 					 * 4: several strings a record
 					 *    (RAWPROBE_STR_ARG_MULTI),
 					 * 5: log2 buckets keep v < 0
-					 *    apart from 0 (65 of them)
+					 *    apart from 0 (65 of them),
+					 * 6: sessions: rings per session,
+					 *    RAWPROBE_IOC_ATTACH before mmap
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -257,7 +259,8 @@ struct rawprobe_info {
 				 * records (even once the kernel no longer
 				 * offers the clock); 0 without a TSC
 				 */
-	__u32 reserved[5];
+	__u32 session;		/* the session these rings are (ATTACH) */
+	__u32 reserved[4];
 };
 
 /*
@@ -294,6 +297,18 @@ struct rawprobe_info {
 
 #define RAWPROBE_IOC_MAGIC	0xb7
 #define RAWPROBE_IOC_INFO	_IOR(RAWPROBE_IOC_MAGIC, 1, struct rawprobe_info)
+/*
+ * Sessions. Every probe writes its records into the rings of one session;
+ * an open file of /dev/rawprobe reads one session's rings. A file reads
+ * the default session (RAWPROBE_SESSION_DEFAULT, where persistent probes
+ * write unless told otherwise) until it attaches to another, by id, with
+ * RAWPROBE_IOC_ATTACH, before its first mmap (EBUSY after it). Attaching
+ * needs the session's owner's euid or CAP_SYS_ADMIN (EPERM); an unknown or
+ * ended session is ENOENT. One file at a time maps a session's rings.
+ */
+#define RAWPROBE_IOC_ATTACH	_IOW(RAWPROBE_IOC_MAGIC, 2, __u32)
+#define RAWPROBE_SESSION_DEFAULT	0
+#define RAWPROBE_SESSION_NAME_LEN	32	/* with its NUL */
 
 /* ---------------------------------------------------------------------
  * 3. Generic netlink family
@@ -322,7 +337,10 @@ enum rawprobe_cmd {
 	RAWPROBE_CMD_PROBE_ENABLE,	/* -> empty */
 	RAWPROBE_CMD_PROBE_DISABLE,	/* -> empty */
 	RAWPROBE_CMD_STATS_RESET,	/* by ID, or all; -> empty */
-	RAWPROBE_CMD_RING_GET,
+	RAWPROBE_CMD_RING_GET,		/* a session's rings (SESSION or
+					 * SESSION_NAME; none: the default);
+					 * dump: every session
+					 */
 	RAWPROBE_CMD_RING_SET,		/* size/mode, only with no reader;
 					 * clock, only with no probe;
 					 * -> the new geometry */
@@ -335,6 +353,16 @@ enum rawprobe_cmd {
 					 * message, A_AGG_ENTRIES in each);
 					 * a new interval begins with the
 					 * read
+					 */
+	RAWPROBE_CMD_RING_NEW,		/* a session: SESSION_NAME (named,
+					 * stays until RING_DEL) or none (the
+					 * socket's, ends with it); RING_RECORDS
+					 * (0 or none: automatic), RING_MODE;
+					 * -> the session (as RING_GET's)
+					 */
+	RAWPROBE_CMD_RING_DEL,		/* a named session, by SESSION or
+					 * SESSION_NAME; EBUSY while probes
+					 * write into it; -> empty
 					 */
 	__RAWPROBE_CMD_MAX,
 };
@@ -485,6 +513,18 @@ enum rawprobe_attr {
 					 * this string argument's capture
 					 * reads (buf:str:count)
 					 */
+	RAWPROBE_A_SESSION,		/* u32, a session's id: PROBE_ADD(_BATCH)
+					 * writes there, RING_GET/SET/DEL act
+					 * on it (none: the default session);
+					 * in answers, the probe's or ring's
+					 */
+	RAWPROBE_A_SESSION_NAME,	/* string, < RAWPROBE_SESSION_NAME_LEN:
+					 * a named session, instead of SESSION
+					 */
+	RAWPROBE_A_SESSION_UID,		/* u32, the session's owner (euid) */
+	RAWPROBE_A_SESSION_LOST,	/* u64, records its rings lost (all
+					 * CPUs, ring full) */
+	RAWPROBE_A_SESSION_READERS,	/* u32, files that map its rings */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
