@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What callers over netlink make the kernel pin: kretprobe instances,
- * aggregation tables and the snapshots AGG_READ hands to a dump. The
- * kernel allocates kretprobe instances on its own account, and a caller
- * with CAP_PERFMON alone may ask for tables of hundreds of megabytes per
- * CPU; the memory cgroup charge (GFP_KERNEL_ACCOUNT) bounds a caller only
+ * What callers over netlink make the kernel pin: the sessions' rings,
+ * kretprobe instances, aggregation tables and the snapshots AGG_READ
+ * hands to a dump. The kernel allocates kretprobe instances on its own
+ * account, and a caller with CAP_PERFMON alone may ask for tables of
+ * hundreds of megabytes per CPU, or for a session of rings per command;
+ * the memory cgroup charge (GFP_KERNEL_ACCOUNT) bounds a caller only
  * where a limit is set. So all of it shares one budget, a sixteenth of
  * RAM, charged before anything is allocated: a request over it gets
  * E2BIG, never the OOM killer. Probe modules' own memory is their code's
@@ -22,7 +23,7 @@
 
 static atomic64_t rp_budget_used = ATOMIC64_INIT(0);
 
-static u64 rp_budget_limit(void)
+u64 rp_budget_limit(void)
 {
 	return ((u64)totalram_pages() << PAGE_SHIFT) / 16;
 }

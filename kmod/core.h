@@ -3,7 +3,8 @@
  * Internal interfaces between the files of the core module.
  * One file per concern:
  *   main.c      module init/exit, parameters
- *   ring.c      per-CPU rings: allocation, record emission, wakeups
+ *   session.c   sessions: a set of rings, its owner and readers
+ *   ring.c      a session's per-CPU rings: memory, geometry, wakeups
  *   clock.c     the rings' clock: CLOCK_MONOTONIC or the TSC
  *   chardev.c   /dev/rawprobe: mmap, poll, info ioctl
  *   genl.c      generic netlink family: operations, privileges, answers;
@@ -36,31 +37,8 @@
 #define RAWPROBE_VERSION "0.1.0"
 
 struct rp_owner;	/* owner.c: the netlink socket a probe belongs to */
-
-/* ring.c */
-struct rp_ring_geometry {
-	u32 nr_rings;
-	u32 nr_records;
-	u32 mode;
-	u32 watermark;
-	u64 bytes;	/* allocated now: 0 before the first use */
-};
-
-int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms);
-void rp_ring_exit(void);
-void rp_ring_geometry(struct rp_ring_geometry *geo);
-int rp_ring_ensure(void);
-bool rp_ring_allocated(void);
-void rp_ring_release_unused(void);
-/* RP_RING_KEEP for either: as it is when the resize takes its lock */
-#define RP_RING_KEEP	U32_MAX
-int rp_ring_resize(u32 nr_records, u32 mode);
-int rp_ring_reader_get(void);
-void rp_ring_reader_put(void);
-struct page *rp_ring_ctrl_page(u32 ring);
-struct page *rp_ring_data_page(u32 ring, unsigned long pgoff);
-bool rp_ring_has_data(void);
-__poll_t rp_ring_poll(struct file *file, poll_table *wait);
+struct rp_session;	/* session.h: the rings a probe writes into */
+struct rp_rings;
 
 /* Per-CPU probe counters; this_cpu_inc() is one instruction on x86. */
 struct rp_probe_stats {
@@ -152,9 +130,19 @@ struct rp_probe_spec {
 	struct rp_agg_spec agg;		/* with RAWPROBE_F_AGG */
 	struct rp_ovr_spec ovr;		/* RAWPROBE_A_OVERRIDE */
 	u8 chain_step;			/* RAWPROBE_A_CHAIN_STEP; 0: none */
+	u32 session_id;			/* RAWPROBE_A_SESSION, or by name: */
+	char session_name[RAWPROBE_SESSION_NAME_LEN];
+	struct rp_session *sess;	/* that session, referenced by whoever
+					 * holds the spec; NULL: the default
+					 */
 };
 
 struct rawprobe_probe {
+	struct rp_rings __rcu *rings;	/* where its records go: its
+					 * session's, from its insertion to
+					 * its removal (ring.c)
+					 */
+	struct list_head sess_node;	/* the session's writers (ring.c) */
 	struct list_head node;		/* rp_probes, under rp_registry_lock */
 	struct hlist_node hnode;	/* rp_probe_hash, by target */
 	u32 id;
@@ -262,6 +250,9 @@ int rp_probe_set_enabled(u32 id, bool enable, const struct rp_caller *who,
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);
 u32 rp_probe_count(void);
+/* A session's end: its probes go; a named one goes only without probes */
+void rp_probe_del_session(struct rp_session *s);
+int rp_session_del_unused(struct rp_session *s, struct netlink_ext_ack *extack);
 /* fn(arg, extack) under the registry lock, if no probe is registered */
 int rp_registry_while_empty(int (*fn)(u32 arg, struct netlink_ext_ack *extack),
 			    u32 arg, struct netlink_ext_ack *extack);
@@ -277,6 +268,7 @@ int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx),
 		  void *ctx);
 
 /* budget.c: what netlink callers pin, within a sixteenth of RAM */
+u64 rp_budget_limit(void);
 bool rp_budget_fits(u64 bytes);
 bool rp_budget_charge(u64 bytes);
 void rp_budget_uncharge(u64 bytes);

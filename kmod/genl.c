@@ -33,6 +33,7 @@
 #include <net/genetlink.h>
 #include "core.h"
 #include "genl_int.h"
+#include "session.h"
 
 static const struct nla_policy rp_info_policy[RAWPROBE_A_MAX + 1] = {};
 
@@ -114,12 +115,12 @@ void rp_caller_of(const struct sk_buff *skb, struct rp_caller *who)
 	who->sys_admin = netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
-/* The rings' geometry: in GET_INFO's answer and the ring commands'. */
-int rp_put_ring(struct sk_buff *skb)
+/* A session's rings: in GET_INFO's answer and the ring commands'. */
+int rp_put_ring(struct sk_buff *skb, struct rp_session *s)
 {
 	struct rp_ring_geometry geo;
 
-	rp_ring_geometry(&geo);
+	rp_ring_geometry(s, &geo);
 	if (nla_put_u32(skb, RAWPROBE_A_NR_RINGS, geo.nr_rings) ||
 	    nla_put_u32(skb, RAWPROBE_A_RING_RECORDS, geo.nr_records) ||
 	    nla_put_u32(skb, RAWPROBE_A_RING_MODE, geo.mode) ||
@@ -212,7 +213,7 @@ static int rp_put_info(struct sk_buff *skb)
 			   init_utsname()->release) ||
 	    nla_put_u32(skb, RAWPROBE_A_NR_PROBES, rp_probe_count()))
 		return -EMSGSIZE;
-	return rp_put_ring(skb);
+	return rp_put_ring(skb, rp_session_default());
 }
 
 static int rp_cmd_get_info(struct sk_buff *skb, struct genl_info *info)
@@ -274,6 +275,20 @@ static const struct genl_ops rp_ops[] = {
 	{
 		.cmd	= RAWPROBE_CMD_RING_GET,
 		.doit	= rp_cmd_ring_get,
+		.start	= rp_ring_dump_start,
+		.dumpit	= rp_cmd_ring_dump,
+		.policy	= rp_ring_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_RING_NEW,
+		.doit	= rp_cmd_ring_new,
+		.policy	= rp_ring_new_policy,
+		.maxattr = RAWPROBE_A_MAX,
+	},
+	{
+		.cmd	= RAWPROBE_CMD_RING_DEL,
+		.doit	= rp_cmd_ring_del,
 		.policy	= rp_ring_policy,
 		.maxattr = RAWPROBE_A_MAX,
 	},

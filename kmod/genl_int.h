@@ -11,7 +11,8 @@
  *                       policies and their parsing into struct
  *                       rp_probe_spec, and a probe's description for
  *                       answers and events
- *   genl_ring.c         RING_GET and RING_SET
+ *   genl_ring.c         the sessions: RING_NEW, RING_DEL, RING_GET (and
+ *                       its dump), RING_SET
  *   genl_agg.c          AGG_READ's dump: an aggregating probe's interval
  *
  * Calls go one way: the command files call genl.c's helpers and the core
@@ -39,7 +40,7 @@ int rp_require_override_caps(const struct sk_buff *skb,
 			     struct netlink_ext_ack *extack);
 void rp_caller_of(const struct sk_buff *skb, struct rp_caller *who);
 
-int rp_put_ring(struct sk_buff *skb);
+int rp_put_ring(struct sk_buff *skb, struct rp_session *s);
 int rp_reply_simple(struct genl_info *info, u8 cmd,
 		    int (*put)(struct sk_buff *skb));
 
@@ -87,9 +88,14 @@ int rp_cmd_stats_reset(struct sk_buff *skb, struct genl_info *info);
 
 /* genl_ring.c */
 extern const struct nla_policy rp_ring_policy[RAWPROBE_A_MAX + 1];
+extern const struct nla_policy rp_ring_new_policy[RAWPROBE_A_MAX + 1];
 
 int rp_cmd_ring_get(struct sk_buff *skb, struct genl_info *info);
 int rp_cmd_ring_set(struct sk_buff *skb, struct genl_info *info);
+int rp_ring_dump_start(struct netlink_callback *cb);
+int rp_cmd_ring_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int rp_cmd_ring_new(struct sk_buff *skb, struct genl_info *info);
+int rp_cmd_ring_del(struct sk_buff *skb, struct genl_info *info);
 
 /* genl_agg.c */
 int rp_agg_dump_start(struct netlink_callback *cb);

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 #include "core.h"
 #include "genl_int.h"
+#include "session.h"
 
 const struct nla_policy rp_id_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_PROBE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
@@ -102,6 +103,63 @@ static int rp_sender_owner(const struct sk_buff *skb, struct genl_info *info,
 	return -ENOMEM;
 }
 
+static bool rp_spec_same_session(const struct rp_probe_spec *a,
+				 const struct rp_probe_spec *b)
+{
+	return a->session_id == b->session_id &&
+	       !strcmp(a->session_name, b->session_name);
+}
+
+/*
+ * The sessions the specs name, referenced in spec->sess: a caller adds
+ * probes into its own sessions (an administrator into anyone's); the
+ * default session is everyone's. rp_specs_sessions_put() after the add.
+ */
+static int rp_specs_sessions(const struct sk_buff *skb,
+			     struct rp_probe_spec *specs, unsigned int n,
+			     struct netlink_ext_ack *extack, int *failed)
+{
+	bool admin = netlink_capable(skb, CAP_SYS_ADMIN);
+	struct rp_probe_spec *sp;
+	struct rp_session *s;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		sp = &specs[i];
+		if (!sp->session_id && !sp->session_name[0])
+			continue;
+		if (i && specs[i - 1].sess &&
+		    rp_spec_same_session(sp, &specs[i - 1])) {
+			sp->sess = specs[i - 1].sess;
+			rp_session_get(sp->sess);
+			continue;
+		}
+		*failed = i;
+		s = rp_session_find(sp->session_id, sp->session_name[0] ?
+				    sp->session_name : NULL, extack);
+		if (IS_ERR(s))
+			return PTR_ERR(s);
+		sp->sess = s;
+		if (!rp_session_may_use(s, admin)) {
+			NL_SET_ERR_MSG(extack,
+				       "the session is another user's: only its owner or CAP_SYS_ADMIN may add probes into it");
+			return -EPERM;
+		}
+	}
+	*failed = -1;
+	return 0;
+}
+
+static void rp_specs_sessions_put(struct rp_probe_spec *specs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		rp_session_put(specs[i].sess);
+		specs[i].sess = NULL;
+	}
+}
+
 static int rp_put_probe_answer(struct rawprobe_probe *p, void *skb)
 {
 	return rp_put_probe_attrs(skb, p);
@@ -113,9 +171,9 @@ static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
 {
 	struct rp_probe_spec *spec;
 	struct rp_owner *owner;
-	int err;
+	int err, failed;
 
-	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
+	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
 	if (!spec) {
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 		return -ENOMEM;
@@ -123,6 +181,7 @@ static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
 	err = rp_parse_spec(info->attrs, NULL, info->extack, spec) ?:
 	      rp_require_read_caps(skb, spec, 1, info->extack) ?:
 	      rp_require_override_caps(skb, spec, 1, info->extack) ?:
+	      rp_specs_sessions(skb, spec, 1, info->extack, &failed) ?:
 	      rp_sender_owner(skb, info, spec, 1, &owner) ?:
 	      rp_answer_prepare(info, NLMSG_GOODSIZE, ans);
 	if (!err) {
@@ -130,6 +189,7 @@ static int rp_probe_add_one(struct sk_buff *skb, struct genl_info *info,
 		if (err)
 			rp_answer_drop(ans);
 	}
+	rp_specs_sessions_put(spec, 1);
 	kfree(spec);
 	return err;
 }
@@ -176,7 +236,7 @@ int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	struct rp_owner *owner;
 	struct rp_answer ans;
 	struct nlattr *entry;
-	unsigned int n;
+	unsigned int n = 0;
 	int err, failed, count, rem;
 	u32 *ids;
 
@@ -200,10 +260,15 @@ int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	err = -ENOMEM;
 	if (!specs || !ids)
 		goto out;
+	n = 0;
 	err = rp_parse_batch(info, specs, &n) ?:
 	      rp_require_read_caps(skb, specs, n, info->extack) ?:
-	      rp_require_override_caps(skb, specs, n, info->extack) ?:
-	      rp_sender_owner(skb, info, specs, n, &owner) ?:
+	      rp_require_override_caps(skb, specs, n, info->extack);
+	if (!err) {
+		err = rp_specs_sessions(skb, specs, n, info->extack, &failed);
+		rp_batch_blame(info->extack, failed);
+	}
+	err = err ?: rp_sender_owner(skb, info, specs, n, &owner) ?:
 	      rp_answer_prepare(info, rp_ids_size(n), &ans);
 	if (err)
 		goto out;
@@ -217,6 +282,8 @@ int rp_cmd_probe_add_batch(struct sk_buff *skb, struct genl_info *info)
 	rp_put_ids(ans.skb, ids, n);
 	err = rp_answer_send(info, &ans);
 out:
+	if (specs)
+		rp_specs_sessions_put(specs, n);
 	kvfree(specs);
 	kvfree(ids);
 	return err;

@@ -20,6 +20,7 @@
 #include <net/genetlink.h>
 #include "core.h"
 #include "genl_int.h"
+#include "session.h"
 
 /* Not const: 6.1's nla_policy.range is a plain pointer. */
 static struct netlink_range_validation rp_agg_keys_range = {
@@ -105,6 +106,9 @@ const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_OVERRIDE]	= NLA_POLICY_NESTED(rp_ovr_policy),
 	[RAWPROBE_A_CHAIN_STEP]	= NLA_POLICY_RANGE(NLA_U8, 1,
 						   RAWPROBE_CHAIN_MAX),
+	[RAWPROBE_A_SESSION]	= { .type = NLA_U32 },
+	[RAWPROBE_A_SESSION_NAME] = { .type = NLA_NUL_STRING,
+				      .len = RAWPROBE_SESSION_NAME_LEN - 1 },
 };
 
 const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -260,12 +264,18 @@ static int rp_put_owner(struct sk_buff *skb, const struct rawprobe_probe *p)
 	return 0;
 }
 
+static u32 rp_spec_session_id(const struct rp_probe_spec *s)
+{
+	return s->sess ? s->sess->id : RAWPROBE_SESSION_DEFAULT;
+}
+
 int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	struct kprobe *kp = rp_probe_kprobe(p);
 
 	if (nla_put_u32(skb, RAWPROBE_A_PROBE_ID, p->id) ||
+	    nla_put_u32(skb, RAWPROBE_A_SESSION, rp_spec_session_id(s)) ||
 	    nla_put_u8(skb, RAWPROBE_A_KIND, s->kind) ||
 	    nla_put_u8(skb, RAWPROBE_A_STATE, p->state) ||
 	    nla_put_u32(skb, RAWPROBE_A_FLAGS, s->flags |
@@ -531,6 +541,23 @@ static int rp_parse_ovr(struct nlattr **a, struct netlink_ext_ack *extack,
 	return 0;
 }
 
+/* The session is looked up, and judged, by the command (genl_probe.c). */
+static int rp_parse_session(struct nlattr **a, struct netlink_ext_ack *extack,
+			    struct rp_probe_spec *s)
+{
+	if (a[RAWPROBE_A_SESSION] && a[RAWPROBE_A_SESSION_NAME]) {
+		NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_SESSION_NAME],
+				    "name a session by id or by name, not both");
+		return -EINVAL;
+	}
+	if (a[RAWPROBE_A_SESSION])
+		s->session_id = nla_get_u32(a[RAWPROBE_A_SESSION]);
+	if (a[RAWPROBE_A_SESSION_NAME])
+		nla_strscpy(s->session_name, a[RAWPROBE_A_SESSION_NAME],
+			    sizeof(s->session_name));
+	return 0;
+}
+
 int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		  struct netlink_ext_ack *extack,
 		  struct rp_probe_spec *s)
@@ -582,7 +609,8 @@ int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		nla_memcpy(s->str_len_arg, a[RAWPROBE_A_STR_LEN_ARGS],
 			   sizeof(s->str_len_arg));
 	}
-	return rp_parse_values(a, extack, s) ?:
+	return rp_parse_session(a, extack, s) ?:
+	       rp_parse_values(a, extack, s) ?:
 	       rp_parse_agg(a, extack, &s->agg) ?:
 	       rp_parse_ovr(a, extack, s);
 }

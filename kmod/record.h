@@ -22,18 +22,33 @@
 #include "ring_core_kernel.h"
 #include <rawprobe/api.h>
 
+struct rp_session;
+
+struct rp_rings;
+
 struct rp_ring {
 	struct rp_ring_core core;
+	struct rp_rings *set;		/* the set it belongs to */
+	struct irq_work wakeup;		/* queued by this CPU's writers */
 	struct page *ctrl_page;
 	struct page **data_pages;
 	unsigned int nr_data_pages;
 };
 
+/* A session's rings (ring.c), one per possible CPU. */
 struct rp_rings {
 	u32 nr_rings;
 	u32 nr_records;
 	u32 mode;
-	struct rp_ring ring[];
+	u32 watermark;			/* the backlog that wakes a reader */
+	struct rp_session *sess;	/* whose reader a wakeup wakes */
+	/*
+	 * See rp_ring_poll(). Written by the reader at every poll(): a
+	 * cache line of its own, so that the read-mostly words every writer
+	 * loads stay shared.
+	 */
+	bool reader_sleeping ____cacheline_aligned_in_smp;
+	struct rp_ring ring[] ____cacheline_aligned_in_smp;
 };
 
 /*
@@ -48,12 +63,6 @@ struct rp_rings {
 #define RP_BENCH_STEP 0
 #endif
 #define RP_BENCH_CUT(step) (RP_BENCH_STEP && RP_BENCH_STEP <= (step))
-
-/* Owned by ring.c; read here without its lock. */
-extern struct rp_rings __rcu *rp_rings;
-extern u32 rp_watermark;
-extern bool rp_reader_sleeping;
-DECLARE_PER_CPU(struct irq_work, rp_wakeup_work);
 
 /* clock.c: the rings' clock is the TSC (uapi enum rawprobe_clock). */
 DECLARE_STATIC_KEY_FALSE(rp_clock_tsc);
@@ -104,16 +113,14 @@ static __always_inline void rp_record_ids(struct rawprobe_record *rec,
  * string is captured (RAWPROBE_REC_STR).
  */
 static __always_inline struct rawprobe_record *
-rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
+rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot,
+		  u32 probe_id, u8 kind)
 {
-	struct rp_rings *rings = rcu_dereference_sched(rp_rings);
 	struct task_struct *task = current;
 	unsigned int cpu = smp_processor_id();
 	struct rawprobe_record *rec;
 	u64 seq;
 
-	if (unlikely(!rings))
-		return NULL;
 	slot->ring = &rings->ring[cpu].core;
 	rec = rp_ring_reserve(slot->ring, &slot->pos, &seq);
 	if (unlikely(!rec))
@@ -151,6 +158,9 @@ rp_record_reserve(struct rawprobe_slot *slot, u32 probe_id, u8 kind)
 
 static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 {
+	struct rp_ring *ring = container_of(slot->ring, struct rp_ring, core);
+	struct rp_rings *rings = ring->set;
+
 	rp_ring_commit(slot->ring, slot->rec, slot->pos);
 	/*
 	 * Wake a sleeping reader once the unread backlog reaches the
@@ -158,11 +168,11 @@ static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 	 * (The control page is looked up only then: a record with no
 	 * reader asleep pays for none of it.)
 	 */
-	if (unlikely(READ_ONCE(rp_reader_sleeping)) &&
+	if (unlikely(READ_ONCE(rings->reader_sleeping)) &&
 	    slot->pos + 1 - READ_ONCE(slot->ring->ctrl->consumer) >=
-	    READ_ONCE(rp_watermark)) {
-		WRITE_ONCE(rp_reader_sleeping, false);
-		irq_work_queue(this_cpu_ptr(&rp_wakeup_work));
+	    rings->watermark) {
+		WRITE_ONCE(rings->reader_sleeping, false);
+		irq_work_queue(&ring->wakeup);
 	}
 }
 

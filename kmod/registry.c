@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include "inject.h"
 #include "registry.h"
+#include "session.h"
 
 DEFINE_MUTEX(rp_registry_lock);
 LIST_HEAD(rp_probes);
@@ -74,23 +75,36 @@ static bool rp_filter_same(const struct rp_probe_spec *a,
 	       !memcmp(a->strs, b->strs, a->strs_len);
 }
 
+/* The same arguments, read the same way, shown under the same names. */
+static bool rp_args_same(const struct rp_probe_spec *a,
+			 const struct rp_probe_spec *b)
+{
+	return a->nargs == b->nargs && a->str_max == b->str_max &&
+	       !memcmp(a->argtypes, b->argtypes, sizeof(a->argtypes)) &&
+	       !memcmp(a->str_len_arg, b->str_len_arg,
+		       sizeof(a->str_len_arg)) &&
+	       a->nfetch == b->nfetch &&
+	       !memcmp(a->fetch, b->fetch, a->nfetch * sizeof(a->fetch[0])) &&
+	       !strcmp(a->arg_names, b->arg_names);
+}
+
 /*
- * Same target, same filter, same aggregation and override: a second such
- * probe only doubles the work. What a probe records (its arguments) does
- * not make it another probe, but a string's length bound does: a key
- * read to another length counts other keys.
+ * Same session, target, arguments, filter, aggregation and override: a
+ * second such probe only doubles the work. Anything else is another
+ * probe: another session's reader must see its own records, and other
+ * arguments are other records (or keys: a string's length bound reads
+ * other keys).
  */
 static bool rp_spec_same(const struct rp_probe_spec *a,
 			 const struct rp_probe_spec *b)
 {
-	return a->kind == b->kind && a->offset == b->offset &&
+	return a->sess == b->sess &&
+	       a->kind == b->kind && a->offset == b->offset &&
 	       !((a->flags ^ b->flags) & RAWPROBE_F_AGG) &&
 	       !memcmp(&a->agg, &b->agg, sizeof(a->agg)) &&
 	       a->addr == b->addr && !strcmp(a->symbol, b->symbol) &&
 	       !strcmp(a->module, b->module) &&
-	       rp_filter_same(a, b) &&
-	       !memcmp(a->str_len_arg, b->str_len_arg,
-		       sizeof(a->str_len_arg)) &&
+	       rp_filter_same(a, b) && rp_args_same(a, b) &&
 	       !memcmp(&a->ovr, &b->ovr, sizeof(a->ovr)) &&
 	       a->chain_step == b->chain_step;
 }
@@ -118,6 +132,9 @@ static struct rawprobe_probe *rp_find_same(const struct rp_probe_spec *spec)
 
 void rp_probe_free(struct rawprobe_probe *p)
 {
+	if (rcu_access_pointer(p->rings))
+		rp_ring_detach_probe(p->spec.sess, p);
+	rp_session_put(p->spec.sess);
 	rp_agg_free(p->agg);
 	rp_budget_uncharge(p->pinned);
 	rp_inject_put(p->inj);
@@ -204,6 +221,9 @@ struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
 		return NULL;
 	}
 	p->spec = *spec;
+	if (!p->spec.sess)
+		p->spec.sess = rp_session_default();
+	rp_session_get(p->spec.sess);
 	p->owner = spec->flags & RAWPROBE_F_PERSISTENT ? NULL : own;
 	return p;
 }
@@ -249,11 +269,58 @@ static int rp_pin_check(struct rawprobe_probe **v, unsigned int n,
 	return 0;
 }
 
+/*
+ * Each probe takes the rings of its session, allocated first if they are
+ * not (the default session's, on first use), before it is armed; and a
+ * session that ended meanwhile takes no more probes.
+ */
+static int rp_attach_rings(struct rawprobe_probe **v, unsigned int n,
+			   struct netlink_ext_ack *extack, int *failed)
+{
+	struct rp_session *s;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		s = v[i]->spec.sess;
+		if (!READ_ONCE(s->listed)) {
+			NL_SET_ERR_MSG(extack, "the session has ended");
+			err = -ENOENT;
+			goto fail;
+		}
+		err = rp_ring_ensure(s);
+		if (err) {
+			NL_SET_ERR_MSG(extack,
+				       "could not allocate the record rings (see `ring show`; `ring set records` makes them smaller)");
+			goto fail;
+		}
+		if (!rp_ring_attach_probe(s, v[i])) {
+			/* given back meanwhile: never, under our lock */
+			err = -EAGAIN;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	*failed = i;
+	return err;
+}
+
+static void rp_detach_rings(struct rawprobe_probe **v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (rcu_access_pointer(v[i]->rings))
+			rp_ring_detach_probe(v[i]->spec.sess, v[i]);
+}
+
 int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		     struct netlink_ext_ack *extack, int *failed)
 {
+	struct rp_session *def = rp_session_default();
+	bool had_rings = rp_ring_allocated(def);
 	unsigned int i, nid = 0, nhashed = 0;
-	bool had_rings = rp_ring_allocated();
 	int err;
 
 	if (rp_nr_probes + n > RAWPROBE_MAX_PROBES) {
@@ -264,12 +331,9 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 	 * The first probe allocates the rings its records go to; if it is
 	 * refused, it gives them back (see err_ids).
 	 */
-	err = rp_ring_ensure();
-	if (err) {
-		NL_SET_ERR_MSG(extack,
-			       "could not allocate the record rings (see `ring show`; `ring set records` makes them smaller)");
-		return err;
-	}
+	err = rp_attach_rings(v, n, extack, failed);
+	if (err)
+		goto err_ids;
 	for (i = 0; i < n; i++) {
 		if (rp_is_duplicate(v[i])) {
 			NL_SET_ERR_MSG(extack, "an identical probe already exists");
@@ -308,8 +372,9 @@ err_ids:
 		hash_del(&v[i]->hnode);
 	for (i = 0; i < nid; i++)
 		idr_remove(&rp_probe_ids, v[i]->id);
+	rp_detach_rings(v, n);
 	if (!had_rings)
-		rp_ring_release_unused();
+		rp_ring_release_unused(def);
 	return err;
 }
 
@@ -780,6 +845,50 @@ void rp_probe_del_owned(const struct rp_owner *owner)
 			if (p->owner == owner)
 				p->owner = NULL;
 	mutex_unlock(&rp_registry_lock);
+}
+
+static bool rp_match_session(struct rawprobe_probe *p, const void *arg)
+{
+	return p->spec.sess == arg;
+}
+
+/*
+ * A session's end takes the probes that write into it, whoever added
+ * them; the kernel's refusals (allocation failures) are waited out, as
+ * nothing else will remove them.
+ */
+void rp_probe_del_session(struct rp_session *s)
+{
+	mutex_lock(&rp_registry_lock);
+	rp_remove_all_matching(rp_match_session, s);
+	mutex_unlock(&rp_registry_lock);
+}
+
+/* A named session goes only once no probe writes into it. */
+int rp_session_del_unused(struct rp_session *s, struct netlink_ext_ack *extack)
+{
+	struct rawprobe_probe *p;
+	int err;
+
+	err = mutex_lock_killable(&rp_registry_lock);
+	if (err)
+		return err;
+	list_for_each_entry(p, &rp_probes, node)
+		if (p->spec.sess == s) {
+			NL_SET_ERR_MSG(extack,
+				       "probes write into the session: delete them first");
+			err = -EBUSY;
+			goto out;
+		}
+	if (!rp_session_unlist(s)) {
+		NL_SET_ERR_MSG(extack, "no such session (see `ring list`)");
+		err = -ENOENT;
+		goto out;
+	}
+	rp_session_put(s);	/* the table's */
+out:
+	mutex_unlock(&rp_registry_lock);
+	return err;
 }
 
 void rp_registry_exit(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU record rings.
+ * Per-CPU record rings, a set per session (session.h).
  *
  * Each possible CPU owns a control page and a power-of-two array of
  * 256-byte records. The pages are allocated one by one on the CPU's node,
@@ -10,22 +10,25 @@
  * that every handler inlines in record.h; this file owns memory, geometry
  * and reader wakeups.
  *
- * Writers find the rings through an RCU pointer: probe handlers run with
- * preemption disabled, so synchronize_rcu() after swapping the pointer
- * (ring resize) guarantees no handler still writes into the old rings.
+ * A probe finds its rings through its own pointer (rawprobe_probe.rings),
+ * so the writer pays one load: the session keeps a list of its probes
+ * (rp_ring_attach_probe()) and a resize points them all at the new rings
+ * under the session's lock. Writers run with preemption off, readers and
+ * the flush timer look under RCU, so synchronize_rcu() after a swap is
+ * enough before the old rings go.
  *
- * Memory follows use: insmod allocates nothing. The rings are allocated
- * when first needed, by the first probe added or the first reader's
- * mmap(), and stay until rmmod (as ftrace's buffers do once expanded),
- * unless the first add is refused: it gives them back;
- * `ring set` before that only changes what will be allocated. The default
- * size shrinks with the number of CPUs, so that all rings together stay
- * within RP_RING_AUTO_TOTAL (see rp_ring_auto_records()).
+ * Memory follows use: insmod allocates nothing. The default session's
+ * rings are allocated when first needed, by the first probe added or the
+ * first reader's mmap(), and stay until rmmod (as ftrace's buffers do once
+ * expanded), unless the first add is refused: it gives them back. Other
+ * sessions allocate theirs when they are made and free them when they
+ * end. The default size shrinks with the number of CPUs (see
+ * rp_ring_auto_records()).
  *
- * Ring memory is charged to the memory cgroup of whoever asks for it
- * (the first probe's adder, the first reader, or `ring set`), fails
- * rather than calling the OOM killer, stops when the caller is killed,
- * and is bounded: the rings of all CPUs may take at most a quarter of RAM.
+ * Ring memory is charged to the memory cgroup of whoever asks for it,
+ * fails rather than calling the OOM killer, stops when the caller is
+ * killed, and is charged before it is allocated to the budget that rings,
+ * kretprobe instances and aggregation tables share (budget.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,30 +44,23 @@
 #include <linux/poll.h>
 #include "core.h"
 #include "record.h"
+#include "session.h"
 
-struct rp_rings __rcu *rp_rings __read_mostly;
-static DEFINE_MUTEX(rp_resize_lock);	/* one allocation at a time */
-static DEFINE_MUTEX(rp_rings_lock);	/* the swap, readers, geometry */
-/* What the next allocation uses: under both locks to write, either to read. */
-static u32 rp_cfg_records, rp_cfg_mode;
-static unsigned int rp_readers;		/* mmappers, under rp_rings_lock */
+static u32 rp_def_records;		/* the default session's, as loaded */
 static u32 rp_watermark_cfg;		/* wakeup_records as loaded */
-u32 rp_watermark __read_mostly;	/* the same, fitted to the ring */
-/*
- * See rp_ring_poll(). Written by the reader at every poll(): a cache line
- * of its own, so that the read-mostly words every writer loads stay
- * shared.
- */
-bool rp_reader_sleeping ____cacheline_aligned_in_smp;
-
-static DECLARE_WAIT_QUEUE_HEAD(rp_waitq);
-DEFINE_PER_CPU(struct irq_work, rp_wakeup_work);
+static unsigned int rp_flush_ms;	/* flush_ms, as loaded */
 
 /*
  * Charged to the caller's memory cgroup; a failure is an error for the
  * caller, never the OOM killer's business, nor a warning in the log.
  */
 #define RP_RING_GFP (GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+/* Bytes of the per-CPU rings (records and control pages) of n records. */
+static u64 rp_rings_bytes(u32 n)
+{
+	return ((u64)n * RAWPROBE_RECORD_SIZE + PAGE_SIZE) * nr_cpu_ids;
+}
 
 static void rp_ring_free_one(struct rp_ring *ring)
 {
@@ -78,6 +74,13 @@ static void rp_ring_free_one(struct rp_ring *ring)
 	kvfree(ring->data_pages);
 	if (ring->ctrl_page)
 		__free_page(ring->ctrl_page);
+}
+
+static void rp_wakeup_fn(struct irq_work *work)
+{
+	struct rp_ring *ring = container_of(work, struct rp_ring, wakeup);
+
+	wake_up_all(&ring->set->sess->waitq);
 }
 
 static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
@@ -117,60 +120,23 @@ static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
 	return 0;
 }
 
+/*
+ * After the last writer (no probe points at them, or a grace period has
+ * passed since one did) and the last reader: what a writer queued may
+ * still run.
+ */
 static void rp_rings_free(struct rp_rings *rings)
 {
 	u32 i;
 
 	if (!rings)
 		return;
-	for (i = 0; i < rings->nr_rings; i++)
+	for (i = 0; i < rings->nr_rings; i++) {
+		irq_work_sync(&rings->ring[i].wakeup);
 		rp_ring_free_one(&rings->ring[i]);
-	kfree(rings);
-}
-
-static struct rp_rings *rp_rings_alloc(u32 nr_records, u32 mode)
-{
-	struct rp_rings *rings;
-	unsigned int cpu;
-	int err;
-
-	rings = kzalloc(struct_size(rings, ring, nr_cpu_ids), RP_RING_GFP);
-	if (!rings)
-		return ERR_PTR(-ENOMEM);
-	rings->nr_rings = nr_cpu_ids;
-	rings->nr_records = nr_records;
-	rings->mode = mode;
-	/*
-	 * Every index below nr_cpu_ids gets a ring, possible CPU or not, so
-	 * that the mapping and the readers never meet a hole.
-	 */
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
-					mode);
-		if (err) {
-			rp_rings_free(rings);
-			return ERR_PTR(err);
-		}
 	}
-	return rings;
-}
-
-/*
- * A power of two, at least a page (the mapping hands out whole pages),
- * and all CPUs' rings together within a quarter of RAM: a typo must not
- * take the machine's memory (`ring set` needs CAP_SYS_ADMIN besides).
- */
-static int rp_ring_check_size(u32 nr_records)
-{
-	u64 per_ring = (u64)nr_records * RAWPROBE_RECORD_SIZE + PAGE_SIZE;
-
-	if (nr_records < RAWPROBE_RING_MIN || nr_records > RAWPROBE_RING_MAX ||
-	    !is_power_of_2(nr_records) ||
-	    nr_records * RAWPROBE_RECORD_SIZE < PAGE_SIZE)
-		return -EINVAL;
-	if (per_ring * nr_cpu_ids > ((u64)totalram_pages() << PAGE_SHIFT) / 4)
-		return -E2BIG;
-	return 0;
+	rp_budget_uncharge(rp_rings_bytes(rings->nr_records));
+	kfree(rings);
 }
 
 /*
@@ -185,9 +151,85 @@ static u32 rp_watermark_fit(u32 nr_records)
 	return clamp(wm, 1U, nr_records / 2);
 }
 
-static void rp_wakeup_fn(struct irq_work *work)
+static struct rp_rings *rp_rings_alloc(struct rp_session *s, u32 nr_records,
+				       u32 mode)
 {
-	wake_up_all(&rp_waitq);
+	struct rp_rings *rings;
+	unsigned int cpu;
+	int err;
+
+	if (!rp_budget_charge(rp_rings_bytes(nr_records)))
+		return ERR_PTR(-E2BIG);
+	rings = kzalloc(struct_size(rings, ring, nr_cpu_ids), RP_RING_GFP);
+	if (!rings) {
+		rp_budget_uncharge(rp_rings_bytes(nr_records));
+		return ERR_PTR(-ENOMEM);
+	}
+	rings->nr_rings = nr_cpu_ids;
+	rings->nr_records = nr_records;
+	rings->mode = mode;
+	rings->watermark = rp_watermark_fit(nr_records);
+	rings->sess = s;
+	/*
+	 * Every index below nr_cpu_ids gets a ring, possible CPU or not, so
+	 * that the mapping and the readers never meet a hole.
+	 */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		rings->ring[cpu].set = rings;
+		init_irq_work(&rings->ring[cpu].wakeup, rp_wakeup_fn);
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
+					mode);
+		if (err) {
+			rp_rings_free(rings);
+			return ERR_PTR(err);
+		}
+	}
+	return rings;
+}
+
+/*
+ * A power of two, at least a page (the mapping hands out whole pages).
+ * How much all rings may take is the budget's business (E2BIG there).
+ */
+int rp_ring_check_size(u32 nr_records)
+{
+	if (nr_records < RAWPROBE_RING_MIN || nr_records > RAWPROBE_RING_MAX ||
+	    !is_power_of_2(nr_records) ||
+	    nr_records * RAWPROBE_RECORD_SIZE < PAGE_SIZE)
+		return -EINVAL;
+	if (rp_rings_bytes(nr_records) > rp_budget_limit())
+		return -E2BIG;
+	return 0;
+}
+
+static bool rp_ring_has_data(struct rp_session *s)
+{
+	struct rp_rings *rings;
+	bool ret = false;
+	u32 i;
+
+	rcu_read_lock();
+	rings = rcu_dereference(s->rings);
+	for (i = 0; rings && i < rings->nr_rings && !ret; i++) {
+		struct rawprobe_ring_ctrl *c = rings->ring[i].core.ctrl;
+
+		ret = READ_ONCE(c->head) != READ_ONCE(c->consumer);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static void rp_ring_set_sleeping(struct rp_session *s, bool sleeping)
+{
+	struct rp_rings *rings;
+
+	rcu_read_lock();
+	rings = rcu_dereference(s->rings);
+	if (rings)
+		WRITE_ONCE(rings->reader_sleeping, sleeping);
+	rcu_read_unlock();
 }
 
 /*
@@ -195,39 +237,26 @@ static void rp_wakeup_fn(struct irq_work *work)
  * armed only while a reader sleeps in poll(), delivers whatever is below
  * the watermark within rp_flush_ms.
  */
-static unsigned int rp_flush_ms;		/* flush_ms, as loaded */
-static void rp_flush_fn(struct timer_list *t);
-static DEFINE_TIMER(rp_flush_timer, rp_flush_fn);
-
 static void rp_flush_fn(struct timer_list *t)
 {
-	if (rp_ring_has_data()) {
-		WRITE_ONCE(rp_reader_sleeping, false);
-		wake_up_all(&rp_waitq);
-	} else if (wq_has_sleeper(&rp_waitq))
+	struct rp_session *s = from_timer(s, t, flush);
+
+	if (rp_ring_has_data(s)) {
+		rp_ring_set_sleeping(s, false);
+		wake_up_all(&s->waitq);
+	} else if (wq_has_sleeper(&s->waitq))
 		/* still nothing: look again while someone waits */
-		mod_timer(&rp_flush_timer,
-			  jiffies + msecs_to_jiffies(rp_flush_ms));
-}
-
-static void rp_ring_arm_flush(void)
-{
-	mod_timer(&rp_flush_timer, jiffies + msecs_to_jiffies(rp_flush_ms));
-}
-
-/* Bytes of the per-CPU rings (records and control pages) of n records. */
-static u64 rp_rings_bytes(u32 n)
-{
-	return ((u64)n * RAWPROBE_RECORD_SIZE + PAGE_SIZE) * nr_cpu_ids;
+		mod_timer(&s->flush, jiffies + msecs_to_jiffies(rp_flush_ms));
 }
 
 /*
  * The default size: 16384 records (4 MiB) per CPU, halved until the
- * records of all possible CPUs fit in RP_RING_AUTO_TOTAL and in a
- * sixteenth of RAM, but not below RP_RING_AUTO_MIN records (256 KiB)
- * unless RAM is so small that even those would break
- * rp_ring_check_size()'s quarter. Up to 64 CPUs get 4 MiB each (with
- * 2 GiB of RAM, up to 32), 256 CPUs 1 MiB, 1024 CPUs or more 256 KiB.
+ * records of all possible CPUs fit in RP_RING_AUTO_TOTAL and in a quarter
+ * of the budget (a sixteenth of RAM), so that several sessions fit, but
+ * not below RP_RING_AUTO_MIN records (256 KiB) unless RAM is so small
+ * that even those would not fit the budget. Up to 64 CPUs get 4 MiB each
+ * (with 4 GiB of RAM; with 2 GiB, up to 32), 256 CPUs 1 MiB, 1024 CPUs or
+ * more 256 KiB.
  */
 #define RP_RING_AUTO_MAX	16384U
 #define RP_RING_AUTO_MIN	1024U
@@ -235,8 +264,7 @@ static u64 rp_rings_bytes(u32 n)
 
 static u32 rp_ring_auto_records(void)
 {
-	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
-	u64 budget = min(RP_RING_AUTO_TOTAL, ram / 16);
+	u64 budget = min(RP_RING_AUTO_TOTAL, rp_budget_limit() / 4);
 	u32 n = RP_RING_AUTO_MAX;
 
 	while (n > RP_RING_AUTO_MIN &&
@@ -250,7 +278,6 @@ static u32 rp_ring_auto_records(void)
 /* nr_records 0: rp_ring_auto_records(). Nothing is allocated here. */
 int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 {
-	unsigned int cpu;
 	int err;
 
 	RAWPROBE_LAYOUT_ASSERTS();
@@ -259,7 +286,7 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 		nr_records = rp_ring_auto_records();
 	err = rp_ring_check_size(nr_records);
 	if (err == -E2BIG) {
-		pr_err("ring_records=%u: the rings of %u CPUs would take more than a quarter of RAM\n",
+		pr_err("ring_records=%u: the rings of %u CPUs would take more than the sixteenth of RAM all probes share\n",
 		       nr_records, nr_cpu_ids);
 		return err;
 	}
@@ -276,262 +303,298 @@ int rp_ring_init(u32 nr_records, u32 mode, u32 watermark, u32 flush_ms)
 	}
 	rp_flush_ms = flush_ms;
 	rp_watermark_cfg = watermark;
-	rp_watermark = rp_watermark_fit(nr_records);
-	rp_cfg_records = nr_records;
-	rp_cfg_mode = mode;
-
-	for_each_possible_cpu(cpu)
-		init_irq_work(per_cpu_ptr(&rp_wakeup_work, cpu), rp_wakeup_fn);
+	rp_def_records = nr_records;
 	return 0;
+}
+
+u32 rp_ring_default_records(void)
+{
+	return rp_def_records;
+}
+
+void rp_ring_session_init(struct rp_session *s, u32 nr_records, u32 mode)
+{
+	mutex_init(&s->resize_lock);
+	mutex_init(&s->lock);
+	INIT_LIST_HEAD(&s->probes);
+	init_waitqueue_head(&s->waitq);
+	timer_setup(&s->flush, rp_flush_fn, 0);
+	s->cfg_records = nr_records;
+	s->cfg_mode = mode;
+}
+
+/* The last reference: no probe, no reader, no one to wake. */
+void rp_ring_session_exit(struct rp_session *s)
+{
+	del_timer_sync(&s->flush);
+	rp_rings_free(rcu_dereference_protected(s->rings, true));
+	mutex_destroy(&s->lock);
+	mutex_destroy(&s->resize_lock);
+}
+
+static struct rp_rings *rp_rings_locked(struct rp_session *s)
+{
+	return rcu_dereference_protected(s->rings, lockdep_is_held(&s->lock));
 }
 
 /*
  * Allocate the rings if nobody has yet: before a probe is armed and
  * before the first reader maps them. Sleeps; the caller's memory cgroup
- * pays.
+ * pays. It holds no lock while it allocates (the registry's is held
+ * around it): two first users at once may both allocate, and one gives
+ * its rings back.
  */
-int rp_ring_ensure(void)
+int rp_ring_ensure(struct rp_session *s)
 {
 	struct rp_rings *rings;
-	int err = 0;
 
-	if (rcu_access_pointer(rp_rings))
+	if (rcu_access_pointer(s->rings))
 		return 0;
-	mutex_lock(&rp_resize_lock);
-	if (rcu_access_pointer(rp_rings))
-		goto out;
-	rings = rp_rings_alloc(rp_cfg_records, rp_cfg_mode);
-	err = PTR_ERR_OR_ZERO(rings);
-	if (err)
-		goto out;
-	mutex_lock(&rp_rings_lock);
-	WRITE_ONCE(rp_watermark, rp_watermark_fit(rings->nr_records));
-	rcu_assign_pointer(rp_rings, rings);
-	mutex_unlock(&rp_rings_lock);
-	pr_debug("%u rings of %u records allocated (%llu KiB)\n",
-		 rings->nr_rings, rings->nr_records,
-		 rp_rings_bytes(rings->nr_records) >> 10);
-out:
-	mutex_unlock(&rp_resize_lock);
-	return err;
+	rings = rp_rings_alloc(s, READ_ONCE(s->cfg_records),
+			       READ_ONCE(s->cfg_mode));
+	if (IS_ERR(rings))
+		return PTR_ERR(rings);
+	mutex_lock(&s->lock);
+	if (!rp_rings_locked(s)) {
+		rcu_assign_pointer(s->rings, rings);
+		rings = NULL;
+	}
+	mutex_unlock(&s->lock);
+	rp_rings_free(rings);	/* the other's came first */
+	return 0;
+}
+
+bool rp_ring_allocated(struct rp_session *s)
+{
+	return rcu_access_pointer(s->rings);
 }
 
 /*
  * Give back rings that nothing uses: those a refused first add allocated
- * (a typo must not keep megabytes a CPU until rmmod). The caller knows
- * that no probe is registered; a reader that has mapped them keeps them.
+ * (a typo must not keep megabytes a CPU until rmmod). A reader that has
+ * mapped them, or a probe that writes into them, keeps them.
  */
-void rp_ring_release_unused(void)
+void rp_ring_release_unused(struct rp_session *s)
 {
 	struct rp_rings *old = NULL;
 
-	mutex_lock(&rp_resize_lock);
-	mutex_lock(&rp_rings_lock);
-	if (!rp_readers)
-		old = rcu_replace_pointer(rp_rings, NULL,
-					  lockdep_is_held(&rp_rings_lock));
-	mutex_unlock(&rp_rings_lock);
-	mutex_unlock(&rp_resize_lock);
+	mutex_lock(&s->lock);
+	if (!s->readers && list_empty(&s->probes))
+		old = rcu_replace_pointer(s->rings, NULL,
+					  lockdep_is_held(&s->lock));
+	mutex_unlock(&s->lock);
 	if (!old)
 		return;
 	synchronize_rcu();	/* the flush timer may be looking at them */
 	rp_rings_free(old);
 }
 
-bool rp_ring_allocated(void)
-{
-	return rcu_access_pointer(rp_rings);
-}
-
-void rp_ring_exit(void)
+/*
+ * A probe about to be armed joins the session's writers: its rings are
+ * the session's from now until rp_ring_detach_probe(), through resizes.
+ * False when the session has none (rp_ring_ensure() first).
+ */
+bool rp_ring_attach_probe(struct rp_session *s, struct rawprobe_probe *p)
 {
 	struct rp_rings *rings;
-	unsigned int cpu;
 
-	del_timer_sync(&rp_flush_timer);
-	rings = rcu_replace_pointer(rp_rings, NULL, true);
-	synchronize_rcu();
-	for_each_possible_cpu(cpu)
-		irq_work_sync(per_cpu_ptr(&rp_wakeup_work, cpu));
-	rp_rings_free(rings);
-}
-
-static bool rp_ring_has_reader(void)
-{
-	bool busy;
-
-	mutex_lock(&rp_rings_lock);
-	busy = rp_readers;
-	mutex_unlock(&rp_rings_lock);
-	return busy;
-}
-
-/* Swap in new rings unless a reader came meanwhile; returns the old. */
-static struct rp_rings *rp_ring_swap(struct rp_rings *new)
-{
-	struct rp_rings *old = ERR_PTR(-EBUSY);
-
-	mutex_lock(&rp_rings_lock);
-	if (!rp_readers) {
-		old = rcu_replace_pointer(rp_rings, new,
-					  lockdep_is_held(&rp_rings_lock));
-		WRITE_ONCE(rp_watermark, rp_watermark_fit(new->nr_records));
-		rp_cfg_records = new->nr_records;
-		rp_cfg_mode = new->mode;
+	mutex_lock(&s->lock);
+	rings = rp_rings_locked(s);
+	if (rings) {
+		rcu_assign_pointer(p->rings, rings);
+		list_add_tail(&p->sess_node, &s->probes);
+		s->nr_probes++;
 	}
-	mutex_unlock(&rp_rings_lock);
-	return old;
+	mutex_unlock(&s->lock);
+	return rings;
 }
 
-/* Before the first use, change only what will be allocated. */
-static void rp_ring_configure(u32 nr_records, u32 mode)
+/* After the probe's last hit (unregistered, or never registered). */
+void rp_ring_detach_probe(struct rp_session *s, struct rawprobe_probe *p)
 {
-	mutex_lock(&rp_rings_lock);
-	rp_cfg_records = nr_records;
-	rp_cfg_mode = mode;
-	WRITE_ONCE(rp_watermark, rp_watermark_fit(nr_records));
-	mutex_unlock(&rp_rings_lock);
+	mutex_lock(&s->lock);
+	list_del(&p->sess_node);
+	s->nr_probes--;
+	RCU_INIT_POINTER(p->rings, NULL);
+	mutex_unlock(&s->lock);
 }
 
 /*
- * Replace the rings; only while nobody has them mapped. The allocation,
- * which can take seconds, holds only rp_resize_lock: readers and the
- * geometry queries are not kept waiting, and two resizes never have
- * three sets of rings allocated at once. What the caller leaves as it is
- * (RP_RING_KEEP) is read under that lock, not before: two changes of
- * different fields at once both land, neither undoes the other.
+ * Swap in new rings unless a reader came meanwhile, and point the
+ * session's probes at them; returns the old ones.
  */
-int rp_ring_resize(u32 nr_records, u32 mode)
+static struct rp_rings *rp_ring_swap(struct rp_session *s,
+				     struct rp_rings *new)
+{
+	struct rp_rings *old = ERR_PTR(-EBUSY);
+	struct rawprobe_probe *p;
+
+	mutex_lock(&s->lock);
+	if (!s->readers) {
+		old = rcu_replace_pointer(s->rings, new,
+					  lockdep_is_held(&s->lock));
+		list_for_each_entry(p, &s->probes, sess_node)
+			rcu_assign_pointer(p->rings, new);
+		s->cfg_records = new->nr_records;
+		s->cfg_mode = new->mode;
+	}
+	mutex_unlock(&s->lock);
+	return old;
+}
+
+/*
+ * Before the first use, change only what will be allocated: unless the
+ * rings came meanwhile (a reader's mmap; a probe's add), then -EAGAIN.
+ */
+static int rp_ring_configure(struct rp_session *s, u32 nr_records, u32 mode)
+{
+	int err = -EAGAIN;
+
+	mutex_lock(&s->lock);
+	if (!rp_rings_locked(s)) {
+		s->cfg_records = nr_records;
+		s->cfg_mode = mode;
+		err = 0;
+	}
+	mutex_unlock(&s->lock);
+	return err;
+}
+
+static bool rp_ring_has_reader(struct rp_session *s)
+{
+	bool busy;
+
+	mutex_lock(&s->lock);
+	busy = s->readers;
+	mutex_unlock(&s->lock);
+	return busy;
+}
+
+/*
+ * Replace the rings; only while nobody has them mapped (records not read
+ * yet go with the old rings). The allocation, which can take
+ * seconds, holds only resize_lock: readers and the geometry queries are
+ * not kept waiting, and two resizes never have three sets of rings
+ * allocated at once. What the caller leaves as it is (RP_RING_KEEP) is
+ * read under that lock, not before: two changes of different fields at
+ * once both land, neither undoes the other.
+ */
+int rp_ring_resize(struct rp_session *s, u32 nr_records, u32 mode)
 {
 	struct rp_rings *old, *new;
 	int err;
 
-	mutex_lock(&rp_resize_lock);
+	mutex_lock(&s->resize_lock);
 	if (nr_records == RP_RING_KEEP)
-		nr_records = rp_cfg_records;
+		nr_records = s->cfg_records;
 	if (mode == RP_RING_KEEP)
-		mode = rp_cfg_mode;
+		mode = s->cfg_mode;
 	err = rp_ring_check_size(nr_records);
 	if (!err && mode > RAWPROBE_RING_OVERWRITE)
 		err = -EINVAL;
 	if (err)
 		goto out;
 	err = -EBUSY;
-	if (rp_ring_has_reader())
+	if (rp_ring_has_reader(s))
 		goto out;
-	err = 0;
-	if (!rcu_access_pointer(rp_rings)) {
-		rp_ring_configure(nr_records, mode);
-		goto out;
+	if (!rcu_access_pointer(s->rings)) {
+		err = rp_ring_configure(s, nr_records, mode);
+		if (err != -EAGAIN)
+			goto out;
 	}
-	new = rp_rings_alloc(nr_records, mode);
+	new = rp_rings_alloc(s, nr_records, mode);
 	err = PTR_ERR_OR_ZERO(new);
 	if (err)
 		goto out;
-	old = rp_ring_swap(new);
+	old = rp_ring_swap(s, new);
 	if (IS_ERR(old)) {
 		err = PTR_ERR(old);
 		rp_rings_free(new);
 		goto out;
 	}
-	synchronize_rcu();
+	synchronize_rcu();	/* writers, and the flush timer's looks */
 	rp_rings_free(old);
 out:
-	mutex_unlock(&rp_resize_lock);
+	mutex_unlock(&s->resize_lock);
 	return err;
 }
 
-static struct rp_rings *rp_rings_locked(void)
-{
-	return rcu_dereference_protected(rp_rings,
-					 lockdep_is_held(&rp_rings_lock));
-}
-
 /*
- * Only one process maps the rings: the consumer positions are its own.
- * Its mapping needs them allocated.
+ * Only one file maps a session's rings: the consumer positions are its
+ * own. Its mapping needs them allocated.
  */
-int rp_ring_reader_get(void)
+int rp_ring_reader_get(struct rp_session *s)
 {
 	int err;
 
 	for (;;) {
-		err = rp_ring_ensure();
+		err = rp_ring_ensure(s);
 		if (err)
 			return err;
-		mutex_lock(&rp_rings_lock);
+		mutex_lock(&s->lock);
 		/* A refused first add may have given them back meanwhile. */
-		if (rp_rings_locked())
+		if (rp_rings_locked(s))
 			break;
-		mutex_unlock(&rp_rings_lock);
+		mutex_unlock(&s->lock);
 	}
-	if (rp_readers)
+	if (s->readers)
 		err = -EBUSY;
 	else
-		rp_readers++;
-	mutex_unlock(&rp_rings_lock);
+		s->readers++;
+	mutex_unlock(&s->lock);
 	return err;
 }
 
-void rp_ring_reader_put(void)
+void rp_ring_reader_put(struct rp_session *s)
 {
-	mutex_lock(&rp_rings_lock);
-	rp_readers--;
-	mutex_unlock(&rp_rings_lock);
+	mutex_lock(&s->lock);
+	s->readers--;
+	mutex_unlock(&s->lock);
 }
 
-void rp_ring_geometry(struct rp_ring_geometry *geo)
+void rp_ring_geometry(struct rp_session *s, struct rp_ring_geometry *geo)
 {
 	struct rp_rings *rings;
+	u32 i;
 
-	mutex_lock(&rp_rings_lock);
-	rings = rp_rings_locked();
+	mutex_lock(&s->lock);
+	rings = rp_rings_locked(s);
 	geo->nr_rings = nr_cpu_ids;
-	geo->nr_records = rp_cfg_records;
-	geo->mode = rp_cfg_mode;
-	geo->watermark = rp_watermark;
+	geo->nr_records = s->cfg_records;
+	geo->mode = s->cfg_mode;
+	geo->watermark = rings ? rings->watermark :
+			 rp_watermark_fit(s->cfg_records);
 	geo->bytes = rings ? rp_rings_bytes(rings->nr_records) : 0;
-	mutex_unlock(&rp_rings_lock);
+	geo->lost = 0;
+	for (i = 0; rings && i < rings->nr_rings; i++)
+		geo->lost += READ_ONCE(rings->ring[i].core.ctrl->lost);
+	geo->readers = s->readers;
+	geo->nr_probes = s->nr_probes;
+	mutex_unlock(&s->lock);
 }
 
 /*
  * Pages for the reader's mapping. Called with the reader reference held,
  * so the rings cannot be resized underneath.
  */
-struct page *rp_ring_ctrl_page(u32 idx)
+struct page *rp_ring_ctrl_page(struct rp_session *s, u32 idx)
 {
-	struct rp_rings *rings = rcu_dereference_protected(rp_rings, true);
+	struct rp_rings *rings = rcu_dereference_protected(s->rings, true);
 
 	if (idx >= rings->nr_rings)
 		return NULL;
 	return rings->ring[idx].ctrl_page;
 }
 
-struct page *rp_ring_data_page(u32 idx, unsigned long pgoff)
+struct page *rp_ring_data_page(struct rp_session *s, u32 idx,
+			       unsigned long pgoff)
 {
-	struct rp_rings *rings = rcu_dereference_protected(rp_rings, true);
+	struct rp_rings *rings = rcu_dereference_protected(s->rings, true);
 
 	if (idx >= rings->nr_rings ||
 	    pgoff >= rings->ring[idx].nr_data_pages)
 		return NULL;
 	return rings->ring[idx].data_pages[pgoff];
-}
-
-bool rp_ring_has_data(void)
-{
-	struct rp_rings *rings;
-	bool ret = false;
-	u32 i;
-
-	rcu_read_lock();
-	rings = rcu_dereference(rp_rings);
-	for (i = 0; rings && i < rings->nr_rings && !ret; i++) {
-		struct rawprobe_ring_ctrl *c = rings->ring[i].core.ctrl;
-
-		ret = READ_ONCE(c->head) != READ_ONCE(c->consumer);
-	}
-	rcu_read_unlock();
-	return ret;
 }
 
 /*
@@ -542,15 +605,16 @@ bool rp_ring_has_data(void)
  * store still in flight, leaves the wakeup to the next writer or, if
  * there is none, to the flush timer.
  */
-__poll_t rp_ring_poll(struct file *file, poll_table *wait)
+__poll_t rp_ring_poll(struct rp_session *s, struct file *file,
+		      poll_table *wait)
 {
-	poll_wait(file, &rp_waitq, wait);
-	WRITE_ONCE(rp_reader_sleeping, true);
+	poll_wait(file, &s->waitq, wait);
+	rp_ring_set_sleeping(s, true);
 	smp_mb();	/* flag before the data check, as writers commit then test it */
-	if (rp_ring_has_data()) {
-		WRITE_ONCE(rp_reader_sleeping, false);
+	if (rp_ring_has_data(s)) {
+		rp_ring_set_sleeping(s, false);
 		return EPOLLIN | EPOLLRDNORM;
 	}
-	rp_ring_arm_flush();
+	mod_timer(&s->flush, jiffies + msecs_to_jiffies(rp_flush_ms));
 	return 0;
 }

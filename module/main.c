@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 #include "core.h"
 #include "registry.h"
+#include "session.h"
 
 /*
  * 0: automatic. 4 MiB per CPU, LTTng's default per-CPU buffer for kernel
@@ -44,12 +45,30 @@ module_param(flush_ms, uint, 0444);
 MODULE_PARM_DESC(flush_ms,
 		 "ms after which records below the watermark wake poll() (1..60000, default 50)");
 
+/*
+ * What goes with a released socket: its probes, then its sessions and
+ * whatever probes others added into them.
+ */
+static void rp_owner_gone(const struct rp_owner *o)
+{
+	struct rp_session *s;
+
+	rp_probe_del_owned(o);
+	while ((s = rp_session_unlist_owned(o))) {
+		rp_probe_del_session(s);
+		rp_session_put(s);	/* the table's */
+	}
+}
+
 static int __init rawprobe_init(void)
 {
 	struct rp_ring_geometry geo;
 	int err;
 
 	err = rp_ring_init(ring_records, ring_mode, wakeup_records, flush_ms);
+	if (err)
+		return err;
+	err = rp_session_init(rp_ring_default_records(), ring_mode);
 	if (err)
 		return err;
 	err = rp_clock_set(ring_clock, NULL);
@@ -61,7 +80,7 @@ static int __init rawprobe_init(void)
 	rp_kprobe_kind_init();
 	rp_kretprobe_kind_init();
 	rp_custom_kind_init();
-	err = rp_owner_init(rp_probe_del_owned);
+	err = rp_owner_init(rp_owner_gone);
 	if (err)
 		goto err_ring;
 	err = rp_modules_init();
@@ -74,7 +93,7 @@ static int __init rawprobe_init(void)
 	if (err)
 		goto err_chardev;
 
-	rp_ring_geometry(&geo);
+	rp_ring_geometry(rp_session_default(), &geo);
 	pr_info("version %s, ABI %u, %u rings of %u records, allocated on first use\n",
 		RAWPROBE_VERSION, RAWPROBE_ABI_VERSION, geo.nr_rings,
 		geo.nr_records);
@@ -87,7 +106,7 @@ err_modules:
 err_owner:
 	rp_owner_exit();
 err_ring:
-	rp_ring_exit();
+	rp_session_exit();
 	return err;
 }
 
@@ -99,7 +118,7 @@ static void __exit rawprobe_exit(void)
 	rp_registry_exit();	/* every probe, before their owners go */
 	rp_owner_exit();
 	rp_chardev_exit();
-	rp_ring_exit();
+	rp_session_exit();	/* no probe, no reader: the rings go */
 }
 
 module_init(rawprobe_init);

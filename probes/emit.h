@@ -96,7 +96,9 @@ rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
 
 	if (RP_BENCH_CUT(1))
 		return NULL;
-	rec = rp_record_reserve(slot, p->id, kind);
+	/* Resized rings replace these a grace period before they go. */
+	rec = rp_record_reserve(rcu_dereference_sched(p->rings), slot, p->id,
+				kind);
 	if (unlikely(!rec)) {
 		this_cpu_inc(p->stats->lost_ring);
 		return NULL;

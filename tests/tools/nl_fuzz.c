@@ -329,11 +329,16 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_FILTER_CGROUP]	= VK_U64,
 	[RAWPROBE_A_VALUE_FILTER_STRS]	= VK_BIN,
 	[RAWPROBE_A_STR_LEN_ARGS]	= VK_BIN,
+	[RAWPROBE_A_SESSION]		= VK_U32,
+	[RAWPROBE_A_SESSION_NAME]	= VK_STR,
+	[RAWPROBE_A_SESSION_UID]	= VK_U32,
+	[RAWPROBE_A_SESSION_LOST]	= VK_U64,
+	[RAWPROBE_A_SESSION_READERS]	= VK_U32,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_STR_LEN_ARGS,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to STR_LEN_ARGS");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_SESSION_READERS,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to SESSION_READERS");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a

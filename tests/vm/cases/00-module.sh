@@ -61,13 +61,13 @@ t_ring_changes_need_sys_admin() {
 	expect_eq $RING_DEFAULT "$(json_get "$($CTL -j ring show)" 'j["records"]')" "rings unchanged"
 }
 
-# Even root cannot take more than a quarter of RAM for rings, and what a
-# resize takes is charged to the caller's memory cgroup and fails there,
+# Even root cannot take more than the budget (a sixteenth of RAM) for
+# rings, and what a resize takes is charged to the caller's memory cgroup and fails there,
 # cleanly, without the OOM killer; the old rings stay.
 t_ring_memory_bounded() {
 	rings_allocate
 	# 2 CPUs x 1M records x 256 bytes = 512 MiB of a 2 GiB guest
-	expect_fail 1 "more than a quarter of RAM.*E2BIG" $CTL ring set records 1048576
+	expect_fail 1 "sixteenth of RAM.*E2BIG" $CTL ring set records 1048576
 	cgroup_make rp-small 48M
 	# 2 CPUs x 128K records x 256 bytes = 64 MiB > 48 MiB
 	expect_fail 1 "not enough memory.*cgroup.*ENOMEM" \

@@ -216,7 +216,7 @@ print(lo, time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
 t_concurrent_ring_sets_both_land() {
 	local r pid j
 	rings_allocate
-	for r in 262144:overwrite 131072:discard 262144:overwrite; do
+	for r in 65536:overwrite 32768:discard 65536:overwrite; do
 		$CTL ring set records "${r%:*}" &
 		pid=$!
 		$CTL ring set mode "${r#*:}"
