@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include "inject.h"
 #include "registry.h"
+#include "session.h"
 
 static int rp_desc_to_spec(const struct rawprobe_desc *d,
 			   struct rp_probe_spec *s)
@@ -92,9 +93,16 @@ static struct rawprobe_probe *rp_custom_alloc(const struct rawprobe_desc *desc,
 	err = rp_check_spec(spec, extack);
 	if (err)
 		goto out;
+	if (desc->session) {
+		spec->sess = rp_session_find(0, desc->session, extack);
+		err = PTR_ERR_OR_ZERO(spec->sess);
+		if (err)
+			goto out;
+	}
 	p = rp_probe_alloc(spec, NULL);
 	if (!p)
 		err = -ENOMEM;
+	rp_session_put(spec->sess);	/* the probe holds its own */
 out:
 	kfree(spec);
 	return err ? ERR_PTR(err) : p;

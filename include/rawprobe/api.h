@@ -106,6 +106,10 @@ struct rawprobe_desc {
 	unsigned int maxactive;	/* kretprobes: 0 for the kernel's default */
 	unsigned int flags;	/* RAWPROBE_DESC_* */
 	void *priv;		/* yours: rawprobe_priv() */
+	const char *session;	/* a named session's rings (`rawprobectl
+				 * ring create NAME`), or NULL: the default
+				 * session's, which `stream` reads
+				 */
 };
 
 #define RAWPROBE_DESC_DISABLED	(1U << 0)	/* register disarmed */
