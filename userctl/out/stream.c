@@ -447,7 +447,8 @@ static int rp_stream_replay(struct rp_stream *s)
 
 static int rp_stream_open_rings(struct rp_stream *s)
 {
-	int err = rp_rings_open(&s->map, RP_READER_MERGE);
+	int err = rp_rings_open(&s->map, RAWPROBE_SESSION_DEFAULT,
+				RP_READER_MERGE);
 
 	if (!err)
 		return 0;
