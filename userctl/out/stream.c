@@ -7,8 +7,11 @@
  * Probes given with -e (or, for trace and hist, as arguments) belong to
  * this command's netlink socket: they go away when it exits, is
  * interrupted or is killed (the kernel reaps them when the socket
- * closes). At exit the command prints, per probe, hits, records
- * delivered, lost and filtered, and per CPU any sequence gap.
+ * closes). They write into a session of the command's own, made on that
+ * socket too (rp_stream_session()), or into --ring's; a stream without
+ * probes reads the default session. At exit the command prints, per
+ * probe of the session, hits, records delivered, lost and filtered, and
+ * per CPU any sequence gap.
  */
 #define _GNU_SOURCE	/* strerrorname_np */
 #include <errno.h>
