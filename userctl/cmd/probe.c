@@ -336,10 +336,9 @@ static int rp_probe_list_cmd(int argc, char **argv)
 {
 	struct rp_probe_info *v = NULL;
 	struct rp_nl nl;
+	struct rp_sessions ss = { 0 };
 	size_t n = 0, i;
 	int rc, err;
-
-	struct rp_sessions ss = { 0 };
 
 	rc = rp_no_args(argc, argv, "Usage: rawprobectl probe list\n"
 			       "Every probe with its state and statistics: hits, "

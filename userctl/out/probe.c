@@ -397,7 +397,7 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n,
 	struct rp_probe_shown shown;
 	size_t i;
 
-	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s %-8s\n",
+	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s %s\n",
 	       "ID", "KIND", "TARGET", "STATE", "MAXACT", "HITS", "RECORDS",
 	       "LOST", "MISSED", "RECURSE", "FILTERED", "RING");
 	for (i = 0; i < n; i++) {
@@ -416,7 +416,7 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n,
 				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       " %-8s%s%s%s%s%s%s%s%s%s%s\n",
+		       " %s%s%s%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,

@@ -390,10 +390,7 @@ static int rp_hist_check(struct rp_stream_cfg *c)
 	return 0;
 }
 
-/*
- * An aggregating probe keeps no string: hist --arg of a probe whose
- * arguments (resolved: --args auto, names) hold one reads records.
- */
+/* hist's own probes counting in the kernel have no rings to size or name */
 static int rp_hist_rings(const struct rp_stream_cfg *c)
 {
 	if (c->in_kernel && (c->ring_records || c->ring_mode >= 0 ||
@@ -406,6 +403,10 @@ static int rp_hist_rings(const struct rp_stream_cfg *c)
 	return 0;
 }
 
+/*
+ * An aggregating probe keeps no string: hist --arg of a probe whose
+ * arguments (resolved: --args auto, names) hold one reads records.
+ */
 int rp_hist_strings(struct rp_stream_cfg *c)
 {
 	unsigned int i, k;
