@@ -5,7 +5,6 @@
  * The commands that read records make their own sessions with it, and
  * ring and probe show them.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +19,11 @@
 
 /* --- names --- */
 
+/* the words ring's commands take, which a name would shadow */
+static const char *const rp_session_words[] = {
+	"default", "records", "mode", "clock", "help",
+};
+
 int rp_session_name_check(const char *name)
 {
 	size_t len = strlen(name), i;
@@ -29,21 +33,21 @@ int rp_session_name_check(const char *name)
 		return -EINVAL;
 	if (len >= RAWPROBE_SESSION_NAME_LEN)
 		return -ENAMETOOLONG;
-	static const char *const words[] = {
-		"default", "records", "mode", "clock", "help",
-	};
-
 	if (name[0] == '-' || name[0] == '.')
 		return -EINVAL;
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strcmp(name, words[i]))
+	for (i = 0; i < sizeof(rp_session_words) / sizeof(rp_session_words[0]);
+	     i++)
+		if (!strcmp(name, rp_session_words[i]))
 			return -EINVAL;
+	/* ASCII, whatever the locale */
 	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
+		char c = name[i];
+		bool digit = c >= '0' && c <= '9';
 
-		if (!isalnum(c) && c != '_' && c != '-' && c != '.')
+		if (!digit && !(c >= 'a' && c <= 'z') &&
+		    !(c >= 'A' && c <= 'Z') && c != '_' && c != '-' && c != '.')
 			return -EINVAL;
-		digits &= isdigit(c) != 0;
+		digits &= digit;
 	}
 	return digits ? -EINVAL : 0;
 }
