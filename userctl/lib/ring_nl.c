@@ -241,6 +241,7 @@ int rp_session_new(struct rp_nl *nl, const char *name, uint32_t records,
 		   int mode, struct rp_session *s)
 {
 	struct nl_msg *msg = rp_nl_msg(nl, RAWPROBE_CMD_RING_NEW, 0);
+	int err;
 
 	if (!msg)
 		return -ENOMEM;
@@ -252,7 +253,14 @@ int rp_session_new(struct rp_nl *nl, const char *name, uint32_t records,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return rp_nl_call(nl, msg, rp_session_one, s);
+	err = rp_nl_call(nl, msg, rp_session_one, s);
+	/* a new session is never the default: no id, no session to use */
+	if (!err && s->id == RAWPROBE_SESSION_DEFAULT) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "the module's answer names no session");
+		err = -EBADMSG;
+	}
+	return err;
 }
 
 int rp_session_get(struct rp_nl *nl, const struct rp_session_ref *ref,
