@@ -60,6 +60,9 @@ parse_errors() {
 		try 2 probe enable "$v"
 		try 2 stats show "$v"
 		try 2 ring set records "$v"
+		try 2 ring set flight records "$v"
+		try 2 ring create flight records "$v"
+		try 2 trace kprobe:vfs_read --ring-records "$v"
 		try 2 count kprobe:vfs_read --top "$v"
 		try 2 count kprobe:vfs_read --max-keys "$v"
 		[ "$v" = -1 ] ||	# a value an override may return
@@ -105,7 +108,7 @@ parse_errors() {
 	try 2 --jsn probe list			# unknown option
 	try 2 -x
 	try 2 probe list extra
-	try 2 ring show extra
+	try 2 ring show default extra		# SESSION at most
 	try 2 version extra
 	try 2 monitor extra
 	try 2 stats reset
@@ -117,6 +120,33 @@ parse_errors() {
 	try 2 ring set records 65
 	try 2 ring set records 2097152
 	try 2 ring set colour red
+	try 2 ring
+	try 2 ring frob
+	try 2 ring create
+	try 2 ring create "$long"
+	try 2 ring create ''
+	try 2 ring create $'\xff\xfe'
+	try 2 ring create $'a\nb'
+	try 2 ring create $'a\x1b[2J'
+	try 2 ring create 4294967296
+	try 2 ring create flight mode
+	try 2 ring create flight records 64 mode ring
+	try 2 ring del
+	try 2 ring del "$long"
+	try 2 ring del default
+	try 2 ring del 99999999999999999999
+	try 2 ring show "$long"
+	try 2 ring set "$long" records 64
+	try 2 ring set flight clock tsc
+	try 2 ring list extra
+	try 2 stream --ring "$long"
+	try 2 stream --ring ''
+	try 2 stream --ring $'\xff'
+	try 2 stream --ring-records 64
+	try 2 trace kprobe:vfs_read --ring-mode "$long"
+	try 2 trace kprobe:vfs_read --ring flight --ring-records 64
+	try 2 probe add kprobe vfs_read --ring "$long"
+	try 2 probe add kprobe vfs_read --ring ''
 
 	# Kinds and targets.
 	try 2 probe add uprobe vfs_read
@@ -321,6 +351,11 @@ kernel_errors() {
 	try K probe del 12345 12346		# several: each reported
 	try K probe reset 12345
 	try K stats reset 12345
+	try K ring show no_such_session_rp
+	try K ring del no_such_session_rp
+	try K ring set no_such_session_rp records 128
+	try K probe add kprobe vfs_read --ring no_such_session_rp
+	try K stream --ring no_such_session_rp -d 1
 }
 
 list() { "$CTL" -j probe list 2>&1; }

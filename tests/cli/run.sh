@@ -205,6 +205,83 @@ check "glob no ftrace"   1 "^$" "^rawprobectl: /nonexistent/available_filter_fun
 	-- env RAWPROBECTL_TRACEFS=/nonexistent $CTL probe add kprobe 'vfs_*'
 unset RAWPROBECTL_TRACEFS RAWPROBE_KPROBES_BLACKLIST
 
+# --- sessions: ring create|del|list|show|set, --ring, --ring-records ---
+check "ring help"        0 "ring create.*ring del.*ring list" "^$" -- bash -c "$CTL ring help | tr '\n' ' '"
+check "ring create --help" 0 "1 to 31 letters" "^$"         -- $CTL ring create --help
+check "ring del --help"  0 "Usage: rawprobectl ring del SESSION" "^$" -- $CTL ring del --help
+check "ring list --help" 0 "NAME '-'"        "^$"          -- $CTL ring list --help
+check "ring show --help" 0 "SESSION: a name, an id or 'default'" "^$" -- $CTL ring show --help
+check "ring set --help"  0 "ring set \[SESSION\]" "^$"     -- $CTL ring set --help
+check "ring create no name" 2 "^$"           "Usage: rawprobectl ring create NAME" -- $CTL ring create
+check "ring create long name" 2 "^$"         "^rawprobectl: ring create: a session's name is at most 31 characters, not 32" \
+	-- $CTL ring create abcdefghijabcdefghijabcdefghijab
+check "ring create 31 chars" 3 "^$"          "not loaded" -- $CTL ring create abcdefghijabcdefghijabcdefghija
+check "ring create digits" 2 "^$"            "bad session name '123': .*not all digits" -- $CTL ring create 123
+check "ring create default" 2 "^$"           "bad session name 'default'" -- $CTL ring create default
+check "ring create keyword" 2 "^$"           "bad session name 'records'" -- $CTL ring create records
+check "ring create bad char" 2 "^$"          "bad session name 'a/b'" -- $CTL ring create a/b
+check "ring create dash" 2 "^$"              "bad session name '-x'" -- $CTL ring create -x
+check "ring create records" 2 "^$"           "records must be a power of two in 64\.\.[0-9]+ \(0: automatic\), not '100'" -- $CTL ring create flight records 100
+check "ring create records range" 2 "^$"     "records must be a power of two" -- $CTL ring create flight records 32
+check "ring create mode" 2 "^$"              "^rawprobectl: mode is discard or overwrite, not 'fast'$" -- $CTL ring create flight mode fast
+check "ring create word" 2 "^$"              "ring create: unknown word 'size' \(records, mode; try" -- $CTL ring create flight size 64
+check "ring create no value" 2 "^$"          "ring create records: missing value" -- $CTL ring create flight records
+check "ring create clock" 2 "^$"             "unknown word 'clock'" -- $CTL ring create flight clock tsc
+check "ring create needs module" 3 "^$"      "not loaded" -- $CTL ring create flight records 1024 mode overwrite
+check "ring del no name" 2 "^$"              "Usage: rawprobectl ring del SESSION" -- $CTL ring del
+check "ring del two"     2 "^$"              "Usage: rawprobectl ring del SESSION" -- $CTL ring del a b
+check "ring del default" 2 "^$"              "ring del: the default session stays" -- $CTL ring del default
+check "ring del 0"       2 "^$"              "ring del: the default session stays" -- $CTL ring del 0
+check "ring del long"    2 "^$"              "at most 31 characters" -- $CTL ring del abcdefghijabcdefghijabcdefghijabcdef
+check "ring del bad"     2 "^$"              "bad session name 'x y'" -- $CTL ring del 'x y'
+check "ring del id past u32" 2 "^$"          "'4294967296' is not a session id" -- $CTL ring del 4294967296
+check "ring del needs module" 3 "^$"         "not loaded" -- $CTL ring del flight
+check "ring show two"    2 "^$"              "Usage: rawprobectl ring show" -- $CTL ring show a b
+check "ring show bad"    2 "^$"              "ring show: bad session name" -- $CTL ring show a:b
+check "ring show needs module" 3 "^$"        "not loaded" -- $CTL ring show flight
+check "ring list stray"  2 "^$"              "Usage: rawprobectl ring list" -- $CTL ring list x
+check "ring list needs module" 3 "^$"        "not loaded" -- $CTL ring list
+check "ring set session records" 2 "^$"      "records must be a power of two in 64\.\.[0-9]+, not '100'" -- $CTL ring set flight records 100
+check "ring set records 0" 2 "^$"            "records must be a power of two" -- $CTL ring set records 0
+check "ring set session clock" 2 "^$"        "the clock is every session's: 'ring set clock tsc'" -- $CTL ring set flight clock tsc
+check "ring set clock and mode" 2 "^$"       "the clock goes in a command of its own" -- $CTL ring set clock tsc mode discard
+check "ring set word"    2 "^$"              "ring set: unknown word 'size'" -- $CTL ring set flight size 1
+check "ring set nothing" 2 "^$"              "Usage: rawprobectl ring set" -- $CTL ring set flight
+check "ring set bad session" 2 "^$"          "ring set: bad session name" -- $CTL ring set 'a b' records 128
+check "ring set old syntax" 3 "^$"           "not loaded" -- $CTL ring set records 128 mode overwrite
+check "ring set session" 3 "^$"              "not loaded" -- $CTL ring set flight records 128
+check "ring set default" 3 "^$"              "not loaded" -- $CTL ring set default mode overwrite
+check "ring prefix"      2 "^$"              "ambiguous: show or set" -- $CTL ring s
+check "--ring-records range" 2 "^$"          "^rawprobectl: --ring-records must be a power of two in 64\.\.[0-9]+ \(0: automatic\), not '100'$" -- $CTL trace kprobe:vfs_read --ring-records 100
+check "--ring-records word" 2 "^$"           "--ring-records must be a power of two" -- $CTL stream -e kprobe:vfs_read --ring-records many
+check "--ring-mode"      2 "^$"              "^rawprobectl: --ring-mode is discard or overwrite, not 'fast'$" -- $CTL trace kprobe:vfs_read --ring-mode fast
+check "--ring-records no probes" 2 "^$"      "give probes \(-e KIND:TARGET\)" -- $CTL stream --ring-records 128
+check "--ring-mode no probes" 2 "^$"         "give probes" -- $CTL stream --ring-mode overwrite
+check "--ring and --ring-records" 2 "^$"     "a named session is changed with 'ring set NAME'" -- $CTL stream --ring flight -e kprobe:vfs_read --ring-records 128
+check "--ring and --input" 2 "^$"            "--ring reads a session's live rings: not with --input" -- $CTL stream --ring flight -r x
+check "--ring bad name"  2 "^$"              "^rawprobectl: --ring: bad session name 'a b'" -- $CTL stream --ring 'a b'
+check "--ring long name" 2 "^$"              "--ring: a session's name is at most 31 characters" -- $CTL trace kprobe:vfs_read --ring abcdefghijabcdefghijabcdefghijabcdef
+check "--ring needs value" 2 "^$"            "option '--ring' needs a value" -- $CTL stream --ring
+check "--ring-records help" 0 "--ring-records N" "^$"      -- $CTL trace --help
+check "--ring help"      0 "--ring NAME +read the named session" "^$" -- $CTL stream --help
+check "probe add --ring help" 0 "--ring NAME +write records into the named session" "^$" -- $CTL probe add --help
+check "probe add --ring bad" 2 "^$"          "^rawprobectl: --ring: bad session name 'x/y'" -- $CTL probe add kprobe vfs_read --ring x/y
+check "probe add --ring long" 2 "^$"         "at most 31 characters" -- $CTL probe add kprobe vfs_read --ring abcdefghijabcdefghijabcdefghijabcdef
+check "probe add --ring dry-run" 0 "^kprobe:vfs_read args=none persistent ring=flight$" "^$" -- $CTL probe add kprobe vfs_read --ring flight --dry-run
+check "probe add --ring id dry-run" 0 "^kprobe:vfs_read args=none persistent ring=7$" "^$" -- $CTL probe add kprobe vfs_read --ring 7 --dry-run
+check "probe add --ring json" 0 "valid: 1 documents" "^$"  -- bash -c "$CTL -j probe add kprobe vfs_read --ring flight --dry-run | $VALIDATE probe_request"
+check "probe add --ring glob" 0 "^kprobe:vfs_read args=none persistent ring=flight kprobe:vfs_write args=none persistent ring=flight $" "2 functions" \
+	-- glob_lines "RAWPROBECTL_TRACEFS=$T/tracefs RAWPROBE_KPROBES_BLACKLIST=$T/blacklist $CTL probe add kprobe 'vfs_*' --ring flight --dry-run"
+check "probe add --ring needs module" 3 "^$" "not loaded" -- $CTL probe add kprobe vfs_read --ring flight
+check "stream --ring dry-run" 0 "^kprobe:vfs_read args=none ring=flight$" "^$" -- $CTL stream --ring flight -e kprobe:vfs_read --dry-run
+check "trace --ring-records parses" 3 "^$"   "not loaded" -- $CTL trace kprobe:vfs_read --ring-records 1024 --ring-mode overwrite -d 1
+check "stream --ring parses" 3 "^$"          "not loaded" -- $CTL stream --ring flight -d 1
+check "hist in kernel --ring-records" 2 "^$" "hist counts its probes in the kernel, in no rings" -- $CTL hist kretprobe:vfs_read --ring-records 128
+check "hist in kernel --ring" 2 "^$"         "hist counts its probes in the kernel" -- $CTL hist kretprobe:vfs_read --ring flight
+check "hist records --ring-records" 0 "^kretprobe:vfs_read args=none stack$" "^$" -- $CTL hist kretprobe:vfs_read --stack --ring-records 128 --dry-run
+check "hist string --ring-records" 0 "^kprobe:do_sys_openat2 args=s32,ustr$" "^$" -- $CTL hist kprobe:do_sys_openat2 --args s32,ustr --arg 0 --ring-records 128 --dry-run
+check "probe list help RING" 0 "RING: default, a name" "^$" -- $CTL probe list --help
+
 # --- every output format, from a capture with known records ---
 python3 "$here/mkcapture.py" "$T/cap.rpc"
 check "text"             0 "kretprobe:vfs_read +\(0x3, 0xffffffff81100200 <vfs_write\+0x0>, 0x64\) = -14 \(1500 ns\)" \

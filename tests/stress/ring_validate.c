@@ -13,6 +13,8 @@
  * "torn N", "overwritten N", "gaps N", "ring_lost N" and the first
  * corrupt records. Exit 0 when nothing was corrupt, 1 otherwise, 2 when
  * the rings could not be read.
+ *   ring_validate [SESSION]   the default session's rings, or SESSION's
+ *                             (an id: RAWPROBE_IOC_ATTACH before the mmap)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -155,8 +157,10 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	uint32_t session = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) :
+			   RAWPROBE_SESSION_DEFAULT;
 	struct rp_rings_map m = { .fd = -1 };
 	unsigned long long lost0 = 0, records = 0, torn = 0, over = 0;
 	unsigned long long gaps = 0, lost = 0;
@@ -167,7 +171,7 @@ int main(void)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	err = rp_rings_open(&m, 0);
+	err = rp_rings_open(&m, session, 0);
 	if (err) {
 		fprintf(stderr, "ring_validate: /dev/rawprobe: %s\n",
 			strerror(-err));

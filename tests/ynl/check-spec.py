@@ -387,6 +387,9 @@ struct nla_policy {
 
 RE_RANGE = re.compile(r'(?:static\s+)?(?:const\s+)?struct\s+netlink_range_validation\w*'
                       r'\s+\w+\s*=\s*\{.*?\};', re.S)
+# a macro that policies expand (entries shared by several policies)
+RE_POLICY_MACRO = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]*((?:[^\n]*\\\n)*[^\n]*)',
+                             re.M)
 RE_POLICY = re.compile(r'(?:static\s+)?(?:const\s+)?struct\s+nla_policy\s+(\w+)\s*'
                        r'\[[^\]]*\]\s*=\s*\{.*?\};', re.S)
 RE_OPS = re.compile(r'struct\s+genl_(?:split_)?ops\s+\w+\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};', re.S)
@@ -398,6 +401,8 @@ def policies(ctx, text, what):
     code = blank_comments(text)
     names = [m.group(1) for m in RE_POLICY.finditer(code)]
     src = [POLICY_STUBS]
+    src += [m.group(0) for m in RE_POLICY_MACRO.finditer(code)
+            if re.search(r'\bNLA_|\.type\s*=', m.group(2))]
     src += [m.group(0) for m in RE_RANGE.finditer(code)]
     src += [m.group(0) for m in RE_POLICY.finditer(code)]
     src.append('static const struct nla_policy *all[] = { %s };' %
@@ -460,7 +465,7 @@ int main(void)
 
 def policy_diff(want, got, attr_name, where=''):
     """Problems (genl.c's policy `want` against the spec's `got`) and notes:
-    genl.c may narrow a flags mask per operation, YNL cannot."""
+    genl.c may narrow a flags mask or a range per operation, YNL cannot."""
     probs, notes = [], []
     for a in sorted(set(want) | set(got)):
         name = where + attr_name(a)
@@ -477,6 +482,11 @@ def policy_diff(want, got, attr_name, where=''):
             notes.append(f'{name}: genl.c accepts mask 0x{w["mask"]:x} of the '
                          f'spec\'s 0x{g["mask"]:x} here')
             w['mask'] = g['mask']
+        if 'range' in w and 'range' in g and w['range'] != g['range'] and \
+                g['range'][0] <= w['range'][0] <= w['range'][1] <= g['range'][1]:
+            notes.append(f'{name}: genl.c accepts {w["range"][0]}..{w["range"][1]} '
+                         f'of the spec\'s {g["range"][0]}..{g["range"][1]} here')
+            w['range'] = g['range']
         if w != g:
             probs.append(f'{name}: genl.c {w}, spec {g}')
         if (wn is None) != (gn is None):
@@ -613,9 +623,9 @@ def put_problems(fam, code):
             shown |= set(s.attrs)
     probs, written = [], set()
     # nla_put*(skb, ATTR, args), nla_reserve(skb, ATTR, len) (binary) and
-    # nla_nest_start(skb, ATTR); args may hold one level of parentheses
+    # nla_nest_start(skb, ATTR); args may hold two levels of parentheses
     puts = re.finditer(r'\bnla_(?:put(?:_(\w+?))?|reserve|nest_start(?:_noflag)?)\s*\(\s*[^,()]+,\s*'
-                       r'(RAWPROBE_\w+)\s*([^()]*(?:\([^()]*\)[^()]*)*)\)', code)
+                       r'(RAWPROBE_\w+)\s*([^()]*(?:\((?:[^()]|\([^()]*\))*\)[^()]*)*)\)', code)
     for m in puts:
         how = m.group(1) or ''
         if m.group(0).startswith('nla_nest_start'):

@@ -69,7 +69,7 @@ asleep() {
 t_spec_loads() {
 	local ops
 	ops=$(ynl --list-ops) || fail "cli.py cannot load $SPEC"
-	for op in get-info probe-add probe-del probe-get ring-get; do
+	for op in get-info probe-add probe-del probe-get ring-get ring-new ring-del; do
 		expect_match "^$op " "$ops" "cli.py --list-ops"
 	done
 }
@@ -100,6 +100,52 @@ same(y["nr-rings"], c["rings"], "rings")
 same(y["ring-records"], c["records"], "records")
 same(y["ring-mode"], c["mode"], "mode")
 same(y["ring-bytes"], c["allocated_bytes"], "allocated bytes")' "$y" "$c"
+}
+
+# A named session made with cli.py (it outlives cli.py's socket), as
+# rawprobectl sees it (ring list, ring show NAME, a probe's session), a
+# probe added into it with cli.py, the session kept while the probe is,
+# then removed with rawprobectl.
+t_sessions() {
+	local new dump list show add id plist after
+	new=$(ynl --do ring-new --json \
+		'{"session-name": "ynl_t", "ring-records": 128, "ring-mode": "overwrite"}') ||
+		fail "ring-new: $new"
+	# the test runs in a subshell: leave no session behind on failure
+	trap '$CTL ring del ynl_t >/dev/null 2>&1 || true' EXIT
+	dump=$(ynl --dump ring-get) || fail "ring-get dump: $dump"
+	list=$($CTL -j ring list)
+	show=$($CTL -j ring show ynl_t)
+	add=$(ynl --do probe-add --json \
+		"{\"kind\": \"kprobe\", \"symbol\": \"$SYM\", \"flags\": [\"persistent\"], \"session-name\": \"ynl_t\"}") ||
+		fail "probe-add into ynl_t: $add"
+	id=$(json_get "$add" 'j["probe-id"]')
+	# shellcheck disable=SC2064
+	trap "$CTL probe del $id >/dev/null 2>&1; $CTL ring del ynl_t >/dev/null 2>&1 || true" EXIT
+	plist=$($CTL -j probe list)
+	expect_fail 1 "EBUSY" "$CTL" ring del ynl_t
+	$CTL probe del "$id"
+	$CTL ring del ynl_t
+	after=$($CTL -j ring list)
+	pycheck '
+new, dump, lst, show, add, plist, after = d
+want(new.get("session-name") == "ynl_t" and new.get("ring-records") == 128 and
+     new.get("ring-mode") == "overwrite", f"ring-new answered {new}")
+sid = new["session"]
+y = next(s for s in dump if s.get("session") == sid)
+c = next(s for s in lst if s["session"] == sid)
+for a, b in (("session-name", "name"), ("nr-rings", "rings"), ("ring-records", "records"),
+             ("ring-mode", "mode"), ("ring-bytes", "allocated_bytes"),
+             ("session-uid", "owner_uid"), ("nr-probes", "probes"),
+             ("session-readers", "readers"), ("session-lost", "lost")):
+    same(y.get(a), c.get(b), a)
+same(show, c, "ring show ynl_t against ring list")
+want(0 in [s["session"] for s in lst], f"no default session in ring list: {lst}")
+same(add.get("session"), sid, "probe-add answered its session")
+same(next(p for p in plist if p["id"] == add["probe-id"])["session"], sid,
+     "probe list: the session")
+want(sid not in [s["session"] for s in after], f"ring del left it: {after}")' \
+		"$new" "$dump" "$list" "$show" "$add" "$plist" "$after"
 }
 
 # Add with cli.py (persistent: its socket closes when it exits), hit the
@@ -222,7 +268,7 @@ want([e[0] for e in y] == ["added", "removed"], f"cli.py got {y}")
 same(y, c, "events")' "$(cat "$out")" "[$(paste -sd, "$mout")]" "$id"
 }
 
-tests t_spec_loads t_get_info t_ring_get t_add_dump_del t_del_list_and_names \
+tests t_spec_loads t_get_info t_ring_get t_sessions t_add_dump_del t_del_list_and_names \
 	t_owned_probe_goes \
 	t_policy_error t_events
 

@@ -9,6 +9,7 @@
 #include <netlink/attr.h>
 #include "cmd/cmd.h"
 #include "lib/cli.h"
+#include "lib/ring_nl.h"
 #include "out/probe.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
@@ -74,6 +75,9 @@ static void rp_add_usage(FILE *out)
 		"                       records ('rawprobectl agg show ID' reads them);\n"
 		"      --by, --stats, --hist, --lhist, --max-keys  as count takes\n"
 		"                       them ('rawprobectl count --help'), --count implied\n"
+		"      --ring NAME      write records into the named session NAME\n"
+		"                       ('ring create NAME'; 'stream --ring NAME'\n"
+		"                       reads it) instead of the default session\n"
 		"      --dry-run        print the requests, add nothing\n"
 		"      --max-probes N   a glob may make N probes (default %d, at\n"
 		"                       most %d); more is refused, before any is added\n"
@@ -85,6 +89,8 @@ static void rp_add_usage(FILE *out)
 		RAWPROBE_STACK_MAX, RP_GLOB_CAP_DEFAULT, RAWPROBE_MAX_PROBES);
 }
 
+#define RP_OPT_RING 0x400
+
 static const struct option rp_add_longopts[] = {
 	RP_PROBE_LONGOPTS,
 	RP_FILTER_LONGOPTS,
@@ -92,10 +98,35 @@ static const struct option rp_add_longopts[] = {
 	{ "disabled",  no_argument,       NULL, 'd' },
 	{ "syscall",   no_argument,       NULL, 'S' },
 	{ "dry-run",   no_argument,       NULL, 'n' },
+	{ "ring",      required_argument, NULL, RP_OPT_RING },
 	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * --ring: the session looked up before any probe is added, so that an
+ * unknown name is said as one (with near names), not as the add's
+ * ENOENT, which an unknown symbol gives too. RP_EXIT_OK or the exit code.
+ */
+static int rp_probe_ring_check(struct rp_nl *nl, const struct rp_probe_req *req)
+{
+	char label[RP_SESSION_LABEL_MAX], what[RP_SESSION_LABEL_MAX + 16];
+	struct rp_session s;
+	int err;
+
+	if (!req->ring.name[0] && req->ring.id == RAWPROBE_SESSION_DEFAULT)
+		return RP_EXIT_OK;
+	err = rp_session_get(nl, &req->ring, &s);
+	if (!err)
+		return RP_EXIT_OK;
+	snprintf(what, sizeof(what), "--ring %s",
+		 rp_session_label(req->ring.id, req->ring.name, label,
+				  sizeof(label)));
+	rp_nl_perror(nl, what, err);
+	rp_session_hint(nl, &req->ring, err);
+	return rp_exit_from_errno(err);
+}
 
 static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 			    const char *target, bool dry_run)
@@ -119,6 +150,11 @@ static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
+	rc = rp_probe_ring_check(&nl, req);
+	if (rc) {
+		rp_nl_close(&nl);
+		return rc;
+	}
 	err = rp_probe_add_req(&nl, req, &pi);
 	rp_nl_close(&nl);
 	if (err)
@@ -205,6 +241,11 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 	rc = ids ? rp_connect(&nl) : RP_EXIT_FAIL;
 	if (rc)
 		goto out;
+	rc = rp_probe_ring_check(&nl, &reqs[0]);
+	if (rc) {
+		rp_nl_close(&nl);
+		goto out;
+	}
 	err = rp_probe_add_many(&nl, reqs, n, ids);
 	rp_nl_close(&nl);
 	if (err) {
@@ -249,6 +290,12 @@ static int rp_probe_add_cmd(int argc, char **argv)
 			dry_run = true;
 			continue;
 		}
+		if (opt == RP_OPT_RING) {
+			rc = rp_ring_name_opt("--ring", optarg, &req.ring);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (opt == RP_OPT_MAX_PROBES) {
 			rc = rp_max_probes_opt(optarg, &max);
 			if (rc)
@@ -289,19 +336,25 @@ static int rp_probe_list_cmd(int argc, char **argv)
 {
 	struct rp_probe_info *v = NULL;
 	struct rp_nl nl;
+	struct rp_sessions ss = { 0 };
 	size_t n = 0, i;
 	int rc, err;
 
 	rc = rp_no_args(argc, argv, "Usage: rawprobectl probe list\n"
 			       "Every probe with its state and statistics: hits, "
 			       "records delivered,\nlost (ring full), missed "
-			       "(kretprobe maxactive) and recursion misses.\n");
+			       "(kretprobe maxactive) and recursion misses; the\n"
+			       "session it writes into (RING: default, a name, or "
+			       "a command's own by id).\n");
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
 	rc = rp_connect(&nl);
 	if (rc)
 		return rc;
 	err = rp_probe_dump(&nl, &v, &n);
+	/* the sessions' names, if the caller may see them; else ids */
+	if (!err && !rp_opts.json && rp_session_dump(&nl, &ss.v, &ss.n))
+		ss.n = 0;
 	rp_nl_close(&nl);
 	if (err)
 		return rp_fail(&nl, "probe list", err);
@@ -312,8 +365,9 @@ static int rp_probe_list_cmd(int argc, char **argv)
 		json_arr_close(&rp_json);
 		json_end_doc(&rp_json);
 	} else {
-		rp_probe_table(v, n);
+		rp_probe_table(v, n, &ss);
 	}
+	free(ss.v);
 	free(v);
 	return RP_EXIT_OK;
 }
@@ -484,24 +538,37 @@ static int rp_show_reply(struct nlattr **a, void *ctx)
 	struct rp_probe_info pi;
 	int err = rp_probe_info_parse(a, &pi);
 
-	(void)ctx;
 	if (err)
 		return err;
 	if (rp_opts.json)
 		rp_probe_print(&pi);
 	else
-		rp_probe_detail(&pi);
+		rp_probe_detail(&pi, ctx);
 	return 0;
 }
 
 static int rp_probe_show_cmd(int argc, char **argv)
 {
+	struct rp_sessions ss = { 0 };
+	struct rp_nl nl;
+	uint32_t id;
 	int rc = rp_one_arg(argc, argv, "Usage: rawprobectl probe show ID\n");
 
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
-	return rp_id_request(RAWPROBE_CMD_PROBE_GET, "probe show", argv[1],
-			     false, rp_show_reply, NULL);
+	rc = rp_parse_id(argv[1], &id);
+	if (rc)
+		return rc;
+	/* the sessions' names, quietly: the request below says what fails */
+	if (!rp_opts.json && !rp_nl_open(&nl)) {
+		if (rp_session_dump(&nl, &ss.v, &ss.n))
+			ss.n = 0;
+		rp_nl_close(&nl);
+	}
+	rc = rp_id_request(RAWPROBE_CMD_PROBE_GET, "probe show", argv[1],
+			   false, rp_show_reply, &ss);
+	free(ss.v);
+	return rc;
 }
 
 static const struct rp_cmd rp_probe_cmds[] = {

@@ -288,3 +288,22 @@ int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi)
 
 	return msg ? rp_nl_call(nl, msg, rp_info_reply, mi) : -ENOMEM;
 }
+
+void rp_abi_mismatch_say(uint32_t module_abi)
+{
+	fprintf(stderr, "rawprobectl: the rawprobe module speaks ABI %u, "
+		"rawprobectl ABI %u: load the matching module (build both "
+		"from one tree; 'rawprobectl version' shows both)\n",
+		module_abi, RAWPROBE_ABI_VERSION);
+}
+
+bool rp_abi_explain(struct rp_nl *nl)
+{
+	struct rp_module_info mi = { 0 };
+	struct rp_nl copy = *nl;	/* the failure's reason is kept */
+
+	if (rp_module_info_get(&copy, &mi) || mi.abi == RAWPROBE_ABI_VERSION)
+		return false;
+	rp_abi_mismatch_say(mi.abi);
+	return true;
+}

@@ -84,6 +84,17 @@ struct rp_module_info {
 };
 
 int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi);
+/*
+ * "rawprobectl: the rawprobe module speaks ABI 5, rawprobectl ABI 6: load
+ * the matching module ...", on stderr.
+ */
+void rp_abi_mismatch_say(uint32_t module_abi);
+/*
+ * After a request the module did not understand (an unknown command or
+ * attribute): ask it its ABI (GET_INFO) and, if it is not this
+ * rawprobectl's, say so. true if it was said.
+ */
+bool rp_abi_explain(struct rp_nl *nl);
 
 /*
  * The line scripts and people wait for, as bpftrace's "Attaching N

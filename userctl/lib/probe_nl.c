@@ -171,6 +171,9 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 	if (!a[RAWPROBE_A_PROBE_ID] || !a[RAWPROBE_A_KIND])
 		return -EBADMSG;
 	pi->id = nla_get_u32(a[RAWPROBE_A_PROBE_ID]);
+	/* a module without sessions writes every probe into the default */
+	if (a[RAWPROBE_A_SESSION])
+		pi->session = nla_get_u32(a[RAWPROBE_A_SESSION]);
 	pi->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
 	if (a[RAWPROBE_A_STATE])
 		pi->state = nla_get_u8(a[RAWPROBE_A_STATE]);
@@ -392,7 +395,8 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	    nla_put(msg, RAWPROBE_A_STR_LEN_ARGS, r->nargs, r->str_len_arg))
 		return -EMSGSIZE;
 	return rp_put_agg(msg, r) ?: rp_put_ovr(msg, &r->ovr) ?:
-	       rp_task_filter_put(msg, &r->filter);
+	       rp_task_filter_put(msg, &r->filter) ?:
+	       rp_session_ref_put(msg, &r->ring);
 }
 
 /* An older module refuses filter attributes it does not know. */
@@ -442,13 +446,27 @@ static void rp_stack_hint(const struct rp_nl *nl,
 		"stacks (--stack): load the module of this rawprobectl\n");
 }
 
-static void rp_add_hints(const struct rp_nl *nl, const struct rp_probe_req *req,
+/*
+ * ...and sessions (ABI 6): say which module this is. (ENOENT is an
+ * unknown symbol as well as session: the commands look a session up
+ * before they add probes to it.)
+ */
+static void rp_ring_hint(struct rp_nl *nl, const struct rp_probe_req *req,
+			 int err)
+{
+	if (err != -ENOENT &&
+	    (req->ring.name[0] || req->ring.id != RAWPROBE_SESSION_DEFAULT))
+		rp_session_hint(nl, &req->ring, err);
+}
+
+static void rp_add_hints(struct rp_nl *nl, const struct rp_probe_req *req,
 			 int err)
 {
 	rp_filter_hint(nl, req, err);
 	rp_names_hint(nl, req, err);
 	rp_fetch_hint(nl, req, err);
 	rp_stack_hint(nl, req, err);
+	rp_ring_hint(nl, req, err);
 }
 
 int rp_probe_add_req(struct rp_nl *nl, const struct rp_probe_req *req,

@@ -14,6 +14,7 @@
 #include "rawprobe.h"
 #include "lib/desc.h"
 #include "lib/nl.h"
+#include "lib/ring_nl.h"
 
 /*
  * Who a probe (in the kernel) or a stream (in user space) records:
@@ -110,11 +111,14 @@ struct rp_probe_req {
 	char filter_strs[RAWPROBE_FILTER_STRS_LEN];
 	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
 	struct rp_ovr_req ovr;
+	/* the session it writes into (RAWPROBE_A_SESSION(_NAME)); 0: default */
+	struct rp_session_ref ring;
 };
 
 /* A probe as the kernel describes it (PROBE_GET / dump / events). */
 struct rp_probe_info {
 	uint32_t id;
+	uint32_t session;		/* where it writes (0: the default) */
 	uint8_t kind, state, nargs;
 	uint8_t argtypes[RAWPROBE_MAX_ARGS];
 	uint32_t flags, offset, maxactive;

@@ -11,20 +11,33 @@
 #include <sys/mman.h>
 #include "lib/rings_map.h"
 
-int rp_rings_open(struct rp_rings_map *m, unsigned int flags)
+int rp_rings_open(struct rp_rings_map *m, uint32_t session,
+		  unsigned int flags)
 {
 	struct rp_reader_ring *rings;
 	size_t ctrl_len, data_len;
 	unsigned int i;
 
+	m->step = RP_RINGS_OPEN;
 	m->fd = open("/dev/" RAWPROBE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 	if (m->fd < 0)
 		return -errno;
+	/* the ABI first: an older module has no RAWPROBE_IOC_ATTACH */
 	if (ioctl(m->fd, RAWPROBE_IOC_INFO, &m->info))
 		return -errno;
+	m->step = RP_RINGS_ABI;
 	if (m->info.abi_version != RAWPROBE_ABI_VERSION ||
 	    m->info.record_size != sizeof(struct rawprobe_record))
 		return -EPROTO;
+	if (session != RAWPROBE_SESSION_DEFAULT) {
+		m->step = RP_RINGS_ATTACH;
+		if (ioctl(m->fd, RAWPROBE_IOC_ATTACH, &session))
+			return -errno;
+		/* the geometry is the session's now */
+		if (ioctl(m->fd, RAWPROBE_IOC_INFO, &m->info))
+			return -errno;
+	}
+	m->step = RP_RINGS_MAP;
 	ctrl_len = (size_t)m->info.nr_rings * m->info.page_size;
 	data_len = (size_t)m->info.nr_rings * m->info.ring_bytes;
 	m->ctrl = mmap(NULL, ctrl_len, PROT_READ | PROT_WRITE, MAP_SHARED,

@@ -120,6 +120,10 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 	json_kv_bool(j, "disabled", r->flags & RAWPROBE_F_DISABLED);
 	if (r->flags & RAWPROBE_F_STACK)
 		json_kv_bool(j, "stack", true);
+	if (r->ring.name[0])
+		json_kv_str(j, "ring", r->ring.name);
+	else if (r->ring.id)
+		json_kv_u64(j, "session", r->ring.id);
 	json_key(j, "args");
 	json_arr_open(j);
 	for (i = 0; i < r->nargs; i++)
@@ -156,6 +160,7 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 static void rp_dry_run_one(const struct rp_probe_req *r)
 {
 	char target[RP_TARGET_MAX], args[RAWPROBE_ARG_NAMES_LEN + 64];
+	char ring[RP_SESSION_LABEL_MAX + 8] = "";
 	struct rp_probe_info t = { .offset = r->offset, .addr = r->addr };
 
 	snprintf(t.symbol, sizeof(t.symbol), "%s", r->symbol);
@@ -167,12 +172,17 @@ static void rp_dry_run_one(const struct rp_probe_req *r)
 	}
 	rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names, args,
 		    sizeof(args));
-	printf("%s:%s args=%s%s%s%s%s\n", rp_kind_name(r->kind), target,
+	if (r->ring.name[0] || r->ring.id) {
+		strcpy(ring, " ring=");
+		rp_session_label(r->ring.id, r->ring.name, ring + 6,
+				 sizeof(ring) - 6);
+	}
+	printf("%s:%s args=%s%s%s%s%s%s\n", rp_kind_name(r->kind), target,
 	       r->nargs ? args : "none",
 	       r->flags & RAWPROBE_F_STACK ? " stack" : "",
 	       r->flags & RAWPROBE_F_SYSCALL ? " syscall" : "",
 	       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
-	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "");
+	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "", ring);
 	rp_dry_run_programs(r);
 }
 
@@ -337,6 +347,7 @@ void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 		json_kv_str(j, "address", addr);
 	}
 	json_kv_str(j, "state", rp_state_name(pi->state));
+	json_kv_u64(j, "session", pi->session);
 	json_kv_bool(j, "persistent", pi->flags & RAWPROBE_F_PERSISTENT);
 	json_kv_bool(j, "syscall_args", pi->flags & RAWPROBE_F_SYSCALL);
 	if (pi->flags & RAWPROBE_F_STACK)
@@ -378,15 +389,17 @@ void rp_probe_print(const struct rp_probe_info *pi)
 	json_end_doc(&rp_json);
 }
 
-void rp_probe_table(const struct rp_probe_info *v, size_t n)
+void rp_probe_table(const struct rp_probe_info *v, size_t n,
+		    const struct rp_sessions *ss)
 {
 	char maxact[16], args[RAWPROBE_ARG_NAMES_LEN + 64], ovr[64];
+	char ring[RP_SESSION_LABEL_MAX];
 	struct rp_probe_shown shown;
 	size_t i;
 
-	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s\n", "ID",
-	       "KIND", "TARGET", "STATE", "MAXACT", "HITS", "RECORDS", "LOST",
-	       "MISSED", "RECURSE", "FILTERED");
+	printf("%4s %-9s %-32s %-8s %6s %10s %10s %8s %8s %8s %8s %s\n",
+	       "ID", "KIND", "TARGET", "STATE", "MAXACT", "HITS", "RECORDS",
+	       "LOST", "MISSED", "RECURSE", "FILTERED", "RING");
 	for (i = 0; i < n; i++) {
 		const struct rp_probe_info *pi = &v[i];
 
@@ -403,11 +416,12 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n)
 				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       "%s%s%s%s%s%s%s%s%s%s\n",
+		       " %s%s%s%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
 		       pi->filtered,
+		       rp_sessions_label(ss, pi->session, ring, sizeof(ring)),
 		       pi->flags & RAWPROBE_F_PERSISTENT ? "" : "  (owned)",
 		       shown.filter[0] ? "  [" : "", shown.filter,
 		       shown.filter[0] ? "]" : "",
@@ -418,8 +432,11 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n)
 }
 
 /* probe show: one probe, every field */
-void rp_probe_detail(const struct rp_probe_info *pi)
+void rp_probe_detail(const struct rp_probe_info *pi,
+		     const struct rp_sessions *ss)
 {
+	const struct rp_session *named;
+	char ring[RP_SESSION_LABEL_MAX];
 	char sym[RP_KSYM_MAX], sym_shown[RP_ESCAPED_MAX(RP_KSYM_MAX) + 1];
 	char args[RAWPROBE_ARG_NAMES_LEN + 64];
 	struct rp_probe_shown shown;
@@ -432,6 +449,16 @@ void rp_probe_detail(const struct rp_probe_info *pi)
 	       "owned by the socket that added it");
 	if (shown.owner[0])
 		printf("  owner       module %s\n", shown.owner);
+	named = rp_sessions_find(ss, pi->session);
+	if (pi->session == RAWPROBE_SESSION_DEFAULT)
+		printf("  ring        default (session 0)\n");
+	else if (named && named->name[0])
+		printf("  ring        %s (session %u)\n",
+		       rp_session_label(pi->session, named->name, ring,
+					sizeof(ring)), pi->session);
+	else
+		printf("  ring        session %u%s\n", pi->session,
+		       named ? " (a command's own)" : "");
 	if (pi->probed_addr) {
 		rp_ksym_format(pi->probed_addr, sym, sizeof(sym));
 		rp_escape_str(sym_shown, sizeof(sym_shown), sym, sizeof(sym));

@@ -10,6 +10,7 @@
 #include "lib/escape.h"
 #include "lib/json.h"
 #include "lib/probe_nl.h"
+#include "lib/ring_nl.h"
 #include "resolve/probe_req.h"
 #include "resolve/task_filter.h"
 
@@ -32,9 +33,14 @@ void rp_probe_dry_run(const struct rp_probe_req *reqs, size_t n);
 void rp_probe_json(struct json *j, const struct rp_probe_info *pi);
 /* ...as one document on stdout */
 void rp_probe_print(const struct rp_probe_info *pi);
-/* probe list: a line a probe under a heading */
-void rp_probe_table(const struct rp_probe_info *v, size_t n);
+/*
+ * probe list: a line a probe under a heading; ss (or NULL) names the
+ * sessions the probes write into
+ */
+void rp_probe_table(const struct rp_probe_info *v, size_t n,
+		    const struct rp_sessions *ss);
 /* probe show: one probe, every field */
-void rp_probe_detail(const struct rp_probe_info *pi);
+void rp_probe_detail(const struct rp_probe_info *pi,
+		     const struct rp_sessions *ss);
 
 #endif

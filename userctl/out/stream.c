@@ -7,8 +7,11 @@
  * Probes given with -e (or, for trace and hist, as arguments) belong to
  * this command's netlink socket: they go away when it exits, is
  * interrupted or is killed (the kernel reaps them when the socket
- * closes). At exit the command prints, per probe, hits, records
- * delivered, lost and filtered, and per CPU any sequence gap.
+ * closes). They write into a session of the command's own, made on that
+ * socket too (rp_stream_session()), or into --ring's; a stream without
+ * probes reads the default session. At exit the command prints, per
+ * probe of the session, hits, records delivered, lost and filtered, and
+ * per CPU any sequence gap.
  */
 #define _GNU_SOURCE	/* strerrorname_np */
 #include <errno.h>
@@ -191,12 +194,34 @@ static int rp_stream_replayed(const struct rawprobe_record *r,
 
 /* --- summary --- */
 
+/* Does probe i write into the rings this command reads? */
+static bool rp_stream_in_session(const struct rp_stream *s, size_t i)
+{
+	return s->probes[i].session == s->session.id;
+}
+
+/* How to grow the rings read: the command's own, a named, the default */
+static void rp_stream_grow_hint(const struct rp_stream *s, char *buf,
+				size_t len)
+{
+	char label[RP_SESSION_LABEL_MAX];
+
+	if (s->own_session)
+		snprintf(buf, len, "--ring-records N");
+	else if (s->session.id != RAWPROBE_SESSION_DEFAULT)
+		snprintf(buf, len, "'ring set %s records N'",
+			 rp_session_label(s->session.id, s->session.name,
+					  label, sizeof(label)));
+	else
+		snprintf(buf, len, "'ring set records N'");
+}
+
 static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
 	uint64_t gaps = 0;
 	uint64_t ring_lost = rp_reader_ring_lost(s->map.reader) - s->lost0;
-	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1];
+	char name[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX) + 1], grow[160];
 	unsigned int cpu;
 	size_t i;
 
@@ -207,6 +232,8 @@ static void rp_stream_summary(struct rp_stream *s)
 		const struct rp_probe_info *pi = &s->probes[i];
 		uint64_t seen = pi->id < s->seen_len ? s->seen[pi->id] : 0;
 
+		if (!rp_stream_in_session(s, i))
+			continue;	/* another session's rings */
 		rp_escape_str(name, sizeof(name), s->descs[i].name,
 			      sizeof(s->descs[i].name));
 		fprintf(stderr, "%-40s %10" PRIu64 " %10" PRIu64 " %10" PRIu64
@@ -224,11 +251,12 @@ static void rp_stream_summary(struct rp_stream *s)
 	if (s->filtered)
 		fprintf(stderr, ", %" PRIu64 " filtered out here", s->filtered);
 	fputc('\n', stderr);
+	rp_stream_grow_hint(s, grow, sizeof(grow));
 	if (ring_lost || gaps)
 		fprintf(stderr, "rawprobectl: records were lost: read faster "
 			"(-q, --format raw -o FILE), filter in the kernel "
 			"(--pid/--comm with -e), or grow the rings "
-			"('ring set records N')\n");
+			"(%s)\n", grow);
 }
 
 /* --- owned probes --- */
@@ -278,14 +306,19 @@ static void rp_stream_owned_cmd(struct rp_stream *s, int cmd)
 void rp_stream_ready(const struct rp_stream *s)
 {
 	const char *names[RP_READY_NAMES];
-	size_t total = s->nr_owned ? s->nr_owned : s->nr_probes, i, k;
+	size_t total = s->nr_owned, i, k;
 	unsigned int n = 0;
 
-	for (k = 0; k < total && n < RP_READY_NAMES; k++) {
-		if (!s->nr_owned) {
-			names[n++] = s->descs[k].name;
-			continue;
+	if (!s->nr_owned) {	/* stream alone: the session's probes */
+		for (i = 0; i < s->nr_probes; i++) {
+			if (s->probes[i].session != s->session.id)
+				continue;
+			if (n < RP_READY_NAMES)
+				names[n++] = s->descs[i].name;
+			total++;
 		}
+	}
+	for (k = 0; k < s->nr_owned && n < RP_READY_NAMES; k++) {
 		for (i = 0; i < s->nr_probes; i++)
 			if (s->descs[i].id == s->owned[k])
 				break;
@@ -445,22 +478,99 @@ static int rp_stream_replay(struct rp_stream *s)
 	return rc;
 }
 
+/* The session's rings could not be attached to: why, and the exit code */
+static int rp_stream_attach_failed(const struct rp_stream *s, int err)
+{
+	char label[RP_SESSION_LABEL_MAX];
+
+	rp_session_label(s->session.id, s->session.name, label, sizeof(label));
+	fprintf(stderr, "rawprobectl: session %s: %s%s (%s)\n", label,
+		strerror(-err),
+		err == -EBUSY ? ": another command reads its rings: stop it "
+				"first" :
+		err == -EPERM ? ": its rings are its owner's (or "
+				"CAP_SYS_ADMIN's) to read" :
+		err == -ENOENT ? ": it ended (ring del) before its rings "
+				 "were mapped" : "",
+		strerrorname_np(-err) ?: "?");
+	return err == -EPERM || err == -EACCES ? RP_EXIT_PERM : RP_EXIT_FAIL;
+}
+
 static int rp_stream_open_rings(struct rp_stream *s)
 {
-	int err = rp_rings_open(&s->map, RP_READER_MERGE);
+	int err = rp_rings_open(&s->map, s->session.id, RP_READER_MERGE);
 
 	if (!err)
 		return 0;
+	if (s->map.step == RP_RINGS_ABI && err == -EPROTO) {
+		if (s->map.info.abi_version != RAWPROBE_ABI_VERSION)
+			rp_abi_mismatch_say(s->map.info.abi_version);
+		else
+			fprintf(stderr, "rawprobectl: /dev/%s: records of %u "
+				"bytes, rawprobectl's are %zu: build the CLI "
+				"and the module from one tree\n",
+				RAWPROBE_DEVICE_NAME,
+				s->map.info.record_size,
+				sizeof(struct rawprobe_record));
+		return RP_EXIT_FAIL;
+	}
+	if (s->map.step == RP_RINGS_ATTACH)
+		return rp_stream_attach_failed(s, err);
 	fprintf(stderr, "rawprobectl: /dev/%s: %s%s (%s)\n",
 		RAWPROBE_DEVICE_NAME, strerror(-err),
-		err == -EBUSY ? ": another stream is reading: stop it first" :
-		err == -EPROTO ? ": ABI mismatch: build the CLI and the module "
-				 "from one tree" :
+		err == -EBUSY ? ": another command reads the default "
+				"session's rings: stop it first" :
 		err == -EACCES ? ": run as root" :
 		err == -EPERM ? ": refused by kernel lockdown: see "
 				"/sys/kernel/security/lockdown" : "",
 		strerrorname_np(-err) ?: "?");
 	return err == -EACCES || err == -EPERM ? RP_EXIT_PERM : RP_EXIT_FAIL;
+}
+
+/*
+ * The session this command reads, before its rings are mapped and its
+ * probes added: --ring's (looked up by name: the mapping takes an id),
+ * else, with probes of its own, a session of its own, which its socket
+ * owns (it ends with the command, even killed), else the default. Its
+ * probes write there.
+ */
+static int rp_stream_session(struct rp_stream *s, struct rp_stream_cfg *c)
+{
+	char label[RP_SESSION_LABEL_MAX], what[RP_SESSION_LABEL_MAX + 16];
+	size_t i;
+	int err;
+
+	if (c->ring_set) {
+		err = rp_session_get(&s->nl, &c->ring, &s->session);
+		if (err) {
+			snprintf(what, sizeof(what), "session %s",
+				 rp_session_label(c->ring.id, c->ring.name,
+						  label, sizeof(label)));
+			rp_nl_perror(&s->nl, what, err);
+			rp_session_hint(&s->nl, &c->ring, err);
+			return rp_exit_from_errno(err);
+		}
+		/* a module that does not say: it is the one asked for */
+		if (!s->session.id && !c->ring.name[0])
+			s->session.id = c->ring.id;
+	} else if (c->nreqs) {
+		err = rp_session_new(&s->nl, NULL, c->ring_records,
+				     c->ring_mode, &s->session);
+		if (err) {
+			rp_nl_perror(&s->nl, "rings of this command's own "
+				     "(RING_NEW)", err);
+			rp_session_hint(&s->nl, NULL, err);
+			return rp_exit_from_errno(err);
+		}
+		s->own_session = true;
+	} else {
+		return 0;	/* the default session, as before sessions */
+	}
+	for (i = 0; i < c->nreqs; i++) {
+		memset(&c->reqs[i].ring, 0, sizeof(c->reqs[i].ring));
+		c->reqs[i].ring.id = s->session.id;
+	}
+	return 0;
 }
 
 /*
@@ -508,7 +618,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 {
 	int rc, err;
 
-	rc = rp_stream_open_rings(s);
+	rc = rp_stream_session(s, c) ?: rp_stream_open_rings(s);
 	if (!rc)
 		rc = rp_stream_drain_log_open(s);
 	if (rc)
@@ -589,6 +699,7 @@ int rp_stream_main(int mode, int argc, char **argv,
 	memset(&c, 0, sizeof(c));
 	c.mode = mode;
 	c.format = -1;
+	c.ring_mode = -1;
 	c.max_probes = RP_GLOB_CAP_DEFAULT;
 	rc = rp_stream_parse(argc, argv, &c);
 	if (!rc)

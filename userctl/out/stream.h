@@ -16,6 +16,7 @@
 #include "lib/desc.h"
 #include "lib/nl.h"
 #include "lib/probe_nl.h"
+#include "lib/ring_nl.h"
 #include "lib/rings_map.h"
 #include "out/histogram.h"
 #include "out/sink.h"
@@ -53,6 +54,15 @@ struct rp_stream_cfg {
 	bool hist_stack;		/* --stack */
 	double interval;		/* hist -i: seconds; 0: at the end */
 	bool in_kernel;			/* hist counts in its own probes */
+	/*
+	 * The session read: --ring's (ring_set), else, with probes of its
+	 * own, one of the command's (--ring-records, --ring-mode: -1 for
+	 * the module's default), else the default session.
+	 */
+	bool ring_set;
+	struct rp_session_ref ring;
+	uint32_t ring_records;
+	int ring_mode;
 };
 
 
@@ -75,6 +85,8 @@ struct rp_stream {
 	uint64_t *seen;		/* records per probe id seen here */
 	uint32_t seen_len;
 	struct rp_drain_log *drain_log;	/* NULL: none asked for */
+	struct rp_session session;	/* the session read */
+	bool own_session;		/* made here: the socket's, gone with it */
 };
 
 /*

@@ -107,7 +107,14 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           of the live rings\n"
 		"      --drain-log FILE     diagnosis: write a line per drain of\n"
 		"                           the rings to FILE at exit (when, how\n"
-		"                           long, records, backlog, lost)\n");
+		"                           long, records, backlog, lost)\n"
+		"      --ring NAME          read the named session NAME (ring\n"
+		"                           create); probes given here write there\n"
+		"      --ring-records N     records per CPU of this command's own\n"
+		"                           rings (with probes; a power of two;\n"
+		"                           default 0: the module's automatic size)\n"
+		"      --ring-mode MODE     discard (default): a full ring drops new\n"
+		"                           records; overwrite: the oldest\n");
 	if (mode == RP_MODE_HIST)
 		fprintf(out,
 			"      --arg N              histogram of argument N (0..5)\n"
@@ -139,11 +146,18 @@ static void rp_stream_usage(FILE *out, int mode)
 			"stack follows, a caller a line, innermost first.\n");
 	fprintf(out, "A summary (hits, lost, filtered, sequence gaps) goes to "
 		"stderr at exit.\n");
+	fprintf(out, mode == RP_MODE_STREAM ?
+		"With probes (-e), the command reads rings of its own, where only\n"
+		"they write; without, the default session's (persistent probes').\n" :
+		mode == RP_MODE_TRACE ?
+		"The probes write into rings of the command's own, which go with it.\n" :
+		"Probes that write records write into rings of the command's own.\n");
 }
 
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
-	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL,
+	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL, RP_OPT_RING,
+	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE,
 };
 
 static const struct option rp_stream_longopts[] = {
@@ -160,6 +174,9 @@ static const struct option rp_stream_longopts[] = {
 	{ "format",    required_argument, NULL, 'f' },
 	{ "quiet",     no_argument,       NULL, 'q' },
 	{ "drain-log", required_argument, NULL, RP_OPT_DRAIN_LOG },
+	{ "ring",      required_argument, NULL, RP_OPT_RING },
+	{ "ring-records", required_argument, NULL, RP_OPT_RING_RECORDS },
+	{ "ring-mode", required_argument, NULL, RP_OPT_RING_MODE },
 	{ "arg",       required_argument, NULL, RP_OPT_ARG },
 	{ "retval",    no_argument,       NULL, RP_OPT_RETVAL },
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
@@ -284,6 +301,14 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	case RP_OPT_DRAIN_LOG:
 		c->drain_log = arg;
 		return 0;
+	case RP_OPT_RING:
+		c->ring_set = true;
+		return rp_ring_name_opt("--ring", arg, &c->ring);
+	case RP_OPT_RING_RECORDS:
+		return rp_ring_records_opt("--ring-records", arg,
+					   &c->ring_records);
+	case RP_OPT_RING_MODE:
+		return rp_ring_mode_opt("--ring-mode", arg, &c->ring_mode);
 	default:
 		return rp_hist_opt(opt, arg, c);
 	}
@@ -365,6 +390,19 @@ static int rp_hist_check(struct rp_stream_cfg *c)
 	return 0;
 }
 
+/* hist's own probes counting in the kernel have no rings to size or name */
+static int rp_hist_rings(const struct rp_stream_cfg *c)
+{
+	if (c->in_kernel && (c->ring_records || c->ring_mode >= 0 ||
+			     c->ring_set))
+		return rp_usage_error("hist counts its probes in the kernel, in "
+				      "no rings: --ring, --ring-records and "
+				      "--ring-mode are for a hist that reads "
+				      "records (--stack, --count, --id, "
+				      "--drain-log, string arguments)");
+	return 0;
+}
+
 /*
  * An aggregating probe keeps no string: hist --arg of a probe whose
  * arguments (resolved: --args auto, names) hold one reads records.
@@ -381,7 +419,7 @@ int rp_hist_strings(struct rp_stream_cfg *c)
 			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_USTR ||
 			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_IP6;
 	if (!str)
-		return 0;
+		return rp_hist_rings(c);
 	if (c->interval)
 		return rp_usage_error("-i: hist counts in the kernel, which "
 				      "keeps no string: --args without str, "
@@ -389,7 +427,7 @@ int rp_hist_strings(struct rp_stream_cfg *c)
 	c->in_kernel = false;
 	for (i = 0; i < c->nreqs; i++)
 		c->reqs[i].flags &= ~RAWPROBE_F_AGG;
-	return 0;
+	return rp_hist_rings(c);
 }
 
 /* Whole-command checks once every option is known. */
@@ -414,6 +452,18 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->input && c->drain_log)
 		return rp_usage_error("--drain-log logs the live rings' drains: "
 				      "not with --input");
+	if (c->input && c->ring_set)
+		return rp_usage_error("--ring reads a session's live rings: not "
+				      "with --input");
+	if ((c->ring_records || c->ring_mode >= 0) && c->ring_set)
+		return rp_usage_error("--ring-records and --ring-mode size this "
+				      "command's own rings: a named session is "
+				      "changed with 'ring set NAME'");
+	if ((c->ring_records || c->ring_mode >= 0) && !c->nreqs)
+		return rp_usage_error("--ring-records and --ring-mode size the "
+				      "rings of this command's own probes: give "
+				      "probes (%s)", c->mode == RP_MODE_STREAM ?
+				      "-e KIND:TARGET" : "KIND:TARGET");
 	if (c->hist_stack && (c->hist_value || c->hist.step))
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");
@@ -431,6 +481,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 		c->hist.value = RP_HIST_STACK;
 	/* the stream's filters go into the kernel with its own probes */
 	for (i = 0; i < c->nreqs; i++) {
+		c->reqs[i].ring = c->ring;	/* --ring's; else set live */
 		c->reqs[i].filter = c->filter;
 		rp_task_filter_leave_self_out(&c->reqs[i].filter);
 		if (c->hist_stack)
