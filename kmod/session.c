@@ -143,6 +143,7 @@ out:
  * default session's size, halved while the budget has no room for it
  * (down to RAWPROBE_RING_MIN); mode RP_RING_KEEP the default session's.
  * Named, it stays until rp_session_unlist(); unnamed, it is own's.
+ * Returned referenced: rp_session_put() when done with it.
  */
 struct rp_session *rp_session_new(const char *name, u32 nr_records,
 				  u32 mode, const struct rp_owner *own,
@@ -179,6 +180,7 @@ struct rp_session *rp_session_new(const char *name, u32 nr_records,
 		rp_session_put(s);
 		return ERR_PTR(err);
 	}
+	rp_session_get(s);	/* the caller's; the first is the table's */
 	return s;
 }
 
