@@ -98,7 +98,7 @@ load_start() {	# [nmi]
 	LOAD_PIDS=""
 	rm -f $S/stop
 	# a failed test stops its loops too
-	trap 'touch $S/churn_stop; load_stop; wait ${CHURN_PID:-}' EXIT
+	trap 'touch $S/churn_stop; load_stop; wait ${CHURN_PID:-} ${SESS_PID:-}' EXIT
 	( while [ ! -e $S/stop ]; do build/tools/getpgid_loop 20000 >/dev/null; done ) &
 	LOAD_PIDS+=" $!"
 	( while [ ! -e $S/stop ]; do
@@ -199,15 +199,37 @@ churn_loop() {	# CYCLES_FILE BARE_CYCLES_FILE
 	$CTL probe del $(cat $S/anchors.ids)
 }
 
+# Sessions come and go beside it (docs/design.md, "Data plane"): a
+# command that streams one churn function into rings of its own, and a
+# named session made, written into by a probe and deleted. Each cycle
+# ends cleanly; none is left. CYCLES_FILE counts them.
+session_churn_loop() {	# CYCLES_FILE
+	local n=0 sym id
+	while [ $n -lt 2 ] || [ ! -e $S/churn_stop ]; do
+		sym=$(sed -n "$((n % 16 + 1))p" $S/bare.syms)
+		$CTL stream -e kprobe:$sym --ring-records 1024 -d 0.3 \
+			>/dev/null 2>$S/sess.err ||
+			echo "stream $n: $(cat $S/sess.err)" >> $S/sess.fail
+		$CTL ring create churn$n records 1024 >/dev/null &&
+			id=$($CTL probe add kprobe $sym --ring churn$n) &&
+			$CTL probe del $id && $CTL ring del churn$n ||
+			echo "named session $n" >> $S/sess.fail
+		n=$((n + 1))
+		echo $n > "$1"
+	done
+}
+
 # The load stops while the load probes are armed and disarmed (see
-# add_load_probes); the churn, on functions the load does not run, and
-# the reader do not.
+# add_load_probes); the churn, on functions the load does not run, the
+# sessions' churn and the reader do not.
 t_load_with_churn() {
 	local round rounds=4 rc out
 	add_load_probes
 	$CTL -j stats show > $S/before.json
-	rm -f $S/churn_stop
+	rm -f $S/churn_stop $S/sess.fail
 	churn_loop $S/cycles $S/bare_cycles & CHURN_PID=$!
+	wait_for "[ -s $S/bare.syms ]" 300 || fail "no churn functions"
+	session_churn_loop $S/sessions & SESS_PID=$!
 	for round in $(seq $rounds); do
 		$CTL -j stats show > $S/start.json
 		validator_start $S/val$round.txt
@@ -236,10 +258,15 @@ t_load_with_churn() {
 	done
 	touch $S/churn_stop
 	wait $CHURN_PID
+	wait $SESS_PID
+	[ ! -e $S/sess.fail ] || fail "session cycles failed: $(head -3 $S/sess.fail)"
+	expect_eq 1 "$(json_get "$($CTL -j ring list)" 'len(j)')" \
+		"sessions left (the default one)"
 	$CTL ring set records $RING_DEFAULT mode discard
 	echo "# figure: churn probe_cycles $(cat $S/cycles)"
 	echo "# figure: churn bare_probe_cycles $(cat $S/bare_cycles)"
 	echo "# figure: churn reader_attaches $rounds"
+	echo "# figure: churn session_cycles $(cat $S/sessions)"
 	# thousands in a full run (docs/reliability.md); one round each in
 	# a smoke
 	expect_ge $((SECS >= 60 ? 1000 : 144)) "$(cat $S/cycles)" "probe cycles"
