@@ -185,6 +185,7 @@ int rp_cmd_ring_new(struct sk_buff *skb, struct genl_info *info)
 	const char *name = NULL;
 	struct rp_owner *own = NULL;
 	struct rp_session *s;
+	struct rp_answer ans;
 	u32 records = 0, mode = RP_RING_KEEP;
 	int err;
 
@@ -223,10 +224,17 @@ int rp_cmd_ring_new(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (a[RAWPROBE_A_RING_MODE])
 		mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
+	/* The answer before the change: made, it is always answered. */
+	err = rp_answer_prepare(info, NLMSG_GOODSIZE, &ans);
+	if (err)
+		return err;
 	s = rp_session_new(name, records, mode, own, info->extack);
-	if (IS_ERR(s))
+	if (IS_ERR(s)) {
+		rp_answer_drop(&ans);
 		return PTR_ERR(s);
-	err = rp_reply_session(info, s);
+	}
+	rp_put_session(ans.skb, s);	/* a few words in NLMSG_GOODSIZE */
+	err = rp_answer_send(info, &ans);
 	rp_session_put(s);	/* the table keeps its own */
 	return err;
 }
