@@ -854,13 +854,14 @@ static bool rp_match_session(struct rawprobe_probe *p, const void *arg)
 
 /*
  * A session's end takes the probes that write into it, whoever added
- * them; the kernel's refusals (allocation failures) are waited out, as
- * nothing else will remove them.
+ * them. What the kernel refused to disarm stays, as a released socket's
+ * does (rp_probe_del_owned()): listed, deletable, writing into rings
+ * that its reference keeps until it goes.
  */
 void rp_probe_del_session(struct rp_session *s)
 {
 	mutex_lock(&rp_registry_lock);
-	rp_remove_all_matching(rp_match_session, s);
+	rp_remove_matching(rp_match_session, s);
 	mutex_unlock(&rp_registry_lock);
 }
 
