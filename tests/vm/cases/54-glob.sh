@@ -136,10 +136,12 @@ t_glob_all_or_none() {
 		$CTL probe add kprobe 'tcp_*' --max-probes "$n"
 	expect_eq 1 "$(probe_count)" "probes left after the refused glob"
 	expect_eq "$last" "$(listed_targets)" "the probe left"
-	# the same from trace: its probes are its socket's (--include-self:
-	# without the filter that leaves trace out, the same probe)
+	# the same from trace, whose probes go into a session of its own:
+	# a duplicate there is its own second -e (--include-self: without
+	# the filter that leaves trace out, the same probe)
 	expect_fail 1 "identical probe already exists" \
-		$CTL trace 'kprobe:tcp_*' --include-self --max-probes "$n" -d 1
+		$CTL trace 'kprobe:tcp_*' --include-self \
+		-e "kprobe:$last" --include-self --max-probes $((n + 1)) -d 1
 	expect_eq 1 "$(probe_count)" "probes left after trace was refused"
 	$CTL probe del "$id"
 }
