@@ -94,7 +94,8 @@ $(BUILD)/bench-step%/rawprobe.ko: $(KSRC)
 
 ctl: userctl/rawprobectl build/tools/nl_malformed build/tools/nl_ownership \
 	build/tools/ring_mmap build/tools/getpgid_loop build/tools/fail_nth.so \
-	build/tools/nl_fuzz build/tools/dev_hostile build/tools/ring_validate
+	build/tools/nl_fuzz build/tools/nl_session build/tools/dev_hostile \
+	build/tools/ring_validate
 
 # Test tools that talk to the module directly (run in the VM).
 build/tools/nl_malformed: tests/tools/nl_malformed.c tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
@@ -106,9 +107,18 @@ build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/l
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_ownership.c userctl/lib/nl.c $(NL_LIBS)
 
 # The seeded netlink fuzzer (tests/vm/cases/22-fuzz.sh).
-build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
+build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/nl_fuzz_session.c \
+		tests/tools/nl_fuzz.h tests/tools/sessions.c tests/tools/sessions.h \
+		tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_fuzz.c userctl/lib/nl.c $(NL_LIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ $(filter %.c,$^) $(NL_LIBS)
+
+# Sessions from the shell, without rawprobectl's commands (the fault
+# walks of tests/vm/debug-cases/70-alloc-faults.sh, 22-fuzz.sh).
+build/tools/nl_session: tests/tools/nl_session.c tests/tools/sessions.c \
+		tests/tools/sessions.h userctl/lib/nl.c $(CTL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ $(filter %.c,$^) $(NL_LIBS)
 
 build/tools/dev_hostile: tests/tools/dev_hostile.c tests/tools/tap.h uapi/rawprobe.h
 	@mkdir -p $(@D)

@@ -3,12 +3,15 @@
  * A seeded fuzzer for the "rawprobe" generic netlink family.
  *
  *   nl_fuzz --seed S --count N [--class root|user|userns] [--allow-changes]
- *           [--first I] [--ids ID,...] [--dry-run] [--verbose]
+ *           [--first I] [--ids ID,...] [--sessions ID,...] [--epoch N]
+ *           [--dry-run] [--verbose]
  *
  * Message i of seed S is a pure function of (S, i): a valid template of
  * one command (every RAWPROBE_CMD_*, the EVENT and UNSPEC numbers and
  * unknown ones, with each of their attributes, nested batch entries and
- * filters included, and aggregating probes' keys, values and histograms)
+ * filters included, aggregating probes' keys, values and histograms, and
+ * sessions: RING_NEW named or not, RING_DEL, RING_GET of one or dumped,
+ * RING_SET and probes into one, by id or name; nl_fuzz_session.c)
  * damaged by 1 to 3 mutations: attributes dropped,
  * duplicated, reordered, retyped, resized, with lying lengths, values out
  * of range, strings without NUL, overlong or with control bytes, nested
@@ -16,14 +19,17 @@
  * nlmsghdr and genlmsghdr, wrong genl version and reserved field, flag
  * combinations (DUMP on doit commands, no ACK, no REQUEST), control
  * message types, unknown command numbers. The one thing taken from the
- * run is the value of PROBE_ID attributes marked "learned": an id the
- * run's own ADD answers returned (or --ids), so that delete, enable and
- * get reach real probes, and AGG_READ mostly the aggregating ones
- * (RAWPROBE_F_AGG); --dry-run prints the digest of the messages before
- * that substitution, the same on any machine.
+ * run is the value of PROBE_ID and SESSION attributes marked "learned":
+ * an id the run's own ADD or RING_NEW answers returned (or --ids,
+ * --sessions), so that delete, enable and get reach real probes,
+ * AGG_READ mostly the aggregating ones (RAWPROBE_F_AGG), and the
+ * session commands and probes real sessions; --dry-run prints the digest
+ * of the messages before that substitution, the same on any machine.
  *
  * The socket is libnl's (userctl/lib/nl.c opens it, with extended acks and
- * capped acks); the fuzzed bytes go out through nl_sendto() and the
+ * capped acks), a new one every --epoch messages (by index): the old
+ * one's probes and unnamed sessions go with it, in the module's reaper,
+ * while the run goes on. The fuzzed bytes go out through nl_sendto() and the
  * answers come back through nl_recv(). A genl request is handled within
  * the send, so once send returns every answer but the later rounds of a
  * dump is queued: each message is followed by a drain that waits (2 s)
@@ -31,21 +37,28 @@
  * no hang; every answer well formed (lengths, sequence, port, genl
  * header, attributes, strings, extended ack; an AGG_READ dump's interval
  * first, entries of the interval's size, hits = the entries' counts +
- * dropped, and exactly the stacks its entries name); the answer is the one the
+ * dropped, and exactly the stacks its entries name; a ring answer's
+ * session and size, a new session not the default one and empty, a
+ * probe's session); the answer is the one the
  * netlink core promises for what was sent (nothing for a message it
  * cannot parse or that is not a request, an ack when asked, an error, or
  * a reply then an ack or DONE); errno in the set the class may see; and
- * for unprivileged classes, no command that changes or reads probes ever
- * succeeds.
+ * for unprivileged classes, no command that changes or reads probes or
+ * sessions ever succeeds (a RING_GET of the default session's geometry
+ * may: it answers that session, no other).
  *
  * Classes:
  *   root    root of the initial namespace; needs --allow-changes, since
  *           the messages add, delete (all of them) and resize the rings.
  *           Afterwards every probe is deleted, the ring geometry of before
- *           is restored, and the module must still answer GET_INFO.
- *   user    started as root: a root socket snapshots probes and rings, a
- *           child drops to uid/gid 65534 without groups and fuzzes; the
- *           parent compares the snapshot every second and at the end.
+ *           is restored, every named session is deleted, the listing must
+ *           come down to the default session (the sockets' own end with
+ *           them, in a work item: polled for up to 5 s), and the module
+ *           must still answer GET_INFO.
+ *   user    started as root: a root socket snapshots probes, rings and
+ *           sessions, a child drops to uid/gid 65534 without groups and
+ *           fuzzes; the parent compares the snapshot every second and at
+ *           the end.
  *   userns  run under `unshare -Ur` (root of a new user namespace); the
  *           caller checks from outside that nothing changed.
  *
@@ -74,6 +87,8 @@
 #include <netlink/msg.h>
 #include <netlink/genl/genl.h>
 #include "lib/nl.h"
+#include "nl_fuzz.h"
+#include "sessions.h"
 #include "tap.h"
 
 #define MSG_MAX		(128 * 1024)	/* well under the socket's sndbuf */
@@ -83,14 +98,9 @@
 #define MAX_LEARNED	64
 #define FAMILY_NONE	0		/* nlmsg_type before the family id */
 
-enum fclass { C_ROOT, C_USER, C_USERNS };
 static const char *const class_name[] = { "root", "user", "userns" };
 
 /* --- deterministic randomness: splitmix64 --- */
-
-struct rng {
-	uint64_t s;
-};
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -110,22 +120,20 @@ static void rng_init(struct rng *r, uint64_t seed, uint64_t index)
 	splitmix64(&r->s);
 }
 
-static uint64_t rnd(struct rng *r)
+uint64_t rnd(struct rng *r)
 {
 	return splitmix64(&r->s);
 }
 
-static uint32_t below(struct rng *r, uint32_t n)
+uint32_t below(struct rng *r, uint32_t n)
 {
 	return n ? (uint32_t)(rnd(r) % n) : 0;
 }
 
-static int chance(struct rng *r, unsigned int percent)
+int chance(struct rng *r, unsigned int percent)
 {
 	return below(r, 100) < percent;
 }
-
-#define PICK(r, a) ((a)[below((r), sizeof(a) / sizeof((a)[0]))])
 
 /* --- a bump allocator, reset per message --- */
 
@@ -149,27 +157,7 @@ static void *zalloc(size_t n)
 
 /* --- the attribute tree a message is generated and mutated as --- */
 
-enum vk { VK_U8, VK_U16, VK_U32, VK_U64, VK_STR, VK_BIN, VK_NEST };
-
-/* Which learned ids a PROBE_ID takes: any probe's, or an aggregating one's */
-enum learn { L_NONE, L_ANY, L_AGG };
-
-struct flist;
-
-struct fattr {
-	uint16_t type;		/* nla_type, NLA_F_* bits included */
-	uint8_t vk;		/* what the payload holds (enum vk) */
-	uint8_t learned;	/* PROBE_ID: replace with a learned id (enum learn) */
-	int32_t len_fix;	/* -1, or the nla_len to write instead */
-	uint32_t len;
-	unsigned char *data;
-	struct flist *kids;	/* VK_NEST */
-};
-
-struct flist {
-	int n, cap;
-	struct fattr *v;
-};
+/* (enum vk, struct fattr and struct flist: nl_fuzz.h) */
 
 static struct flist *list_new(int cap)
 {
@@ -197,8 +185,8 @@ static struct fattr *list_add(struct flist *l)
 	return a;
 }
 
-static struct fattr *put_raw(struct flist *l, uint16_t type, uint8_t vk,
-			     const void *data, uint32_t len)
+struct fattr *put_raw(struct flist *l, uint16_t type, uint8_t vk,
+		      const void *data, uint32_t len)
 {
 	struct fattr *a = list_add(l);
 
@@ -211,32 +199,32 @@ static struct fattr *put_raw(struct flist *l, uint16_t type, uint8_t vk,
 	return a;
 }
 
-static void put_u8(struct flist *l, uint16_t type, uint8_t v)
+void put_u8(struct flist *l, uint16_t type, uint8_t v)
 {
 	put_raw(l, type, VK_U8, &v, 1);
 }
 
-static void put_u16(struct flist *l, uint16_t type, uint16_t v)
+void put_u16(struct flist *l, uint16_t type, uint16_t v)
 {
 	put_raw(l, type, VK_U16, &v, 2);
 }
 
-static struct fattr *put_u32(struct flist *l, uint16_t type, uint32_t v)
+struct fattr *put_u32(struct flist *l, uint16_t type, uint32_t v)
 {
 	return put_raw(l, type, VK_U32, &v, 4);
 }
 
-static void put_u64(struct flist *l, uint16_t type, uint64_t v)
+void put_u64(struct flist *l, uint16_t type, uint64_t v)
 {
 	put_raw(l, type, VK_U64, &v, 8);
 }
 
-static void put_str(struct flist *l, uint16_t type, const char *s)
+void put_str(struct flist *l, uint16_t type, const char *s)
 {
 	put_raw(l, type, VK_STR, s, strlen(s) + 1);
 }
 
-static struct flist *put_nest(struct flist *l, uint16_t type)
+struct flist *put_nest(struct flist *l, uint16_t type)
 {
 	struct fattr *a = list_add(l);
 
@@ -465,17 +453,18 @@ static bool no_bitflips(uint16_t t)
 
 enum tmpl {
 	T_INFO, T_ADD, T_BATCH, T_DEL, T_GET, T_DUMP, T_ENABLE, T_DISABLE,
-	T_RESET, T_RING_GET, T_RING_SET, T_AGG_READ, T_EVENT, T_UNSPEC,
-	T_UNKNOWN, T_NR
+	T_RESET, T_RING_GET, T_RING_SET, T_RING_DUMP, T_RING_NEW, T_RING_DEL,
+	T_AGG_READ, T_EVENT, T_UNSPEC, T_UNKNOWN, T_NR
 };
 
 static const char *const tmpl_name[T_NR] = {
 	"GET_INFO", "PROBE_ADD", "ADD_BATCH", "PROBE_DEL", "PROBE_GET",
 	"PROBE_GET(dump)", "PROBE_ENABLE", "PROBE_DISABLE", "STATS_RESET",
-	"RING_GET", "RING_SET", "AGG_READ(dump)", "EVENT", "UNSPEC", "unknown",
+	"RING_GET", "RING_SET", "RING_GET(dump)", "RING_NEW", "RING_DEL",
+	"AGG_READ(dump)", "EVENT", "UNSPEC", "unknown",
 };
 static const unsigned int tmpl_weight[T_NR] = {
-	2, 7, 4, 3, 2, 2, 2, 2, 2, 2, 2, 4, 1, 1, 1,
+	2, 7, 4, 3, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 4, 1, 1, 1,
 };
 
 struct fmsg {
@@ -749,6 +738,9 @@ static void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		build_terms(r, l);
 	if (chance(r, in_batch ? 3 : 8))
 		build_ovr(r, l);
+	/* into a session, by id or name: the default one otherwise */
+	if (chance(r, in_batch ? 15 : 25))
+		fz_session_ref(r, l);
 }
 
 static void build_template(struct rng *r, struct fmsg *m)
@@ -833,6 +825,23 @@ static void build_template(struct rng *r, struct fmsg *m)
 			put_u32(l, RAWPROBE_A_RING_RECORDS, PICK(r, ring_ok));
 		if (chance(r, m->tmpl == T_RING_SET ? 50 : 10))
 			put_u32(l, RAWPROBE_A_RING_MODE, below(r, 2));
+		/* a session's, not the default one's */
+		if (chance(r, m->tmpl == T_RING_SET ? 40 : 50))
+			fz_session_ref(r, l);
+		break;
+	case T_RING_DUMP:	/* every session */
+		m->cmd = RAWPROBE_CMD_RING_GET;
+		m->flags |= NLM_F_DUMP;
+		if (chance(r, 10))
+			fz_session_ref(r, l);
+		break;
+	case T_RING_NEW:
+		m->cmd = RAWPROBE_CMD_RING_NEW;
+		fz_build_ring_new(r, l);
+		break;
+	case T_RING_DEL:
+		m->cmd = RAWPROBE_CMD_RING_DEL;
+		fz_build_ring_del(r, l);
 		break;
 	case T_AGG_READ: {
 		/* a dump (no doit): mostly of an aggregating probe's id */
@@ -1328,7 +1337,7 @@ struct wire {
 		size_t off;
 		uint32_t k;
 		uint8_t which;	/* enum learn */
-	} patch[32];		/* learned PROBE_IDs */
+	} patch[32];		/* learned probe and session ids */
 	bool overflow;
 };
 
@@ -1434,13 +1443,18 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 
 /* --- the run --- */
 
+#define EPOCH_DEFAULT	1000
+
 struct opts {
 	uint64_t seed;
 	long count, first;
+	long epoch;		/* a new socket every epoch messages; 0: one */
 	enum fclass cls;
 	bool allow_changes, dry_run, verbose;
 	uint32_t ids[MAX_LEARNED];
 	int nids;
+	uint32_t sessions[FZ_MAX_SESSIONS];	/* --sessions */
+	int nsessions;
 	const char *argv0;
 };
 
@@ -1451,6 +1465,11 @@ struct stats {
 	/* aggregating probes added; AGG_READ dumps that ended well */
 	long agg_added, agg_reads, agg_entries, agg_stacks, agg_hits;
 	long agg_dropped;
+	/*
+	 * sessions RING_NEW made (named ones), RING_DEL ended, probes added
+	 * into one (by PROBE_ADD: a batch's answer has ids only); sockets
+	 */
+	long sess_new, sess_named, sess_del, sess_probes, sockets;
 	/* unprivileged: errors other than EPERM for privileged commands */
 	long preparse[4096];
 	/* ... and their reasons */
@@ -1469,6 +1488,7 @@ struct run {
 	int nlearned, next_learned;
 	uint32_t learned_agg[MAX_LEARNED];	/* aggregating ones, oldest first */
 	int nlearned_agg;
+	struct fz_sessions sess;	/* session ids RING_NEW answered */
 	struct stats st;
 	int reports;
 	bool changed;		/* an unprivileged change succeeded */
@@ -1517,6 +1537,14 @@ static void expectation(const struct wire *w, struct expect *e)
 	e->cmd = g.cmd;
 	e->dump = (h.nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	e->privileged = cmd_privileged(g.cmd);
+	/*
+	 * The default session's geometry is everyone's; every session (a
+	 * dump) or one named (parsed: it reaches the command) is not.
+	 */
+	if (g.cmd == RAWPROBE_CMD_RING_GET && h.nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN)
+		e->privileged = e->dump ||
+			fz_names_session(w->buf + NLMSG_HDRLEN + GENL_HDRLEN,
+					 (long)h.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN);
 }
 
 /* An AGG_READ dump's answer, across its messages. */
@@ -1552,7 +1580,7 @@ static bool is_string_attr(int t)
 	       t == RAWPROBE_A_KERNEL_RELEASE || t == RAWPROBE_A_SYMBOL ||
 	       t == RAWPROBE_A_MODULE || t == RAWPROBE_A_FILTER_COMM ||
 	       t == RAWPROBE_A_NAME || t == RAWPROBE_A_OWNER_MODULE ||
-	       t == RAWPROBE_A_ARG_NAMES;
+	       t == RAWPROBE_A_ARG_NAMES || t == RAWPROBE_A_SESSION_NAME;
 }
 
 static void learn(uint32_t *v, int *n, int *next, uint32_t id)
@@ -1812,19 +1840,37 @@ static void check_reply_attrs(struct run *rn, struct answer *an,
 		break;
 	case RAWPROBE_CMD_RING_GET:
 	case RAWPROBE_CMD_RING_SET:
-		if (!tb[RAWPROBE_A_RING_RECORDS])
-			BAD(an, "ring answer without RING_RECORDS");
+	case RAWPROBE_CMD_RING_NEW: {
+		const char *why = fz_ring_answer_problem(cmd, tb, rn->o->cls);
+
+		if (why) {
+			BAD(an, "%s", why);
+			break;
+		}
+		if (cmd != RAWPROBE_CMD_RING_NEW)
+			break;
+		fz_session_learn(&rn->sess, nla_get_u32(tb[RAWPROBE_A_SESSION]));
+		rn->st.sess_new++;
+		rn->st.sess_named += tb[RAWPROBE_A_SESSION_NAME] != NULL;
 		break;
+	}
 	case RAWPROBE_CMD_PROBE_ADD:
 	case RAWPROBE_CMD_PROBE_GET:
 		if (!tb[RAWPROBE_A_PROBE_ID]) {
 			BAD(an, "probe answer without PROBE_ID");
 			break;
 		}
+		if (!tb[RAWPROBE_A_SESSION] ||
+		    nla_len(tb[RAWPROBE_A_SESSION]) != 4) {
+			BAD(an, "probe answer without a u32 SESSION");
+			break;
+		}
 		if (cmd != RAWPROBE_CMD_PROBE_ADD)
 			break;
 		learn(rn->learned, &rn->nlearned, &rn->next_learned,
 		      nla_get_u32(tb[RAWPROBE_A_PROBE_ID]));
+		rn->st.sess_probes += nla_get_u32(tb[RAWPROBE_A_SESSION]) !=
+				      RAWPROBE_SESSION_DEFAULT;
 		if (!tb[RAWPROBE_A_FLAGS] ||
 		    !(nla_get_u32(tb[RAWPROBE_A_FLAGS]) & RAWPROBE_F_AGG))
 			break;
@@ -1936,8 +1982,8 @@ static void check_datagram(struct run *rn, struct answer *an,
 				BAD(an, "NLMSG_DONE without NLM_F_MULTI");
 		} else if (nlh->nlmsg_type == rn->nl.family) {
 			struct genlmsghdr *g = nlmsg_data(nlh);
-			uint8_t want = ex->dump && ex->cmd != RAWPROBE_CMD_AGG_READ ?
-				       RAWPROBE_CMD_PROBE_GET : ex->cmd;
+			/* dumps too: PROBE_GET's, RING_GET's, AGG_READ's */
+			uint8_t want = ex->cmd;
 
 			an->replies++;
 			if (!genlmsg_valid_hdr(nlh, 0)) {
@@ -2066,6 +2112,15 @@ static const char *const module_reasons[] = {
 	"one argument index per key", "the probe id is missing",
 	"the probe does not aggregate", "the probe's tables belong",
 	"kretprobe instances and aggregation", "not enough memory for the agg",
+	/* sessions */
+	"name a session by id or by name", "no such session",
+	"a new session gets its id", "a session name is not empty",
+	"which session?", "the default session stays",
+	"a command's session ends", "a session of that name exists",
+	"too many sessions", "the session has ended",
+	"probes write into", "a reader has the rings mapped",
+	"the rings would take more", "not enough memory for the rings",
+	"set the clock", "could not allocate the record rings",
 };
 
 static bool module_reason(const char *reason)
@@ -2156,12 +2211,18 @@ static void print_hex(const unsigned char *p, size_t n)
 
 static void print_repro(const struct opts *o, long index)
 {
-	char ids[MAX_LEARNED * 11 + 8] = "";
+	char ids[(MAX_LEARNED + FZ_MAX_SESSIONS) * 11 + 40] = "";
 	int i;
 
 	for (i = 0; i < o->nids; i++)
 		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%s%u",
 			 i ? "," : " --ids ", o->ids[i]);
+	for (i = 0; i < o->nsessions; i++)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%s%u",
+			 i ? "," : " --sessions ", o->sessions[i]);
+	if (o->epoch != EPOCH_DEFAULT)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids),
+			 " --epoch %ld", o->epoch);
 	printf("# repro: %s%s --seed %" PRIu64 " --count %ld --class %s%s%s\n",
 	       o->cls == C_USERNS ? "unshare -Ur " : "", o->argv0, o->seed,
 	       o->first + o->count, class_name[o->cls],
@@ -2212,6 +2273,49 @@ static void record(struct run *rn, const struct fmsg *m, const struct expect *ex
 	}
 }
 
+static int open_fuzz_socket(struct run *rn);
+
+/* Substitute learned ids for the generated ones marked so. */
+static uint32_t patch_learned(struct run *rn, struct wire *w, int k)
+{
+	uint32_t id;
+	int newest;
+
+	if (w->patch[k].which == L_SESSION) {
+		id = fz_session_pick(&rn->sess, w->patch[k].k);
+	} else {
+		id = rn->learned[w->patch[k].k % rn->nlearned];
+		/*
+		 * an aggregating probe: the newest or the one before (a
+		 * delete of all probes, now and then, ends older ones)
+		 */
+		if (w->patch[k].which == L_AGG && rn->nlearned_agg) {
+			newest = rn->nlearned_agg - 1;
+			newest -= w->patch[k].k % 4 == 0 && newest > 0;
+			id = rn->learned_agg[newest];
+		}
+	}
+	if (w->patch[k].off + 4 <= w->len)
+		memcpy(w->buf + w->patch[k].off, &id, 4);
+	return id;
+}
+
+/*
+ * A new socket every --epoch messages (by index, whatever --first): the
+ * old one's probes and unnamed sessions go with it (the module's reaper,
+ * while the run goes on), and the unnamed sessions' rings do not pile up.
+ */
+static bool next_epoch(struct run *rn)
+{
+	rp_nl_close(&rn->nl);
+	if (open_fuzz_socket(rn)) {
+		printf("# FAIL: a new socket after %ld messages\n", rn->st.sent);
+		rn->st.failures++;
+		return false;
+	}
+	return true;
+}
+
 /* The fuzzing loop; true if every message was answered as it must be. */
 static bool fuzz(struct run *rn)
 {
@@ -2226,9 +2330,12 @@ static bool fuzz(struct run *rn)
 	if (!w)
 		return false;
 	for (i = o->first; i < o->first + o->count; i++) {
-		uint32_t seq = (uint32_t)i + 1, agg_id = 0;
+		uint32_t seq = (uint32_t)i + 1, agg_id = 0, id;
 		int k;
 
+		if (o->epoch && i > o->first && i % o->epoch == 0 &&
+		    !next_epoch(rn))
+			break;
 		generate(o->seed, i, &m, w);
 		if (w->len >= NLMSG_HDRLEN) {
 			struct nlmsghdr *h = (struct nlmsghdr *)w->buf;
@@ -2240,28 +2347,21 @@ static bool fuzz(struct run *rn)
 			memcpy(w->buf + 4, &(uint16_t){ m.family ?
 			       rn->nl.family : m.nltype }, 2);
 		}
-		for (k = 0; k < w->npatch && rn->nlearned; k++) {
-			uint32_t id = rn->learned[w->patch[k].k % rn->nlearned];
-
-			/*
-			 * an aggregating probe: the newest or the one before
-			 * (a delete of all probes, now and then, ends older
-			 * ones)
-			 */
-			if (w->patch[k].which == L_AGG && rn->nlearned_agg) {
-				int newest = rn->nlearned_agg - 1;
-
-				newest -= w->patch[k].k % 4 == 0 && newest > 0;
-				id = agg_id = rn->learned_agg[newest];
-			}
-
-			if (w->patch[k].off + 4 <= w->len)
-				memcpy(w->buf + w->patch[k].off, &id, 4);
+		for (k = 0; k < w->npatch; k++) {
+			if (w->patch[k].which == L_SESSION ? !rn->sess.n :
+			    !rn->nlearned)
+				continue;	/* none yet: the generated value */
+			id = patch_learned(rn, w, k);
+			if (w->patch[k].which == L_AGG && rn->nlearned_agg)
+				agg_id = id;
 		}
 		expectation(w, &ex);
 		exchange(rn, w, seq, &ex, &an);
 		if (agg_id && an.error_seen && an.error == -ENOENT)
 			forget_agg(rn, agg_id);
+		if (ex.cmd == RAWPROBE_CMD_RING_DEL && ex.answer &&
+		    !ex.ack_only && an.error_seen && !an.error)
+			rn->st.sess_del++;
 		record(rn, &m, &ex, &an);
 		why[0] = '\0';
 		if (o->verbose) {
@@ -2302,6 +2402,9 @@ static void print_stats(const struct run *rn, double secs)
 	       "read %ld entries, %ld stacks, %ld hits (%ld dropped)\n",
 	       st->agg_added, st->agg_reads, st->agg_entries, st->agg_stacks,
 	       st->agg_hits, st->agg_dropped);
+	printf("# sessions: %ld made (%ld named), %ld deleted, %ld probes "
+	       "added into them, %ld sockets\n", st->sess_new, st->sess_named,
+	       st->sess_del, st->sess_probes, st->sockets);
 	printf("# errno histogram:");
 	for (e = 0; e < 4096; e++)
 		if (st->hist[e])
@@ -2342,6 +2445,8 @@ struct snapshot {
 	int n;
 	struct pstate p[1024];
 	uint32_t records, mode, nr_probes;
+	int nsess;
+	struct ts_session sess[64];	/* the first sessions listed */
 	bool ok;
 };
 
@@ -2393,7 +2498,8 @@ static void snapshot(struct rp_nl *nl, struct snapshot *s)
 	s->ok = !rp_nl_call(nl, rp_nl_msg(nl, RAWPROBE_CMD_PROBE_GET, NLM_F_DUMP),
 			    snap_probe, s) &&
 		!rp_nl_call(nl, rp_nl_msg(nl, RAWPROBE_CMD_GET_INFO, 0),
-			    snap_ring, s);
+			    snap_ring, s) &&
+		!ts_session_list(nl, s->sess, 64, &s->nsess);
 }
 
 /* Unchanged: the same probes in the same states, no counter went back. */
@@ -2414,6 +2520,27 @@ static bool same_state(const struct snapshot *a, const struct snapshot *b,
 	if (a->n != b->n) {
 		snprintf(why, len, "%d probes became %d", a->n, b->n);
 		return false;
+	}
+	if (a->nsess != b->nsess) {
+		snprintf(why, len, "%d sessions became %d", a->nsess, b->nsess);
+		return false;
+	}
+	for (i = 0; i < a->nsess; i++) {
+		const struct ts_session *p = &a->sess[i], *q = &b->sess[i];
+
+		if (p->id != q->id || strcmp(p->name, q->name) ||
+		    p->records != q->records || p->mode != q->mode ||
+		    p->uid != q->uid || p->nr_probes != q->nr_probes ||
+		    p->bytes != q->bytes) {
+			snprintf(why, len, "session %u '%s' changed: %u records "
+				 "mode %u uid %u %u probes %" PRIu64 " bytes -> "
+				 "%u '%s' %u mode %u uid %u %u probes %" PRIu64,
+				 p->id, p->name, p->records, p->mode, p->uid,
+				 p->nr_probes, p->bytes, q->id, q->name,
+				 q->records, q->mode, q->uid, q->nr_probes,
+				 q->bytes);
+			return false;
+		}
 	}
 	for (i = 0; i < a->n; i++) {
 		const struct pstate *p = &a->p[i], *q = &b->p[i];
@@ -2450,6 +2577,7 @@ static int open_fuzz_socket(struct run *rn)
 	/* room to send the largest messages (batches past the maximum) */
 	nl_socket_set_buffer_size(rn->nl.sk, 0, MSG_MAX + 4096);
 	rn->port = nl_socket_get_local_port(rn->nl.sk);
+	rn->st.sockets++;
 	return 0;
 }
 
@@ -2494,7 +2622,8 @@ static int class_root(struct run *rn)
 	struct rp_nl chk;
 	struct nl_msg *msg;
 	char detail[200];
-	int n = 0, i;
+	int n = 0, i, deleted, left;
+	bool only_default;
 
 	if (!before || !after || rp_nl_open(&chk)) {
 		fprintf(stderr, "nl_fuzz: rawprobe module not loaded\n");
@@ -2508,9 +2637,9 @@ static int class_root(struct run *rn)
 	if (open_fuzz_socket(rn))
 		return 2;
 	run_and_report(rn);
-	rp_nl_close(&rn->nl);	/* its own probes go with it */
+	rp_nl_close(&rn->nl);	/* its own probes and sessions go with it */
 
-	/* Clean up: every probe, then the rings as they were. */
+	/* Clean up: every probe, the named sessions, the rings as they were. */
 	msg = rp_nl_msg(&chk, RAWPROBE_CMD_PROBE_DEL, 0);
 	nla_put_u32(msg, RAWPROBE_A_FLAGS, RAWPROBE_F_ALL);
 	i = rp_nl_call(&chk, msg, NULL, NULL);
@@ -2526,6 +2655,22 @@ static int class_root(struct run *rn)
 	verdict(o, "ring geometry restored", !i && after->ok &&
 		after->records == before->records &&
 		after->mode == before->mode, detail);
+	/* (no probe writes into them now: RING_DEL takes each) */
+	i = ts_session_del_named(&chk, &deleted);
+	snprintf(detail, sizeof(detail), "%s (%d deleted)", strerror(-i),
+		 deleted);
+	verdict(o, "delete every named session afterwards", !i, detail);
+	/*
+	 * The closed socket's sessions go in the module's reaper (a work
+	 * item): the listing comes down to the default session within
+	 * seconds, not at once.
+	 */
+	only_default = ts_session_wait_default(&chk, 5000, &left);
+	snprintf(detail, sizeof(detail), "%d sessions besides the default "
+		 "one after 5 s", left);
+	verdict(o, "only the default session left (the sockets' went with "
+		"them)", only_default, detail);
+	snapshot(&chk, after);
 	for (i = 0; i < after->n; i++)
 		n += !after->p[i].module_owned;
 	snprintf(detail, sizeof(detail), "%d probes left (%u counted)", n,
@@ -2692,6 +2837,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: nl_fuzz --seed S --count N [--class root|user|userns]\n"
 		"               [--allow-changes] [--first I] [--ids ID,...]\n"
+		"               [--sessions ID,...] [--epoch N]\n"
 		"               [--dry-run] [--verbose] [--plain]\n"
 		"  --class root    root of the initial namespace (the default);\n"
 		"                  changes probes and rings: needs --allow-changes\n"
@@ -2700,6 +2846,9 @@ static void usage(FILE *f)
 		"  --class userns  run under `unshare -Ur`\n"
 		"  --first I       start at message I (replay one: --count 1)\n"
 		"  --ids LIST      probe ids the PROBE_ID attributes may target\n"
+		"  --sessions LIST session ids the SESSION attributes may target\n"
+		"  --epoch N       a new socket every N messages (default 1000;\n"
+		"                  0: one socket for the run)\n"
 		"  --dry-run       generate only; print the messages' digest\n"
 		"  --verbose       print every message and its answer\n"
 		"  --plain         send the templates unmutated (a debugging aid)\n");
@@ -2714,19 +2863,22 @@ int main(int argc, char **argv)
 		{ "allow-changes", no_argument, NULL, 'a' },
 		{ "first", required_argument, NULL, 'f' },
 		{ "ids", required_argument, NULL, 'i' },
+		{ "sessions", required_argument, NULL, 'S' },
+		{ "epoch", required_argument, NULL, 'e' },
 		{ "dry-run", no_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "plain", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opts o = { .cls = C_ROOT, .count = -1, .argv0 = argv[0] };
+	struct opts o = { .cls = C_ROOT, .count = -1, .argv0 = argv[0],
+			  .epoch = EPOCH_DEFAULT };
 	bool have_seed = false;
 	struct run *rn;
 	char *end, *tok;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:n:c:af:i:dvph", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:c:af:i:S:e:dvph", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.seed = strtoull(optarg, &end, 0);
@@ -2760,6 +2912,18 @@ int main(int argc, char **argv)
 			for (tok = strtok(optarg, ","); tok && o.nids < MAX_LEARNED;
 			     tok = strtok(NULL, ","))
 				o.ids[o.nids++] = strtoul(tok, NULL, 0);
+			break;
+		case 'S':
+			for (tok = strtok(optarg, ","); tok &&
+			     o.nsessions < FZ_MAX_SESSIONS; tok = strtok(NULL, ","))
+				o.sessions[o.nsessions++] = strtoul(tok, NULL, 0);
+			break;
+		case 'e':
+			o.epoch = strtol(optarg, &end, 0);
+			if (*end || o.epoch < 0) {
+				usage(stderr);
+				return 2;
+			}
 			break;
 		case 'd':
 			o.dry_run = true;
@@ -2796,6 +2960,8 @@ int main(int argc, char **argv)
 	rn->o = &o;
 	memcpy(rn->learned, o.ids, sizeof(o.ids));
 	rn->nlearned = o.nids;
+	for (c = 0; c < o.nsessions; c++)
+		fz_session_learn(&rn->sess, o.sessions[c]);
 	switch (o.cls) {
 	case C_ROOT:
 		if (!initial_userns() || geteuid() != 0) {

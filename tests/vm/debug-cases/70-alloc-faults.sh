@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Allocation failures, one at a time, in every control operation. Needs CONFIG_FAULT_INJECTION with FAILSLAB and FAIL_PAGE_ALLOC
 # (the KASAN kernel of tests/vm/debug-kernel.sh): make check-debug runs it.
+# Sessions (RING_NEW, RING_DEL, probes into one) are driven with
+# build/tools/nl_session, rawprobectl's netlink layer without its commands.
 #
 # For each operation, N = 1, 2, ...: build/tools/fail_nth.so makes the Nth
 # slab or page allocation of the operation's system call fail (the task's
@@ -11,6 +13,7 @@
 # must then work. The suite's kmemleak scan after the case finds leaks.
 
 SHIM=$PWD/build/tools/fail_nth.so
+SESS=build/tools/nl_session
 REPORT=$T_SCRATCH/fail.report
 MAX_POINTS=400			# a walk longer than this is a failure
 TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
@@ -31,10 +34,11 @@ faults_setup() {
 
 module_refs() { cat /sys/module/rawprobe/refcnt; }
 
-# A clear error: exit 1 and one "rawprobectl: what: reason (ENAME)" line.
+# A clear error: exit 1 and one "rawprobectl: what: reason (ENAME)" line
+# (nl_session's: "nl_session: what: reason (ENAME)").
 clean_error() {	# rc stderr
 	[ "$1" = 1 ] || { fail "exit $1 (want 0 or 1): $2"; return 1; }
-	printf '%s\n' "$2" | grep -Eq '^rawprobectl: .+ \(E[A-Z0-9]+\)$' ||
+	printf '%s\n' "$2" | grep -Eq '^(rawprobectl|nl_session): .+ \(E[A-Z0-9]+\)$' ||
 		fail "unclear error: $2"
 }
 
@@ -347,10 +351,136 @@ t_stream_release() {
 		$CTL stream -e kprobe:vfs_read -d 0.2
 }
 
+# --- sessions (RING_NEW, RING_DEL, probes into one) ---
+
+# One listing a check (each nl_session is a second or two on a KASAN
+# guest): "id=N name=S records=N ... probes=N" a session; then the names
+# ("-" for an unnamed session) and one session's field in it.
+names_in() { printf '%s\n' "$1" | sed 's/^id=[0-9]* name=\([^ ]*\) .*/\1/' | xargs; }
+field_in() {	# LISTING NAME FIELD
+	printf '%s\n' "$1" | grep " name=$2 " | grep -o " $3=[0-9]*" | cut -d= -f2
+}
+
+# The smallest rings (4 pages a CPU): every allocation site of a
+# session, without a walk over hundreds of pages (the automatic size is
+# the default session's, 16,384 records).
+WALK_RECORDS=64
+
+# (Checks run on the left of ||, where set -e does not stop them: each
+# joins its expectations with && to fail as a whole.)
+
+# A named session: made whole (its size, no probe) or not at all.
+named_or_none() {	# rc
+	local l
+	l=$($SESS list) || return
+	if [ "$1" = 0 ]; then
+		expect_eq "- rp-walk" "$(names_in "$l")" "sessions after RING_NEW" &&
+		expect_eq $WALK_RECORDS "$(field_in "$l" rp-walk records)" \
+			"the new session's records" &&
+		expect_eq 0 "$(field_in "$l" rp-walk probes)" "its probes"
+	else
+		expect_eq "-" "$(names_in "$l")" "sessions after a failed RING_NEW"
+	fi
+}
+del_walk_session() { $SESS del rp-walk >/dev/null 2>&1 || true; }
+
+t_ring_new_named() {
+	del_walk_session
+	fault_walk send named_or_none del_walk_session \
+		$SESS new rp-walk records $WALK_RECORDS mode 1
+}
+
+# An unnamed session is its socket's: whether RING_NEW worked or not,
+# it is gone once the command has exited (the module's reaper, a work
+# item: nl_session wait-default polls for it).
+gone_with_socket() {	# rc
+	{ $SESS wait-default 5000 ||
+		fail "sessions left after the command: $($SESS list)"; } &&
+	expect_eq 0 "$(probe_count)" "probes left after the command"
+}
+
+t_ring_new_unnamed() {
+	del_walk_session
+	fault_walk send gone_with_socket true \
+		$SESS new - records $WALK_RECORDS
+}
+
+# A probe into a named session: on success one probe, armed, counted by
+# the session; on failure none, and the session as it was.
+added_into_session() {	# rc
+	added_one "$1" || return
+	if [ "$1" = 0 ]; then
+		expect_eq 1 "$(field_in "$($SESS list)" rp-walk probes)" \
+			"the session's probes"
+	else
+		expect_eq 0 "$(field_in "$($SESS list)" rp-walk probes)" \
+			"the session's probes after a failed add"
+	fi
+}
+
+t_probe_add_into_named_session() {
+	del_walk_session
+	$SESS new rp-walk records $WALK_RECORDS >/dev/null
+	fault_walk send added_into_session del_all \
+		$SESS add rp-walk vfs_read persistent
+	del_all
+	$SESS del rp-walk
+}
+
+# The socket's own session, then a probe into it (the second request:
+# RP_FAIL_SKIP=1): whatever failed, both are gone with the command.
+t_probe_add_into_unnamed_session() {
+	del_walk_session
+	RP_FAIL_SKIP=1 fault_walk send gone_with_socket true \
+		$SESS new - records $WALK_RECORDS probe vfs_read
+}
+
+# RING_DEL answers from a message allocated before the session goes: a
+# failed one keeps it, whole.
+deleted_or_kept() {	# rc
+	local l
+	l=$($SESS list) || return
+	if [ "$1" = 0 ]; then
+		expect_eq "-" "$(names_in "$l")" "sessions after RING_DEL"
+	else
+		expect_eq "- rp-walk" "$(names_in "$l")" \
+			"sessions after a failed RING_DEL" &&
+		expect_eq $WALK_RECORDS "$(field_in "$l" rp-walk records)" \
+			"the kept session's records"
+	fi
+}
+remake_walk_session() {
+	[ "$(names_in "$($SESS list)")" = "- rp-walk" ] ||
+		$SESS new rp-walk records $WALK_RECORDS >/dev/null
+}
+
+t_ring_del() {
+	del_walk_session
+	remake_walk_session
+	fault_walk send deleted_or_kept remake_walk_session $SESS del rp-walk
+	del_walk_session
+}
+
+# After every walk above (probes of each kind, counting probes' tables,
+# kretprobe instances, resizes, sessions): the memory budget that rings,
+# kretprobe instances and tables share is all back. nl_session budget
+# fills what the listed sessions leave of it with sessions of the
+# largest sizes that fit, each admitted, then one of the smallest must
+# get E2BIG: a charge that a failure path kept, or gave back twice,
+# shows.
+t_budget_back() {
+	del_all
+	del_walk_session
+	expect_eq "-" "$(names_in "$($SESS list)")" "sessions left"
+	$SESS budget
+}
+
 tests t_faults_ready t_first_probe_allocates_rings t_probe_add_kprobe t_probe_add_kretprobe \
 	t_probe_add_jprobe t_probe_add_batch t_probe_add_fetch_filter \
 	t_probe_add_stack t_probe_add_count_stack t_probe_add_count_latency \
 	t_probe_add_module_target t_agg_show \
 	t_probe_del t_probe_disable_enable t_probe_reset t_ring_set \
+	t_ring_new_named t_ring_new_unnamed t_probe_add_into_named_session \
+	t_probe_add_into_unnamed_session t_ring_del \
 	t_stream_open t_stream_mmap_control t_stream_mmap_records \
-	t_stream_owned_probes t_stream_release
+	t_stream_owned_probes t_stream_release t_budget_back
