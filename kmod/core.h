@@ -250,8 +250,7 @@ int rp_probe_set_enabled(u32 id, bool enable, const struct rp_caller *who,
 int rp_probe_reset_stats(u32 id, bool all);
 void rp_probe_totals(struct rawprobe_probe *p, struct rp_probe_totals *t);
 u32 rp_probe_count(void);
-/* A session's end: its probes go; a named one goes only without probes */
-void rp_probe_del_session(struct rp_session *s);
+/* A named session goes only without probes */
 int rp_session_del_unused(struct rp_session *s, struct netlink_ext_ack *extack);
 /* fn(arg, extack) under the registry lock, if no probe is registered */
 int rp_registry_while_empty(int (*fn)(u32 arg, struct netlink_ext_ack *extack),

@@ -829,9 +829,10 @@ int rp_probe_with(u32 id, int (*fn)(struct rawprobe_probe *p, void *ctx), void *
 	return err;
 }
 
+/* The socket's probes, and whoever's probes write into its sessions. */
 static bool rp_match_owner(struct rawprobe_probe *p, const void *arg)
 {
-	return p->owner == arg;
+	return p->owner == arg || p->spec.sess->owner == arg;
 }
 
 /* What the kernel kept of a released socket's probes outlives it. */
@@ -844,24 +845,6 @@ void rp_probe_del_owned(const struct rp_owner *owner)
 		list_for_each_entry(p, &rp_probes, node)
 			if (p->owner == owner)
 				p->owner = NULL;
-	mutex_unlock(&rp_registry_lock);
-}
-
-static bool rp_match_session(struct rawprobe_probe *p, const void *arg)
-{
-	return p->spec.sess == arg;
-}
-
-/*
- * A session's end takes the probes that write into it, whoever added
- * them. What the kernel refused to disarm stays, as a released socket's
- * does (rp_probe_del_owned()): listed, deletable, writing into rings
- * that its reference keeps until it goes.
- */
-void rp_probe_del_session(struct rp_session *s)
-{
-	mutex_lock(&rp_registry_lock);
-	rp_remove_matching(rp_match_session, s);
 	mutex_unlock(&rp_registry_lock);
 }
 

@@ -52,7 +52,11 @@ void rp_remove_all_matching(bool (*pred)(struct rawprobe_probe *p,
 					 const void *arg),
 			    const void *arg);
 
-/* Probes owned by a released socket (owner.c calls it from its reaper). */
+/*
+ * Probes owned by a released socket, and the probes that write into its
+ * sessions (closed first: rp_session_close_owned()), in one pass: what
+ * the kernel refuses to disarm is kept, listed and deletable.
+ */
 void rp_probe_del_owned(const struct rp_owner *owner);
 
 #endif /* _RAWPROBE_REGISTRY_H */

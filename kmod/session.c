@@ -220,7 +220,7 @@ static void rp_session_unlist_locked(struct rp_session *s)
 {
 	lockdep_assert_held(&rp_sessions_lock);
 	idr_remove(&rp_session_ids, s->id);
-	s->listed = false;
+	WRITE_ONCE(s->listed, false);
 	rp_nr_sessions--;
 }
 
@@ -238,6 +238,22 @@ bool rp_session_unlist(struct rp_session *s)
 		rp_session_unlist_locked(s);
 	mutex_unlock(&rp_sessions_lock);
 	return did;
+}
+
+/*
+ * own's socket is gone: its sessions take no more probes (registry.c
+ * checks listed under its lock), before their probes are removed.
+ */
+void rp_session_close_owned(const struct rp_owner *own)
+{
+	struct rp_session *s;
+	int id;
+
+	mutex_lock(&rp_sessions_lock);
+	idr_for_each_entry(&rp_session_ids, s, id)
+		if (s->owner == own && s->id != RAWPROBE_SESSION_DEFAULT)
+			WRITE_ONCE(s->listed, false);
+	mutex_unlock(&rp_sessions_lock);
 }
 
 /*

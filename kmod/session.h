@@ -64,6 +64,7 @@ bool rp_session_may_use(const struct rp_session *s, bool sys_admin);
 void rp_session_get(struct rp_session *s);
 void rp_session_put(struct rp_session *s);
 bool rp_session_unlist(struct rp_session *s);
+void rp_session_close_owned(const struct rp_owner *own);
 struct rp_session *rp_session_unlist_owned(const struct rp_owner *own);
 int rp_session_walk(u32 *pos, int (*fn)(struct rp_session *s, void *ctx),
 		    void *ctx);

@@ -46,18 +46,19 @@ MODULE_PARM_DESC(flush_ms,
 		 "ms after which records below the watermark wake poll() (1..60000, default 50)");
 
 /*
- * What goes with a released socket: its probes, then its sessions and
- * whatever probes others added into them.
+ * What goes with a released socket: its sessions, closed to new probes
+ * first, then its probes and whatever probes others added into its
+ * sessions (one attempt each: what the kernel keeps stays listed), then
+ * the sessions' entries in the table.
  */
 static void rp_owner_gone(const struct rp_owner *o)
 {
 	struct rp_session *s;
 
+	rp_session_close_owned(o);
 	rp_probe_del_owned(o);
-	while ((s = rp_session_unlist_owned(o))) {
-		rp_probe_del_session(s);
+	while ((s = rp_session_unlist_owned(o)))
 		rp_session_put(s);	/* the table's */
-	}
 }
 
 static int __init rawprobe_init(void)
