@@ -254,9 +254,9 @@ static void rp_flush_fn(struct timer_list *t)
  * records of all possible CPUs fit in RP_RING_AUTO_TOTAL and in a quarter
  * of the budget (a sixteenth of RAM), so that several sessions fit, but
  * not below RP_RING_AUTO_MIN records (256 KiB) unless RAM is so small
- * that even those would not fit the budget. Up to 64 CPUs get 4 MiB each
- * (with 4 GiB of RAM; with 2 GiB, up to 32), 256 CPUs 1 MiB, 1024 CPUs or
- * more 256 KiB.
+ * that even those would not fit the budget. With 4 GiB of RAM, up to 16
+ * CPUs get 4 MiB each and 64 CPUs 1 MiB; with 16 GiB or more, up to 64
+ * CPUs get 4 MiB, 256 CPUs 1 MiB, 1024 CPUs or more 256 KiB.
  */
 #define RP_RING_AUTO_MAX	16384U
 #define RP_RING_AUTO_MIN	1024U

@@ -16,11 +16,12 @@ ring_json() { $CTL -j ring show; }
 possible() { echo $(( $(cut -d- -f2 /sys/devices/system/cpu/possible) + 1 )); }
 
 # kmod/ring.c, rp_ring_auto_records(): 16384 records, halved while all
-# CPUs' records take more than min(256 MiB, RAM/16), not below 1024.
+# CPUs' records take more than min(256 MiB, a quarter of the budget, i.e.
+# RAM/64), not below 1024.
 expected_records() {
 	local cpus=$1 ram=$(( $(mem_kib MemTotal) * 1024 )) n=16384 budget
 	budget=$(( 256 << 20 ))
-	[ $((ram / 16)) -lt $budget ] && budget=$((ram / 16))
+	[ $((ram / 64)) -lt $budget ] && budget=$((ram / 64))
 	while [ $n -gt 1024 ] && [ $((n * 256 * cpus)) -gt $budget ]; do
 		n=$((n / 2))
 	done
