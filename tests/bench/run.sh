@@ -74,6 +74,8 @@ while [ $# -gt 0 ]; do
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
+# -o /tmp/x as well as -o build/x (the plugin and the guest need a full path)
+out=$(realpath -m "$out")
 
 # bpftrace runs in the guest from the host's root: install it once.
 if { [ $times = 1 ] || [ $globs = 1 ]; } && ! command -v bpftrace >/dev/null; then
@@ -162,7 +164,7 @@ if [ $times = 1 ] && [ -n "$scale" ]; then
 fi
 if [ $insn = 1 ]; then
 	# vcpu=0: the workload's CPU; the plugin writes one count per interval
-	counts=$PWD/$out/insn-counts
+	counts=$out/insn-counts
 	rm -f "$counts"
 	plugin=(--plugin "build/tcg-insn/libinsn.so,$(tools/tcg-insn/marks.sh \
 		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts$exact")
