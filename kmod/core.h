@@ -66,9 +66,17 @@ struct rp_probe_totals {
 #define RP_FILTER_VALUE	(1U << 4)	/* spec.terms, tested by probes/fetch.c */
 #define RP_FILTER_NOT_TGID	(1U << 5)	/* every process but not_tgid */
 #define RP_FILTER_CGROUP	(1U << 6)	/* tasks in cgroup_id or below */
+#define RP_NO_TGID		U32_MAX		/* above PID_MAX_LIMIT */
 
 struct rp_filter {
 	u32 mask;			/* RP_FILTER_*; 0: record every hit */
+	/*
+	 * What handlers test first (rp_probe_prepare() derives them): a
+	 * command's probes leave out the command's own process, and most
+	 * filter nothing else.
+	 */
+	u32 excl_tgid;			/* not_tgid, or RP_NO_TGID */
+	u32 other_mask;			/* mask but RP_FILTER_NOT_TGID */
 	u32 pid, tgid, cpu;
 	u32 not_tgid;
 	char comm[RAWPROBE_COMM_LEN];	/* NUL-padded, like task->comm */
@@ -146,6 +154,9 @@ struct rawprobe_probe {
 	struct list_head node;		/* rp_probes, under rp_registry_lock */
 	struct hlist_node hnode;	/* rp_probe_hash, by target */
 	u32 id;
+	u64 rec_hdr;			/* its records' probe_id, kind and
+					 * flags (registry.c, rp_rec_hdr())
+					 */
 	u8 state;			/* enum rawprobe_state */
 	bool registered;		/* kp/krp is registered */
 	u64 pinned;			/* kretprobe instances' bytes, charged
@@ -212,6 +223,7 @@ void rp_owner_exit(void);
 u32 rp_clock_tsc_rate_khz(void);
 u32 rp_clock_tsc_khz(void);
 u32 rp_clock_get(void);
+u32 rp_clock_resolve(u32 clock);
 int rp_clock_set(u32 clock, struct netlink_ext_ack *extack);
 
 /* modules.c */

@@ -29,7 +29,7 @@ const struct nla_policy rp_ring_policy[RAWPROBE_A_MAX + 1] = {
 							  &rp_ring_range),
 	[RAWPROBE_A_RING_MODE]	= NLA_POLICY_MAX(NLA_U32,
 						 RAWPROBE_RING_OVERWRITE),
-	[RAWPROBE_A_RING_CLOCK]	= NLA_POLICY_MAX(NLA_U32, RAWPROBE_CLOCK_TSC),
+	[RAWPROBE_A_RING_CLOCK]	= NLA_POLICY_MAX(NLA_U32, RAWPROBE_CLOCK_AUTO),
 	RP_SESSION_POLICY,
 };
 
@@ -311,7 +311,7 @@ static int rp_ring_set_geometry(struct rp_session *s, struct nlattr **a,
 /* Only with no probe: a kretprobe's entry and return read one clock. */
 static int rp_ring_set_clock(u32 clock, struct netlink_ext_ack *extack)
 {
-	if (clock == rp_clock_get())
+	if (rp_clock_resolve(clock) == rp_clock_get())
 		return 0;
 	return rp_registry_while_empty(rp_clock_set, clock, extack);
 }

@@ -24,16 +24,23 @@
 
 struct rp_session;
 
-struct rp_rings;
-
+/*
+ * One CPU's ring. 64 bytes, so that a writer finds its CPU's ring with a
+ * shift; the hit path reads core and reader_sleeping, the pages behind
+ * them only the mapping and the free.
+ */
 struct rp_ring {
 	struct rp_ring_core core;
+	/*
+	 * See rp_ring_poll(): the reader sets it in every ring before it
+	 * sleeps, so that a writer tests it where its ring already is.
+	 */
+	bool reader_sleeping;
 	struct rp_rings *set;		/* the set it belongs to */
-	struct irq_work wakeup;		/* queued by this CPU's writers */
 	struct page *ctrl_page;
 	struct page **data_pages;
 	unsigned int nr_data_pages;
-};
+} ____cacheline_aligned;
 
 /* A session's rings (ring.c), one per possible CPU. */
 struct rp_rings {
@@ -43,11 +50,10 @@ struct rp_rings {
 	u32 watermark;			/* the backlog that wakes a reader */
 	struct rp_session *sess;	/* whose reader a wakeup wakes */
 	/*
-	 * See rp_ring_poll(). Written by the reader at every poll(): a
-	 * cache line of its own, so that the read-mostly words every writer
-	 * loads stay shared.
+	 * One for all CPUs: a writer that finds it pending has nothing to
+	 * add, the reader it will wake reads every ring.
 	 */
-	bool reader_sleeping ____cacheline_aligned_in_smp;
+	struct irq_work wakeup;
 	struct rp_ring ring[] ____cacheline_aligned_in_smp;
 };
 
@@ -67,9 +73,10 @@ struct rp_rings {
 /* clock.c: the rings' clock is the TSC (uapi enum rawprobe_clock). */
 DECLARE_STATIC_KEY_FALSE(rp_clock_tsc);
 
+/* Likely: the TSC is the default wherever the kernel trusts it. */
 static __always_inline bool rp_clock_is_tsc(void)
 {
-	return static_branch_unlikely(&rp_clock_tsc);
+	return static_branch_likely(&rp_clock_tsc);
 }
 
 /*
@@ -103,26 +110,41 @@ static __always_inline void rp_record_ids(struct rawprobe_record *rec,
 }
 
 /*
+ * What the two wide stores below assume of the uapi layout: the header's
+ * word at offset 16 (probe_id, kind, flags, cpu) is a probe's rec_hdr
+ * with the CPU added.
+ */
+static_assert(offsetof(struct rawprobe_record, probe_id) == 16 &&
+	      offsetof(struct rawprobe_record, kind) == 20 &&
+	      offsetof(struct rawprobe_record, flags) == 21 &&
+	      offsetof(struct rawprobe_record, cpu) == 22);
+static_assert(offsetof(struct rawprobe_record, str_len) == 120 &&
+	      offsetof(struct rawprobe_record, fault_mask) == 121 &&
+	      offsetof(struct rawprobe_record, str_arg) == 122 &&
+	      offsetof(struct rawprobe_record, nargs) == 123);
+
+/*
  * Returns a record with its common header filled, or NULL when the ring
  * is full (the loss is already counted in the control page).
  *
  * Only what every reader needs is written: fields that flags marks valid
  * (args, retval and latency, the string) are left to the kinds that fill
- * them, except the small ones in the commit word's cache line, which cost
- * nothing to clear. str[] is another cache line: it is written only when a
- * string is captured (RAWPROBE_REC_STR).
+ * them; readers look at flags first. The word behind the arguments
+ * (nargs, str_len, fault_mask, str_arg) is one store. str[] is another
+ * cache line: it is written only when a string is captured
+ * (RAWPROBE_REC_STR).
  */
 static __always_inline struct rawprobe_record *
-rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot,
-		  u32 probe_id, u8 kind)
+rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot, u64 hdr,
+		  u64 ts)
 {
 	struct task_struct *task = current;
 	unsigned int cpu = smp_processor_id();
 	struct rawprobe_record *rec;
 	u64 seq;
 
-	slot->ring = &rings->ring[cpu].core;
-	rec = rp_ring_reserve(slot->ring, &slot->pos, &seq);
+	slot->ring = &rings->ring[cpu];
+	rec = rp_ring_reserve(&slot->ring->core, &slot->pos, &seq);
 	if (unlikely(!rec))
 		return NULL;
 
@@ -130,50 +152,29 @@ rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot,
 	slot->rec = rec;
 	if (RP_BENCH_CUT(2))
 		return rec;
-	/*
-	 * One test of the clock for both stores: the default pays a nop.
-	 * (WRITE_ONCE: plain stores of flags were merged with kind's after
-	 * the branch, into a 16-bit value built in four instructions.)
-	 */
-	if (rp_clock_is_tsc()) {
-		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : rdtsc_ordered();
-		WRITE_ONCE(rec->flags, RAWPROBE_REC_TSC);
-	} else {
-		rec->ts_ns = RP_BENCH_CUT(3) ? 0 : ktime_get_mono_fast_ns();
-		WRITE_ONCE(rec->flags, 0);
-	}
-	rec->probe_id = probe_id;
-	rec->kind = kind;
-	rec->cpu = cpu;
+	rec->ts_ns = ts;
+	*(u64 *)&rec->probe_id = hdr | (u64)cpu << 48;
 	rp_record_ids(rec, task);
 	memcpy(rec->comm, task->comm, sizeof(rec->comm));
-	rec->retval = 0;
-	rec->latency_ns = 0;
-	rec->nargs = 0;
-	rec->str_len = 0;
-	rec->fault_mask = 0;
-	rec->str_arg = RAWPROBE_STR_ARG_NONE;
+	/* nargs 0, str_len 0, fault_mask 0, str_arg RAWPROBE_STR_ARG_NONE */
+	*(u32 *)&rec->str_len = (u32)RAWPROBE_STR_ARG_NONE << 16;
 	return rec;
 }
 
+/* ring.c: wake a sleeping reader once the backlog reaches the watermark */
+void rp_record_wake(struct rp_ring *ring, u64 pos);
+
 static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 {
-	struct rp_ring *ring = container_of(slot->ring, struct rp_ring, core);
-	struct rp_rings *rings = ring->set;
+	struct rp_ring *ring = slot->ring;
 
-	rp_ring_commit(slot->ring, slot->rec, slot->pos);
+	rp_ring_commit(&ring->core, slot->rec, slot->pos);
 	/*
-	 * Wake a sleeping reader once the unread backlog reaches the
-	 * watermark; a reader that is awake needs no interrupt from us.
-	 * (The control page is looked up only then: a record with no
-	 * reader asleep pays for none of it.)
+	 * A reader that is awake needs no interrupt from us: a record with
+	 * no reader asleep pays for one test.
 	 */
-	if (unlikely(READ_ONCE(rings->reader_sleeping)) &&
-	    slot->pos + 1 - READ_ONCE(slot->ring->ctrl->consumer) >=
-	    rings->watermark) {
-		WRITE_ONCE(rings->reader_sleeping, false);
-		irq_work_queue(&ring->wakeup);
-	}
+	if (unlikely(READ_ONCE(ring->reader_sleeping)))
+		rp_record_wake(ring, slot->pos);
 }
 
 #endif /* _RAWPROBE_RECORD_H */

@@ -109,6 +109,22 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	       a->chain_step == b->chain_step;
 }
 
+/*
+ * The word at offset 16 of a probe's records (probe_id, kind, flags; the
+ * writer adds the CPU), made when the probe is inserted: the clock
+ * changes only while the registry is empty, so the flag that says which
+ * clock ts_ns is stays right for the probe's life; a kretprobe's records
+ * all carry a return value.
+ */
+static u64 rp_rec_hdr(const struct rawprobe_probe *p)
+{
+	u8 flags = rp_clock_get() == RAWPROBE_CLOCK_TSC ? RAWPROBE_REC_TSC : 0;
+
+	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
+		flags |= RAWPROBE_REC_RETVAL;
+	return (u64)p->id | (u64)p->spec.kind << 32 | (u64)flags << 40;
+}
+
 static u32 rp_spec_hash(const struct rp_probe_spec *s)
 {
 	u32 h = jhash(s->symbol, strnlen(s->symbol, sizeof(s->symbol)),
@@ -350,6 +366,7 @@ int rp_insert_locked(struct rawprobe_probe **v, unsigned int n,
 		if (err < 0)
 			goto err_ids;
 		v[i]->id = err;
+		v[i]->rec_hdr = rp_rec_hdr(v[i]);
 		nid++;
 	}
 	err = rp_pin_check(v, n, extack, failed);

@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "inject.h"
 #include "registry.h"
@@ -202,6 +203,19 @@ int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 	int err;
 
 	for (i = 0; i < n; i++) {
+		/*
+		 * A glob's batch arms for seconds: a signal (the command's
+		 * Ctrl-C) ends it, and what it armed goes back. ECANCELED,
+		 * not EINTR: netlink sends no answer for a doit's EINTR, and
+		 * the caller would wait for one.
+		 */
+		if (signal_pending(current)) {
+			NL_SET_ERR_MSG(extack,
+				       "interrupted by a signal: none of the batch was added");
+			*failed = -1;	/* no probe's fault */
+			rp_unregister_all(v, i);
+			return -ECANCELED;
+		}
 		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
 			rp_probe_kprobe(v[i])->flags |= KPROBE_FLAG_DISABLED;
 		err = rp_register(v[i]);

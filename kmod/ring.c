@@ -78,9 +78,9 @@ static void rp_ring_free_one(struct rp_ring *ring)
 
 static void rp_wakeup_fn(struct irq_work *work)
 {
-	struct rp_ring *ring = container_of(work, struct rp_ring, wakeup);
+	struct rp_rings *rings = container_of(work, struct rp_rings, wakeup);
 
-	wake_up_all(&ring->set->sess->waitq);
+	wake_up_all(&rings->sess->waitq);
 }
 
 static int rp_ring_alloc_one(struct rp_ring *ring, unsigned int cpu,
@@ -131,10 +131,9 @@ static void rp_rings_free(struct rp_rings *rings)
 
 	if (!rings)
 		return;
-	for (i = 0; i < rings->nr_rings; i++) {
-		irq_work_sync(&rings->ring[i].wakeup);
+	irq_work_sync(&rings->wakeup);
+	for (i = 0; i < rings->nr_rings; i++)
 		rp_ring_free_one(&rings->ring[i]);
-	}
 	rp_budget_uncharge(rp_rings_bytes(rings->nr_records));
 	kfree(rings);
 }
@@ -170,14 +169,13 @@ static struct rp_rings *rp_rings_alloc(struct rp_session *s, u32 nr_records,
 	rings->mode = mode;
 	rings->watermark = rp_watermark_fit(nr_records);
 	rings->sess = s;
+	init_irq_work(&rings->wakeup, rp_wakeup_fn);
 	/*
 	 * Every index below nr_cpu_ids gets a ring, possible CPU or not, so
 	 * that the mapping and the readers never meet a hole.
 	 */
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		rings->ring[cpu].set = rings;
-		init_irq_work(&rings->ring[cpu].wakeup, rp_wakeup_fn);
-	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
 					mode);
@@ -221,14 +219,32 @@ static bool rp_ring_has_data(struct rp_session *s)
 	return ret;
 }
 
+/*
+ * Wake a sleeping reader once the unread backlog reaches the watermark.
+ * Out of line: the reader sleeps once a batch. Any context, as writers.
+ */
+void rp_record_wake(struct rp_ring *ring, u64 pos)
+{
+	struct rp_rings *rings = ring->set;
+	u32 i;
+
+	if (pos + 1 - READ_ONCE(ring->core.ctrl->consumer) < rings->watermark)
+		return;
+	for (i = 0; i < rings->nr_rings; i++)
+		WRITE_ONCE(rings->ring[i].reader_sleeping, false);
+	irq_work_queue(&rings->wakeup);
+}
+NOKPROBE_SYMBOL(rp_record_wake);
+
 static void rp_ring_set_sleeping(struct rp_session *s, bool sleeping)
 {
 	struct rp_rings *rings;
+	u32 i;
 
 	rcu_read_lock();
 	rings = rcu_dereference(s->rings);
-	if (rings)
-		WRITE_ONCE(rings->reader_sleeping, sleeping);
+	for (i = 0; rings && i < rings->nr_rings; i++)
+		WRITE_ONCE(rings->ring[i].reader_sleeping, sleeping);
 	rcu_read_unlock();
 }
 

@@ -27,16 +27,16 @@
  * writers must be). The reader on another CPU never relies on their
  * ordering: it synchronises on the commit word of each record only.
  *
- * The writer protocol, with two deliberate refinements of the uapi text
- * (the overwrite-mode check in step 2 and the marker in step 3; see
- * rp_ring_has_room() and rp_ring_reserve()):
- *   1. seq = ++ctrl->seq, for every attempt, so lost attempts leave a gap;
- *   2. reserve p = head with a cmpxchg loop, giving up (++ctrl->lost),
+ * The writer protocol, as the uapi text has it (see rp_ring_has_room()
+ * and rp_ring_reserve() for why each step is so):
+ *   1. reserve p = head with a cmpxchg loop, giving up (++ctrl->lost),
  *      if head has not moved meanwhile,
  *      - discard mode: when p - consumer >= nr_records;
  *      - overwrite mode: when the record at p - nr_records, in the slot
  *        we would take, has not been committed yet;
- *   3. commit = (u32)p (not 0) marks the slot in progress, smp_wmb();
+ *   2. commit = (u32)p (not 0) marks the slot in progress, smp_wmb();
+ *   3. seq = ++ctrl->seq, for every attempt, lost ones too, so that
+ *      they leave a gap;
  *   4. the caller fills the record;
  *   5. store-release commit = (u32)(p + 1).
  */
@@ -111,14 +111,16 @@ static inline void rp_ring_core_init(struct rp_ring_core *r,
  * (head < nr_records) has no older record, which lets a zeroed ring work
  * without rp_ring_core_init() (positions never wrap 64 bits in practice).
  */
-static inline bool rp_ring_has_room(struct rp_ring_core *r,
-				    struct rawprobe_record *rec, __u64 head)
+static inline bool rp_ring_has_room(const struct rp_ring_core *r,
+				    const struct rawprobe_ring_ctrl *ctrl,
+				    __u32 mask, struct rawprobe_record *rec,
+				    __u64 head)
 {
-	if (r->mode == RAWPROBE_RING_DISCARD)
-		return head - rp_load_acquire_u64(&r->ctrl->consumer) <=
-		       r->mask;
-	return head <= r->mask ||
-	       rp_load_acquire_u32(&rec->commit) == (__u32)(head - r->mask);
+	/* (the default mode, a reader's: laid out first) */
+	if (rp_likely(r->mode == RAWPROBE_RING_DISCARD))
+		return head - rp_load_acquire_u64(&ctrl->consumer) <= mask;
+	return head <= mask ||
+	       rp_load_acquire_u32(&rec->commit) == (__u32)(head - mask);
 }
 
 /*
@@ -131,17 +133,20 @@ static inline bool rp_ring_has_room(struct rp_ring_core *r,
 static inline struct rawprobe_record *
 rp_ring_reserve(struct rp_ring_core *r, __u64 *pos, __u64 *seq)
 {
+	/*
+	 * The ring's constants, read once: the acquire loads below are
+	 * compiler barriers, which would otherwise reload them.
+	 */
 	struct rawprobe_ring_ctrl *ctrl = r->ctrl;
+	struct rawprobe_record *recs = r->recs;
+	__u32 mask = r->mask;
 	struct rawprobe_record *rec;
 	__u64 head, old;
 
-	/* Taken before anything can fail: lost attempts must leave a gap. */
-	*seq = rp_local_inc_return(&ctrl->seq);
-
 	head = rp_local_read(&ctrl->head);
 	for (;;) {
-		rec = &r->recs[head & r->mask];
-		if (rp_unlikely(!rp_ring_has_room(r, rec, head))) {
+		rec = &recs[head & mask];
+		if (rp_unlikely(!rp_ring_has_room(r, ctrl, mask, rec, head))) {
 			/*
 			 * Give up only if head has not moved since we read it.
 			 * If a nested writer moved it, the reader may already
@@ -171,10 +176,22 @@ rp_ring_reserve(struct rp_ring_core *r, __u64 *pos, __u64 *seq)
 	 */
 	rp_write_once_u32(&rec->commit, (__u32)head);
 	rp_smp_wmb();
+	/*
+	 * Every attempt takes a sequence number, lost ones too (below), so
+	 * that they leave a gap. Taken once the slot is ours, not held across
+	 * the loop: a nested writer may then number its record below ours
+	 * from a later position, which the reader's span of numbers counts
+	 * the same.
+	 */
+	*seq = rp_local_inc_return(&ctrl->seq);
 	*pos = head;
+	/* The callers' NULL test then costs nothing on this path. */
+	if (!rec)
+		__builtin_unreachable();
 	return rec;
 
 lost:
+	*seq = rp_local_inc_return(&ctrl->seq);
 	rp_local_inc(&ctrl->lost);
 	*pos = head;	/* meaningless, but never uninitialised */
 	return NULL;

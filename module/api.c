@@ -65,10 +65,15 @@ struct rawprobe_record *rawprobe_reserve(struct rawprobe_probe *probe,
 
 	preempt_disable_notrace();
 	rp_emit_hit(probe);	/* a module's own filter discards after */
-	rec = rp_emit_begin(probe, slot, probe->spec.kind,
+	rec = rp_emit_begin(probe, slot,
 			    (unsigned long)rp_probe_kprobe(probe)->addr);
-	if (!rec)
+	if (!rec) {
 		preempt_enable_notrace();
+		return NULL;
+	}
+	/* The built-in kinds write these only with the flag that shows them. */
+	rec->retval = 0;
+	rec->latency_ns = 0;
 	return rec;
 }
 EXPORT_SYMBOL_GPL(rawprobe_reserve);

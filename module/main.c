@@ -34,10 +34,10 @@ module_param(wakeup_records, uint, 0444);
 MODULE_PARM_DESC(wakeup_records,
 		 "unread records per CPU that wake poll() (default 0: an eighth of the ring)");
 
-static unsigned int ring_clock = RAWPROBE_CLOCK_MONO;
+static unsigned int ring_clock = RAWPROBE_CLOCK_AUTO;
 module_param(ring_clock, uint, 0444);
 MODULE_PARM_DESC(ring_clock,
-		 "0: records carry CLOCK_MONOTONIC ns, 1: the TSC, cheaper, converted by readers");
+		 "0: records carry CLOCK_MONOTONIC ns, 1: the TSC, cheaper, converted by readers, 2: the TSC where the kernel's clocksource is tsc, else 0 (default)");
 
 /* LTTng's read timer: what wakes a reader for a trickle of records. */
 static unsigned int flush_ms = 50;

@@ -32,8 +32,6 @@ static __always_inline bool rp_filter_match(const struct rp_filter *f)
 		return false;
 	if ((f->mask & RP_FILTER_TGID) && task->tgid != f->tgid)
 		return false;
-	if ((f->mask & RP_FILTER_NOT_TGID) && task->tgid == f->not_tgid)
-		return false;
 	if ((f->mask & RP_FILTER_CPU) && smp_processor_id() != f->cpu)
 		return false;
 	if ((f->mask & RP_FILTER_CGROUP) && !rp_in_cgroup(f))
@@ -58,7 +56,9 @@ static __always_inline void rp_emit_hit(struct rawprobe_probe *p)
 /*
  * The hit, counted; then the filters. Value filters read arguments:
  * entry probes pass their registers; kretprobes pass NULL at entry and
- * test values at return (rp_emit_value_filtered).
+ * test values at return (rp_emit_value_filtered). The first test is the
+ * one a command's probes need, leaving its own process out; a probe with
+ * no such filter has RP_NO_TGID there, which no task has.
  */
 static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
 					     struct pt_regs *regs)
@@ -66,12 +66,15 @@ static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
 	const struct rp_filter *f = &p->spec.filter;
 
 	rp_emit_hit(p);
-	if (likely(!f->mask))
+	if (unlikely(current->tgid == f->excl_tgid))
+		goto filtered;
+	if (likely(!f->other_mask))
 		return false;
 	if (rp_filter_match(f) &&
 	    (!(f->mask & RP_FILTER_VALUE) || !regs ||
 	     rp_value_filter_entry(p, regs)))
 		return false;
+filtered:
 	this_cpu_inc(p->stats->filtered);
 	return true;
 }
@@ -87,18 +90,40 @@ static __always_inline bool rp_emit_value_filtered(struct rawprobe_probe *p,
 	return true;
 }
 
+/*
+ * A probe whose records hold the header and nothing else (a kretprobe's
+ * return value and latency besides), what `stream -e kprobe:X` and
+ * `probe add kprobe X` ask for: its kind gives it handlers that test
+ * nothing it does not do.
+ */
+static inline bool rp_emit_plain(const struct rawprobe_probe *p)
+{
+	const struct rp_probe_spec *s = &p->spec;
+
+	return !p->agg && !s->nargs && !s->nterms && !s->ovr.set &&
+	       !s->chain_step && !(s->flags & RAWPROBE_F_STACK) &&
+	       !(s->filter.mask & RP_FILTER_VALUE);
+}
+
 /* Returns the record to fill, or NULL when the ring is full (counted). */
 static __always_inline struct rawprobe_record *
-rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot, u8 kind,
+rp_emit_begin(struct rawprobe_probe *p, struct rawprobe_slot *slot,
 	      unsigned long addr)
 {
 	struct rawprobe_record *rec;
+	u64 ts;
 
 	if (RP_BENCH_CUT(1))
 		return NULL;
+	/*
+	 * The time first, the hit's, while little else is live: the
+	 * monotonic clock is a call, and what lives across it costs saved
+	 * registers.
+	 */
+	ts = rp_clock();
 	/* Resized rings replace these a grace period before they go. */
-	rec = rp_record_reserve(rcu_dereference_sched(p->rings), slot, p->id,
-				kind);
+	rec = rp_record_reserve(rcu_dereference_sched(p->rings), slot,
+				p->rec_hdr, ts);
 	if (unlikely(!rec)) {
 		this_cpu_inc(p->stats->lost_ring);
 		return NULL;

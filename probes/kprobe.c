@@ -23,7 +23,7 @@ static __always_inline void rp_kprobe_hit(struct rawprobe_probe *p,
 			rp_agg_hit_entry(p, regs);
 		return;
 	}
-	rec = rp_emit_begin(p, &slot, p->spec.kind, (unsigned long)kp->addr);
+	rec = rp_emit_begin(p, &slot, (unsigned long)kp->addr);
 	if (unlikely(!rec))
 		return;
 	if (p->spec.nargs) {
@@ -65,6 +65,19 @@ static int rp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_kprobe_pre);
 
+/* A plain record (rp_emit_plain()): the filters, the header, no other test. */
+static int rp_kprobe_rec_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+	struct rawprobe_slot slot;
+
+	if (!rp_emit_filtered(p, regs) &&
+	    rp_emit_begin(p, &slot, (unsigned long)kp->addr))
+		rp_emit_end(p, &slot);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kprobe_rec_pre);
+
 /*
  * A count with no key and no override, the commonest question ("how
  * often?"): the filters and the table's hit counter, no other test.
@@ -88,7 +101,9 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	} else {
 		p->kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	}
-	if (rp_agg_count_only_ok(p))
+	if (rp_emit_plain(p))
+		p->kp.pre_handler = rp_kprobe_rec_pre;
+	else if (rp_agg_count_only_ok(p))
 		p->kp.pre_handler = rp_kprobe_count_pre;
 	else if (rp_agg_comm_key_ok(p))
 		p->kp.pre_handler = rp_agg_kprobe_comm_pre;

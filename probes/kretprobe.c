@@ -142,6 +142,17 @@ static void rp_kret_emit_args(struct rawprobe_probe *p,
 }
 NOKPROBE_SYMBOL(rp_kret_emit_args);
 
+/*
+ * What every return record has: the value, and the time since entry
+ * (RAWPROBE_REC_RETVAL is in the probe's header word already).
+ */
+static __always_inline void rp_kret_fill(struct rawprobe_record *rec,
+					 u64 retval, u64 entry)
+{
+	rec->retval = (s64)retval;
+	rec->latency_ns = rec->ts_ns - entry;
+}
+
 static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rawprobe_probe *p = rp_from_instance(ri);
@@ -163,13 +174,10 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 					  d->stack_id, retval, d->entry_ns);
 		return 0;
 	}
-	rec = rp_emit_begin(p, &slot, RAWPROBE_KIND_KRETPROBE,
-			    (unsigned long)p->krp.kp.addr);
+	rec = rp_emit_begin(p, &slot, (unsigned long)p->krp.kp.addr);
 	if (unlikely(!rec))
 		return 0;
-	rec->retval = (s64)retval;
-	rec->latency_ns = rec->ts_ns - d->entry_ns;
-	rec->flags |= RAWPROBE_REC_RETVAL;
+	rp_kret_fill(rec, retval, d->entry_ns);
 	if (p->spec.nargs) {
 		memcpy(rec->args, d->args, sizeof(d->args));
 		if (unlikely(p->spec.nfetch)) {
@@ -214,6 +222,40 @@ static int rp_kret_lat_return(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(rp_kret_lat_return);
 
+/*
+ * A plain record (rp_emit_plain()): the time at entry; the header, the
+ * return value and the latency at return, no other test.
+ */
+static int rp_kret_rec_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+
+	if (rp_emit_filtered(p, NULL))
+		return 1;
+	d->entry_ns = rp_clock();
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kret_rec_entry);
+
+static int rp_kret_rec_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+	struct rawprobe_record *rec;
+	struct rawprobe_slot slot;
+
+	rec = rp_emit_begin(p, &slot, (unsigned long)p->krp.kp.addr);
+	if (unlikely(!rec))
+		return 0;
+	rp_kret_fill(rec, regs_return_value(regs), d->entry_ns);
+	rp_emit_end(p, &slot);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_kret_rec_return);
+
 void rp_kretprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->krp, 0, sizeof(p->krp));
@@ -221,7 +263,10 @@ void rp_kretprobe_prepare(struct rawprobe_probe *p)
 		p->krp.kp.symbol_name = p->target;
 	else
 		p->krp.kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
-	if (rp_agg_latency_only_ok(p)) {
+	if (rp_emit_plain(p)) {
+		p->krp.entry_handler = rp_kret_rec_entry;
+		p->krp.handler = rp_kret_rec_return;
+	} else if (rp_agg_latency_only_ok(p)) {
 		p->krp.entry_handler = rp_kret_lat_entry;
 		p->krp.handler = rp_kret_lat_return;
 	} else {

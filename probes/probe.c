@@ -142,6 +142,12 @@ static int rp_agg_prepare(struct rawprobe_probe *p,
  * arguments, the target's name, and the tables of an aggregating probe
  * (probe modules' handlers aggregate nothing).
  */
+static void rp_filter_prepare(struct rp_filter *f)
+{
+	f->excl_tgid = f->mask & RP_FILTER_NOT_TGID ? f->not_tgid : RP_NO_TGID;
+	f->other_mask = f->mask & ~RP_FILTER_NOT_TGID;
+}
+
 int rp_probe_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
 	int err;
@@ -149,6 +155,7 @@ int rp_probe_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 	err = rp_check_args(p, extack) ?: rp_fetch_check(p, extack);
 	if (err)
 		return err;
+	rp_filter_prepare(&p->spec.filter);
 	p->syscall_regs = (p->spec.flags & RAWPROBE_F_SYSCALL) ||
 			  rp_is_syscall_wrapper(p->spec.symbol);
 	p->syscall_ia32 = p->syscall_regs && strstr(p->spec.symbol, "ia32");

@@ -19,7 +19,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	6	/* 2: fault_mask (field fetches),
+#define RAWPROBE_ABI_VERSION	7	/* 2: fault_mask (field fetches),
 					 * 3: the tsc clock (RAWPROBE_REC_TSC),
 					 * 4: several strings a record
 					 *    (RAWPROBE_STR_ARG_MULTI),
@@ -27,6 +27,11 @@
 					 *    apart from 0 (65 of them),
 					 * 6: sessions: rings per session,
 					 *    RAWPROBE_IOC_ATTACH before mmap
+					 * 7: the tsc clock by default where
+					 *    the kernel's clocksource is tsc;
+					 *    retval and latency_ns written
+					 *    only with RAWPROBE_REC_RETVAL;
+					 *    seq taken after the reservation
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -156,16 +161,18 @@ struct rawprobe_record {
  *
  * Writer (kernel, any context including NMI, never blocks; the reference
  * implementation is kmod/ring_core.h, unit-tested on the host):
- *   1. seq = ++ctrl->seq (every attempt, so a lost one leaves a gap)
- *   2. reserve: p = ctrl->head, then give up (++ctrl->lost) if
+ *   1. reserve: p = ctrl->head, then give up (++ctrl->lost) if
  *        discard mode:   p - consumer >= nr_records (ring full), or
  *        overwrite mode: the slot's record of the previous lap is still
  *                        being written (a nested writer interrupted it);
  *      otherwise cmpxchg head from p to p + 1; if a nested writer moved
- *      head, retry from step 2 with the new head (never give up on a
+ *      head, retry from step 1 with the new head (never give up on a
  *      stale head).
- *   3. WRITE_ONCE(rec->commit, (u32)p); smp_wmb();  ("in progress": never
+ *   2. WRITE_ONCE(rec->commit, (u32)p); smp_wmb();  ("in progress": never
  *      equal to a commit value this slot can expect, unlike 0)
+ *   3. seq = ++ctrl->seq (every attempt, a lost one too, so that it
+ *      leaves a gap; nested writers may number out of position order,
+ *      so readers count the span of the numbers they saw)
  *   4. fill the record
  *   5. smp_store_release(&rec->commit, (u32)(p + 1))
  *
@@ -192,9 +199,11 @@ struct rawprobe_record {
 
 /*
  * The rings' clock: what handlers write in ts_ns (RAWPROBE_A_RING_CLOCK).
+ * AUTO, the module's default, is TSC wherever the kernel's own
+ * timekeeping reads the TSC (clocksource tsc), MONO elsewhere; GET_INFO
+ * and RING_GET answer which.
  *
- * MONO: CLOCK_MONOTONIC nanoseconds, the default; what every reader can
- * use as it is.
+ * MONO: CLOCK_MONOTONIC nanoseconds; what every reader can use as it is.
  * TSC: the x86 time-stamp counter (rdtsc_ordered()), flagged
  * RAWPROBE_REC_TSC in every record written with it: a record costs about
  * 50 instructions less (a kretprobe's, with its entry time, 90), as
@@ -212,6 +221,10 @@ struct rawprobe_record {
 enum rawprobe_clock {
 	RAWPROBE_CLOCK_MONO	= 0,
 	RAWPROBE_CLOCK_TSC	= 1,
+	RAWPROBE_CLOCK_AUTO	= 2,	/* asked for only: TSC where the
+					 * kernel's clocksource is tsc,
+					 * else MONO
+					 */
 };
 
 enum rawprobe_ring_mode {

@@ -43,7 +43,7 @@
 #include "rawprobe.h"	/* uapi: struct rawprobe_record, RAWPROBE_KIND_* */
 
 struct rawprobe_probe;	/* opaque: the handle rawprobe_register() returns */
-struct rp_ring_core;
+struct rp_ring;
 
 /**
  * typedef rawprobe_entry_fn - a probe's entry handler
@@ -207,7 +207,7 @@ void rawprobe_get_stats(const struct rawprobe_probe *probe,
  * rawprobe_commit() or rawprobe_discard().
  */
 struct rawprobe_slot {
-	struct rp_ring_core *ring;
+	struct rp_ring *ring;
 	struct rawprobe_record *rec;
 	u64 pos;
 };

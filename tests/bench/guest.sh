@@ -77,13 +77,14 @@ OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 # The second data path: counts in the kernel, beside bpftrace's maps and
 # ftrace's hist trigger doing the same
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
-	rawprobe_hist_latency bpftrace_count bpftrace_count_comm
+	rawprobe_hist_latency cmd_count cmd_count_comm cmd_hist
+	cmd_count_latency cmd_trace bpftrace_count bpftrace_count_comm
 	bpftrace_count_stack bpftrace_hist_latency ftrace_hist_pid"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
-	rawprobe_kprobe_tsc rawprobe_kretprobe_tsc
+	rawprobe_kprobe_mono rawprobe_kretprobe_mono
 	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS $AGG_ROWS"
-INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_tsc_ring rawprobe_kretprobe_tsc_ring
+INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_mono_ring rawprobe_kretprobe_mono_ring
 	rawprobe_kprobe_ring_1000 kprobe_empty_1000
 	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
@@ -275,18 +276,19 @@ run_rawprobe_kprobe() { run_rawprobe kprobe; }
 run_rawprobe_kretprobe() { run_rawprobe kretprobe; }
 run_rawprobe_jprobe() { run_rawprobe jprobe --args auto; }
 
-# The same with the tsc clock (ring set clock tsc, no probe registered).
-with_tsc() {	# CMD...
+# The same with the mono clock, the fallback where the kernel's
+# clocksource is not tsc (ring set clock mono, no probe registered).
+with_mono() {	# CMD...
 	local rc
-	$CTL ring set clock tsc || return 1
+	$CTL ring set clock mono || return 1
 	"$@"
 	rc=$?
-	$CTL ring set clock mono || return 1
+	$CTL ring set clock auto || return 1
 	return $rc
 }
-run_rawprobe_kprobe_tsc() { ROW=rawprobe_kprobe_tsc with_tsc run_rawprobe kprobe; }
-run_rawprobe_kretprobe_tsc() {
-	ROW=rawprobe_kretprobe_tsc with_tsc run_rawprobe kretprobe
+run_rawprobe_kprobe_mono() { ROW=rawprobe_kprobe_mono with_mono run_rawprobe kprobe; }
+run_rawprobe_kretprobe_mono() {
+	ROW=rawprobe_kretprobe_mono with_mono run_rawprobe kretprobe
 }
 
 # json_num JSON KEY: a number from rawprobectl's JSON (no python: it is slow)
@@ -317,11 +319,11 @@ ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 }
 run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
-run_rawprobe_kprobe_tsc_ring() {
-	with_tsc ring_row rawprobe_kprobe_tsc_ring kprobe $SYM
+run_rawprobe_kprobe_mono_ring() {
+	with_mono ring_row rawprobe_kprobe_mono_ring kprobe $SYM
 }
-run_rawprobe_kretprobe_tsc_ring() {
-	with_tsc ring_row rawprobe_kretprobe_tsc_ring kretprobe $SYM
+run_rawprobe_kretprobe_mono_ring() {
+	with_mono ring_row rawprobe_kretprobe_mono_ring kretprobe $SYM
 }
 run_rawprobe_jprobe_ring() {
 	ring_row rawprobe_jprobe_ring jprobe $SYM --args auto
@@ -435,6 +437,27 @@ agg_row() {	# CONFIG KIND [PROBE ADD OPTION...]
 	result "$cfg" "$res" "$(json_num "$j" hits)" "$((hits - dropped))" \
 		"$dropped"
 }
+# The aggregation commands as users type them: a session, an owner and
+# the command's own process left out, which persistent probes have not.
+cmd_row() {	# CONFIG COMMAND...
+	local cfg=$1 pid res
+	shift
+	taskset -c 1 $CTL "$@" >"$OUT/cmd.out" 2>"$OUT/cmd.err" &
+	pid=$!
+	wait_for probe_armed 200 || { stop $pid INT; return 1; }
+	res=$(workload)
+	stop $pid INT || return 1
+	result "$cfg" "$res" - - -
+}
+run_cmd_count() { cmd_row cmd_count count "kprobe:$SYM"; }
+run_cmd_count_comm() { cmd_row cmd_count_comm count "kprobe:$SYM" --by comm; }
+run_cmd_hist() { cmd_row cmd_hist hist "kretprobe:$SYM"; }
+run_cmd_count_latency() {
+	cmd_row cmd_count_latency count "kretprobe:$SYM" --stats latency \
+		--hist log2
+}
+run_cmd_trace() { cmd_row cmd_trace trace "kprobe:$SYM"; }
+
 run_rawprobe_count() { agg_row rawprobe_count kprobe; }
 run_rawprobe_count_comm() { agg_row rawprobe_count_comm kprobe --by comm; }
 run_rawprobe_count_stack() { agg_row rawprobe_count_stack kprobe --by stack; }

@@ -45,8 +45,8 @@ ROWS = [
     ("rawprobe_kprobe_ring",
      "rawprobe kprobe + record, overwrite, no reader (diagnosis)",
      "kprobe_empty"),
-    ("rawprobe_kprobe_tsc", "rawprobe kprobe + record, `ring set clock "
-     "tsc`, `stream` > /dev/null", "kprobe_empty"),
+    ("rawprobe_kprobe_mono", "rawprobe kprobe + record, `ring set clock "
+     "mono` (the fallback), `stream` > /dev/null", "kprobe_empty"),
     ("ftrace_kprobe", "ftrace `p:` event, `trace_pipe` reader", "kprobe_empty"),
     ("bpftrace_kprobe", "bpftrace kprobe, `printf` per hit", "kprobe_empty"),
     ("kretprobe_empty", "empty kretprobe (the floor)", "kretprobe_empty"),
@@ -55,8 +55,8 @@ ROWS = [
     ("rawprobe_kretprobe_ring",
      "rawprobe kretprobe + record, overwrite, no reader (diagnosis)",
      "kretprobe_empty"),
-    ("rawprobe_kretprobe_tsc", "rawprobe kretprobe + record, `ring set "
-     "clock tsc`, `stream` > /dev/null", "kretprobe_empty"),
+    ("rawprobe_kretprobe_mono", "rawprobe kretprobe + record, `ring set "
+     "clock mono` (the fallback), `stream` > /dev/null", "kretprobe_empty"),
     ("ftrace_kretprobe", "ftrace `r:` event, `trace_pipe` reader",
      "kretprobe_empty"),
     ("rawprobe_args_auto_ring", "… + `--args auto` (pid), overwrite, no reader",
@@ -86,6 +86,15 @@ ROWS = [
      "kprobe_empty"),
     ("rawprobe_hist_latency", "rawprobe kretprobe `--stats latency --hist "
      "log2`", "kretprobe_empty"),
+    ("cmd_trace", "`rawprobectl trace kprobe:X` > file, as typed",
+     "kprobe_empty"),
+    ("cmd_count", "`rawprobectl count kprobe:X`, as typed", "kprobe_empty"),
+    ("cmd_count_comm", "`rawprobectl count kprobe:X --by comm`, as typed",
+     "kprobe_empty"),
+    ("cmd_hist", "`rawprobectl hist kretprobe:X`, as typed",
+     "kretprobe_empty"),
+    ("cmd_count_latency", "`rawprobectl count kretprobe:X --stats latency "
+     "--hist log2`, as typed", "kretprobe_empty"),
     ("bpftrace_count", "bpftrace `@ = count()`", "kprobe_empty"),
     ("bpftrace_count_comm", "bpftrace `@[comm] = count()`", "kprobe_empty"),
     ("bpftrace_count_stack", "bpftrace `@[kstack] = count()`",
@@ -113,9 +122,12 @@ TARGETS = [  # config, max ratio to its empty probe
     ("rawprobe_count_comm", 1.25),
     ("rawprobe_hist_latency", 1.3),
     ("rawprobe_kprobe", 1.3),
-    ("rawprobe_kretprobe", 1.2),
-    ("rawprobe_kprobe_tsc", 1.3),
-    ("rawprobe_kretprobe_tsc", 1.2),
+    ("rawprobe_kretprobe", 1.3),
+    ("cmd_trace", 1.3),
+    ("cmd_count", 1.15),
+    ("cmd_count_comm", 1.25),
+    ("cmd_hist", 1.3),
+    ("cmd_count_latency", 1.3),
 ]
 
 SCALE_TOOLS = [  # S lines' tool, its row
@@ -137,9 +149,9 @@ INSN_ROWS = ROWS[:4] + [
      "no reader, 1,000 other probes registered (disabled)", "kprobe_empty"),
     ("kprobe_empty_1000", "empty kprobe, 1,000 other probes registered "
      "(disabled)", "kprobe_empty"),
-    ("rawprobe_kprobe_tsc_ring", "rawprobe kprobe + record, tsc clock, "
+    ("rawprobe_kprobe_mono_ring", "rawprobe kprobe + record, mono clock, "
      "overwrite, no reader", "kprobe_empty"),
-    ("rawprobe_kretprobe_tsc_ring", "rawprobe kretprobe + record, tsc clock, "
+    ("rawprobe_kretprobe_mono_ring", "rawprobe kretprobe + record, mono clock, "
      "overwrite, no reader", "kretprobe_empty"),
 ] + ROWS[4:]
 
@@ -152,14 +164,14 @@ STAIRS = [
         ("step2_kprobe_ring", "+ reserve and commit", "step1_kprobe_ring"),
         ("step3_kprobe_ring", "+ the header (pid, tgid, comm, cpu, id, "
          "kind, address, zeroed fields)", "step2_kprobe_ring"),
-        ("rawprobe_kprobe_ring", "+ the clock: the record as shipped",
+        ("rawprobe_kprobe_ring", "+ the clock (tsc): the record as shipped",
          "step3_kprobe_ring"),
         ("rawprobe_jprobe_ring", "+ typed arguments (jprobe-style, "
          "`--args auto`)", "rawprobe_kprobe_ring"),
         ("rawprobe_kprobe", "the shipped record with a `stream` reader "
          "(wakeups)", "rawprobe_kprobe_ring"),
-        ("rawprobe_kprobe_tsc_ring", "the tsc clock instead of the clock "
-         "(`ring set clock tsc`), no reader", "step3_kprobe_ring"),
+        ("rawprobe_kprobe_mono_ring", "the mono clock instead, the fallback "
+         "(`ring set clock mono`), no reader", "step3_kprobe_ring"),
     ]),
     ("kretprobe", [
         ("kretprobe_empty", "empty kretprobe handlers (the floor)", None),
@@ -172,7 +184,7 @@ STAIRS = [
          "shipped", "step3_kretprobe_ring"),
         ("rawprobe_kretprobe", "the shipped record with a `stream` reader "
          "(wakeups)", "rawprobe_kretprobe_ring"),
-        ("rawprobe_kretprobe_tsc_ring", "both clock reads of the tsc clock "
+        ("rawprobe_kretprobe_mono_ring", "both clock reads of the mono clock "
          "instead, no reader", "step3_kretprobe_ring"),
     ]),
 ]
@@ -353,7 +365,7 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
         out.append(f"- {cfg} ≤ {limit}× {floor}: {ratio:.2f}× — "
                    f"{'met' if ratio <= limit else 'MISSED'}")
     for cfg in ("rawprobe_kprobe", "rawprobe_kretprobe",
-                "rawprobe_kprobe_tsc", "rawprobe_kretprobe_tsc"):
+                "rawprobe_kprobe_mono", "rawprobe_kretprobe_mono"):
         r = runs.get(cfg)
         if not r:
             continue
@@ -549,7 +561,7 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
             ratio = over[c] / over[floor]
             out.append(f"- {c} ≤ {limit}× {floor}: {ratio:.2f}× — "
                        f"{'met' if ratio <= limit else 'MISSED'}")
-    for mine in ("rawprobe_kprobe", "rawprobe_kprobe_tsc"):
+    for mine in ("rawprobe_kprobe", "rawprobe_kprobe_mono"):
         for other in ("ftrace_kprobe", "bpftrace_kprobe"):
             if mine in over and over.get(other):
                 share = over[mine] / over[other]

@@ -47,5 +47,5 @@ for r in $(seq 1 ${ROUNDS:-40}); do
 		echo "round $r: lost $lost, $(cat /tmp/w)"
 	fi
 done
-$CTL ring set clock mono
+$CTL ring set clock auto
 echo "late rounds: $late"

@@ -32,6 +32,7 @@
 static volatile sig_atomic_t stop;
 static unsigned long long delivered[MAX_ID], corrupt, other_ids;
 static unsigned long long drain_max_seq;	/* of the ring being drained */
+static unsigned long long anchor_window_ns;	/* of the drain's tsc anchor */
 
 static unsigned long long now_ns(void)
 {
@@ -68,7 +69,8 @@ static const char *record_fault(unsigned int cpu,
 		return "str_len without a string";
 	if (!memchr(r->comm, 0, sizeof(r->comm)))
 		return "comm not terminated";
-	if (!r->ts_ns || r->ts_ns > now_ns())
+	/* (a tsc record converted against an anchor that far off, no more) */
+	if (!r->ts_ns || r->ts_ns > now_ns() + anchor_window_ns)
 		return "timestamp in the future";
 	if (!r->seq)
 		return "sequence 0";
@@ -80,9 +82,10 @@ static const char *record_fault(unsigned int cpu,
 static int on_record(unsigned int cpu, const struct rawprobe_record *r,
 		     void *ctx)
 {
-	const char *why = record_fault(cpu, r);
+	const char *why;
 
-	(void)ctx;
+	anchor_window_ns = rp_reader_tsc_window_ns(ctx);
+	why = record_fault(cpu, r);
 	if (why) {
 		if (corrupt++ < SHOW_CORRUPT)
 			printf("corrupt cpu %u seq %llu probe %u kind %u flags %#x: %s\n",
@@ -107,7 +110,7 @@ static long drain(struct rp_rings_map *m)
 		c = (const void *)((char *)m->ctrl +
 				   (size_t)cpu * m->info.page_size);
 		drain_max_seq = 0;
-		n = rp_reader_drain_cpu(m->reader, cpu, on_record, NULL);
+		n = rp_reader_drain_cpu(m->reader, cpu, on_record, m->reader);
 		if (n < 0)
 			return n;
 		/* every record drained took its seq before this load */

@@ -266,28 +266,28 @@ check "report.py: a slower add in the same order is MISSED" \
 # scheduler did to its reader (guest.sh W lines: before, then after).
 printf '%s\n' "K test-kernel 2" \
 	"R 1 none 400 1000 - - -" "R 2 none 400 1000 - - -" \
-	"W 1 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 0.9 2.0 4 51.0" \
-	"R 1 rawprobe_kprobe_tsc 700 1000 1000 1000 0" \
-	"W 2 rawprobe_kprobe_tsc 0.0 0.0 3 1.0 17.2 20.5 10 61.0" \
-	"R 2 rawprobe_kprobe_tsc 700 1000 1000 900 100" \
+	"W 1 rawprobe_kprobe_mono 0.0 0.0 3 1.0 0.9 2.0 4 51.0" \
+	"R 1 rawprobe_kprobe_mono 700 1000 1000 1000 0" \
+	"W 2 rawprobe_kprobe_mono 0.0 0.0 3 1.0 17.2 20.5 10 61.0" \
+	"R 2 rawprobe_kprobe_mono 700 1000 1000 900 100" \
 	"R 0 rawprobe_kretprobe 900 1000 1000 980 20" \
 	"R 1 rawprobe_kretprobe 900 1000 1000 1000 0" > "$T/loss"
 python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
 check "report.py: a losing round shows the reader's waits for its CPU" \
-	'grep -q "rawprobe_kprobe_tsc, zero records lost with the default ring: 100 of 2,000 lost — MISSED" "$T/report" && grep -q "^  - round 2: 100 (the reader waited for its CPU 17.2 ms at most, 20.5 ms in all, 7 involuntary switches, 60 ms on CPU)$" "$T/report" && grep -q "longest wait for their CPU in the guest, over every round: 17.2 ms" "$T/report"' \
+	'grep -q "rawprobe_kprobe_mono, zero records lost with the default ring: 100 of 2,000 lost — MISSED" "$T/report" && grep -q "^  - round 2: 100 (the reader waited for its CPU 17.2 ms at most, 20.5 ms in all, 7 involuntary switches, 60 ms on CPU)$" "$T/report" && grep -q "longest wait for their CPU in the guest, over every round: 17.2 ms" "$T/report"' \
 	"$(grep -A2 'zero records' "$T/report")"
 check "report.py: a loss in the warm-up round misses zero loss too" \
 	'grep -q "rawprobe_kretprobe, zero records lost with the default ring: 0 of 1,000 lost, and 20 in the warm-up round — MISSED" "$T/report"' \
 	"$(grep 'zero records' "$T/report")"
 
 # The reader's speed against the calls' (guest.sh D lines, one a round).
-printf '%s\n' "D 1 rawprobe_kprobe_tsc 650 4000" \
-	"D 2 rawprobe_kprobe_tsc 810 16384" "D 0 rawprobe_kretprobe 650 12000" \
+printf '%s\n' "D 1 rawprobe_kprobe_mono 650 4000" \
+	"D 2 rawprobe_kprobe_mono 810 16384" "D 0 rawprobe_kretprobe 650 12000" \
 	"D 1 rawprobe_kretprobe 600 3000" >> "$T/loss"
 python3 tests/bench/report.py "$T/loss" --command test > "$T/report" 2>&1
 check "report.py: the reader's ns a record against the calls', slower rounds counted" \
 	'grep -q "^  - the reader: 730 ns a record in full batches (median round; 810 in the slowest) against 700 ns a call; slower than the calls in 1 of 2 rounds; largest backlog 16,384 records$" "$T/report"' \
-	"$(grep -A3 'rawprobe_kprobe_tsc, zero' "$T/report")"
+	"$(grep -A3 'rawprobe_kprobe_mono, zero' "$T/report")"
 check "report.py: the largest backlog counts the warm-up round's" \
 	'grep -q "largest backlog 12,000 records (in the warm-up round)$" "$T/report"' \
 	"$(grep -A3 'rawprobe_kretprobe, zero' "$T/report")"

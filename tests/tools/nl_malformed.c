@@ -742,7 +742,7 @@ int main(void)
 	expect(&nl, "ring size above the bound", msg, -ERANGE, true);
 
 	msg = rp_nl_msg(&nl, RAWPROBE_CMD_RING_SET, 0);
-	nla_put_u32(msg, RAWPROBE_A_RING_CLOCK, RAWPROBE_CLOCK_TSC + 1);
+	nla_put_u32(msg, RAWPROBE_A_RING_CLOCK, RAWPROBE_CLOCK_AUTO + 1);
 	expect(&nl, "unknown clock", msg, -ERANGE, true);
 
 	msg = rp_nl_msg(&nl, RAWPROBE_CMD_RING_SET, 0);

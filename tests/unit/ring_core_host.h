@@ -20,7 +20,9 @@
  *                    consumer in discard mode, of the slot's commit word
  *                    in overwrite mode);
  *   RP_HOOK_LAST     just after an aggregation writer read the slot of
- *                    the last hit (agg_core.h), before it compares keys.
+ *                    the last hit (agg_core.h), before it compares keys;
+ *   RP_HOOK_SEQ      just before a writer takes its sequence number,
+ *                    its slot reserved (or its record lost).
  */
 #ifndef _RAWPROBE_RING_CORE_HOST_H
 #define _RAWPROBE_RING_CORE_HOST_H
@@ -31,6 +33,7 @@
 #define RP_HOOK_CMPXCHG	1
 #define RP_HOOK_ACQUIRE	2
 #define RP_HOOK_LAST	3
+#define RP_HOOK_SEQ	4
 
 #ifndef RP_HOST_HOOK
 #define RP_HOST_HOOK(point)	do { } while (0)
@@ -51,6 +54,7 @@ static inline __u64 rp_local_cmpxchg(__u64 *p, __u64 old, __u64 new)
 
 static inline __u64 rp_local_inc_return(__u64 *p)
 {
+	RP_HOST_HOOK(RP_HOOK_SEQ);
 	return __atomic_add_fetch(p, 1, __ATOMIC_RELAXED);
 }
 

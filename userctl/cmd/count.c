@@ -480,17 +480,22 @@ int rp_cmd_count(int argc, char **argv)
 		rp_count_free(&c);
 		return rc < 0 ? RP_EXIT_OK : rc;
 	}
-	rc = rp_count_add(&nl, &c);
-	if (rc) {
-		rp_nl_close(&nl);
-		rp_count_free(&c);
-		return rp_exit_from_errno(rc);
-	}
+	/*
+	 * Before the probes: a Ctrl-C while a glob arms (seconds) stops the
+	 * kernel's batch, which takes back what it armed, and the command
+	 * ends; a background job's ignored SIGINT is taken back too.
+	 */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	rc = rp_count_add(&nl, &c);
+	if (rc) {
+		rp_nl_close(&nl);
+		rp_count_free(&c);
+		return rp_count_stop ? RP_EXIT_OK : rp_exit_from_errno(rc);
+	}
 	rc = rp_count_run(&nl, &c);
 	/* the socket's probes go with it; deleted now, not at exit */
 	rp_probe_del_many(&nl, c.ids, c.n);

@@ -307,7 +307,7 @@ static int rp_ring_pairs(int argc, char **argv, int i, const char *cmd,
 		} else {
 			r->clock = rp_clock_parse(argv[i + 1]);
 			rc = r->clock < 0 ?
-			     rp_usage_error("clock is mono or tsc, not '%s'",
+			     rp_usage_error("clock is auto, mono or tsc, not '%s'",
 					    argv[i + 1]) : 0;
 		}
 		if (rc)
@@ -375,12 +375,14 @@ static void rp_ring_set_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: rawprobectl ring set [SESSION] [records N] [mode discard|overwrite]\n"
-		"       rawprobectl ring set clock mono|tsc\n"
+		"       rawprobectl ring set clock auto|mono|tsc\n"
 		"  SESSION  a name, an id or 'default' (the default, without one)\n"
 		"  records  per-CPU ring size, a power of two in %u..%u\n"
 		"  mode     discard: a full ring drops new records (default)\n"
 		"           overwrite: a full ring overwrites the oldest\n"
-		"  clock    mono: records carry CLOCK_MONOTONIC ns (default)\n"
+		"  clock    auto: tsc where the kernel's clocksource is tsc, else\n"
+		"           mono (the module's default)\n"
+		"           mono: records carry CLOCK_MONOTONIC ns\n"
 		"           tsc: the TSC, cheaper to read; readers convert it\n"
 		"Records and mode only while no stream is reading the session;\n"
 		"before its first probe or reader, they only change what will be\n"

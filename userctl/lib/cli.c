@@ -279,6 +279,10 @@ static int rp_info_reply(struct nlattr **a, void *ctx)
 		mi->ring_mode = nla_get_u32(a[RAWPROBE_A_RING_MODE]);
 	if (a[RAWPROBE_A_NR_PROBES])
 		mi->nr_probes = nla_get_u32(a[RAWPROBE_A_NR_PROBES]);
+	if (a[RAWPROBE_A_RING_CLOCK])
+		mi->clock = nla_get_u32(a[RAWPROBE_A_RING_CLOCK]);
+	if (a[RAWPROBE_A_TSC_KHZ])
+		mi->tsc_khz = nla_get_u32(a[RAWPROBE_A_TSC_KHZ]);
 	return 0;
 }
 

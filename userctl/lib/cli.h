@@ -81,6 +81,7 @@ struct rp_module_info {
 	char version[32];
 	char kernel[65];
 	uint32_t nr_rings, ring_records, ring_mode, nr_probes;
+	uint32_t clock, tsc_khz;	/* enum rawprobe_clock; 0: no TSC offered */
 };
 
 int rp_module_info_get(struct rp_nl *nl, struct rp_module_info *mi);

@@ -41,6 +41,7 @@ static const char *const rp_modes[] = {
 static const char *const rp_clocks[] = {
 	[RAWPROBE_CLOCK_MONO]	= "mono",
 	[RAWPROBE_CLOCK_TSC]	= "tsc",
+	[RAWPROBE_CLOCK_AUTO]	= "auto",
 };
 
 static const char *const rp_argtypes[] = {

@@ -82,6 +82,7 @@ struct rp_tsc_conv {
 	__u64 mult;		/* 0: leave TSC records as they are */
 	__u64 anchor_tsc;
 	__u64 anchor_ns;
+	__u64 window_ns;	/* the anchor's uncertainty */
 	int fixed;		/* anchor set by the caller, not re-read */
 };
 
@@ -147,24 +148,42 @@ static void tsc_convert(const struct rp_tsc_conv *t, struct rawprobe_record *r)
 /*
  * The anchor, read at each drain: records are converted a drain's time
  * after they were written at most (unless the ring held them before the
- * reader came), so the TSC's rate error barely shows.
+ * reader came), so the TSC's rate error barely shows. clock_gettime()
+ * read the TSC somewhere between the two rdtsc: the narrowest of a few
+ * tries wins, as a preempted try (a vCPU descheduled, an interrupt)
+ * would put the anchor up to half its window off.
  */
+#define RP_TSC_ANCHOR_TRIES	4
+
 static void tsc_anchor(struct rp_tsc_conv *t)
 {
 #ifdef RP_HAVE_TSC
+	__u64 a, b, best = ~0ULL;
 	struct timespec ts;
-	__u64 a, b;
+	int i;
 
 	if (!t->mult || t->fixed)
 		return;
-	a = __rdtsc();
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	b = __rdtsc();
-	t->anchor_tsc = a + (b - a) / 2;
-	t->anchor_ns = (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+	for (i = 0; i < RP_TSC_ANCHOR_TRIES; i++) {
+		a = __rdtsc();
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		b = __rdtsc();
+		if (b - a >= best)
+			continue;
+		best = b - a;
+		t->anchor_tsc = a + best / 2;
+		t->anchor_ns = (__u64)ts.tv_sec * 1000000000ULL +
+			       (__u64)ts.tv_nsec;
+	}
+	t->window_ns = tsc_cycles_to_ns(t, best);
 #else
 	(void)t;
 #endif
+}
+
+__u64 rp_reader_tsc_window_ns(const struct rp_reader *reader)
+{
+	return reader ? reader->tsc.window_ns : 0;
 }
 
 static void account_seq(struct rp_ring_state *st, __u64 seq)
@@ -370,8 +389,8 @@ static int run_cmp(const void *a, const void *b)
 
 /*
  * Sort a run by (ts_ns, seq). A ring is in timestamp order but for
- * nested writers (an interrupt between a writer's reservation and its
- * timestamp puts the interrupting records before it), so an insertion
+ * nested writers (an interrupt between a writer's timestamp and its
+ * reservation puts the interrupting, later records before it), so an insertion
  * sort moves a few records a short way: near-linear. Should the
  * timestamps be far out of order (a clock stepping back), it gives up
  * after a few moves per record and leaves the run to qsort.

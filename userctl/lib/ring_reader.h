@@ -132,6 +132,12 @@ __u64 rp_reader_skip_to_head(struct rp_reader *reader);
 int rp_reader_set_tsc(struct rp_reader *reader, __u32 tsc_khz);
 /* Tests: convert against this anchor, never re-read. */
 int rp_reader_set_tsc_anchor(struct rp_reader *reader, __u64 tsc, __u64 ns);
+/*
+ * How far off the last anchor may be, in ns (the window between its
+ * two rdtsc): a record converted against it may read up to that much
+ * later than it was written. 0 without conversion.
+ */
+__u64 rp_reader_tsc_window_ns(const struct rp_reader *reader);
 
 /*
  * Read the committed records of one ring, in position order, up to the

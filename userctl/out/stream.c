@@ -640,8 +640,8 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (rp_stream_labels(c))
 		rp_btf_labels_preload(c->reqs, c->nreqs);
 	err = rp_stream_add(s, c->reqs, c->nreqs);
-	if (err)
-		return rp_exit_from_errno(err);
+	if (err)	/* a Ctrl-C while a glob armed is not a failure */
+		return rp_stop ? RP_EXIT_OK : rp_exit_from_errno(err);
 	/* trace and hist with probes: those probes' records only */
 	if (c->mode != RP_MODE_STREAM && c->nreqs && !c->nids) {
 		c->ids = s->owned;

@@ -168,25 +168,32 @@ t_drain_log() {
 	expect_eq 1 "$6" "# end comes last, after every pass"
 }
 
-# The tsc clock (uapi enum rawprobe_clock): refused while a probe is
-# registered; then every record, kprobe and kretprobe, reaches the stream
-# in CLOCK_MONOTONIC ns, within the span the workload's own
-# clock_gettime() saw, with a latency inside it too.
-t_tsc_clock() {
+# The clock (uapi enum rawprobe_clock): auto, the default, is the TSC
+# where the kernel's clocksource is tsc (the test guest's: tests/vm/run
+# boots with tsc=reliable); a change is refused while a probe is
+# registered; every record, kprobe and kretprobe, reaches the stream in
+# CLOCK_MONOTONIC ns, within the span the workload's own clock_gettime()
+# saw, with a latency inside it too. With the clocksource switched to
+# hpet, auto falls back to mono, and doctor says why.
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+
+t_clock_auto() {
 	local span
 	trap '$CTL probe del all >/dev/null 2>&1 || true
-	      $CTL ring set clock mono >/dev/null 2>&1 || true' EXIT
-	expect_match '^clock mono \(tsc offered: [0-9]+\.[0-9]{3} MHz\)' \
+	      echo tsc > $CS; $CTL ring set clock auto >/dev/null 2>&1 || true' EXIT
+	expect_eq tsc "$(cat $CS)" "the guest's clocksource"
+	expect_match '^clock tsc \(tsc offered: [0-9]+\.[0-9]{3} MHz\)' \
 		"$($CTL ring show)" "ring show"
+	expect_match 'clock +tsc \([0-9]+\.[0-9]{3} MHz\)' "$($CTL doctor)" \
+		"doctor"
 	$CTL probe add kprobe vfs_read >/dev/null
 	expect_fail 1 'probes are registered: remove them first' \
-		$CTL ring set clock tsc
+		$CTL ring set clock mono
 	expect_fail 2 'the clock goes in a command of its own' \
-		$CTL ring set clock tsc records 1024
-	expect_fail 2 "clock is mono or tsc, not 'tcs'" $CTL ring set clock tcs
+		$CTL ring set clock mono records 1024
+	expect_fail 2 "clock is auto, mono or tsc, not 'tcs'" \
+		$CTL ring set clock tcs
 	$CTL probe del all >/dev/null
-	$CTL ring set clock tsc
-	expect_eq tsc "$(json_get "$($CTL -j ring show)" 'j["clock"]')" "clock"
 
 	stream_bg $S/tsc.json -e kprobe:__x64_sys_getpgid \
 		-e kretprobe:__x64_sys_getpgid
@@ -203,9 +210,21 @@ print(lo, time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
 	expect_eq 200 "$(count_records $S/tsc.json "r['comm'] == 'python3' and \
 		'latency_ns' in r and 0 < r['latency_ns'] < $2 - $1")" \
 		"kretprobe latencies inside it"
-	$CTL probe del all >/dev/null
+
 	$CTL ring set clock mono
-	expect_match '^clock mono' "$($CTL ring show | tail -1)" "back to mono"
+	expect_match '^clock mono' "$($CTL ring show | tail -1)" "mono asked"
+	expect_match 'WARN +clock +mono, while the TSC would serve' \
+		"$($CTL doctor)" "doctor on mono by choice"
+	echo hpet > $CS
+	$CTL ring set clock auto
+	expect_match '^clock mono' "$($CTL ring show | tail -1)" \
+		"auto with clocksource hpet"
+	expect_match 'clock +mono \(fallback\): the kernel.s clocksource is hpet' \
+		"$($CTL doctor)" "doctor says why"
+	echo tsc > $CS
+	$CTL ring set clock auto
+	expect_match '^clock tsc' "$($CTL ring show | tail -1)" \
+		"auto with clocksource tsc again"
 }
 
 # Two `ring set`s of different fields at once both land (each used to
@@ -231,4 +250,4 @@ t_concurrent_ring_sets_both_land() {
 
 tests t_concurrent_ring_sets_both_land t_device_contract t_device_hostile t_poll_flush_rearms t_watermark_wakes_reader t_resize_refused_while_mapped t_overwrite_mode \
 	t_discard_accounting t_poll_wakes_reader t_stream_delivers_the_backlog \
-	t_drain_log t_tsc_clock
+	t_drain_log t_clock_auto

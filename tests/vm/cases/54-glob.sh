@@ -178,6 +178,30 @@ t_glob_trace_killed_leaves_nothing() {
 	wait_for "[ \$(probe_count) = 0 ]" 300 || fail "probes outlived trace"
 }
 
+# A Ctrl-C while a glob arms ends the command at once: the kernel's batch
+# stops at its next probe and takes back what it armed, and the command
+# exits 0 before its ready line, leaving nothing. (A script's background
+# job starts with SIGINT ignored, as this one does: the command takes it
+# back before it adds anything.) The kernel's kprobe list shows the batch
+# arming: the registry lists a batch's probes only once all are armed.
+t_glob_interrupted_while_arming() {
+	local n pid rc=0
+	n=$(expected 'tcp_*' | wc -l)
+	$CTL count 'kprobe:tcp_*' --max-probes "$n" -d 600 \
+		> $S/int.out 2> $S/int.err &
+	pid=$!
+	wait_for "grep -q ' tcp_' /sys/kernel/debug/kprobes/list ||
+		  ! kill -0 $pid 2>/dev/null" 300 || fail "no probe armed"
+	kill -INT $pid
+	wait $pid || rc=$?
+	expect_eq 0 "$rc" "exit status after SIGINT: $(cat $S/int.err)"
+	! ready_line $S/int.err ||
+		fail "it reached its ready line: the batch ran to its end"
+	expect_eq 0 "$(grep -c ' tcp_' /sys/kernel/debug/kprobes/list)" \
+		"kprobes left"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # count: one count per function, as bpftrace's @[func] = count().
 t_glob_count_per_function() {
 	local j
@@ -199,4 +223,4 @@ t_glob_count_per_function() {
 tests t_glob_dry_run_equals_ftrace t_glob_probe_list_names_functions \
 	t_glob_cap t_glob_bad_input t_glob_all_or_none \
 	t_glob_trace_records_name_functions t_glob_trace_killed_leaves_nothing \
-	t_glob_count_per_function
+	t_glob_interrupted_while_arming t_glob_count_per_function
