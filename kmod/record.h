@@ -141,10 +141,14 @@ rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot, u64 hdr,
 	struct task_struct *task = current;
 	unsigned int cpu = smp_processor_id();
 	struct rawprobe_record *rec;
+	struct rp_ring *ring;
 	u64 seq;
 
-	slot->ring = &rings->ring[cpu];
-	rec = rp_ring_reserve(&slot->ring->core, &slot->pos, &seq);
+	ring = &rings->ring[cpu];
+	/* one register for both uses: gcc would compute it twice */
+	OPTIMIZER_HIDE_VAR(ring);
+	slot->ring = ring;
+	rec = rp_ring_reserve(&ring->core, &slot->pos, &seq);
 	if (unlikely(!rec))
 		return NULL;
 

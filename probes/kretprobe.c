@@ -195,6 +195,22 @@ static int rp_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 NOKPROBE_SYMBOL(rp_kret_return);
 
 /*
+ * The entry of the two kretprobes that only time the call: the filters,
+ * then the time, on the aggregate's clock (agg) or the rings'.
+ */
+static __always_inline int rp_kret_time_entry(struct kretprobe_instance *ri,
+					      bool agg)
+{
+	struct rawprobe_probe *p = rp_from_instance(ri);
+	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
+
+	if (rp_emit_filtered(p, NULL))
+		return 1;
+	d->entry_ns = agg ? rp_agg_clock(p->agg) : rp_clock();
+	return 0;
+}
+
+/*
  * A latency histogram with no key, the commonest kretprobe question
  * ("how long does it take?"): the time at entry, the latency counted at
  * return (rp_agg_latency_only_ok()).
@@ -202,13 +218,7 @@ NOKPROBE_SYMBOL(rp_kret_return);
 static int rp_kret_lat_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	struct rawprobe_probe *p = rp_from_instance(ri);
-	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
-
-	if (rp_emit_filtered(p, NULL))
-		return 1;
-	d->entry_ns = rp_agg_clock(p->agg);
-	return 0;
+	return rp_kret_time_entry(ri, true);
 }
 NOKPROBE_SYMBOL(rp_kret_lat_entry);
 
@@ -229,13 +239,7 @@ NOKPROBE_SYMBOL(rp_kret_lat_return);
 static int rp_kret_rec_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	struct rawprobe_probe *p = rp_from_instance(ri);
-	struct rp_kret_data *d = (struct rp_kret_data *)ri->data;
-
-	if (rp_emit_filtered(p, NULL))
-		return 1;
-	d->entry_ns = rp_clock();
-	return 0;
+	return rp_kret_time_entry(ri, false);
 }
 NOKPROBE_SYMBOL(rp_kret_rec_entry);
 
