@@ -221,17 +221,19 @@ static bool rp_ring_has_data(struct rp_session *s)
 
 /*
  * Wake a sleeping reader once the unread backlog reaches the watermark.
- * Out of line: the reader sleeps once a batch. Any context, as writers.
+ * Out of line: the reader sleeps once a batch. Any context, as writers:
+ * only this ring's mark is cleared (a walk of every CPU's would be a
+ * loop in an NMI); the woken reader's poll() clears the others, and a
+ * writer on another CPU meanwhile finds the irq_work pending, or wakes
+ * a reader that is awake already.
  */
 void rp_record_wake(struct rp_ring *ring, u64 pos)
 {
 	struct rp_rings *rings = ring->set;
-	u32 i;
 
 	if (pos + 1 - READ_ONCE(ring->core.ctrl->consumer) < rings->watermark)
 		return;
-	for (i = 0; i < rings->nr_rings; i++)
-		WRITE_ONCE(rings->ring[i].reader_sleeping, false);
+	WRITE_ONCE(ring->reader_sleeping, false);
 	irq_work_queue(&rings->wakeup);
 }
 NOKPROBE_SYMBOL(rp_record_wake);
