@@ -120,6 +120,9 @@ struct rp_probe_spec {
 	char module[MODULE_NAME_LEN];	/* "" for vmlinux or raw address */
 	u32 offset;
 	u64 addr;			/* raw address when symbol is "" */
+	u64 ftrace_addr;		/* RAWPROBE_A_FTRACE_ADDR; 0: kprobes
+					 * arm it (fentry.c)
+					 */
 	u32 maxactive;			/* 0: the kernel's default */
 	u8 nargs;
 	u8 argtypes[RAWPROBE_MAX_ARGS];	/* enum rawprobe_argtype */
@@ -158,7 +161,13 @@ struct rawprobe_probe {
 					 * flags (registry.c, rp_rec_hdr())
 					 */
 	u8 state;			/* enum rawprobe_state */
-	bool registered;		/* kp/krp is registered */
+	bool registered;		/* kp/krp is registered, or it is in
+					 * fentry.c's table
+					 */
+	/* Armed through rawprobe's ftrace_ops (fentry.c), not kprobes */
+	unsigned long fentry_ip;	/* its ftrace site; 0: kprobes' */
+	bool fentry_armed;		/* its handler runs at fentry_ip */
+	struct hlist_node fnode;	/* fentry.c's table, by fentry_ip */
 	u64 pinned;			/* kretprobe instances' bytes, charged
 					 * to the budget (budget.c)
 					 */

@@ -54,6 +54,7 @@ const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_OFFSET]	= NLA_POLICY_MAX(NLA_U32,
 						 RAWPROBE_MAX_OFFSET),
 	[RAWPROBE_A_ADDR]	= { .type = NLA_U64 },
+	[RAWPROBE_A_FTRACE_ADDR] = NLA_POLICY_MIN(NLA_U64, 1),
 	[RAWPROBE_A_MAXACTIVE]	= NLA_POLICY_RANGE(NLA_U32, 1,
 						   RAWPROBE_MAXACTIVE_MAX),
 	[RAWPROBE_A_NARGS]	= NLA_POLICY_MAX(NLA_U8, RAWPROBE_MAX_ARGS),
@@ -280,7 +281,8 @@ int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 	    nla_put_u8(skb, RAWPROBE_A_STATE, p->state) ||
 	    nla_put_u32(skb, RAWPROBE_A_FLAGS, s->flags |
 			(p->owner ? 0 : RAWPROBE_F_PERSISTENT) |
-			(p->syscall_regs ? RAWPROBE_F_SYSCALL : 0)) ||
+			(p->syscall_regs ? RAWPROBE_F_SYSCALL : 0) |
+			(p->fentry_ip ? RAWPROBE_F_FTRACE : 0)) ||
 	    nla_put_u32(skb, RAWPROBE_A_OFFSET, s->offset) ||
 	    nla_put_u8(skb, RAWPROBE_A_NARGS, s->nargs))
 		return -EMSGSIZE;
@@ -577,6 +579,8 @@ int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		s->offset = nla_get_u32(a[RAWPROBE_A_OFFSET]);
 	if (a[RAWPROBE_A_ADDR])
 		s->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
+	if (a[RAWPROBE_A_FTRACE_ADDR])
+		s->ftrace_addr = nla_get_u64(a[RAWPROBE_A_FTRACE_ADDR]);
 	if (a[RAWPROBE_A_MAXACTIVE])
 		s->maxactive = nla_get_u32(a[RAWPROBE_A_MAXACTIVE]);
 	if (a[RAWPROBE_A_NARGS])

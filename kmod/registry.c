@@ -449,7 +449,8 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 	for (i = 0; i < n; i++, nalloc++) {
 		*failed = i;
 		v[i] = rp_probe_alloc(&specs[i], own);
-		err = v[i] ? rp_kind_prepare(v[i], extack) : -ENOMEM;
+		err = v[i] ? (rp_kind_prepare(v[i], extack) ?:
+			      rp_fentry_prepare(v[i], extack)) : -ENOMEM;
 		if (err) {
 			nalloc += !!v[i];
 			goto out;
@@ -713,17 +714,15 @@ int rp_probe_set_enabled(u32 id, bool enable, const struct rp_caller *who,
 				   "the probe's module is not loaded; it re-arms on load");
 		err = -ENXIO;
 	} else if (enable && p->state != RAWPROBE_STATE_ARMED) {
-		err = rp_check_lockdown(extack) ?:
-		      enable_kprobe(rp_probe_kprobe(p));
+		err = rp_check_lockdown(extack) ?: rp_arm(p, true);
 		if (!err) {
 			p->state = RAWPROBE_STATE_ARMED;
 			p->spec.flags &= ~RAWPROBE_F_DISABLED;
 			rp_probe_event(p, RAWPROBE_EVENT_ENABLED);
 		}
 	} else if (!enable && p->state != RAWPROBE_STATE_DISABLED) {
-		err = disable_kprobe(rp_probe_kprobe(p));
+		err = rp_arm(p, false);
 		if (!err) {
-			rp_chain_step_disarmed(p);
 			p->state = RAWPROBE_STATE_DISABLED;
 			p->spec.flags |= RAWPROBE_F_DISABLED;
 			rp_probe_event(p, RAWPROBE_EVENT_DISABLED);
@@ -896,6 +895,7 @@ void rp_registry_exit(void)
 {
 	mutex_lock(&rp_registry_lock);
 	rp_remove_all_matching(rp_match_all, NULL);
+	rp_fentry_exit();
 	mutex_unlock(&rp_registry_lock);
 	idr_destroy(&rp_probe_ids);
 }

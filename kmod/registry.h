@@ -26,10 +26,19 @@ int rp_check_lockdown(struct netlink_ext_ack *extack);
 /* registry_arm.c: registration with kprobes, under the lock */
 int rp_register(struct rawprobe_probe *p);
 void rp_unregister(struct rawprobe_probe *p);
+int rp_arm(struct rawprobe_probe *p, bool on);	/* enable or disable */
 void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n);
 /* All of v, or none (undone in one grace period; *failed: which one) */
 int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed);
+
+/* fentry.c: entry probes armed through ftrace, a batch at a time */
+int rp_fentry_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+int rp_fentry_register(struct rawprobe_probe **v, unsigned int n);
+void rp_fentry_fallback(struct rawprobe_probe **v, unsigned int n);
+int rp_fentry_set_armed(struct rawprobe_probe *p, bool on);
+void rp_fentry_unregister(struct rawprobe_probe **v, unsigned int n);
+void rp_fentry_exit(void);
 
 /* registry.c: the table */
 void rp_probe_event(struct rawprobe_probe *p, u8 event);

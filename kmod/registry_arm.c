@@ -3,8 +3,10 @@
  * Arming: probes registered with the kernel's kprobes and unregistered,
  * in batches (one grace period for many), with register_*probe()'s
  * errors turned into reasons, and removal that cannot fail half-way (a
- * probe is disarmed before it is unregistered). Called by the table
- * (registry.c) and modules.c, under rp_registry_lock.
+ * probe is disarmed before it is unregistered). A batch's entry probes
+ * the caller gave ftrace addresses go to fentry.c first, in one ftrace
+ * update. Called by the table (registry.c) and modules.c, under
+ * rp_registry_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -87,19 +89,36 @@ int rp_register(struct rawprobe_probe *p)
  */
 static bool rp_disarm(struct rawprobe_probe *p)
 {
-	int err = disable_kprobe(rp_probe_kprobe(p));
+	int err = rp_arm(p, false);
 
 	if (err) {
 		pr_warn_ratelimited("probe %u on %s: the kernel could not disarm it (%d); it stays armed\n",
 				    p->id, p->target, err);
 		return false;
 	}
-	rp_chain_step_disarmed(p);
 	return true;
+}
+
+int rp_arm(struct rawprobe_probe *p, bool on)
+{
+	int err;
+
+	if (p->fentry_ip)
+		return rp_fentry_set_armed(p, on);
+	if (on)
+		return enable_kprobe(rp_probe_kprobe(p));
+	err = disable_kprobe(rp_probe_kprobe(p));
+	if (!err)
+		rp_chain_step_disarmed(p);
+	return err;
 }
 
 void rp_unregister(struct rawprobe_probe *p)
 {
+	if (p->fentry_ip) {
+		rp_fentry_unregister(&p, 1);
+		return;
+	}
 	if (!p->registered || !rp_disarm(p))
 		return;
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
@@ -148,6 +167,7 @@ void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
 	struct kprobe **kps;
 	unsigned int i, k;
 
+	rp_fentry_unregister(v, n);	/* one update for all of them */
 	kps = kmalloc_array(chunk, sizeof(*kps), GFP_KERNEL);
 	krps = kmalloc_array(chunk, sizeof(*krps), GFP_KERNEL);
 	if (!kps || !krps) {
@@ -195,14 +215,26 @@ static int rp_check_ftrace_site(struct rawprobe_probe *p,
 	return -EOPNOTSUPP;
 }
 
-/* Registration; on failure, undo the first i probes in one grace period. */
+/*
+ * Registration; on failure, undo the first i probes in one grace period.
+ * The ftrace-armed probes go first, all at once: if ftrace refuses them,
+ * kprobes arm them one by one, and say which one it refuses and why.
+ */
 int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed)
 {
 	unsigned int i;
 	int err;
 
+	err = rp_fentry_register(v, n);
+	if (err) {
+		pr_info_ratelimited("ftrace refused a batch of entry probes (%d); kprobes arms them\n",
+				    err);
+		rp_fentry_fallback(v, n);
+	}
 	for (i = 0; i < n; i++) {
+		if (v[i]->registered)
+			continue;	/* fentry.c's */
 		/*
 		 * A glob's batch arms for seconds: a signal (the command's
 		 * Ctrl-C) ends it, and what it armed goes back. ECANCELED,
@@ -213,7 +245,7 @@ int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 			NL_SET_ERR_MSG(extack,
 				       "interrupted by a signal: none of the batch was added");
 			*failed = -1;	/* no probe's fault */
-			rp_unregister_all(v, i);
+			rp_unregister_all(v, n);
 			return -ECANCELED;
 		}
 		if (v[i]->spec.flags & RAWPROBE_F_DISABLED)
@@ -225,7 +257,7 @@ int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 			err = rp_check_ftrace_site(v[i], extack);
 		if (err) {
 			*failed = i;
-			rp_unregister_all(v, i + v[i]->registered);
+			rp_unregister_all(v, n);
 			return err;
 		}
 	}

@@ -19,7 +19,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	7	/* 2: fault_mask (field fetches),
+#define RAWPROBE_ABI_VERSION	8	/* 2: fault_mask (field fetches),
 					 * 3: the tsc clock (RAWPROBE_REC_TSC),
 					 * 4: several strings a record
 					 *    (RAWPROBE_STR_ARG_MULTI),
@@ -32,6 +32,8 @@
 					 *    retval and latency_ns written
 					 *    only with RAWPROBE_REC_RETVAL;
 					 *    seq taken after the reservation
+					 * 8: A_FTRACE_ADDR, F_FTRACE: entry
+					 *    probes armed a batch at a time
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -538,6 +540,14 @@ enum rawprobe_attr {
 	RAWPROBE_A_SESSION_LOST,	/* u64, records its rings lost (all
 					 * CPUs, ring full) */
 	RAWPROBE_A_SESSION_READERS,	/* u32, files that map its rings */
+	RAWPROBE_A_FTRACE_ADDR,		/* u64, PROBE_ADD(_BATCH): where the
+					 * caller's kallsyms has the symbol
+					 * of an entry kprobe at offset 0 in
+					 * vmlinux: arm it through rawprobe's
+					 * ftrace_ops, with the rest of its
+					 * batch in one ftrace update
+					 * (RAWPROBE_F_FTRACE)
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -662,6 +672,10 @@ enum rawprobe_stat {
 						 */
 #define RAWPROBE_F_AGG		(1U << 5)	/* aggregate by A_AGG_KEYS in the
 						 * kernel; write no record
+						 */
+#define RAWPROBE_F_FTRACE	(1U << 6)	/* dumps: armed through rawprobe's
+						 * ftrace_ops (A_FTRACE_ADDR), not
+						 * kprobes
 						 */
 
 enum rawprobe_state {

@@ -322,11 +322,12 @@ static const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_SESSION_UID]	= VK_U32,
 	[RAWPROBE_A_SESSION_LOST]	= VK_U64,
 	[RAWPROBE_A_SESSION_READERS]	= VK_U32,
+	[RAWPROBE_A_FTRACE_ADDR]	= VK_U64,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_SESSION_READERS,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to SESSION_READERS");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_FTRACE_ADDR,
+	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to FTRACE_ADDR");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a

@@ -269,8 +269,31 @@ want([e[0] for e in y] == ["added", "removed"], f"cli.py got {y}")
 same(y, c, "events")' "$(cat "$out")" "[$(paste -sd, "$mout")]" "$id"
 }
 
+# ftrace-addr: the kernel checks it against its own kallsyms, and arms the
+# probe through its ftrace_ops (flag ftrace); an address that is not the
+# symbol's is refused with the reason, and adds nothing.
+t_ftrace_addr() {
+	local addr add id wrong
+	# bash's arithmetic is signed: printed back as the u64 it is
+	addr=$((16#$(awk '$3 == "vfs_read" && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kallsyms)))
+	wrong=$(printf '%u' $((addr + 16)))
+	addr=$(printf '%u' "$addr")
+	add=$(ynl --do probe-add --json "{\"kind\": \"kprobe\", \"symbol\": \"vfs_read\",
+		\"ftrace-addr\": $wrong}" 2>&1) &&
+		fail "a wrong ftrace-addr was taken: $add"
+	expect_match "not where kallsyms has the symbol" "$add" "the reason"
+	expect_eq 0 "$(probe_count)" "probes after the refused add"
+	add=$(ynl --do probe-add --json "{\"kind\": \"kprobe\", \"symbol\": \"vfs_read\",
+		\"ftrace-addr\": $addr, \"flags\": [\"persistent\"]}") ||
+		fail "probe-add: $add"
+	pycheck 'want("ftrace" in d[0]["flags"], "flags %s" % d[0]["flags"])' "$add"
+	id=$(json_get "$add" 'j["probe-id"]')
+	ynl --do probe-del --json "{\"probe-id\": $id}" >/dev/null ||
+		fail "probe-del"
+}
+
 tests t_spec_loads t_get_info t_ring_get t_sessions t_add_dump_del t_del_list_and_names \
-	t_owned_probe_goes \
+	t_owned_probe_goes t_ftrace_addr \
 	t_policy_error t_events
 
 if [ ! -f "$KSRC/tools/net/ynl/cli.py" ]; then

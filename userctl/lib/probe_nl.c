@@ -367,6 +367,9 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 		return -EMSGSIZE;
 	if (r->addr && nla_put_u64(msg, RAWPROBE_A_ADDR, r->addr))
 		return -EMSGSIZE;
+	if (r->ftrace_addr &&
+	    nla_put_u64(msg, RAWPROBE_A_FTRACE_ADDR, r->ftrace_addr))
+		return -EMSGSIZE;
 	if (r->maxactive && nla_put_u32(msg, RAWPROBE_A_MAXACTIVE,
 					r->maxactive))
 		return -EMSGSIZE;

@@ -82,6 +82,11 @@ struct rp_probe_req {
 	int kind;
 	char symbol[128], module[64];
 	uint64_t addr;
+	/*
+	 * A glob's vmlinux function: its address in kallsyms, which the
+	 * kernel arms through ftrace with the rest of the batch; 0: kprobes
+	 */
+	uint64_t ftrace_addr;
 	uint32_t offset, maxactive, flags;
 	bool glob;		/* symbol is a glob, to expand */
 	bool expanded;		/* a glob's function: kallsyms checked it */

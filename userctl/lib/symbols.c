@@ -359,7 +359,7 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 }
 
 int rp_symbols_count(const char *const *symbols, const char *const *modules,
-		     size_t n, int *nmatch)
+		     size_t n, int *nmatch, uint64_t *addr)
 {
 	struct rp_sym_query *q;
 	size_t i;
@@ -368,8 +368,10 @@ int rp_symbols_count(const char *const *symbols, const char *const *modules,
 	q = rp_symbols_scan(symbols, modules, n, &f);
 	if (!q)
 		return -1;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		nmatch[i] = q[i].nmatch;
+		addr[i] = q[i].nmatch == 1 ? q[i].shown[0].addr : 0;
+	}
 	fclose(f);
 	free(q);
 	return 0;

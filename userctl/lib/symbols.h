@@ -34,10 +34,12 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
 
 /*
  * How many functions kallsyms has of each name (in its module; "" or
- * NULL: in any), into nmatch[], quietly: 0, or -1 when it cannot be read.
+ * NULL: in any), into nmatch[], and where the one of a name kallsyms has
+ * once is into addr[] (0: several, none, or addresses hidden from this
+ * user), quietly: 0, or -1 when it cannot be read.
  */
 int rp_symbols_count(const char *const *symbols, const char *const *modules,
-		     size_t n, int *nmatch);
+		     size_t n, int *nmatch, uint64_t *addr);
 
 /*
  * "vfs_read+0x10" or "ext4_sync_file+0x0 [ext4]" for a kernel text

@@ -352,6 +352,8 @@ void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	json_kv_bool(j, "syscall_args", pi->flags & RAWPROBE_F_SYSCALL);
 	if (pi->flags & RAWPROBE_F_STACK)
 		json_kv_bool(j, "stack", true);
+	if (pi->flags & RAWPROBE_F_FTRACE)
+		json_kv_bool(j, "ftrace", true);
 	if (pi->kind == RAWPROBE_KIND_KRETPROBE)
 		json_kv_u64(j, "maxactive", pi->maxactive);
 	json_key(j, "args");
@@ -416,7 +418,7 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n,
 				    args, sizeof(args));
 		printf("%4u %-9s %-32s %-8s %6s %10" PRIu64 " %10" PRIu64
 		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		       " %s%s%s%s%s%s%s%s%s%s%s\n",
+		       " %s%s%s%s%s%s%s%s%s%s%s%s\n",
 		       pi->id, rp_kind_name(pi->kind), shown.target,
 		       rp_state_name(pi->state), maxact, pi->hits, pi->records,
 		       pi->lost_ring, pi->miss_maxactive, pi->miss_recursion,
@@ -427,7 +429,8 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n,
 		       shown.filter[0] ? "]" : "",
 		       shown.owner[0] ? "  by module " : "", shown.owner,
 		       args[0] ? "  args " : "", args,
-		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "", ovr);
+		       pi->flags & RAWPROBE_F_STACK ? "  stack" : "",
+		       pi->flags & RAWPROBE_F_FTRACE ? "  ftrace" : "", ovr);
 	}
 }
 

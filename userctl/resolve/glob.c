@@ -229,11 +229,13 @@ static int rp_glob_drop_shared(struct rp_glob_result *r)
 	const char **names, **mods;
 	size_t i, out = 0;
 	int *nmatch, err = 0;
+	uint64_t *addr;
 
 	names = calloc(r->n + 1, sizeof(*names));
 	mods = calloc(r->n + 1, sizeof(*mods));
 	nmatch = calloc(r->n + 1, sizeof(*nmatch));
-	if (!names || !mods || !nmatch) {
+	addr = calloc(r->n + 1, sizeof(*addr));
+	if (!names || !mods || !nmatch || !addr) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -241,13 +243,14 @@ static int rp_glob_drop_shared(struct rp_glob_result *r)
 		names[i] = r->v[i].name;
 		mods[i] = r->v[i].module;
 	}
-	if (rp_symbols_count(names, mods, r->n, nmatch))
+	if (rp_symbols_count(names, mods, r->n, nmatch, addr))
 		goto out;	/* no kallsyms: the kernel judges */
 	for (i = 0; i < r->n; i++) {
 		if (nmatch[i] > 1) {
 			r->shared++;
 			continue;
 		}
+		r->v[i].addr = addr[i];
 		r->v[out++] = r->v[i];
 	}
 	r->n = out;
@@ -255,6 +258,7 @@ out:
 	free(names);
 	free(mods);
 	free(nmatch);
+	free(addr);
 	return err;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A glob's probes, at most, unless --max-probes says more */
 #define RP_GLOB_CAP_DEFAULT 1000
@@ -23,6 +24,7 @@ bool rp_glob_valid(const char *pat);
 struct rp_glob_fn {
 	char name[128];
 	char module[64];	/* "" for vmlinux */
+	uint64_t addr;		/* in kallsyms; 0: not shown to this user */
 };
 
 /* A glob's functions, sorted by name, and what was left out, and why */

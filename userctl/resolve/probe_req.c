@@ -324,6 +324,24 @@ static int rp_glob_said(const struct rp_probe_req *g,
 	return r->n ? 0 : -ENOENT;
 }
 
+/*
+ * A glob's function the kernel can arm with the rest of its batch in one
+ * ftrace update (kmod/fentry.c): an entry probe on a vmlinux function,
+ * with no offset and no override, whose address this user can read.
+ * RAWPROBE_ARM=kprobes arms each through kprobes instead.
+ */
+static bool rp_glob_ftrace_ok(const struct rp_probe_req *g,
+			      const struct rp_glob_fn *fn)
+{
+	const char *arm = getenv("RAWPROBE_ARM");
+
+	if (arm && !strcmp(arm, "kprobes"))
+		return false;
+	return (g->kind == RAWPROBE_KIND_KPROBE ||
+		g->kind == RAWPROBE_KIND_JPROBE) && !fn->module[0] &&
+	       !g->offset && !g->ovr.set && !g->ovr.chain_step && fn->addr;
+}
+
 /* g's requests, one a function of r, into out[] */
 static void rp_glob_reqs(const struct rp_probe_req *g,
 			 const struct rp_glob_result *r,
@@ -337,6 +355,8 @@ static void rp_glob_reqs(const struct rp_probe_req *g,
 		out[i].expanded = true;
 		memcpy(out[i].symbol, r->v[i].name, sizeof(out[i].symbol));
 		memcpy(out[i].module, r->v[i].module, sizeof(out[i].module));
+		out[i].ftrace_addr = rp_glob_ftrace_ok(g, &r->v[i]) ?
+				     r->v[i].addr : 0;
 	}
 }
 

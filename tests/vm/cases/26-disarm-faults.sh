@@ -105,5 +105,38 @@ t_rmmod_retries_failed_disarm() {
 	ftrace_probes_fire
 }
 
+# A glob armed through rawprobe's ftrace_ops: the failed unregister of
+# the ops (its last sites) cannot fail the removal, since what fires is
+# rawprobe's table; the sites stay traced for nothing until the ops goes.
+# A new glob arms on the ops still registered, fires, and its removal
+# takes every site out; rmmod after another failure retries.
+t_ftrace_batch_removal_survives_failed_unregister() {
+	local before ids h
+	ftfail_load
+	before=$(wc -l < $TRACING/enabled_functions)
+	$CTL probe add kprobe 'vfs_read*' > /dev/null
+	ftfail_arm
+	$CTL probe del all
+	expect_eq 1 "$(cat $FTFAIL/injected)" "unregisters failed"
+	expect_eq 0 "$(probe_count)" "probes left"
+	dmesg | grep -q "ftrace kept .* functions traced" ||
+		fail "the failed unregister was not logged"
+	ids=$($CTL probe add kprobe 'vfs_read*' | xargs)
+	h=$(json_get "$($CTL -j probe list)" "[p['stats']['hits'] for p in j if p['target'] == 'vfs_read'][0]")
+	cat /etc/hostname > /dev/null
+	expect_ge $((h + 1)) "$(json_get "$($CTL -j probe list)" "[p['stats']['hits'] for p in j if p['target'] == 'vfs_read'][0]")" \
+		"vfs_read hits on the ops left registered"
+	$CTL probe del $ids
+	expect_eq "$before" "$(wc -l < $TRACING/enabled_functions)" "functions traced after del"
+	$CTL probe add kprobe 'vfs_read*' > /dev/null
+	ftfail_arm
+	rmmod rawprobe
+	expect_eq 2 "$(cat $FTFAIL/injected)" "unregisters failed"
+	expect_eq "$before" "$(wc -l < $TRACING/enabled_functions)" "functions traced after rmmod"
+	module_load
+	ftrace_probes_fire
+}
+
 tests t_kretprobe_del_after_failed_disarm t_batch_del_keeps_what_failed \
-	t_owner_release_keeps_what_failed t_rmmod_retries_failed_disarm
+	t_owner_release_keeps_what_failed t_rmmod_retries_failed_disarm \
+	t_ftrace_batch_removal_survives_failed_unregister

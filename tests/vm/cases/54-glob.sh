@@ -5,7 +5,8 @@
 # here apart from the CLI; the cap and --max-probes; a glob with no
 # match and a bad one; one batch, all or none; records and probe list
 # name each probe's function; a killed trace leaves no probe; count
-# counts per function.
+# counts per function; a glob's vmlinux functions are armed through
+# rawprobe's ftrace_ops, a batch in one ftrace update.
 
 S=$T_SCRATCH
 AFL=$TRACING/available_filter_functions
@@ -48,6 +49,24 @@ PY
 dry_run() {
 	$CTL probe add kprobe "$@" --dry-run 2>/dev/null |
 		sed -E 's/^kprobe:([^ ]*) .*/\1/' | sort
+}
+
+# How many probes probe list -j says are armed through ftrace
+ftrace_armed() {
+	json_get "$($CTL -j probe list)" 'sum(1 for p in j if p.get("ftrace"))'
+}
+
+# Functions ftrace calls a handler at (any tracer's)
+ftrace_enabled() {
+	wc -l < $TRACING/enabled_functions
+}
+
+# hits_of FUNCTION IDS...: the hits of the probe on FUNCTION among IDS
+hits_of() {
+	local fn=$1
+	shift
+	json_get "$($CTL -j probe list)" "[p['stats']['hits'] for p in j
+		if p['target'] == '$fn' and p['id'] in [$(echo "$@" | tr ' ' ,)]][0]"
 }
 
 # The functions of the probes that exist, as probe list -j names them
@@ -187,7 +206,8 @@ t_glob_trace_killed_leaves_nothing() {
 t_glob_interrupted_while_arming() {
 	local n pid rc=0
 	n=$(expected 'tcp_*' | wc -l)
-	$CTL count 'kprobe:tcp_*' --max-probes "$n" -d 600 \
+	# kprobes' arming, one probe at a time: ftrace's takes a batch at once
+	RAWPROBE_ARM=kprobes $CTL count 'kprobe:tcp_*' --max-probes "$n" -d 600 \
 		> $S/int.out 2> $S/int.err &
 	pid=$!
 	wait_for "grep -q ' tcp_' /sys/kernel/debug/kprobes/list ||
@@ -220,7 +240,66 @@ t_glob_count_per_function() {
 		fail "schema: $(tests/cli/validate_json.py count $S/cnt.json)"
 }
 
+# A glob's vmlinux functions are armed through rawprobe's ftrace_ops:
+# probe list flags each, kprobes' list has none of them, ftrace calls a
+# handler at each one more function (enabled_functions), and none once
+# they are deleted. RAWPROBE_ARM=kprobes arms them through kprobes.
+t_glob_armed_through_ftrace() {
+	local n before
+	n=$(expected 'vfs_read*' | wc -l)
+	before=$(ftrace_enabled)
+	$CTL probe add kprobe 'vfs_read*' > /dev/null
+	expect_eq "$n" "$(ftrace_armed)" "probes armed through ftrace"
+	expect_eq 0 "$(grep -c ' vfs_read' /sys/kernel/debug/kprobes/list)" \
+		"kprobes of the glob"
+	expect_eq $((before + n)) "$(ftrace_enabled)" "functions ftrace calls"
+	$CTL probe del all
+	expect_eq "$before" "$(ftrace_enabled)" "functions ftrace calls after del"
+	RAWPROBE_ARM=kprobes $CTL probe add kprobe 'vfs_read*' > /dev/null
+	expect_eq 0 "$(ftrace_armed)" "probes armed through ftrace, kprobes asked"
+	expect_eq "$n" "$(grep -c ' vfs_read' /sys/kernel/debug/kprobes/list)" \
+		"kprobes of the glob, kprobes asked"
+	$CTL probe del all
+}
+
+# Two globs on the same functions share ftrace's sites: deleting one
+# leaves the other counting; a disabled probe counts nothing (its site
+# untraced: no other probe there), and counts again once enabled.
+t_glob_ftrace_shared_sites() {
+	local dd cat id h before
+	dd=$($CTL probe add kprobe 'vfs_read*' --comm dd | xargs)
+	cat=$($CTL probe add kprobe 'vfs_read*' --comm cat | xargs)
+	before=$(ftrace_enabled)
+	$CTL probe del $dd
+	expect_eq "$before" "$(ftrace_enabled)" "functions ftrace calls, one glob left"
+	h=$(hits_of vfs_read $cat)
+	cat /etc/hostname > /dev/null
+	expect_ge $((h + 1)) "$(hits_of vfs_read $cat)" "vfs_read hits after cat"
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p['target'] == 'vfs_read'][0]")
+	$CTL probe disable "$id"
+	expect_eq $((before - 1)) "$(ftrace_enabled)" "functions ftrace calls, vfs_read disabled"
+	h=$(hits_of vfs_read $cat)
+	cat /etc/hostname > /dev/null
+	expect_eq "$h" "$(hits_of vfs_read $cat)" "vfs_read hits while disabled"
+	$CTL probe enable "$id"
+	cat /etc/hostname > /dev/null
+	expect_ge $((h + 1)) "$(hits_of vfs_read $cat)" "vfs_read hits once enabled"
+	$CTL probe del all
+}
+
+# rmmod with a glob armed through ftrace: the module takes its handler
+# out of ftrace's calls before it goes.
+t_glob_ftrace_rmmod() {
+	local before
+	before=$(ftrace_enabled)
+	$CTL probe add kprobe 'vfs_read*' > /dev/null
+	rmmod rawprobe || fail "rmmod with ftrace-armed probes"
+	expect_eq "$before" "$(ftrace_enabled)" "functions ftrace calls after rmmod"
+	module_load
+}
+
 tests t_glob_dry_run_equals_ftrace t_glob_probe_list_names_functions \
 	t_glob_cap t_glob_bad_input t_glob_all_or_none \
 	t_glob_trace_records_name_functions t_glob_trace_killed_leaves_nothing \
-	t_glob_interrupted_while_arming t_glob_count_per_function
+	t_glob_interrupted_while_arming t_glob_count_per_function \
+	t_glob_armed_through_ftrace t_glob_ftrace_shared_sites t_glob_ftrace_rmmod
