@@ -25,15 +25,17 @@
 #   D <round> <config> <ns> <backlog>         a stream reader's ns a record
 #                                             in full batches, its largest
 #                                             backlog (its drain log)
-#   G rawprobe <glob> <n> <expand ms> <arm ms> <disarm ms>
+#   G rawprobe[_kprobes] <glob> <n> <expand ms> <arm ms> <disarm ms>
 #                                             (-g) probe add --dry-run (the
 #                                             CLI's part), probe add and
 #                                             probe del of its n probes
+#                                             (_kprobes: RAWPROBE_ARM=kprobes)
 #   G bpftrace[_multi] <glob> <attached> - <run ms> <BEGIN-only ms>
 #                                             (-g) a run that attaches the
 #                                             glob and exits at BEGIN, and a
 #                                             run of BEGIN alone (kprobe.multi
 #                                             where bpftrace --info says so)
+#   GS <tool> <glob> <why...>                 (-g) a row not run, and why
 # Beside the configurations compared, rawprobe_*_ring are a
 # diagnosis: the same probes writing every record into the default ring
 # in overwrite mode, with no reader competing for the host's CPUs. The
@@ -59,8 +61,8 @@
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
 # "" for none); -f: which tool adds and removes them first (rawprobe);
 # -R: each tool again on the same functions in the reverse order.
-# -g: only the globs' arming and disarming (G lines), tcp_* and the glob of
-# a name's first three characters that comes nearest 1,000 functions.
+# -g: only the globs' arming and disarming (G lines): tcp_* and the globs
+# whose functions come nearest 100, 1,000 and 10,000.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh
@@ -85,6 +87,7 @@ TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kprobe_mono rawprobe_kretprobe_mono
 	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS $AGG_ROWS"
 INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_mono_ring rawprobe_kretprobe_mono_ring
+	rawprobe_kprobe_ftrace_ring
 	rawprobe_kprobe_ring_1000 kprobe_empty_1000
 	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
@@ -318,6 +321,10 @@ ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
 }
 run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
+# A glob of one function: armed through rawprobe's ftrace_ops, not kprobes
+run_rawprobe_kprobe_ftrace_ring() {
+	ring_row rawprobe_kprobe_ftrace_ring kprobe "${SYM%?}[${SYM: -1}]"
+}
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
 run_rawprobe_kprobe_mono_ring() {
 	with_mono ring_row rawprobe_kprobe_mono_ring kprobe $SYM
@@ -634,21 +641,36 @@ scale_ftrace() {	# N [unarmed|reversed]
 		"$1 events; the first: $(grep -m1 -A2 . $TR/error_log)" >&2
 }
 
-# The glob of a name's first three characters whose functions (in ftrace's
-# list, once each) come nearest 1,000: "ext*" or so, whatever the kernel.
-glob_near_1000() {
+# glob_near N: the glob whose functions (in ftrace's list, once each)
+# come nearest N, whatever the kernel: a name's first one to three
+# characters ("ext*"), or a range of first letters ("[a-f]*").
+glob_near() {
 	awk '{ print $1 }' $TR/available_filter_functions | sort -u |
-		awk '{ n[substr($1, 1, 3)]++ }
-		     END { for (p in n) { d = n[p] - 1000; if (d < 0) d = -d
-			   print d, p } }' | sort -n | awk 'NR == 1 { print $2 "*" }'
+		awk -v want="$1" '
+		function out(n, g) { d = n - want; print (d < 0 ? -d : d), g }
+		{ for (k = 1; k <= 3; k++) n[substr($1, 1, k)]++
+		  c = substr($1, 1, 1); if (c ~ /^[a-z]$/) first[c]++ }
+		END {
+			for (p in n) out(n[p], p "*")
+			split("abcdefghijklmnopqrstuvwxyz", L, "")
+			for (i = 1; i < 26; i++) {
+				s = first[L[i]] + 0
+				for (j = i + 1; j <= 26; j++) {
+					s += first[L[j]]
+					out(s, "[" L[i] "-" L[j] "]*")
+				}
+			}
+		}' | sort -n | awk 'NR == 1 { print $2 }'
 }
 
 # rawprobe: the glob expanded alone (--dry-run: ftrace's list, the
 # blacklist, kallsyms, after a first run that made the kallsyms cache),
 # then added as one batch (probes armed as they are registered), then its
 # probes removed in one PROBE_DEL.
-glob_rawprobe() {	# GLOB
-	local t0 arm expand
+glob_rawprobe() {	# TOOL GLOB (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
+	local t0 arm expand tool=$1
+	shift
+	[ "$tool" = rawprobe ] || export RAWPROBE_ARM=kprobes
 	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
 	t0=$(date +%s%N)
 	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
@@ -659,15 +681,20 @@ glob_rawprobe() {	# GLOB
 	arm=$(ms_since "$t0")
 	t0=$(date +%s%N)
 	$CTL probe del $(cat "$OUT/glob.ids") || return 1
-	echo "G rawprobe $1 $(wc -l < "$OUT/glob.ids") $expand $arm $(ms_since "$t0")"
+	unset RAWPROBE_ARM
+	echo "G $tool $1 $(wc -l < "$OUT/glob.ids") $expand $arm $(ms_since "$t0")"
 }
 
 # bpftrace attaches every probe before BEGIN runs, and exit() detaches
 # them: a run with BEGIN { exit(); } is start-up, attach and detach; a run
 # of BEGIN alone is the start-up (parsing, BTF, code generation).
-glob_bpftrace() {	# GLOB
+glob_bpftrace() {	# GLOB SIZE
 	local t0 all base n tool=bpftrace
 	bpftrace --info 2>&1 | grep -Eq 'kprobe_multi: yes' && tool=bpftrace_multi
+	if [ $tool = bpftrace ] && [ "$2" -gt 1000 ]; then
+		echo "GS bpftrace $1 no kprobe.multi here: a kprobe and a BPF program each"
+		return 0
+	fi
 	t0=$(date +%s%N)
 	BPFTRACE_MAX_PROBES=16384 bpftrace -e "kprobe:$1 { } BEGIN { exit(); }" \
 		> "$OUT/bt.out" 2>&1 || { cat "$OUT/bt.out" >&2; return 1; }
@@ -679,13 +706,24 @@ glob_bpftrace() {	# GLOB
 	echo "G $tool $1 ${n:-0} - $all $base"
 }
 
+# Each glob by rawprobe (a batch at a time through its ftrace_ops), by
+# rawprobe through kprobes (one at a time: not at 10,000, which takes
+# many minutes) and by bpftrace. bpftrace without kprobe.multi (0.17, on
+# 6.1) attaches a kprobe and a BPF program each: not at 10,000 either.
 glob_rows() {
-	local g
-	for g in 'tcp_*' "$(glob_near_1000)"; do
-		echo "globs: $g" >&2
-		glob_rawprobe "$g" || echo "bench: rawprobe failed on $g" >&2
+	local g size
+	for size in 100 388 1000 10000; do
+		if [ $size = 388 ]; then g='tcp_*'; else g=$(glob_near $size); fi
+		echo "globs: $g (about $size)" >&2
+		glob_rawprobe rawprobe "$g" || echo "bench: rawprobe failed on $g" >&2
+		if [ $size -le 1000 ]; then
+			glob_rawprobe rawprobe_kprobes "$g" ||
+				echo "bench: rawprobe_kprobes failed on $g" >&2
+		else
+			echo "GS rawprobe_kprobes $g one kprobe update each: many minutes"
+		fi
 		command -v bpftrace >/dev/null || continue
-		glob_bpftrace "$g" || echo "bench: bpftrace failed on $g" >&2
+		glob_bpftrace "$g" $size || echo "bench: bpftrace failed on $g" >&2
 	done
 }
 

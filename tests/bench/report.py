@@ -45,6 +45,9 @@ ROWS = [
     ("rawprobe_kprobe_ring",
      "rawprobe kprobe + record, overwrite, no reader (diagnosis)",
      "kprobe_empty"),
+    ("rawprobe_kprobe_ftrace_ring", "rawprobe kprobe + record, armed "
+     "through rawprobe's ftrace_ops (a glob's), overwrite, no reader",
+     "kprobe_empty"),
     ("rawprobe_kprobe_mono", "rawprobe kprobe + record, `ring set clock "
      "mono` (the fallback), `stream` > /dev/null", "kprobe_empty"),
     ("ftrace_kprobe", "ftrace `p:` event, `trace_pipe` reader", "kprobe_empty"),
@@ -611,16 +614,20 @@ def glob_section(path, command, conditions):
             rows.append((f[1], f[2], int(f[3]),
                          None if f[4] == "-" else int(f[4]), int(f[5]),
                          int(f[6])))
+        elif f[0] == "GS" and len(f) >= 4:
+            rows.append((f[1], f[2], " ".join(f[3:]), None, None, None))
     if not rows:
         raise SystemExit("report: no glob results in " + path)
     out = [f"Measured {time.strftime('%Y-%m-%d', time.localtime(os.path.getmtime(path)))} "
            f"on Linux {kernel} with:\n\n    {command}\n",
            "Wall-clock time, one run each. rawprobe: `probe add kprobe "
-           "GLOB` (the expansion, then batches of 256, each probe armed "
-           "as it is registered) and `probe del` of its ids (one grace "
-           "period a 1,024); expand: the same `probe add --dry-run`, "
-           "the CLI's part of arm (ftrace's list, the blacklist, "
-           "kallsyms). bpftrace: a run of `kprobe:GLOB { } BEGIN "
+           "GLOB` (the expansion, then batches of 256, each batch armed "
+           "in one ftrace update through rawprobe's ftrace_ops) and "
+           "`probe del` of its ids; expand: the same `probe add "
+           "--dry-run`, the CLI's part of arm (ftrace's list, the "
+           "blacklist, kallsyms). rawprobe_kprobes: the same with "
+           "`RAWPROBE_ARM=kprobes`, each probe armed by kprobes as it is "
+           "registered. bpftrace: a run of `kprobe:GLOB { } BEGIN "
            "{ exit(); }` (BEGIN runs once every probe is attached; exit "
            "detaches them), and less a run of `BEGIN { exit(); }` alone, "
            "its start-up (parsing, BTF, code generation): what attaching "
@@ -629,7 +636,10 @@ def glob_section(path, command, conditions):
            "| tool | glob | probes | expand | arm | disarm | arm + disarm |",
            "|---|---|---:|---:|---:|---:|---:|"]
     for tool, glob, n, x, a, b in rows:
-        if tool == "rawprobe":
+        if a is None:
+            out.append(f"| {tool} | `{glob}` | – | – | – | – | not run: "
+                       f"{n} |")
+        elif tool.startswith("rawprobe"):
             out.append(f"| rawprobe | `{glob}` | {n:,} | {x / 1000:.2f} s "
                        f"| {a / 1000:.2f} s | {b / 1000:.2f} s "
                        f"| {(a + b) / 1000:.2f} s |")

@@ -9,6 +9,7 @@
 #ifndef RAWPROBECTL_SYMBOLS_H
 #define RAWPROBECTL_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -20,6 +21,11 @@ const char *rp_kallsyms_path(void);
  * boot and these modules (kallsyms_cache.c). NULL and errno on failure.
  */
 FILE *rp_kallsyms_open(void);
+/*
+ * The same for the lists a glob reads at src: ftrace's functions, or
+ * (blacklist) kprobes' blacklist.
+ */
+FILE *rp_glob_list_open(const char *src, bool blacklist);
 
 /*
  * Check a probe target against kallsyms. Returns 0 when it is fine or

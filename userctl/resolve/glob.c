@@ -104,6 +104,14 @@ static int rp_glob_read_afl(const char *module, const char *pat,
 	FILE *f;
 
 	f = rp_tracefs_open("available_filter_functions", path, sizeof(path));
+	if (f && !rp_tracefs_env()) {
+		FILE *copy = rp_glob_list_open(path, false);
+
+		if (copy) {
+			fclose(f);
+			f = copy;
+		}
+	}
 	if (!f) {
 		err = -errno;
 		fprintf(stderr, "rawprobectl: %s: %s: a glob needs the list of "
@@ -155,9 +163,10 @@ static char **rp_blacklist_read(size_t *n)
 	FILE *f;
 
 	*n = 0;
-	if (!path || !*path)
-		path = RP_KPROBES_BLACKLIST;
-	f = fopen(path, "r");
+	if (path && *path)
+		f = fopen(path, "r");
+	else
+		f = rp_glob_list_open(path = RP_KPROBES_BLACKLIST, true);
 	if (!f) {
 		fprintf(stderr, "rawprobectl: note: %s: %s: functions on kprobes' "
 			"blacklist are not left out (mount debugfs), and the "

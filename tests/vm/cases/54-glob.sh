@@ -298,8 +298,27 @@ t_glob_ftrace_rmmod() {
 	module_load
 }
 
+# root's copies of the lists a glob reads (userctl/lib/kallsyms_cache.c):
+# ftrace's functions and kprobes' blacklist as the kernel lists them,
+# root's alone, kept with kallsyms' for this boot and these modules. (A
+# read of ftrace's list once differed from the one before it in a
+# suite's run: the copy is compared with up to three reads.)
+t_glob_list_copies() {
+	local f
+	rm -rf /run/rawprobe
+	$CTL probe add kprobe 'vfs_read*' --dry-run > /dev/null
+	for f in functions:$AFL blacklist:$BLACKLIST; do
+		[ -f /run/rawprobe/${f%%:*}-* ] || fail "no copy of ${f#*:}"
+		wait_for "diff /run/rawprobe/${f%%:*}-* ${f#*:} > $S/copy.diff" 3 ||
+			fail "the copy of ${f#*:} differs from it: $(head -5 $S/copy.diff)"
+		expect_eq "600 root" "$(stat -c '%a %U' /run/rawprobe/${f%%:*}-*)" \
+			"the copy of ${f#*:}"
+	done
+}
+
 tests t_glob_dry_run_equals_ftrace t_glob_probe_list_names_functions \
 	t_glob_cap t_glob_bad_input t_glob_all_or_none \
 	t_glob_trace_records_name_functions t_glob_trace_killed_leaves_nothing \
 	t_glob_interrupted_while_arming t_glob_count_per_function \
-	t_glob_armed_through_ftrace t_glob_ftrace_shared_sites t_glob_ftrace_rmmod
+	t_glob_armed_through_ftrace t_glob_ftrace_shared_sites t_glob_ftrace_rmmod \
+	t_glob_list_copies
