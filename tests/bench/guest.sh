@@ -641,9 +641,10 @@ scale_ftrace() {	# N [unarmed|reversed]
 		"$1 events; the first: $(grep -m1 -A2 . $TR/error_log)" >&2
 }
 
-# glob_near N: the glob whose functions (in ftrace's list, once each)
+# glob_near N: the globs whose functions (in ftrace's list, once each)
 # come nearest N, whatever the kernel: a name's first one to three
-# characters ("ext*"), or a range of first letters ("[a-f]*").
+# characters ("ext*"), or a run of first letters ("q*,r*,s*"; bpftrace
+# takes no "[q-s]*"), comma-separated.
 glob_near() {
 	awk '{ print $1 }' $TR/available_filter_functions | sort -u |
 		awk -v want="$1" '
@@ -655,9 +656,11 @@ glob_near() {
 			split("abcdefghijklmnopqrstuvwxyz", L, "")
 			for (i = 1; i < 26; i++) {
 				s = first[L[i]] + 0
+				g = L[i] "*"
 				for (j = i + 1; j <= 26; j++) {
 					s += first[L[j]]
-					out(s, "[" L[i] "-" L[j] "]*")
+					g = g "," L[j] "*"
+					out(s, g)
 				}
 			}
 		}' | sort -n | awk 'NR == 1 { print $2 }'
@@ -667,16 +670,17 @@ glob_near() {
 # blacklist, kallsyms, after a first run that made the kallsyms cache),
 # then added as one batch (probes armed as they are registered), then its
 # probes removed in one PROBE_DEL.
-glob_rawprobe() {	# TOOL GLOB (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
-	local t0 arm expand tool=$1
+glob_rawprobe() {	# TOOL GLOBS (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
+	local t0 arm expand tool=$1 g
 	shift
 	[ "$tool" = rawprobe ] || export RAWPROBE_ARM=kprobes
-	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
+	IFS=, read -r -a g <<< "$1"
+	$CTL probe add kprobe "${g[@]}" --max-probes 16384 --dry-run >/dev/null 2>&1
 	t0=$(date +%s%N)
-	$CTL probe add kprobe "$1" --max-probes 16384 --dry-run >/dev/null 2>&1
+	$CTL probe add kprobe "${g[@]}" --max-probes 16384 --dry-run >/dev/null 2>&1
 	expand=$(ms_since "$t0")
 	t0=$(date +%s%N)
-	$CTL probe add kprobe "$1" --max-probes 16384 > "$OUT/glob.ids" \
+	$CTL probe add kprobe "${g[@]}" --max-probes 16384 > "$OUT/glob.ids" \
 		2> "$OUT/glob.err" || { cat "$OUT/glob.err" >&2; return 1; }
 	arm=$(ms_since "$t0")
 	t0=$(date +%s%N)
@@ -696,7 +700,7 @@ glob_bpftrace() {	# GLOB SIZE
 		return 0
 	fi
 	t0=$(date +%s%N)
-	BPFTRACE_MAX_PROBES=16384 bpftrace -e "kprobe:$1 { } BEGIN { exit(); }" \
+	BPFTRACE_MAX_PROBES=16384 bpftrace -e "kprobe:${1//,/,kprobe:} { } BEGIN { exit(); }" \
 		> "$OUT/bt.out" 2>&1 || { cat "$OUT/bt.out" >&2; return 1; }
 	all=$(ms_since "$t0")
 	n=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' "$OUT/bt.out")

@@ -640,7 +640,7 @@ def glob_section(path, command, conditions):
             out.append(f"| {tool} | `{glob}` | – | – | – | – | not run: "
                        f"{n} |")
         elif tool.startswith("rawprobe"):
-            out.append(f"| rawprobe | `{glob}` | {n:,} | {x / 1000:.2f} s "
+            out.append(f"| {tool} | `{glob}` | {n:,} | {x / 1000:.2f} s "
                        f"| {a / 1000:.2f} s | {b / 1000:.2f} s "
                        f"| {(a + b) / 1000:.2f} s |")
         else:
