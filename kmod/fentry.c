@@ -130,7 +130,7 @@ static bool rp_fentry_addr_is(unsigned long addr, const char *sym)
  * @extack: the reason, if it cannot be
  *
  * A probe without RAWPROBE_A_FTRACE_ADDR passes untouched (kprobes arm
- * it). Called again on a re-arm, with the same answer.
+ * it).
  */
 int rp_fentry_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 {
@@ -152,7 +152,11 @@ int rp_fentry_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 		return -EINVAL;
 	}
 	p->fentry_ip = rp_fentry_site(s->ftrace_addr);
-	return p->fentry_ip ? 0 : -EFAULT;
+	if (!p->fentry_ip) {
+		NL_SET_ERR_MSG(extack, "the ftrace address cannot be read");
+		return -EFAULT;
+	}
+	return 0;
 }
 
 /* Is a probe armed at ip, other than those the caller is changing? */

@@ -673,7 +673,8 @@ glob_near() {
 glob_rawprobe() {	# TOOL GLOBS (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
 	local t0 arm expand tool=$1 g
 	shift
-	[ "$tool" = rawprobe ] || export RAWPROBE_ARM=kprobes
+	# local: an early return must not leave the next rows on kprobes
+	[ "$tool" = rawprobe ] || local -x RAWPROBE_ARM=kprobes
 	IFS=, read -r -a g <<< "$1"
 	$CTL probe add kprobe "${g[@]}" --max-probes 16384 --dry-run >/dev/null 2>&1
 	t0=$(date +%s%N)
@@ -685,7 +686,6 @@ glob_rawprobe() {	# TOOL GLOBS (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
 	arm=$(ms_since "$t0")
 	t0=$(date +%s%N)
 	$CTL probe del $(cat "$OUT/glob.ids") || return 1
-	unset RAWPROBE_ARM
 	echo "G $tool $1 $(wc -l < "$OUT/glob.ids") $expand $arm $(ms_since "$t0")"
 }
 
