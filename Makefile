@@ -106,8 +106,11 @@ build/tools/nl_ownership: tests/tools/nl_ownership.c tests/tools/tap.h userctl/l
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -Itests/tools -o $@ tests/tools/nl_ownership.c userctl/lib/nl.c $(NL_LIBS)
 
-# The seeded netlink fuzzer (tests/vm/cases/22-fuzz.sh).
-build/tools/nl_fuzz: tests/tools/nl_fuzz.c tests/tools/nl_fuzz_session.c \
+# The seeded netlink fuzzer (tests/vm/cases/22-fuzz.sh); its parts:
+# tests/tools/nl_fuzz.h.
+NL_FUZZ_SRCS := $(addprefix tests/tools/nl_fuzz,.c _rand.c _attr.c _tmpl.c \
+	_mut.c _ser.c _state.c _session.c)
+build/tools/nl_fuzz: $(NL_FUZZ_SRCS) \
 		tests/tools/nl_fuzz.h tests/tools/sessions.c tests/tools/sessions.h \
 		tests/tools/tap.h userctl/lib/nl.c $(CTL_HDRS)
 	@mkdir -p $(@D)

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The netlink fuzzer's parts (nl_fuzz.c, the model and the run;
- * nl_fuzz_session.c, the sessions' templates and answers): the seeded
- * randomness and the attribute tree messages are generated as.
+ * The netlink fuzzer's parts, and what they share:
+ *   nl_fuzz.c          the run: each message sent, its answer checked and
+ *                      judged; the classes, --dry-run and main
+ *   nl_fuzz_rand.c     the seeded randomness and the per-message allocator
+ *   nl_fuzz_attr.c     the attribute tree messages are generated as
+ *   nl_fuzz_tmpl.c     the values attributes take; the templates
+ *   nl_fuzz_mut.c      the mutations
+ *   nl_fuzz_ser.c      serialization; generate(), message i of a seed
+ *   nl_fuzz_state.c    snapshots of the module's state, from a root socket
+ *   nl_fuzz_session.c  the sessions' templates and answers
  */
 #ifndef RAWPROBE_TESTS_NL_FUZZ_H
 #define RAWPROBE_TESTS_NL_FUZZ_H
@@ -12,6 +19,11 @@
 #include <stdint.h>
 #include <linux/netlink.h>
 #include "rawprobe.h"
+#include "sessions.h"
+
+#define MSG_MAX		(128 * 1024)	/* well under the socket's sndbuf */
+#define ARENA_SIZE	(8u << 20)
+#define FAMILY_NONE	0		/* nlmsg_type before the family id */
 
 enum fclass { C_ROOT, C_USER, C_USERNS };
 
@@ -21,11 +33,19 @@ struct rng {
 	uint64_t s;
 };
 
+/* Message i of a seed has its own stream: any message can be replayed. */
+void rng_init(struct rng *r, uint64_t seed, uint64_t index);
 uint64_t rnd(struct rng *r);
 uint32_t below(struct rng *r, uint32_t n);	/* [0, n) */
 int chance(struct rng *r, unsigned int percent);
 
 #define PICK(r, a) ((a)[below((r), sizeof(a) / sizeof((a)[0]))])
+
+/* --- a bump allocator, reset per message (arena_used = 0) --- */
+
+extern unsigned char *arena;	/* ARENA_SIZE bytes, main's */
+extern size_t arena_used;
+void *zalloc(size_t n);		/* zeroed; exits when the arena is full */
 
 /* --- the attribute tree a message is generated and mutated as --- */
 
@@ -55,6 +75,12 @@ struct flist {
 	struct fattr *v;
 };
 
+struct flist *list_new(int cap);
+struct fattr *list_add(struct flist *l);	/* a new, empty attribute */
+void attr_copy(struct fattr *dst, const struct fattr *src);	/* deep */
+size_t attr_size(const struct fattr *a);	/* on the wire, aligned */
+size_t list_size(const struct flist *l);
+
 struct fattr *put_raw(struct flist *l, uint16_t type, uint8_t vk,
 		      const void *data, uint32_t len);
 void put_u8(struct flist *l, uint16_t type, uint8_t v);
@@ -63,6 +89,71 @@ struct fattr *put_u32(struct flist *l, uint16_t type, uint32_t v);
 void put_u64(struct flist *l, uint16_t type, uint64_t v);
 void put_str(struct flist *l, uint16_t type, const char *s);
 struct flist *put_nest(struct flist *l, uint16_t type);
+
+/* --- nl_fuzz_tmpl.c: the values attributes take --- */
+
+/* What each attribute holds, for values and foreign attributes. */
+extern const uint8_t attr_vk[RAWPROBE_A_MAX + 1];
+/* Probe targets (the size, for PICK(): the definition must agree). */
+extern const char *const symbols[6];
+/* A value for attribute type t holding kind vk, in or out of range. */
+uint64_t interesting(struct rng *r, uint16_t t, uint8_t vk);
+/* Attributes whose random bits could make a costly valid value. */
+bool no_bitflips(uint16_t t);
+
+/* --- nl_fuzz_tmpl.c: templates, one valid message per command --- */
+
+enum tmpl {
+	T_INFO, T_ADD, T_BATCH, T_DEL, T_GET, T_DUMP, T_ENABLE, T_DISABLE,
+	T_RESET, T_RING_GET, T_RING_SET, T_RING_DUMP, T_RING_NEW, T_RING_DEL,
+	T_AGG_READ, T_EVENT, T_UNSPEC, T_UNKNOWN, T_NR
+};
+
+extern const char *const tmpl_name[T_NR];
+
+struct fmsg {
+	int tmpl;
+	uint16_t nltype;	/* FAMILY_NONE: the family, or a control type */
+	bool family;		/* nltype is the family's */
+	uint16_t flags;
+	uint32_t pid;
+	uint8_t cmd, version;
+	uint16_t reserved;
+	struct flist *attrs;
+	long send_len;		/* -1: the whole message */
+	long nlmsg_len;		/* -1: the true length */
+	char muts[160];		/* what was done to it */
+};
+
+/* PROBE_ADD's attributes, one probe spec (also a batch entry). */
+void build_spec(struct rng *r, struct flist *l, bool in_batch);
+void build_template(struct rng *r, struct fmsg *m);
+
+/* --- nl_fuzz_mut.c: one mutation, named in m->muts --- */
+
+void mutate(struct rng *r, struct fmsg *m);
+
+/* --- nl_fuzz_ser.c: serialization --- */
+
+struct wire {
+	unsigned char buf[MSG_MAX];
+	size_t len;		/* bytes to send */
+	size_t full;		/* the message's true length */
+	int npatch;
+	struct {
+		size_t off;
+		uint32_t k;
+		uint8_t which;	/* enum learn */
+	} patch[32];		/* learned probe and session ids */
+	bool overflow;
+};
+
+/* --plain: the templates alone, to see that they are valid. */
+extern bool plain;
+
+/* Message index of seed: its template, mutated, serialized into w. */
+void generate(uint64_t seed, uint64_t index, struct fmsg *m,
+	      struct wire *w);
 
 /* --- nl_fuzz_session.c: sessions --- */
 
@@ -98,5 +189,31 @@ bool fz_names_session(const unsigned char *attrs, long len);
  */
 const char *fz_ring_answer_problem(uint8_t cmd, struct nlattr **tb,
 				   enum fclass cls);
+
+/* --- nl_fuzz_state.c: state snapshots, through rawprobectl's calls --- */
+
+struct pstate {
+	uint32_t id;
+	uint8_t kind, state;
+	uint32_t flags;
+	uint64_t hits;
+	char target[80];
+	bool module_owned;
+};
+
+struct snapshot {
+	int n;
+	struct pstate p[1024];
+	uint32_t records, mode, nr_probes;
+	int nsess;
+	struct ts_session sess[64];	/* the first sessions listed */
+	bool ok;
+};
+
+/* Probes, the default rings and the sessions; s->ok if all answered. */
+void snapshot(struct rp_nl *nl, struct snapshot *s);
+/* Unchanged: the same probes in the same states, no counter went back. */
+bool same_state(const struct snapshot *a, const struct snapshot *b,
+		char *why, size_t len);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The netlink fuzzer's sessions (nl_fuzz.c has the model): templates for
+ * The netlink fuzzer's sessions (nl_fuzz_state.c has the model): templates for
  * RING_NEW and RING_DEL, the session a RING_GET, RING_SET, PROBE_ADD or
  * batch entry names, the ids RING_NEW answers (learned, as probe ids
  * are), and what a ring command's answer must hold.
