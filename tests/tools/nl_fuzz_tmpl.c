@@ -237,7 +237,9 @@ static void build_agg(struct rng *r, struct flist *l, uint8_t kind,
 		      bool entry, int nargs)
 {
 	bool kret = kind == RAWPROBE_KIND_KRETPROBE, arg_key = false;
-	unsigned char keys[RAWPROBE_AGG_MAX_KEYS], kargs[RAWPROBE_AGG_MAX_KEYS];
+	/* zeroed: a mutated length reads past what was filled in */
+	unsigned char keys[RAWPROBE_AGG_MAX_KEYS] = { 0 };
+	unsigned char kargs[RAWPROBE_AGG_MAX_KEYS] = { 0 };
 	uint8_t valid[8], nvalid = 0, value = RAWPROBE_AGG_VALUE_NONE, hist;
 	unsigned int n = below(r, RAWPROBE_AGG_MAX_KEYS + 1), i;
 
@@ -424,7 +426,8 @@ void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		put_raw(l, RAWPROBE_A_ARGTYPES, VK_BIN, t, nargs);
 		/* a string's length from another argument, valid or not */
 		if (chance(r, 15)) {
-			unsigned char len[RAWPROBE_MAX_ARGS];
+			/* one more: a length of nargs + 1 is sent too */
+			unsigned char len[RAWPROBE_MAX_ARGS + 1] = { 0 };
 
 			for (i = 0; i < nargs; i++)
 				len[i] = chance(r, 50) ? 0 :
