@@ -168,11 +168,12 @@ static int rp_agg_check_value(const struct rp_probe_spec *spec,
 {
 	const struct rp_agg_spec *a = &spec->agg;
 	bool kret = spec->kind == RAWPROBE_KIND_KRETPROBE;
+	bool pair_end = spec->pair.role == RAWPROBE_PAIR_END;
 
-	if ((a->value == RAWPROBE_AGG_VALUE_RETVAL ||
-	     a->value == RAWPROBE_AGG_VALUE_LATENCY) && !kret) {
+	if ((a->value == RAWPROBE_AGG_VALUE_RETVAL && !kret) ||
+	    (a->value == RAWPROBE_AGG_VALUE_LATENCY && !kret && !pair_end)) {
 		NL_SET_ERR_MSG(extack,
-			       "retval and latency are a kretprobe's values: this probe sees no return");
+			       "retval and latency are a kretprobe's values (latency a pair's end's too): this probe sees no return");
 		return -EINVAL;
 	}
 	if (a->value == RAWPROBE_AGG_VALUE_ARG && a->value_arg >= spec->nargs) {

@@ -14,6 +14,7 @@
  *   registry.c  the probe table: ids, insertion, removal, events
  *   registry_check.c, registry_arm.c, registry_custom.c: its checks,
  *               its registration with kprobes, other modules' probes
+ *   pair.c      pairs: a batch's starts and ends, their shared table
  *   owner.c     probes owned by a netlink socket go when it closes
  *   modules.c   probes on module code: gone on unload, re-armed on load
  *   api.c       the API exported to probe modules
@@ -37,6 +38,7 @@
 #define RAWPROBE_VERSION "0.1.0"
 
 struct rp_owner;	/* owner.c: the netlink socket a probe belongs to */
+struct rawprobe_pair;	/* pair.h: a pair's table of starts */
 struct rp_session;	/* session.h: the rings a probe writes into */
 struct rp_rings;
 
@@ -112,6 +114,15 @@ struct rp_ovr_spec {
 	s64 value;
 };
 
+/* RAWPROBE_A_PAIR: a start or an end, and its key. */
+struct rp_pair_spec {
+	u8 role;				/* enum rawprobe_pair_role; 0: none */
+	u8 key;					/* RAWPROBE_AGG_KEY_PID, _TGID, _ARG */
+	u8 key_arg;
+	u32 max_keys;				/* 0: the default */
+	u32 expire_ms;				/* 0: never */
+};
+
 /* What user space (or a module) asked for. */
 struct rp_probe_spec {
 	u8 kind;			/* enum rawprobe_kind */
@@ -141,6 +152,7 @@ struct rp_probe_spec {
 	struct rp_agg_spec agg;		/* with RAWPROBE_F_AGG */
 	struct rp_ovr_spec ovr;		/* RAWPROBE_A_OVERRIDE */
 	u8 chain_step;			/* RAWPROBE_A_CHAIN_STEP; 0: none */
+	struct rp_pair_spec pair;	/* RAWPROBE_A_PAIR */
 	u32 session_id;			/* RAWPROBE_A_SESSION, or by name: */
 	char session_name[RAWPROBE_SESSION_NAME_LEN];
 	struct rp_session *sess;	/* that session, referenced by whoever
@@ -176,6 +188,9 @@ struct rawprobe_probe {
 					 */
 	struct rp_inject *inj;		/* overrides and chain steps: their
 					 * batch's shared state (inject.c)
+					 */
+	struct rawprobe_pair *pair;	/* a pair's start or end: the table
+					 * its batch shares (pair.c)
 					 */
 	u8 ovr_type;			/* enum rp_ovr_type of the place */
 	s8 ovr_gfp_arg;			/* an allocator's gfp argument, or -1 */
@@ -349,6 +364,8 @@ void rp_custom_kind_init(void);
 void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);
+void rp_agg_hit_latency(struct rawprobe_probe *p, struct pt_regs *regs,
+			const u64 *args, u64 latency_ns);
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		       unsigned long caller, u64 stack_id, u64 retval,
 		       u64 entry_ns);

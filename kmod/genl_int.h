@@ -11,12 +11,15 @@
  *                       policies and their parsing into struct
  *                       rp_probe_spec, and a probe's description for
  *                       answers and events
+ *   genl_pair.c         a pair's attributes, both ways (called by
+ *                       genl_probe_attrs.c)
  *   genl_ring.c         the sessions: RING_NEW, RING_DEL, RING_GET (and
  *                       its dump), RING_SET
  *   genl_agg.c          AGG_READ's dump: an aggregating probe's interval
  *
  * Calls go one way: the command files call genl.c's helpers and the core
- * below (core.h), genl_probe.c calls genl_probe_attrs.c, and no other
+ * below (core.h), genl_probe.c calls genl_probe_attrs.c, which calls
+ * genl_pair.c, and no other
  * command file calls another. genl.c names their functions in one place only,
  * the operations table (and the events notifier it registers at init).
  */
@@ -71,6 +74,13 @@ int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 int rp_parse_batch(struct genl_info *info, struct rp_probe_spec *specs,
 		   unsigned int *n);
 int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p);
+
+/* genl_pair.c: RAWPROBE_A_PAIR and RAWPROBE_A_PAIR_STATS */
+extern const struct nla_policy rp_pair_policy[RAWPROBE_PAIR_MAX + 1];
+
+int rp_parse_pair(struct nlattr **a, struct netlink_ext_ack *extack,
+		  struct rp_probe_spec *s);
+int rp_put_pair(struct sk_buff *skb, struct rawprobe_probe *p);
 
 /* genl_probe.c: the probe commands and events */
 extern const struct nla_policy rp_id_policy[RAWPROBE_A_MAX + 1];

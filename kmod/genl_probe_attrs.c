@@ -110,6 +110,7 @@ const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_SESSION]	= { .type = NLA_U32 },
 	[RAWPROBE_A_SESSION_NAME] = { .type = NLA_NUL_STRING,
 				      .len = RAWPROBE_SESSION_NAME_LEN - 1 },
+	[RAWPROBE_A_PAIR]	= NLA_POLICY_NESTED(rp_pair_policy),
 };
 
 const struct nla_policy rp_batch_policy[RAWPROBE_A_MAX + 1] = {
@@ -307,7 +308,8 @@ int rp_put_probe_attrs(struct sk_buff *skb, struct rawprobe_probe *p)
 	    nla_put_u64_64bit(skb, RAWPROBE_A_ADDR, s->addr, RAWPROBE_A_PAD))
 		return -EMSGSIZE;
 	if (rp_put_filter(skb, &s->filter) || rp_put_values(skb, s) ||
-	    rp_put_agg(skb, s) || rp_put_ovr(skb, s) || rp_put_owner(skb, p))
+	    rp_put_agg(skb, s) || rp_put_ovr(skb, s) || rp_put_owner(skb, p) ||
+	    rp_put_pair(skb, p))
 		return -EMSGSIZE;
 	return rp_put_stats(skb, p);
 }
@@ -616,7 +618,8 @@ int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 	return rp_parse_session(a, extack, s) ?:
 	       rp_parse_values(a, extack, s) ?:
 	       rp_parse_agg(a, extack, &s->agg) ?:
-	       rp_parse_ovr(a, extack, s);
+	       rp_parse_ovr(a, extack, s) ?:
+	       rp_parse_pair(a, extack, s);
 }
 
 int rp_parse_batch(struct genl_info *info, struct rp_probe_spec *specs,

@@ -30,6 +30,7 @@
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include "inject.h"
+#include "pair.h"
 #include "registry.h"
 #include "session.h"
 
@@ -106,7 +107,8 @@ static bool rp_spec_same(const struct rp_probe_spec *a,
 	       !strcmp(a->module, b->module) &&
 	       rp_filter_same(a, b) && rp_args_same(a, b) &&
 	       !memcmp(&a->ovr, &b->ovr, sizeof(a->ovr)) &&
-	       a->chain_step == b->chain_step;
+	       a->chain_step == b->chain_step &&
+	       !memcmp(&a->pair, &b->pair, sizeof(a->pair));
 }
 
 /*
@@ -154,6 +156,7 @@ void rp_probe_free(struct rawprobe_probe *p)
 	rp_agg_free(p->agg);
 	rp_budget_uncharge(p->pinned);
 	rp_inject_put(p->inj);
+	rp_pair_put_ref(p->pair);
 	free_percpu(p->stats);
 	kfree(p);
 }
@@ -252,8 +255,8 @@ struct rawprobe_probe *rp_probe_alloc(const struct rp_probe_spec *spec,
  */
 static bool rp_is_duplicate(struct rawprobe_probe *p)
 {
-	/* An injection's probes serve their own batch's state alone. */
-	return !p->desc && !p->inj && rp_find_same(&p->spec);
+	/* An injection's or a pair's probes serve their own batch alone. */
+	return !p->desc && !p->inj && !p->pair && rp_find_same(&p->spec);
 }
 
 /*
@@ -413,7 +416,8 @@ static int rp_check_batch(const struct rp_probe_spec *specs, unsigned int n,
 	for (i = 0; i < n; i++) {
 		*failed = i;
 		err = rp_check_spec(&specs[i], extack) ?:
-		      rp_agg_check(&specs[i], extack);
+		      rp_agg_check(&specs[i], extack) ?:
+		      rp_pair_check(&specs[i], extack);
 		if (err)
 			return err;
 		if (specs[i].flags & RAWPROBE_F_AGG)
@@ -456,7 +460,8 @@ int rp_probe_add_batch(const struct rp_probe_spec *specs, unsigned int n,
 			goto out;
 		}
 	}
-	err = rp_inject_setup(v, n, extack, failed);
+	err = rp_inject_setup(v, n, extack, failed) ?:
+	      rp_pair_setup(v, n, extack, failed);
 	if (err)
 		goto out;
 

@@ -10,6 +10,7 @@
 #include <linux/export.h>
 #include <linux/preempt.h>
 #include "emit.h"
+#include "pair.h"
 
 struct rawprobe_probe *__rawprobe_register(const struct rawprobe_desc *desc,
 					   struct module *owner)
@@ -129,3 +130,52 @@ u64 rawprobe_clock(void)
 	return rp_clock();
 }
 EXPORT_SYMBOL_GPL(rawprobe_clock);
+
+/*
+ * Pairs for probe modules: the table `latency` uses, with the handlers
+ * the module's own. A module's pair is its code's business: not charged
+ * to the budget netlink probes share, which must not stop it loading.
+ */
+struct rawprobe_pair *rawprobe_pair_create(u32 max_keys, u32 expire_ms)
+{
+	if (max_keys > RAWPROBE_AGG_KEYS_MAX)
+		return ERR_PTR(-EINVAL);
+	return rp_pair_new(max_keys, expire_ms, 1, false, NULL);
+}
+EXPORT_SYMBOL_GPL(rawprobe_pair_create);
+
+void rawprobe_pair_destroy(struct rawprobe_pair *pair)
+{
+	if (!IS_ERR_OR_NULL(pair))
+		rp_pair_put_ref(pair);
+}
+EXPORT_SYMBOL_GPL(rawprobe_pair_destroy);
+
+void rawprobe_pair_start(struct rawprobe_pair *pair, u64 key)
+{
+	rp_pair_hit_start(pair, key);
+}
+EXPORT_SYMBOL_GPL(rawprobe_pair_start);
+NOKPROBE_SYMBOL(rawprobe_pair_start);
+
+int rawprobe_pair_end(struct rawprobe_pair *pair, u64 key, u64 *latency_ns)
+{
+	return rp_pair_hit_end(pair, key, latency_ns) ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_GPL(rawprobe_pair_end);
+NOKPROBE_SYMBOL(rawprobe_pair_end);
+
+void rawprobe_pair_get_stats(struct rawprobe_pair *pair,
+			     struct rawprobe_pair_stats *stats)
+{
+	struct rp_pair_stats s;
+
+	rp_pair_read_stats(pair, &s, &stats->pending);
+	stats->starts = s.starts;
+	stats->matched = s.matched;
+	stats->no_start = s.no_start;
+	stats->full = s.full;
+	stats->expired = s.expired;
+	stats->replaced = s.replaced;
+}
+EXPORT_SYMBOL_GPL(rawprobe_pair_get_stats);

@@ -297,6 +297,17 @@ void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_agg_hit_entry);
 
+/* A pair's end (probes/pair.c): its arguments and the latency. */
+void rp_agg_hit_latency(struct rawprobe_probe *p, struct pt_regs *regs,
+			const u64 *args, u64 latency_ns)
+{
+	struct rp_agg_ctx c = { .args = args, .latency_ns = latency_ns };
+
+	rp_agg_entry_ctx(p, regs, &c);
+	rp_agg_count(p, &c);
+}
+NOKPROBE_SYMBOL(rp_agg_hit_latency);
+
 /* A kretprobe's return: what its entry stashed, the return value. */
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		       unsigned long caller, u64 stack_id, u64 retval,

@@ -10,6 +10,7 @@
 #include "agg.h"
 #include "emit.h"
 #include "inject.h"
+#include "pair.h"
 
 static __always_inline void rp_kprobe_hit(struct rawprobe_probe *p,
 					  struct kprobe *kp,
@@ -101,7 +102,11 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	} else {
 		p->kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	}
-	if (rp_emit_plain(p))
+	if (p->spec.pair.role == RAWPROBE_PAIR_START)
+		p->kp.pre_handler = rp_pair_start_pre;
+	else if (p->spec.pair.role == RAWPROBE_PAIR_END)
+		p->kp.pre_handler = rp_pair_end_pre;
+	else if (rp_emit_plain(p))
 		p->kp.pre_handler = rp_kprobe_rec_pre;
 	else if (rp_agg_count_only_ok(p))
 		p->kp.pre_handler = rp_kprobe_count_pre;

@@ -548,6 +548,16 @@ enum rawprobe_attr {
 					 * batch in one ftrace update
 					 * (RAWPROBE_F_FTRACE)
 					 */
+	RAWPROBE_A_PAIR,		/* nested, enum rawprobe_pair_attr: this
+					 * entry probe is a start or an end of
+					 * the pair its batch links (a table
+					 * of starts keyed by an object); an
+					 * end aggregates the latency
+					 * (RAWPROBE_AGG_VALUE_LATENCY)
+					 */
+	RAWPROBE_A_PAIR_STATS,		/* nested, enum rawprobe_pair_stat: in
+					 * answers, the pair's table's counts
+					 */
 	__RAWPROBE_A_MAX,
 };
 #define RAWPROBE_A_MAX (__RAWPROBE_A_MAX - 1)
@@ -568,6 +578,65 @@ enum rawprobe_ovr {
 };
 #define RAWPROBE_OVR_MAX (__RAWPROBE_OVR_MAX - 1)
 #define RAWPROBE_CHAIN_MAX	8
+
+/*
+ * RAWPROBE_A_PAIR. A start stores the time (and nothing else) under its
+ * key in the pair's table, shared by every CPU; an end with the same key
+ * takes it out and counts the time since as its latency. A batch's
+ * starts and ends make one pair: at least one of each.
+ */
+enum rawprobe_pair_attr {
+	RAWPROBE_PAIR_UNSPEC,
+	RAWPROBE_PAIR_ROLE,		/* u8, enum rawprobe_pair_role */
+	RAWPROBE_PAIR_KEY,		/* u8, enum rawprobe_agg_key: PID,
+					 * TGID, or ARG (an argument, as the
+					 * probe's --args computes it)
+					 */
+	RAWPROBE_PAIR_KEY_ARG,		/* u8, the argument of PAIR_KEY ARG */
+	RAWPROBE_PAIR_MAX_KEYS,		/* u32, starts the table holds at
+					 * once (default and bounds: as
+					 * AGG_MAX_KEYS'); a batch's starts agree
+					 */
+	RAWPROBE_PAIR_EXPIRE_MS,	/* u32, a start older than this is
+					 * dropped, counted as expired; 0:
+					 * never (default RAWPROBE_PAIR_EXPIRE_DEFAULT)
+					 */
+	__RAWPROBE_PAIR_MAX,
+};
+#define RAWPROBE_PAIR_MAX (__RAWPROBE_PAIR_MAX - 1)
+#define RAWPROBE_PAIR_EXPIRE_DEFAULT	10000	/* ms */
+
+enum rawprobe_pair_role {
+	RAWPROBE_PAIR_START	= 1,
+	RAWPROBE_PAIR_END	= 2,
+};
+
+/*
+ * RAWPROBE_A_PAIR_STATS. Each start and end that passed its filters is
+ * counted once: a start is stored (STARTS) or finds no room (FULL); an
+ * end finds its start (MATCHED) or not (NO_START, which counts an end
+ * whose start was too old). A stored start leaves the table matched,
+ * expired, replaced, or is still pending: at rest,
+ * STARTS == MATCHED + EXPIRED + REPLACED + PENDING.
+ */
+enum rawprobe_pair_stat {
+	RAWPROBE_PAIR_STAT_UNSPEC,
+	RAWPROBE_PAIR_STAT_STARTS,	/* u64, starts stored */
+	RAWPROBE_PAIR_STAT_MATCHED,	/* u64, ends that found their start */
+	RAWPROBE_PAIR_STAT_NO_START,	/* u64, ends that found none */
+	RAWPROBE_PAIR_STAT_FULL,	/* u64, starts with no room */
+	RAWPROBE_PAIR_STAT_EXPIRED,	/* u64, starts dropped for age (an
+					 * end found one too old, a start
+					 * took its place, or a read swept it)
+					 */
+	RAWPROBE_PAIR_STAT_REPLACED,	/* u64, starts over an earlier start
+					 * of their key (which is dropped)
+					 */
+	RAWPROBE_PAIR_STAT_PENDING,	/* u64, starts waiting in the table */
+	RAWPROBE_PAIR_STAT_PAD,
+	__RAWPROBE_PAIR_STAT_MAX,
+};
+#define RAWPROBE_PAIR_STAT_MAX (__RAWPROBE_PAIR_STAT_MAX - 1)
 
 /* RAWPROBE_A_AGG_INTERVAL */
 enum rawprobe_agg_interval {
@@ -631,7 +700,9 @@ enum rawprobe_agg_key {
 enum rawprobe_agg_value {
 	RAWPROBE_AGG_VALUE_NONE		= 0,	/* counts only */
 	RAWPROBE_AGG_VALUE_RETVAL	= 1,	/* kretprobes */
-	RAWPROBE_AGG_VALUE_LATENCY	= 2,	/* kretprobes: ns entry to return */
+	RAWPROBE_AGG_VALUE_LATENCY	= 2,	/* kretprobes: ns entry to return;
+						 * a pair's end: ns since its start
+						 */
 	RAWPROBE_AGG_VALUE_ARG		= 3,	/* argument AGG_VALUE_ARG */
 	__RAWPROBE_AGG_VALUE_MAX,
 };

@@ -20,6 +20,7 @@ static const struct rp_cmd rp_objects[] = {
 	{ "stream",  rp_cmd_stream,  "[-e KIND:TARGET]... [-f FORMAT]  records, live" },
 	{ "trace",   rp_cmd_trace,   "KIND:TARGET... [-d S]  add, stream, remove: one-shot" },
 	{ "hist",    rp_cmd_hist,    "[KIND:TARGET]... [--arg N] [--by comm]  latency histograms" },
+	{ "latency", rp_cmd_latency, "--from KIND:TARGET --to KIND:TARGET --key KEY  start to end" },
 	{ "count",   rp_cmd_count,   "KIND:TARGET [--by KEY[,KEY]] [-i S]  counts in the kernel" },
 	{ "agg",     rp_cmd_agg,     "show|clear ID  a probe add --count probe's counts" },
 	{ "inject",  rp_cmd_inject,  "kmalloc|alloc_page [--in FUNC]...  fail allocations" },

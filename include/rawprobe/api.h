@@ -346,6 +346,77 @@ long rawprobe_record_str(struct rawprobe_probe *probe,
 int rawprobe_override_return(struct rawprobe_probe *probe,
 			     struct pt_regs *regs, unsigned long rc);
 
+/* --- pairs: the time between two handlers that see one object --- */
+
+struct rawprobe_pair;	/* opaque: a table of starts, shared by all CPUs */
+
+/**
+ * struct rawprobe_pair_stats - where a pair's starts and ends went
+ * @starts: starts stored (a key's second start replaces its first)
+ * @matched: ends that found their start
+ * @no_start: ends that found none (or one expired)
+ * @full: starts that found no room
+ * @expired: starts dropped for age
+ * @replaced: starts dropped for a later start of their key
+ * @pending: starts waiting; at rest starts == matched + expired +
+ *	replaced + pending
+ */
+struct rawprobe_pair_stats {
+	u64 starts, matched, no_start, full, expired, replaced, pending;
+};
+
+/**
+ * rawprobe_pair_create() - a table of starts for a start and an end handler
+ * @max_keys: starts it has room for at least at once (0: 1024; at most
+ *	65536)
+ * @expire_ms: a start older than this is dropped, counted as expired
+ *	(0: never)
+ *
+ * What `rawprobectl latency` builds on: a start handler stores the time
+ * under a key (a pointer, a pid), an end handler on any CPU takes its
+ * key's start out and gets the time since. Lock-free, safe in any
+ * context a handler runs in, IRQ and NMI included. Process context; may
+ * sleep.
+ *
+ * Return: the pair, or an ERR_PTR().
+ */
+struct rawprobe_pair *rawprobe_pair_create(u32 max_keys, u32 expire_ms);
+
+/**
+ * rawprobe_pair_destroy() - free a pair, once no handler can use it
+ * @pair: from rawprobe_pair_create(); NULL or an ERR_PTR() is ignored
+ *
+ * Unregister the probes whose handlers use it first.
+ */
+void rawprobe_pair_destroy(struct rawprobe_pair *pair);
+
+/**
+ * rawprobe_pair_start() - store the time under @key
+ * @pair: the pair
+ * @key: the object that links the start to its end
+ */
+void rawprobe_pair_start(struct rawprobe_pair *pair, u64 key);
+
+/**
+ * rawprobe_pair_end() - take @key's start out: the time since it
+ * @pair: the pair
+ * @key: the object, as the start handler gave it
+ * @latency_ns: the nanoseconds since its start, when there was one
+ *
+ * Return: 0, or -ENOENT when no start was stored (or it had expired).
+ */
+int rawprobe_pair_end(struct rawprobe_pair *pair, u64 key, u64 *latency_ns);
+
+/**
+ * rawprobe_pair_get_stats() - where its starts and ends went
+ * @pair: the pair
+ * @stats: filled in; expired starts are swept out first
+ *
+ * Process context.
+ */
+void rawprobe_pair_get_stats(struct rawprobe_pair *pair,
+			     struct rawprobe_pair_stats *stats);
+
 /* --- jprobe-style handlers with the probed function's prototype --- */
 
 #define __RP_NARGS(...) __RP_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6,	\

@@ -30,6 +30,20 @@ check "bad option count" 2 "^$"              "^rawprobectl: unknown option '--fr
 check "option needs value" 2 "^$"            "^rawprobectl: option '--args' needs a value \(try 'rawprobectl stream --help'\)$" -- $CTL stream -e kprobe:f --args
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
 # --filter: what a bpftrace user writes, and what to write instead
+check "latency --help"   0 "--from-key"      "^$"          -- $CTL latency --help
+check "latency one end"  2 "^$"              "needs a start and an end: --from KIND:TARGET --to KIND:TARGET$" -- $CTL latency --from kprobe:vfs_read --key pid
+check "latency key first" 2 "^$"             "--from-key applies to the start probe before it: give --from first$" -- $CTL latency --from-key pid --from kprobe:vfs_read
+check "latency positional" 2 "^$"            "given with --from and --to" -- $CTL latency kprobe:vfs_read
+check "latency opts in hist" 2 "^$"          "are options of 'rawprobectl latency'$" -- $CTL hist kprobe:vfs_read --from kprobe:vfs_write
+check "latency no key"   2 "^$"              "kprobe:vfs_read: a pair's probe needs its key" -- $CTL latency --from kprobe:vfs_read --to kprobe:vfs_write --dry-run
+check "latency expire"   2 "^$"              "--expire wants seconds, 0 for never" -- $CTL latency --from kprobe:vfs_read --to kprobe:vfs_write --key pid --expire -1
+check "latency typed args" 2 "^$"            "the pair key 'file' is computed as an argument: give the probe's other --args by name too" -- $CTL latency --from kprobe:vfs_read --args u64 --from-key file --to kprobe:vfs_write --key pid --dry-run
+check "latency dry-run"  0 "^kprobe:vfs_read args=none   pair start key=pid max_keys=0 expire_ms=2500 kprobe:vfs_write args=none   pair end key=pid max_keys=0 expire_ms=2500 $" "^$" -- bash -c "$CTL latency --from kprobe:vfs_read --to kprobe:vfs_write --key pid --expire 2.5 --dry-run | tr '\n' ' '"
+check "pair add --help"   0 "agg show ID"    "^$"          -- $CTL probe add pair --help
+check "pair add dry-run" 0 "^kprobe:vfs_read args=file:ptr persistent .*pair start key=arg0 .*kprobe:vfs_write args=file:ptr persistent .*pair end key=arg0 " "^$" -- bash -c "$CTL probe add pair --from kprobe:vfs_read --to kprobe:vfs_write --key file --dry-run | tr '\n' ' '"
+check "pair add positional" 2 "^$"            "unexpected 'kprobe:vfs_read' \(a pair's probes are given with --from and --to\)$" -- $CTL probe add pair kprobe:vfs_read
+check "pair add override" 2 "^$"             "a pair's probes take no --override$" -- $CTL probe add pair --from kprobe:vfs_read --override 1
+check "pair add no end"  2 "^$"              "a pair needs a start and an end" -- $CTL probe add pair --from kprobe:vfs_read --key pid
 check "filter comm"      2 "^$"              "the command name is not a value --filter compares: use --comm cat$" -- $CTL trace kprobe:f --filter 'comm == "cat"'
 check "filter string"    2 "^$"              "strings are in double quotes \('name == \"pts0\"'\)$" -- $CTL trace kprobe:f --filter "arg0 == 'x'"
 check "filter parentheses" 2 "^$"            "parentheses are not supported" -- $CTL trace kretprobe:f --filter 'retval < 0 && (arg0 == 1 || arg0 == 2)'
@@ -270,6 +284,7 @@ check "probe add --ring long" 2 "^$"         "at most 31 characters" -- $CTL pro
 check "probe add --ring dry-run" 0 "^kprobe:vfs_read args=none persistent ring=flight$" "^$" -- $CTL probe add kprobe vfs_read --ring flight --dry-run
 check "probe add --ring id dry-run" 0 "^kprobe:vfs_read args=none persistent ring=7$" "^$" -- $CTL probe add kprobe vfs_read --ring 7 --dry-run
 check "probe add --ring json" 0 "valid: 1 documents" "^$"  -- bash -c "$CTL -j probe add kprobe vfs_read --ring flight --dry-run | $VALIDATE probe_request"
+check "latency json"     0 "valid: 2 documents" "^$"  -- bash -c "$CTL -j latency --from kprobe:vfs_read --to kprobe:vfs_write --key file --dry-run | $VALIDATE probe_request"
 check "probe add --ring glob" 0 "^kprobe:vfs_read args=none persistent ring=flight kprobe:vfs_write args=none persistent ring=flight $" "2 functions" \
 	-- glob_lines "RAWPROBECTL_TRACEFS=$T/tracefs RAWPROBE_KPROBES_BLACKLIST=$T/blacklist $CTL probe add kprobe 'vfs_*' --ring flight --dry-run"
 check "probe add --ring needs module" 3 "^$" "not loaded" -- $CTL probe add kprobe vfs_read --ring flight
@@ -417,7 +432,7 @@ comp rawprobectl probe add kprobe do_
 comp rawprobectl stream -f p
 comp rawprobectl hist --b
 SH
-check "completion"       0 "probe stream trace hist count agg inject stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
+check "completion"       0 "probe stream trace hist latency count agg inject stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
 	-- bash -c "RAWPROBE_KALLSYMS=$T/kallsyms bash $T/comp.sh $repo | tr '\n' ' '"
 check "completion btf"   0 "^struct$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show st); COMP_CWORD=3; RAWPROBE_KALLSYMS=/dev/null _rawprobectl; echo \"\${COMPREPLY[*]}\""
 check "completion btf type" 0 "^$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show struct do_); COMP_CWORD=4; RAWPROBE_KALLSYMS=$T/kallsyms _rawprobectl; echo -n \"\${COMPREPLY[*]}\""

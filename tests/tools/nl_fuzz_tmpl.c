@@ -79,11 +79,13 @@ const uint8_t attr_vk[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_SESSION_LOST]	= VK_U64,
 	[RAWPROBE_A_SESSION_READERS]	= VK_U32,
 	[RAWPROBE_A_FTRACE_ADDR]	= VK_U64,
+	[RAWPROBE_A_PAIR]		= VK_NEST,
+	[RAWPROBE_A_PAIR_STATS]		= VK_NEST,
 };
 
 /* Every table entry filled in: a new attribute must say what it holds. */
-_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_FTRACE_ADDR,
-	       "attr_vk[] (and the AGG and OVR values below) know the attributes up to FTRACE_ADDR");
+_Static_assert(RAWPROBE_A_MAX == RAWPROBE_A_PAIR_STATS,
+	       "attr_vk[] (and the AGG, OVR and PAIR values below) know the attributes up to PAIR_STATS");
 
 /*
  * Harmless, real targets: a "valid answer" now and then really adds a
@@ -348,6 +350,27 @@ static void build_ovr(struct rng *r, struct flist *l)
 }
 
 /*
+ * A pair's start or end, valid or not: roles, keys and arguments out of
+ * range now and then; a batch's pair is often whole (a pair changes no
+ * behaviour, so the kernel may accept it on any target).
+ */
+static void build_pair(struct rng *r, struct flist *l)
+{
+	struct flist *o = put_nest(l, RAWPROBE_A_PAIR);
+
+	if (chance(r, 95))
+		put_u8(o, RAWPROBE_PAIR_ROLE, below(r, 4));
+	if (chance(r, 95))
+		put_u8(o, RAWPROBE_PAIR_KEY, below(r, __RAWPROBE_AGG_KEY_MAX + 1));
+	if (chance(r, 50))
+		put_u8(o, RAWPROBE_PAIR_KEY_ARG, below(r, RAWPROBE_MAX_ARGS + 2));
+	if (chance(r, 30))
+		put_u32(o, RAWPROBE_PAIR_MAX_KEYS, PICK(r, vals_u32));
+	if (chance(r, 30))
+		put_u32(o, RAWPROBE_PAIR_EXPIRE_MS, PICK(r, vals_u32));
+}
+
+/*
  * A value filter of 1..8 terms, numbers and strings, mostly well formed:
  * fetches of the shapes the kernel takes, string terms whose constant
  * offset lands in, at the end of or past the strings sent (or none).
@@ -478,6 +501,8 @@ void build_spec(struct rng *r, struct flist *l, bool in_batch)
 		build_terms(r, l);
 	if (chance(r, in_batch ? 3 : 8))
 		build_ovr(r, l);
+	if (chance(r, in_batch ? 20 : 8))
+		build_pair(r, l);
 	/* into a session, by id or name: the default one otherwise */
 	if (chance(r, in_batch ? 15 : 25))
 		fz_session_ref(r, l);

@@ -292,8 +292,33 @@ t_ftrace_addr() {
 		fail "probe-del"
 }
 
+# A pair through the spec: a start alone is refused (its end must come
+# in its batch); a pair rawprobectl added reads back, role, key and
+# counts, as rawprobectl shows it.
+t_pair() {
+	local out ids start j
+	out=$(ynl --do probe-add --json "{\"kind\": \"kprobe\", \"symbol\": \"$SYM\",
+		\"pair\": {\"role\": \"start\", \"key\": \"pid\"}}" 2>&1) &&
+		fail "a start without its end was taken: $out"
+	expect_match "a pair needs a start and an end in the same batch" "$out" "the reason"
+	ids=$($CTL probe add pair --key pid --from kprobe:$SYM --to kprobe:__x64_sys_getppid | xargs)
+	start=${ids%% *}
+	python3 -c 'import os
+os.getpgid(0); os.getppid()'
+	j=$(ynl --do probe-get --json "{\"probe-id\": $start}") || fail "probe-get: $j"
+	pycheck '
+y, c = d
+same(y["pair"]["role"], c["pair"]["role"], "role")
+same(y["pair"]["key"], c["pair"]["key"], "key")
+same(y["pair"]["expire-ms"], c["pair"]["expire_ms"], "expire-ms")
+want(y["pair-stats"]["matched"] >= 1, "pair-stats %s" % y["pair-stats"])
+want(y["pair-stats"]["matched"] <= c["pair"]["stats"]["matched"], "matched ahead of rawprobectl")
+' "$j" "$($CTL -j probe show "$start")"
+	$CTL probe del $ids
+}
+
 tests t_spec_loads t_get_info t_ring_get t_sessions t_add_dump_del t_del_list_and_names \
-	t_owned_probe_goes t_ftrace_addr \
+	t_owned_probe_goes t_ftrace_addr t_pair \
 	t_policy_error t_events
 
 if [ ! -f "$KSRC/tools/net/ynl/cli.py" ]; then

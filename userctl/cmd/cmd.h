@@ -11,6 +11,7 @@ int rp_cmd_probe(int argc, char **argv);
 int rp_cmd_stream(int argc, char **argv);
 int rp_cmd_trace(int argc, char **argv);
 int rp_cmd_hist(int argc, char **argv);
+int rp_cmd_latency(int argc, char **argv);
 int rp_cmd_stats(int argc, char **argv);
 int rp_cmd_doctor(int argc, char **argv);
 int rp_cmd_ring(int argc, char **argv);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rawprobectl hist: histograms, of records (the record path of stream,
+ * rawprobectl hist and latency: histograms, of records (the record path of stream,
  * out/stream.c) or, with probes of its own, counted in the kernel.
  *
  * hist KIND:TARGET...: its probes count in the kernel (RAWPROBE_F_AGG),
@@ -25,6 +25,7 @@
 #include "lib/json.h"
 #include "out/aggregate.h"
 #include "out/histogram.h"
+#include "out/pair.h"
 #include "out/stream.h"
 #include "resolve/probe_req.h"
 
@@ -171,6 +172,12 @@ static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 	return err ? rp_fail(a->nl, "hist", err) : RP_EXIT_OK;
 }
 
+/* A pair's start counts nothing: its end has the latency. */
+static bool rp_hist_counts(const struct rp_hist_agg *a, unsigned int i)
+{
+	return a->reqs[i].flags & RAWPROBE_F_AGG;
+}
+
 static bool rp_hist_any(const struct rp_hist_agg *a,
 			const struct rp_hist_probe *p)
 {
@@ -190,11 +197,30 @@ static int rp_hist_interval(const struct rp_hist_agg *a,
 	int rc = RP_EXIT_OK;
 
 	for (i = 0; i < a->n && !rc; i++)
-		rc = rp_hist_read(a, i, &p[i], last);
+		if (rp_hist_counts(a, i))
+			rc = rp_hist_read(a, i, &p[i], last);
 	/* entry probes' tables have their own time: no line of none */
 	if (!rc && a->interval && rp_hist_any(a, p))
 		rp_hist_print(a->sink);
 	return rc;
+}
+
+/*
+ * A pair's table, as its end saw it last (every probe of the pair has
+ * the same counts): where each start and end went.
+ */
+static void rp_hist_pair_summary(const struct rp_hist_agg *a)
+{
+	struct rp_probe_info pi;
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->reqs[i].pair.role != RAWPROBE_PAIR_END ||
+		    rp_hist_probe_get(a, i, &pi) || !pi.pair_stats.set)
+			continue;
+		rp_pair_summary(stderr, &pi.pair_stats);
+		return;
+	}
 }
 
 /*
@@ -229,6 +255,7 @@ static void rp_hist_summary(const struct rp_hist_agg *a,
 				"the end, not counted\n", name, t.in_flight,
 				t.in_flight == 1 ? "" : "s");
 	}
+	rp_hist_pair_summary(a);
 	fprintf(stderr, "counted in the kernel: no records\n");
 }
 
@@ -254,8 +281,9 @@ static int rp_hist_probes(const struct rp_hist_agg *a,
 		if (err)
 			return rp_fail(a->nl, "hist: the probe", err);
 		rp_probe_desc(&pi, &p[i].desc);
-		rp_count_view(&a->reqs[i], p[i].desc.name, 0, &p[i].names,
-			      &p[i].view);
+		if (rp_hist_counts(a, i))
+			rp_count_view(&a->reqs[i], p[i].desc.name, 0,
+				      &p[i].names, &p[i].view);
 	}
 	return RP_EXIT_OK;
 }
@@ -323,4 +351,10 @@ static int rp_stream_hist_agg(struct rp_stream *s, struct rp_stream_cfg *c,
 int rp_cmd_hist(int argc, char **argv)
 {
 	return rp_stream_main(RP_MODE_HIST, argc, argv, rp_stream_hist_agg);
+}
+
+/* latency: a pair's ends count the time since their starts, as hist's */
+int rp_cmd_latency(int argc, char **argv)
+{
+	return rp_stream_main(RP_MODE_LATENCY, argc, argv, rp_stream_hist_agg);
 }

@@ -11,6 +11,7 @@
 #include "lib/cli.h"
 #include "lib/ring_nl.h"
 #include "out/probe.h"
+#include "out/probe_add.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
@@ -104,30 +105,6 @@ static const struct option rp_add_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/*
- * --ring: the session looked up before any probe is added, so that an
- * unknown name is said as one (with near names), not as the add's
- * ENOENT, which an unknown symbol gives too. RP_EXIT_OK or the exit code.
- */
-static int rp_probe_ring_check(struct rp_nl *nl, const struct rp_probe_req *req)
-{
-	char label[RP_SESSION_LABEL_MAX], what[RP_SESSION_LABEL_MAX + 16];
-	struct rp_session s;
-	int err;
-
-	if (!req->ring.name[0] && req->ring.id == RAWPROBE_SESSION_DEFAULT)
-		return RP_EXIT_OK;
-	err = rp_session_get(nl, &req->ring, &s);
-	if (!err)
-		return RP_EXIT_OK;
-	snprintf(what, sizeof(what), "--ring %s",
-		 rp_session_label(req->ring.id, req->ring.name, label,
-				  sizeof(label)));
-	rp_nl_perror(nl, what, err);
-	rp_session_hint(nl, &req->ring, err);
-	return rp_exit_from_errno(err);
-}
-
 static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 			    const char *target, bool dry_run)
 {
@@ -216,57 +193,162 @@ static int rp_probe_add_targets(const struct rp_probe_req *tmpl,
 				bool dry_run, size_t max)
 {
 	struct rp_probe_req *reqs;
-	uint32_t *ids = NULL;
-	struct rp_nl nl;
-	size_t n, i;
-	int rc, err;
+	size_t n;
+	int rc;
 
 	rc = rp_collect_targets(tmpl, kind, targets, nt, &reqs, &n);
 	if (!rc)
-		rc = rp_probe_reqs_expand(&reqs, &n, max);
-	if (rc)
-		goto out;
-	err = rp_probe_check(reqs, n);
-	if (err) {
-		rc = rp_exit_from_errno(err);
-		goto out;
-	}
-	rc = rp_probe_auto_args(reqs, n);
-	if (rc || dry_run) {
-		if (!rc)
-			rp_probe_dry_run(reqs, n);
-		goto out;
-	}
-	ids = calloc(n, sizeof(*ids));
-	rc = ids ? rp_connect(&nl) : RP_EXIT_FAIL;
-	if (rc)
-		goto out;
-	rc = rp_probe_ring_check(&nl, &reqs[0]);
-	if (rc) {
-		rp_nl_close(&nl);
-		goto out;
-	}
-	err = rp_probe_add_many(&nl, reqs, n, ids);
-	rp_nl_close(&nl);
-	if (err) {
-		rc = rp_exit_from_errno(err);
-		goto out;
-	}
-	if (rp_opts.json)
-		json_arr_open(&rp_json);
-	for (i = 0; i < n; i++) {
-		if (rp_opts.json)
-			json_u64(&rp_json, ids[i]);
-		else
-			printf("%u\n", ids[i]);
-	}
-	if (rp_opts.json) {
-		json_arr_close(&rp_json);
-		json_end_doc(&rp_json);
-	}
-out:
+		rc = rp_probe_add_reqs(&reqs, &n, dry_run, max);
 	free(reqs);
-	free(ids);
+	return rc;
+}
+
+/* --- probe add pair --- */
+
+static void rp_add_pair_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rawprobectl probe add pair --from KIND:TARGET [--from-key KEY]\n"
+		"                                  --to KIND:TARGET [--to-key KEY]\n"
+		"                                  [--key KEY] [OPTIONS]\n"
+		"\n"
+		"A persistent pair, as 'rawprobectl latency' makes for as long as it\n"
+		"runs: its ends count the time since their key's start in the kernel\n"
+		"('rawprobectl agg show ID' of an end reads them, 'probe show ID' says\n"
+		"where the starts and ends went). Prints the new probes' ids.\n"
+		"\n"
+		"      --from, --to, --key, --from-key, --to-key, --max-keys N,\n"
+		"      --expire SECONDS  as 'rawprobectl latency --help' says\n"
+		"      --by KEYS        the ends count by these (as count's --by)\n"
+		"      --hist log2 | --lhist MIN,MAX,STEP  the latency's buckets\n"
+		"                       (default log2)\n"
+		"  -a, --args SPEC, --filter EXPR  of the probe given before\n"
+		"      --pid N | --tgid N | --comm NAME | --cpu N | --cgroup PATH\n"
+		"                       choose the starts\n"
+		"  -d, --disabled       add without arming\n"
+		"      --dry-run        print the requests, add nothing\n");
+}
+
+static const struct option rp_pair_longopts[] = {
+	RP_PAIR_LONGOPTS,
+	RP_PROBE_LONGOPTS,
+	RP_FILTER_LONGOPTS,
+	{ "by",        required_argument, NULL, RP_OPT_AGG_BY },
+	{ "hist",      required_argument, NULL, RP_OPT_AGG_HIST },
+	{ "lhist",     required_argument, NULL, RP_OPT_AGG_LHIST },
+	{ "disabled",  no_argument,       NULL, 'd' },
+	{ "dry-run",   no_argument,       NULL, 'n' },
+	{ "help",      no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What probe add pair's command line builds */
+struct rp_pair_add {
+	struct rp_probe_req *reqs;	/* RP_PAIR_ADD_MAX of them */
+	size_t n;
+	struct rp_pair_opts po;
+	struct rp_task_filter filter;	/* the starts' */
+	struct rp_probe_req agg;	/* --by, --hist, --lhist: the ends' */
+	uint32_t flags;			/* RAWPROBE_F_DISABLED */
+	bool dry_run;
+};
+
+#define RP_PAIR_ADD_MAX 64
+
+static int rp_pair_add_probe(struct rp_pair_add *pa, int opt, const char *arg)
+{
+	int rc;
+
+	if (pa->n == RP_PAIR_ADD_MAX)
+		return rp_usage_error("at most %d probes in a pair",
+				      RP_PAIR_ADD_MAX);
+	rc = rp_probe_req_parse(arg, &pa->reqs[pa->n]);
+	if (rc)
+		return rc;
+	pa->reqs[pa->n++].pair.role = opt == RP_OPT_PAIR_FROM ?
+				      RAWPROBE_PAIR_START : RAWPROBE_PAIR_END;
+	return RP_EXIT_OK;
+}
+
+static int rp_pair_add_opt(struct rp_pair_add *pa, int opt, const char *arg)
+{
+	struct rp_probe_req *last = pa->n ? &pa->reqs[pa->n - 1] : NULL;
+
+	if (opt == RP_OPT_PAIR_FROM || opt == RP_OPT_PAIR_TO)
+		return rp_pair_add_probe(pa, opt, arg);
+	if (rp_is_pair_opt(opt))
+		return rp_pair_opt(opt, arg, &pa->po, last);
+	if (rp_is_task_filter_opt(opt))
+		return rp_task_filter_opt(opt, arg, &pa->filter);
+	if (rp_is_agg_opt(opt))
+		return rp_agg_opt(opt, arg, &pa->agg);
+	if (opt == RP_OPT_OVERRIDE)
+		return rp_usage_error("a pair's probes take no --override");
+	if (!last)
+		return rp_usage_error("probe options apply to the probe before "
+				      "them: give --from or --to first");
+	return rp_probe_opt(opt, arg, last);
+}
+
+/* Persistent; the starts filtered, the ends counting the latency */
+static int rp_pair_add_finish(struct rp_pair_add *pa)
+{
+	struct rp_probe_req *r;
+	size_t i;
+	int rc = rp_pair_reqs_finish(pa->reqs, pa->n, &pa->po);
+
+	for (i = 0; !rc && i < pa->n; i++) {
+		r = &pa->reqs[i];
+		r->flags |= RAWPROBE_F_PERSISTENT | pa->flags;
+		if (r->pair.role == RAWPROBE_PAIR_START) {
+			r->filter = pa->filter;
+			continue;
+		}
+		r->agg = pa->agg.agg;
+		r->flags |= RAWPROBE_F_AGG;
+		snprintf(r->agg.value, sizeof(r->agg.value), "latency");
+		if (!r->agg.hist)
+			r->agg.hist = RAWPROBE_AGG_HIST_LOG2;
+		r->agg.max_keys = pa->po.max_keys;
+	}
+	return rc;
+}
+
+static int rp_probe_add_pair(int argc, char **argv)
+{
+	struct rp_pair_add pa = { .n = 0 };
+	int opt, rc = RP_EXIT_OK;
+
+	pa.reqs = calloc(RP_PAIR_ADD_MAX, sizeof(*pa.reqs));
+	if (!pa.reqs)
+		return RP_EXIT_FAIL;
+	optind = 0;
+	opterr = 0;
+	while (!rc && (opt = getopt_long(argc, argv, "a:m:s:dh",
+					 rp_pair_longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			rp_add_pair_usage(stdout);
+			goto out;
+		} else if (opt == 'n') {
+			pa.dry_run = true;
+		} else if (opt == 'd') {
+			pa.flags |= RAWPROBE_F_DISABLED;
+		} else if (opt == '?') {
+			rc = rp_bad_option(argv, "a:m:s:dh", rp_pair_longopts,
+					   "rawprobectl probe add pair");
+		} else {
+			rc = rp_pair_add_opt(&pa, opt, optarg);
+		}
+	}
+	if (!rc && optind < argc)
+		rc = rp_usage_error("unexpected '%s' (a pair's probes are given "
+				    "with --from and --to)", argv[optind]);
+	if (!rc)
+		rc = rp_pair_add_finish(&pa) ?:
+		     rp_probe_add_reqs(&pa.reqs, &pa.n, pa.dry_run,
+				       RAWPROBE_MAX_BATCH);
+out:
+	free(pa.reqs);
 	return rc;
 }
 
@@ -277,6 +359,8 @@ static int rp_probe_add_cmd(int argc, char **argv)
 	bool dry_run = false;
 	int opt, rc;
 
+	if (argc > 1 && !strcmp(argv[1], "pair"))
+		return rp_probe_add_pair(argc - 1, argv + 1);
 	memset(&req, 0, sizeof(req));
 	optind = 0;	/* full getopt reset: main() parsed already */
 	opterr = 0;	/* rp_bad_option() says what was wrong */
@@ -572,7 +656,8 @@ static int rp_probe_show_cmd(int argc, char **argv)
 }
 
 static const struct rp_cmd rp_probe_cmds[] = {
-	{ "add",     rp_probe_add_cmd,    "KIND TARGET [OPTIONS]  add a persistent probe" },
+	{ "add",     rp_probe_add_cmd,    "KIND TARGET [OPTIONS]  add a persistent probe\n"
+	  "                 pair --from K:T --to K:T --key KEY  a pair (latency)" },
 	{ "del",     rp_probe_del_cmd,    "ID...|all              remove probes" },
 	{ "list",    rp_probe_list_cmd,   "                       probes with statistics" },
 	{ "show",    rp_probe_show_cmd,   "ID                     one probe" },

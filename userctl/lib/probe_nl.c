@@ -219,6 +219,7 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->overridden = rp_stat(s, RAWPROBE_STAT_OVERRIDDEN);
 	}
 	rp_ovr_from_attrs(a, &pi->ovr);
+	rp_pair_from_attrs(a, &pi->pair, &pi->pair_stats);
 	return 0;
 }
 
@@ -398,6 +399,7 @@ static int rp_put_req(struct nl_msg *msg, const struct rp_probe_req *r)
 	    nla_put(msg, RAWPROBE_A_STR_LEN_ARGS, r->nargs, r->str_len_arg))
 		return -EMSGSIZE;
 	return rp_put_agg(msg, r) ?: rp_put_ovr(msg, &r->ovr) ?:
+	       rp_pair_put(msg, &r->pair) ?:
 	       rp_task_filter_put(msg, &r->filter) ?:
 	       rp_session_ref_put(msg, &r->ring);
 }

@@ -14,6 +14,7 @@
 #include "rawprobe.h"
 #include "lib/desc.h"
 #include "lib/nl.h"
+#include "lib/pair_nl.h"
 #include "lib/ring_nl.h"
 
 /*
@@ -116,6 +117,7 @@ struct rp_probe_req {
 	char filter_strs[RAWPROBE_FILTER_STRS_LEN];
 	struct rp_agg_req agg;	/* with RAWPROBE_F_AGG */
 	struct rp_ovr_req ovr;
+	struct rp_pair_req pair;	/* a pair's start or end (latency) */
 	/* the session it writes into (RAWPROBE_A_SESSION(_NAME)); 0: default */
 	struct rp_session_ref ring;
 };
@@ -136,6 +138,8 @@ struct rp_probe_info {
 	uint8_t nfetch;			/* args are field fetches (A_FETCH) */
 	struct rp_agg_req agg;		/* RAWPROBE_F_AGG: what it counts by */
 	struct rp_ovr_req ovr;		/* RAWPROBE_A_OVERRIDE, CHAIN_STEP */
+	struct rp_pair_req pair;	/* RAWPROBE_A_PAIR */
+	struct rp_pair_stats pair_stats;	/* its table's counts */
 	uint64_t hits, records, lost_ring, miss_maxactive, miss_recursion,
 		 str_faults, filtered, fetch_faults, overridden;
 };

@@ -9,6 +9,7 @@
 #include "lib/cli.h"
 #include "lib/names.h"
 #include "lib/symbols.h"
+#include "out/pair.h"
 #include "out/probe.h"
 #include "out/request.h"
 #include "resolve/args.h"
@@ -152,6 +153,8 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 	if (r->nterms)
 		rp_value_filter_json(j, r->value_filter, r->terms, r->nterms,
 				     r->filter_strs);
+	if (r->pair.role)
+		rp_pair_json(j, &r->pair, NULL);
 	json_obj_close(j);
 	json_end_doc(j);
 }
@@ -160,7 +163,7 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 static void rp_dry_run_one(const struct rp_probe_req *r)
 {
 	char target[RP_TARGET_MAX], args[RAWPROBE_ARG_NAMES_LEN + 64];
-	char ring[RP_SESSION_LABEL_MAX + 8] = "";
+	char ring[RP_SESSION_LABEL_MAX + 8] = "", pair[96];
 	struct rp_probe_info t = { .offset = r->offset, .addr = r->addr };
 
 	snprintf(t.symbol, sizeof(t.symbol), "%s", r->symbol);
@@ -184,6 +187,8 @@ static void rp_dry_run_one(const struct rp_probe_req *r)
 	       r->flags & RAWPROBE_F_DISABLED ? " disabled" : "",
 	       r->flags & RAWPROBE_F_PERSISTENT ? " persistent" : "", ring);
 	rp_dry_run_programs(r);
+	if (r->pair.role)
+		printf("  %s\n", rp_pair_str(&r->pair, pair, sizeof(pair)));
 }
 
 void rp_probe_dry_run(const struct rp_probe_req *reqs, size_t n)
@@ -369,6 +374,8 @@ void rp_probe_json(struct json *j, const struct rp_probe_info *pi)
 	if (pi->flags & RAWPROBE_F_AGG)
 		rp_agg_json(j, pi);
 	rp_ovr_json(j, &pi->ovr);
+	if (pi->pair.role)
+		rp_pair_json(j, &pi->pair, &pi->pair_stats);
 	json_key(j, "stats");
 	json_obj_open(j);
 	json_kv_u64(j, "hits", pi->hits);
@@ -411,6 +418,10 @@ void rp_probe_table(const struct rp_probe_info *v, size_t n,
 		else
 			snprintf(maxact, sizeof(maxact), "-");
 		rp_ovr_mark(&pi->ovr, pi->overridden, ovr, sizeof(ovr));
+		if (pi->pair.role)
+			snprintf(ovr, sizeof(ovr), "  pair %s",
+				 pi->pair.role == RAWPROBE_PAIR_START ?
+				 "start" : "end");
 		/* names (identifiers, checked) with their types */
 		args[0] = '\0';
 		if (pi->arg_names[0])
@@ -496,6 +507,8 @@ void rp_probe_detail(const struct rp_probe_info *pi,
 		printf("  chain step  %u (of the call chain its batch's override needs)\n",
 		       pi->ovr.chain_step);
 	}
+	if (pi->pair.role)
+		rp_pair_detail(stdout, &pi->pair, &pi->pair_stats);
 	printf("  filter      %s\n", shown.filter[0] ? shown.filter : "none");
 	printf("  hits        %" PRIu64 "\n"
 	       "  records     %" PRIu64 "\n"

@@ -18,6 +18,7 @@
 #include "lib/probe_nl.h"
 #include "lib/ring_nl.h"
 #include "lib/rings_map.h"
+#include "resolve/probe_req.h"
 #include "out/histogram.h"
 #include "out/sink.h"
 
@@ -27,7 +28,10 @@ struct rp_drain_log;
 #define RP_MAX_IDS RP_MAX_STREAM_PROBES
 #define RP_DURATION_MAX 31536000	/* --duration: at most a year */
 
-enum rp_stream_mode { RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST };
+enum rp_stream_mode {
+	RP_MODE_STREAM, RP_MODE_TRACE, RP_MODE_HIST,
+	RP_MODE_LATENCY,	/* hist of a pair's latency (cmd/hist.c) */
+};
 
 /* The command line of stream, trace and hist. */
 struct rp_stream_cfg {
@@ -54,6 +58,7 @@ struct rp_stream_cfg {
 	bool hist_stack;		/* --stack */
 	double interval;		/* hist -i: seconds; 0: at the end */
 	bool in_kernel;			/* hist counts in its own probes */
+	struct rp_pair_opts pair;	/* latency: --key, --expire, ... */
 	/*
 	 * The session read: --ring's (ring_set), else, with probes of its
 	 * own, one of the command's (--ring-records, --ring-mode: -1 for

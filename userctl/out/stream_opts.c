@@ -28,7 +28,9 @@ int rp_id_cmp(const void *a, const void *b)
 static const char *rp_stream_cmd_name(int mode)
 {
 	return mode == RP_MODE_TRACE ? "rawprobectl trace" :
-	       mode == RP_MODE_HIST ? "rawprobectl hist" : "rawprobectl stream";
+	       mode == RP_MODE_HIST ? "rawprobectl hist" :
+	       mode == RP_MODE_LATENCY ? "rawprobectl latency" :
+	       "rawprobectl stream";
 }
 
 static void rp_stream_usage(FILE *out, int mode)
@@ -64,6 +66,34 @@ static void rp_stream_usage(FILE *out, int mode)
 		"With --stack: how often each kernel stack was seen, as folded\n"
 		"stacks for flamegraph.pl:\n"
 		"  rawprobectl hist kprobe:vfs_read --stack -d 5 > vfs_read.folded\n",
+		[RP_MODE_LATENCY] =
+		"Usage: rawprobectl latency --from KIND:TARGET [--from-key KEY]\n"
+		"                           --to KIND:TARGET [--to-key KEY] [OPTIONS]\n"
+		"\n"
+		"The time from a start probe to an end probe, joined in the kernel\n"
+		"by a key both compute (bpftrace's @start[key] = nsecs; ... hist(nsecs\n"
+		"- @start[key])): a histogram in nanoseconds, per command with --by\n"
+		"comm, printed at exit or every -i seconds. The starts wait in a\n"
+		"table every CPU shares; an end takes its key's start out.\n"
+		"  rawprobectl latency --from kprobe:blk_mq_start_request \\\n"
+		"      --to kprobe:blk_mq_end_request --key rq\n"
+		"  rawprobectl latency --from kprobe:ttwu_do_activate --from-key 'p->pid' \\\n"
+		"      --to kprobe:finish_task_switch --to-key pid   # runqlat\n"
+		"\n"
+		"      --from KIND:TARGET   a start (kprobe or jprobe; repeatable)\n"
+		"      --to KIND:TARGET     an end (repeatable)\n"
+		"      --key KEY            both ends' key: pid, tgid, or an argument\n"
+		"                           by name or field path, as --args takes\n"
+		"                           it ('rq', 'sk', 'p->pid')\n"
+		"      --from-key KEY, --to-key KEY   the key of the probe before\n"
+		"      --max-keys N         starts the table holds at once (default\n"
+		"                           1024; one with no room counts as full)\n"
+		"      --expire SECONDS     a start older is dropped, counted as\n"
+		"                           expired (default 10; 0: never)\n"
+		"Filters (--pid, --comm, ...) choose the starts: an end runs in\n"
+		"whichever task ends it (an interrupt, the waker). At exit, stderr\n"
+		"gives the pair's counts: starts, matched, ends with no start, full,\n"
+		"expired, replaced (a key's second start), pending.\n",
 	};
 
 	fputs(synopsis[mode], out);
@@ -84,7 +114,8 @@ static void rp_stream_usage(FILE *out, int mode)
 		"    -m, --maxactive N      kretprobe instances\n"
 		"    -s, --strmax N         string capture length\n",
 		RP_GLOB_CAP_DEFAULT);
-	if (mode != RP_MODE_HIST)	/* hist's is of every probe: below */
+	if (mode != RP_MODE_HIST && mode != RP_MODE_LATENCY)
+		/* hist's is of every probe: below */
 		fprintf(out,
 			"        --stack            record the kernel stack: up to %d callers\n"
 			"                           (at a function's entry; not with a\n"
@@ -115,7 +146,15 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           default 0: the module's automatic size)\n"
 		"      --ring-mode MODE     discard (default): a full ring drops new\n"
 		"                           records; overwrite: the oldest\n");
-	if (mode == RP_MODE_HIST)
+	if (mode == RP_MODE_LATENCY)
+		fprintf(out,
+			"      --linear STEP        linear buckets of width STEP ns\n"
+			"                           (default: log2 buckets)\n"
+			"      --by comm            one histogram per command name (the\n"
+			"                           end's)\n"
+			"  -i, --interval SECONDS   print and restart the histograms every\n"
+			"                           SECONDS\n");
+	else if (mode == RP_MODE_HIST)
 		fprintf(out,
 			"      --arg N              histogram of argument N (0..5)\n"
 			"      --retval             histogram of the return value\n"
@@ -182,6 +221,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
 	{ "by",        required_argument, NULL, RP_OPT_BY },
 	{ "dry-run",   no_argument,       NULL, 'n' },
+	RP_PAIR_LONGOPTS,
 	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -253,7 +293,7 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 
 	switch (opt) {
 	case 'i':	/* hist: the interval, as count's; else --id */
-		if (c->mode == RP_MODE_HIST)
+		if (c->mode == RP_MODE_HIST || c->mode == RP_MODE_LATENCY)
 			return rp_hist_opt(RP_OPT_INTERVAL, arg, c);
 		/* fall through */
 	case RP_OPT_ID:
@@ -328,13 +368,35 @@ static int rp_stream_probe_opt(int opt, const char *arg,
 			      opt);
 }
 
+/* latency's --from/--to probes, their keys and the table's bounds */
+static int rp_latency_opt(int opt, const char *arg, struct rp_stream_cfg *c)
+{
+	int rc;
+
+	if (c->mode != RP_MODE_LATENCY)
+		return rp_usage_error("--from, --to, --key, --from-key, --to-key, "
+				      "--expire and --max-keys are options of "
+				      "'rawprobectl latency'");
+	if (opt != RP_OPT_PAIR_FROM && opt != RP_OPT_PAIR_TO)
+		return rp_pair_opt(opt, arg, &c->pair,
+				   c->nreqs ? &c->reqs[c->nreqs - 1] : NULL);
+	rc = rp_stream_add_probe(c, arg);
+	if (!rc)
+		c->reqs[c->nreqs - 1].pair.role = opt == RP_OPT_PAIR_FROM ?
+			RAWPROBE_PAIR_START : RAWPROBE_PAIR_END;
+	return rc;
+}
+
 static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 {
 	switch (opt) {
 	case 'e':
-		return rp_stream_add_probe(c, arg);
 	case 1:		/* an argument: trace and hist take probes so */
-		if (c->mode == RP_MODE_STREAM)
+		if (c->mode == RP_MODE_LATENCY)
+			return rp_usage_error("unexpected '%s' (latency's probes "
+					      "are given with --from and --to)",
+					      arg);
+		if (opt == 1 && c->mode == RP_MODE_STREAM)
 			return rp_usage_error("unexpected '%s' (probes are given "
 					      "with -e)", arg);
 		return rp_stream_add_probe(c, arg);
@@ -351,6 +413,8 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	default:
 		if (rp_is_task_filter_opt(opt))
 			return rp_task_filter_opt(opt, arg, &c->filter);
+		if (rp_is_pair_opt(opt))
+			return rp_latency_opt(opt, arg, c);
 		return rp_stream_opt(opt, arg, c);
 	}
 }
@@ -430,6 +494,31 @@ int rp_hist_strings(struct rp_stream_cfg *c)
 	return rp_hist_rings(c);
 }
 
+/*
+ * latency: at least a start and an end, each with its key (--key's
+ * where it has none of its own), counted in the kernel by the ends.
+ */
+static int rp_latency_check(struct rp_stream_cfg *c)
+{
+	unsigned int i;
+	int rc;
+
+	if (c->hist_value || c->hist_stack || c->max_count || c->nids ||
+	    c->drain_log || c->input)
+		return rp_usage_error("latency counts in the kernel: not with "
+				      "--arg, --retval, --stack, --count, --id, "
+				      "--drain-log or --input");
+	rc = rp_pair_reqs_finish(c->reqs, c->nreqs, &c->pair);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->nreqs; i++)
+		if (c->reqs[i].pair.role == RAWPROBE_PAIR_END)
+			rp_hist_agg_req(&c->reqs[i], c->hist.by_comm,
+					c->hist.step, "latency");
+	c->in_kernel = true;
+	return rp_hist_rings(c);
+}
+
 /* Whole-command checks once every option is known. */
 static int rp_stream_check(struct rp_stream_cfg *c)
 {
@@ -438,7 +527,8 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->mode == RP_MODE_TRACE && !c->nreqs)
 		return rp_usage_error("trace needs a probe, e.g. 'rawprobectl "
 				      "trace kretprobe:vfs_read'");
-	if (c->hist_opts && c->mode != RP_MODE_HIST)
+	if (c->hist_opts && c->mode != RP_MODE_HIST &&
+	    c->mode != RP_MODE_LATENCY)
 		return rp_usage_error("--arg, --retval, --linear, --by and "
 				      "--interval are options of 'rawprobectl "
 				      "hist'");
@@ -467,7 +557,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->hist_stack && (c->hist_value || c->hist.step))
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");
-	if (c->mode == RP_MODE_HIST)
+	if (c->mode == RP_MODE_HIST || c->mode == RP_MODE_LATENCY)
 		c->format = RP_FMT_HIST;
 	else if (c->format < 0)
 		c->format = rp_opts.json ? RP_FMT_JSON : RP_FMT_TEXT;
@@ -483,10 +573,18 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	for (i = 0; i < c->nreqs; i++) {
 		c->reqs[i].ring = c->ring;	/* --ring's; else set live */
 		c->reqs[i].filter = c->filter;
+		/*
+		 * A pair's end runs in whichever task ends it (an interrupt,
+		 * the waker): the filters choose the starts.
+		 */
+		if (c->reqs[i].pair.role == RAWPROBE_PAIR_END)
+			c->reqs[i].filter.set &= RP_TASK_SELF;
 		rp_task_filter_leave_self_out(&c->reqs[i].filter);
 		if (c->hist_stack)
 			c->reqs[i].flags |= RAWPROBE_F_STACK;
 	}
+	if (c->mode == RP_MODE_LATENCY)
+		return rp_latency_check(c);
 	return c->mode == RP_MODE_HIST ? rp_hist_check(c) : 0;
 }
 

@@ -96,7 +96,8 @@ static int rp_agg_value_resolve(struct rp_probe_req *req)
 		return a->hist ? rp_usage_error("a histogram needs a value "
 						"(--stats VALUE)") : RP_EXIT_OK;
 	if (!strcmp(a->value, "retval") || !strcmp(a->value, "latency")) {
-		if (!kret)
+		if (!kret && !(a->value[0] == 'l' &&
+			       req->pair.role == RAWPROBE_PAIR_END))
 			return rp_usage_error("--stats %s: only a kretprobe sees "
 					      "a return", a->value);
 		a->value_kind = a->value[0] == 'r' ? RAWPROBE_AGG_VALUE_RETVAL :
@@ -276,7 +277,8 @@ void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
 	req->flags |= RAWPROBE_F_AGG;
 	snprintf(a->by, sizeof(a->by), "%s", by_comm ? "comm" : "");
 	a->max_keys = by_comm ? 0 : 1;
-	if (latency && req->kind != RAWPROBE_KIND_KRETPROBE)
+	if (latency && req->kind != RAWPROBE_KIND_KRETPROBE &&
+	    req->pair.role != RAWPROBE_PAIR_END)
 		return;
 	snprintf(a->value, sizeof(a->value), "%s", value);
 	if (!step) {

@@ -158,7 +158,10 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		rc = rp_auto_args_one(&reqs[i]);
+		rc = rp_pair_req_prepare(&reqs[i]) ?:
+		     rp_auto_args_one(&reqs[i]);
+		if (!rc)
+			rp_pair_req_resolve(&reqs[i]);
 		if (!rc && (reqs[i].flags & RAWPROBE_F_AGG))
 			rc = rp_agg_req_resolve(&reqs[i]);
 		if (rc)

@@ -63,6 +63,64 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len);
 
 /*
+ * A pair's key (resolve/pair_req.c): --key, --from-key or --to-key's
+ * EXPR kept (pid, tgid, or an argument by name or path); before the
+ * probe's arguments resolve, an argument key joins its --args by name
+ * (rp_probe_auto_args() calls both).
+ */
+int rp_pair_key_opt(struct rp_probe_req *req, const char *opt,
+		    const char *expr);
+int rp_pair_req_prepare(struct rp_probe_req *req);
+void rp_pair_req_resolve(struct rp_probe_req *req);
+/*
+ * A pair's options, shared by latency and probe add pair: --from and
+ * --to add a probe (the caller's), the others are rp_pair_opt()'s.
+ */
+enum {
+	RP_OPT_PAIR_FROM = 0x240,
+	RP_OPT_PAIR_TO,
+	RP_OPT_PAIR_KEY,
+	RP_OPT_PAIR_FROM_KEY,
+	RP_OPT_PAIR_TO_KEY,
+	RP_OPT_PAIR_EXPIRE,
+	RP_OPT_PAIR_MAX_KEYS,
+};
+
+#define RP_PAIR_LONGOPTS						\
+	{ "from",      required_argument, NULL, RP_OPT_PAIR_FROM },	\
+	{ "to",        required_argument, NULL, RP_OPT_PAIR_TO },	\
+	{ "key",       required_argument, NULL, RP_OPT_PAIR_KEY },	\
+	{ "from-key",  required_argument, NULL, RP_OPT_PAIR_FROM_KEY },	\
+	{ "to-key",    required_argument, NULL, RP_OPT_PAIR_TO_KEY },	\
+	{ "expire",    required_argument, NULL, RP_OPT_PAIR_EXPIRE },	\
+	{ "max-keys",  required_argument, NULL, RP_OPT_PAIR_MAX_KEYS }
+
+static inline bool rp_is_pair_opt(int opt)
+{
+	return opt >= RP_OPT_PAIR_FROM && opt <= RP_OPT_PAIR_MAX_KEYS;
+}
+
+/* What the pair options set for every probe of the pair */
+struct rp_pair_opts {
+	char key[RP_PAIR_KEY_EXPR_MAX];	/* --key: both ends' */
+	uint32_t expire_ms, max_keys;
+	bool expire_set;
+};
+
+/*
+ * --key, --from-key and --to-key (last: the probe given last, or NULL),
+ * --expire and --max-keys: RP_EXIT_OK or a usage error.
+ */
+int rp_pair_opt(int opt, const char *arg, struct rp_pair_opts *po,
+		struct rp_probe_req *last);
+/*
+ * Once every option is known: --key where a probe has none, the table's
+ * bounds in each; at least a start and an end (a usage error if not).
+ */
+int rp_pair_reqs_finish(struct rp_probe_req *reqs, size_t n,
+			const struct rp_pair_opts *po);
+
+/*
  * "vfs_read", "vfs_read+0x10", "ext4:ext4_sync_file", "0xffff...", or a
  * glob "tcp_*" (req->glob): 0, -EINVAL, -ERANGE (the offset), -EILSEQ
  * (a bad glob) or -EDOM (a glob with an offset)

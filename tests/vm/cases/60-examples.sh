@@ -63,6 +63,26 @@ t_kretprobe_latency() {
 	example_unload kretprobe_latency
 }
 
+# A pair in a module: each of the sleeper's sleeps is one record, with
+# its pid and at least the 50 ms it slept; both probes go at the unload.
+t_sleep_latency() {
+	local n pids=""
+	cp "$(command -v sleep)" $S/rp-sleeper
+	example_load sleep_latency try_to_wake_up comm=rp-sleeper
+	stream_all $S/sl.json
+	for n in 1 2 3; do
+		$S/rp-sleeper 0.05 &
+		pids="$pids,$!"
+		wait $!
+	done
+	stream_stop
+	n=$(count_records $S/sl.json "r['probe_id'] == $EX_ID and r['args'][0] in [${pids#,}] and 50000000 <= r['args'][1] < 10**10")
+	expect_eq 3 "$n" "three sleeps, by pid, of at least 50 ms"
+	example_unload sleep_latency
+	expect_eq 0 "$(json_get "$($CTL -j probe list)" "len(j)")" "the start's probe removed too"
+	expect_match "3 sleeps timed" "$(dmesg | tail -5)" "the pair's counts at the unload"
+}
+
 t_jprobe_openat2() {
 	local f=$S/opened-by-example n
 	echo data > "$f"
@@ -198,5 +218,5 @@ t_module_loads_beside_same_netlink_probe() {
 	$CTL probe del "$id"
 }
 
-tests t_module_loads_beside_same_netlink_probe t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_jprobe_openat2 t_tcp_retransmit \
+tests t_module_loads_beside_same_netlink_probe t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_sleep_latency t_jprobe_openat2 t_tcp_retransmit \
 	t_skb_drop t_error_inject t_api_guard_rails

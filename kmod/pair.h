@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pairs (RAWPROBE_A_PAIR): a batch's start and end probes and the table
+ * of starts they share (kmod/pair.c sets it up and reads it, probes/pair.c
+ * is the hit path, kmod/pair_core.h the lock-free table).
+ */
+#ifndef _RAWPROBE_PAIR_H
+#define _RAWPROBE_PAIR_H
+
+#include <linux/atomic.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/timekeeping.h>
+#include <asm/msr.h>
+#include "core.h"
+
+/*
+ * pair_core.h's primitives: the table is shared by every CPU, so real
+ * atomics; a slot's state is published by a release after its key and
+ * time, and read by an acquire before them (pair_core.h says where).
+ */
+#define rp_pair_load_acquire(p)		smp_load_acquire(p)
+/* a slot's READY after its key and time: pairs with the acquire above */
+#define rp_pair_store_release(p, v)	smp_store_release(p, v)
+#define rp_pair_cmpxchg(p, o, n)	cmpxchg(p, o, n)
+#define rp_pair_read(p)			READ_ONCE(*(p))
+#define rp_pair_write(p, v)		WRITE_ONCE(*(p), v)
+#define RP_PAIR_PRIMITIVES 1
+#include "pair_core.h"
+
+/* The counts of RAWPROBE_A_PAIR_STATS, per CPU */
+struct rp_pair_stats {
+	u64 starts, matched, no_start, full, expired, replaced;
+};
+
+
+struct rawprobe_pair {
+	refcount_t ref;			/* one per probe of the pair */
+	struct rp_pair_table t;
+	/* the clock: ns = cycles * tsc_mult >> RP_AGG_TSC_SHIFT; 0: ns */
+	u32 tsc_mult;
+	u32 nr_slots;
+	struct rp_pair_stats __percpu *stats;
+	u64 charged;			/* the table's bytes, in the budget */
+};
+
+/* The same clock as a kretprobe's latency (agg.h): the TSC where trusted. */
+static __always_inline u64 rp_pair_clock(const struct rawprobe_pair *pair)
+{
+	return pair->tsc_mult ? rdtsc_ordered() : ktime_get_mono_fast_ns();
+}
+
+static __always_inline u64 rp_pair_ns(const struct rawprobe_pair *pair,
+				      u64 d)
+{
+	return pair->tsc_mult ? mul_u64_u32_shr(d, pair->tsc_mult, 22) : d;
+}
+
+/*
+ * A start of key: stored (or not), and counted where it went. Any
+ * context; the table's own (pair_core.h) is lock-free.
+ */
+static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
+					      u64 key)
+{
+	switch (rp_pair_put(&pair->t, key, rp_pair_clock(pair))) {
+	case RP_PAIR_REPLACED:
+		this_cpu_inc(pair->stats->replaced);
+		break;
+	case RP_PAIR_RECLAIMED:
+		this_cpu_inc(pair->stats->expired);
+		break;
+	case RP_PAIR_FULL:
+		this_cpu_inc(pair->stats->full);
+		return;
+	default:
+		break;
+	}
+	this_cpu_inc(pair->stats->starts);
+}
+
+/*
+ * An end of key: true with the latency in *ns if it found its start
+ * (counted either way). The TSCs of two CPUs a few cycles apart make no
+ * latency below 0.
+ */
+static __always_inline bool rp_pair_hit_end(struct rawprobe_pair *pair,
+					    u64 key, u64 *ns)
+{
+	u64 now = rp_pair_clock(pair), ts = 0;
+	s64 d;
+
+	switch (rp_pair_take(&pair->t, key, now, &ts)) {
+	case RP_PAIR_MATCHED:
+		break;
+	case RP_PAIR_TOO_OLD:
+		this_cpu_inc(pair->stats->expired);
+		fallthrough;
+	default:
+		this_cpu_inc(pair->stats->no_start);
+		return false;
+	}
+	this_cpu_inc(pair->stats->matched);
+	d = (s64)(now - ts);
+	*ns = d > 0 ? rp_pair_ns(pair, d) : 0;
+	return true;
+}
+
+/* kmod/pair.c */
+struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
+				  unsigned int users, bool charge,
+				  struct netlink_ext_ack *extack);
+int rp_pair_check(const struct rp_probe_spec *spec,
+		  struct netlink_ext_ack *extack);
+int rp_pair_setup(struct rawprobe_probe **v, unsigned int n,
+		  struct netlink_ext_ack *extack, int *failed);
+void rp_pair_put_ref(struct rawprobe_pair *pair);
+/* Sweep the expired starts out, then sum the counts (process context) */
+void rp_pair_read_stats(struct rawprobe_pair *pair, struct rp_pair_stats *s,
+			u64 *pending);
+
+/* probes/pair.c: the entry probes' handlers of a pair */
+int rp_pair_start_pre(struct kprobe *kp, struct pt_regs *regs);
+int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs);
+
+#endif /* _RAWPROBE_PAIR_H */

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pair's table of starts: the lock-free part, shared by the kernel
+ * module (kmod/pair.c, probes/pair.c) and the host unit tests
+ * (tests/unit/test_pair.c). Include pair_core_kernel.h's primitives (the
+ * kernel) or tests/unit/pair_core_host.h's first.
+ *
+ * Primitives: rp_pair_load_acquire(p), rp_pair_store_release(p, v),
+ * rp_pair_cmpxchg(p, old, new) (fully ordered, as the kernel's cmpxchg()
+ * returning the value seen), rp_pair_read(p) and rp_pair_write(p, v)
+ * (READ_ONCE and WRITE_ONCE of a u64).
+ *
+ * Unlike an aggregation's tables, this one is shared by every CPU: a
+ * start runs on one CPU and its end, often, on another (a request issued
+ * here completes in another CPU's interrupt; a task woken here runs
+ * there). And a start or an end may interrupt another on its CPU (an IRQ,
+ * an NMI): so no lock at all, which a nested handler could spin on.
+ *
+ * The table is an open-addressing hash of nr_slots slots (a power of
+ * two), each RP_PAIR_SLOT_WORDS u64:
+ *   word 0   its state: RP_PAIR_READY or RP_PAIR_BUSY or neither (free),
+ *            a sequence number moved on each time a writer claims the
+ *            slot, and, when READY, the key's 32-bit hash
+ *   word 1   the key
+ *   word 2   the start's time, in the clock's units
+ * A key looks at up to RP_PAIR_PROBES slots from its hash.
+ *
+ * A start claims a slot (cmpxchg of word 0 to BUSY with the next
+ * sequence), writes the key and the time, then publishes it (store-
+ * release of READY): the slot its key already has (the earlier start is
+ * replaced), else the first free one, else one whose start has expired.
+ * An end finds READY with its key's hash and key, reads the time, then
+ * frees the slot by a cmpxchg from exactly the state it read: a start
+ * that rewrote the slot meanwhile moved the sequence on, so the end's
+ * cmpxchg fails and it reads again; a time read is the start's that the
+ * end takes out, never half another's. A slot BUSY under a writer (on
+ * another CPU, or the one this handler interrupted) is passed by: an end
+ * for that key finds no start, a start for it takes another slot (two
+ * starts of one key at the same instant; the second one's end finds the
+ * first, the other expires).
+ */
+#ifndef _RAWPROBE_PAIR_CORE_H
+#define _RAWPROBE_PAIR_CORE_H
+
+#ifndef RP_PAIR_PRIMITIVES
+#error "include pair_core_kernel.h or pair_core_host.h, not pair_core.h"
+#endif
+
+#define RP_PAIR_READY		(1ULL << 63)
+#define RP_PAIR_BUSY		(1ULL << 62)
+#define RP_PAIR_SEQ_SHIFT	32
+#define RP_PAIR_SEQ_MASK	((1ULL << 30) - 1)
+#define RP_PAIR_PROBES		16	/* slots a key may look at */
+#define RP_PAIR_SLOT_WORDS	3
+
+enum rp_pair_put_res {
+	RP_PAIR_STORED,		/* in a free slot */
+	RP_PAIR_REPLACED,	/* over an earlier start of the key */
+	RP_PAIR_RECLAIMED,	/* over a start that had expired */
+	RP_PAIR_FULL,		/* no room: not stored */
+};
+
+enum rp_pair_take_res {
+	RP_PAIR_MATCHED,	/* *ts is the start's time */
+	RP_PAIR_NO_START,	/* none stored */
+	RP_PAIR_TOO_OLD,	/* one, expired: taken out, not matched */
+};
+
+struct rp_pair_table {
+	__u64 *slots;		/* nr_slots * RP_PAIR_SLOT_WORDS, zeroed */
+	__u32 mask;		/* nr_slots - 1 */
+	__u64 expire;		/* clock units; 0: starts never expire */
+};
+
+/* The key's 32-bit hash, as READY slots keep it. */
+static inline __u32 rp_pair_hash(__u64 key)
+{
+	__u64 h = (key ^ 0x9e3779b97f4a7c15ULL) * 0x9e3779b97f4a7c15ULL;
+
+	return (__u32)(h >> 32);
+}
+
+static inline __u64 *rp_pair_slot(const struct rp_pair_table *t, __u32 h,
+				  __u32 i)
+{
+	return t->slots + (__u64)((h + i) & t->mask) * RP_PAIR_SLOT_WORDS;
+}
+
+static inline __u64 rp_pair_seq(__u64 w)
+{
+	return (w >> RP_PAIR_SEQ_SHIFT) & RP_PAIR_SEQ_MASK;
+}
+
+/* A slot's state after a writer claims it from w. */
+static inline __u64 rp_pair_busy(__u64 w)
+{
+	return RP_PAIR_BUSY |
+	       (((rp_pair_seq(w) + 1) & RP_PAIR_SEQ_MASK) << RP_PAIR_SEQ_SHIFT);
+}
+
+/* The same slot freed, its sequence kept. */
+static inline __u64 rp_pair_free_of(__u64 w)
+{
+	return w & (RP_PAIR_SEQ_MASK << RP_PAIR_SEQ_SHIFT);
+}
+
+static inline int rp_pair_is_key(const __u64 *slot, __u64 w, __u32 h,
+				 __u64 key)
+{
+	return (w & RP_PAIR_READY) && (__u32)w == h &&
+	       rp_pair_read(&slot[1]) == key;
+}
+
+/* Has the start at time ts expired at now? */
+static inline int rp_pair_expired(const struct rp_pair_table *t, __u64 ts,
+				  __u64 now)
+{
+	return t->expire && (__s64)(now - ts) > (__s64)t->expire;
+}
+
+/*
+ * Claim the slot in state w, fill it in, publish it: 1, or 0 if another
+ * writer changed it first.
+ */
+static inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h, __u64 key,
+			       __u64 now)
+{
+	__u64 busy = rp_pair_busy(w);
+
+	if (rp_pair_cmpxchg(&slot[0], w, busy) != w)
+		return 0;
+	rp_pair_write(&slot[1], key);
+	rp_pair_write(&slot[2], now);
+	/* the key and time before the state that says they are in */
+	rp_pair_store_release(&slot[0], (busy & ~RP_PAIR_BUSY) |
+				      RP_PAIR_READY | h);
+	return 1;
+}
+
+/*
+ * A start of key at now: where it went (the caller counts it). Looks at
+ * every slot the key may use first, so that a key stands in one slot.
+ */
+static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
+					       __u64 key, __u64 now)
+{
+	__u32 h = rp_pair_hash(key), i, n = RP_PAIR_PROBES;
+	__u64 *slot, *free_slot = 0, *old_slot = 0, w, free_w = 0, old_w = 0;
+
+	if (n > t->mask + 1)
+		n = t->mask + 1;
+	for (i = 0; i < n; i++) {
+		slot = rp_pair_slot(t, h, i);
+		w = rp_pair_load_acquire(&slot[0]);
+		if (rp_pair_is_key(slot, w, h, key)) {
+			if (rp_pair_fill(slot, w, h, key, now))
+				return RP_PAIR_REPLACED;
+			continue;	/* taken meanwhile: a free one below */
+		}
+		if (!(w & (RP_PAIR_READY | RP_PAIR_BUSY))) {
+			if (!free_slot) {
+				free_slot = slot;
+				free_w = w;
+			}
+		} else if (!old_slot && (w & RP_PAIR_READY) &&
+			   rp_pair_expired(t, rp_pair_read(&slot[2]), now)) {
+			old_slot = slot;
+			old_w = w;
+		}
+	}
+	if (free_slot && rp_pair_fill(free_slot, free_w, h, key, now))
+		return RP_PAIR_STORED;
+	if (old_slot && rp_pair_fill(old_slot, old_w, h, key, now))
+		return RP_PAIR_RECLAIMED;
+	return RP_PAIR_FULL;
+}
+
+/*
+ * An end of key at now: its start taken out of the table, *ts its time.
+ * A slot a writer changes between the read and the cmpxchg is read again
+ * (a start rewrote it, or another end took it: then it is no longer this
+ * key's, or no longer READY).
+ */
+static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
+						 __u64 key, __u64 now,
+						 __u64 *ts)
+{
+	__u32 h = rp_pair_hash(key), i, n = RP_PAIR_PROBES;
+	__u64 *slot, w;
+
+	if (n > t->mask + 1)
+		n = t->mask + 1;
+	for (i = 0; i < n; i++) {
+		slot = rp_pair_slot(t, h, i);
+		w = rp_pair_load_acquire(&slot[0]);
+		while (rp_pair_is_key(slot, w, h, key)) {
+			__u64 seen;
+
+			*ts = rp_pair_read(&slot[2]);
+			seen = rp_pair_cmpxchg(&slot[0], w, rp_pair_free_of(w));
+			if (seen == w)
+				return rp_pair_expired(t, *ts, now) ?
+				       RP_PAIR_TOO_OLD : RP_PAIR_MATCHED;
+			w = seen;
+		}
+	}
+	return RP_PAIR_NO_START;
+}
+
+/*
+ * Take the expired starts out (a reader's sweep, any context): how many.
+ * Ready slots only, each by the cmpxchg an end would use.
+ */
+static inline __u64 rp_pair_sweep(struct rp_pair_table *t, __u64 now,
+				  __u64 *pending)
+{
+	__u64 *slot, w, n = 0;
+	__u32 i;
+
+	*pending = 0;
+	for (i = 0; i <= t->mask; i++) {
+		slot = t->slots + (__u64)i * RP_PAIR_SLOT_WORDS;
+		w = rp_pair_load_acquire(&slot[0]);
+		if (!(w & RP_PAIR_READY))
+			continue;
+		if (!rp_pair_expired(t, rp_pair_read(&slot[2]), now)) {
+			(*pending)++;
+			continue;
+		}
+		if (rp_pair_cmpxchg(&slot[0], w, rp_pair_free_of(w)) == w)
+			n++;
+		else
+			(*pending)++;	/* an end or a start has it now */
+	}
+	return n;
+}
+
+#endif /* _RAWPROBE_PAIR_CORE_H */

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: GPL-2.0
+# latency: a pair's start and end joined in the kernel by a key (a table
+# of starts every CPU shares, kmod/pair_core.h), against workloads whose
+# answer is known: sleeps of a known length, starts that never end, more
+# starts than the table holds; every start and end counted by where it
+# went, nothing left behind.
+
+S=$T_SCRATCH
+
+lo_up() {
+	ip link set lo up
+}
+
+# docs_sum FILE EXPR: EXPR of every JSON document of FILE (as d), added.
+docs_sum() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+print(sum(eval(sys.argv[2], {"d": json.loads(l)}) for l in open(sys.argv[1]) if l.strip()))
+PY
+}
+
+# pair_stat ERRFILE NAME: a count of the "pair: ..." summary line.
+pair_stat() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("pair: ")][-1]
+print(dict((k, int(v)) for v, k in re.findall(r"([0-9]+) ([a-z ]+?)(?:,|$)", line[6:].strip()))[sys.argv[2]])
+PY
+}
+
+# A sleep's latency from its system call to the wakeup of its task, by
+# pid: each of sleeper's 6 sleeps of 50 ms is in the histogram once and
+# lasted at least 50 ms; only sleeper's starts (--comm), any waker's end.
+t_pair_sleep_known() {
+	cp "$(command -v sleep)" $S/sleeper
+	bg_start $S/sl.out -j latency --comm sleeper --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--from kprobe:__x64_sys_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid' -o $S/sl.json
+	for _ in 1 2 3 4 5 6; do $S/sleeper 0.05; done
+	bg_stop INT
+	expect_eq 6 "$(docs_sum $S/sl.json 'd["count"]')" "sleeps in the histogram"
+	expect_eq 1 "$(docs_sum $S/sl.json 'int(d["min"] >= 50000000)')" \
+		"the shortest at least 50 ms: $(cat $S/sl.json)"
+	expect_eq 0 "$(docs_sum $S/sl.json 'd["count"] - sum(b["count"] for b in d["buckets"])')" \
+		"every sleep in a bucket"
+	expect_eq 6 "$(pair_stat $S/sl.out.err starts)" "starts"
+	expect_eq 6 "$(pair_stat $S/sl.out.err matched)" "matched"
+	expect_eq 0 "$(pair_stat $S/sl.out.err pending)" "pending"
+}
+
+# Where each start and end goes, with --expire 0.2: five starts of one
+# key (four replaced), an end after 0.5 s (its start expired), a start
+# and its end at once (matched), an end alone; at rest
+# starts = matched + expired + replaced + pending.
+PAIRS='import os, time
+open("/proc/self/comm", "w").write("rp-pairs")
+for _ in range(5):
+    os.getpgid(0)
+time.sleep(0.5)
+os.getppid()
+os.getpgid(0); os.getppid()
+os.getppid()'
+t_pair_causes() {
+	bg_start $S/pc.out -j latency --comm rp-pairs --key pid --expire 0.2 \
+		--from kprobe:__x64_sys_getpgid --to kprobe:__x64_sys_getppid \
+		-o $S/pc.json
+	py "$PAIRS"
+	bg_stop INT
+	expect_eq 6 "$(pair_stat $S/pc.out.err starts)" "starts"
+	expect_eq 4 "$(pair_stat $S/pc.out.err replaced)" "replaced"
+	expect_eq 1 "$(pair_stat $S/pc.out.err expired)" "expired"
+	expect_eq 1 "$(pair_stat $S/pc.out.err matched)" "matched"
+	expect_ge 2 "$(pair_stat $S/pc.out.err 'ends without a start')" \
+		"ends without a start (anyone's getppid is an end)"
+	expect_eq 0 "$(pair_stat $S/pc.out.err pending)" "pending"
+	expect_eq 1 "$(docs_sum $S/pc.json 'd["count"]')" "latencies counted"
+}
+
+# A table of --max-keys 4 (8 slots): 20 tasks each start once and never
+# end; every start is stored or counted full, none is lost.
+FORKS='import os
+open("/proc/self/comm", "w").write("rp-full")
+kids = []
+for _ in range(20):
+    pid = os.fork()
+    if pid == 0:
+        os.getpgid(0)
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)'
+t_pair_table_full() {
+	local starts full
+	bg_start $S/tf.out -j latency --comm rp-full --key pid --max-keys 4 \
+		--from kprobe:__x64_sys_getpgid --to kprobe:__x64_sys_getppid \
+		-o $S/tf.json
+	py "$FORKS"
+	bg_stop INT
+	starts=$(pair_stat $S/tf.out.err starts)
+	full=$(pair_stat $S/tf.out.err full)
+	expect_eq 20 "$((starts + full))" "starts + full"
+	expect_ge 4 "$starts" "starts stored"
+	expect_ge 1 "$full" "starts with no room"
+	expect_eq "$starts" "$(pair_stat $S/tf.out.err pending)" "all pending"
+}
+
+# An argument as the key (the task a wakeup wakes, p->pid, against the
+# sleeper's own pid): the runqlat shape, by field path on both ends.
+t_pair_field_keys() {
+	cp "$(command -v sleep)" $S/sleeper2
+	bg_start $S/fk.out -j latency --comm sleeper2 \
+		--from kprobe:__x64_sys_clock_nanosleep --from-key pid \
+		--from kprobe:__x64_sys_nanosleep --from-key tgid \
+		--to kprobe:try_to_wake_up --to-key 'p->tgid' -o $S/fk.json
+	$S/sleeper2 0.05
+	bg_stop INT
+	expect_eq 1 "$(docs_sum $S/fk.json 'd["count"]')" "the sleep, by tgid"
+}
+
+# Block I/O from issue to completion, biolatency's question, on a
+# null_blk device: 64 direct reads of 4 KiB are 64 requests, each
+# started and ended once (keyed by the request), none left pending.
+t_pair_block_io() {
+	modprobe -d "$KMOD_ROOT" null_blk nr_devices=1 irqmode=0 ||
+		fail "modprobe null_blk: Debian's 6.1 and 6.12 have it"
+	trap 'rmmod null_blk 2>/dev/null || true' EXIT
+	wait_for "[ -b /dev/nullb0 ]" 100 || fail "no /dev/nullb0"
+	bg_start $S/bio.out -j latency --key rq --from kprobe:blk_mq_start_request \
+		--to kprobe:blk_mq_end_request -o $S/bio.json
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null
+	bg_stop INT
+	expect_eq 64 "$(docs_sum $S/bio.json 'd["count"]')" "requests in the histogram"
+	expect_eq 64 "$(pair_stat $S/bio.out.err starts)" "requests started"
+	expect_eq 64 "$(pair_stat $S/bio.out.err matched)" "requests ended"
+	expect_eq 0 "$(pair_stat $S/bio.out.err 'ends without a start')" "ends without a start"
+	expect_eq 0 "$(pair_stat $S/bio.out.err pending)" "pending"
+}
+
+# runqlat's question: a task from its wakeup (or its birth) to its
+# running, keyed by the woken task (p->pid) at the start and by the task
+# switched in (pid) at the end; counted by the end's comm, the woken
+# task's. rp-runq, started before the probes and asleep on a FIFO, is
+# woken by the write that lets it go, then sleeps 8 times: its count is
+# ftrace's sched_wakeup events for it over the same window (each wakeup
+# once; more than its 9 sleeps, as Python sleeps).
+RUNQ='import os, time
+open("/proc/self/comm", "w").write("rp-runq")
+fd = os.open(os.environ["FIFO"], os.O_RDWR)
+open(os.environ["FIFO"] + ".ready", "w").close()
+os.read(fd, 1)
+for _ in range(8):
+    time.sleep(0.02)'
+sched_wakeup_off() {
+	echo 0 > $TRACING/events/sched/sched_wakeup/enable
+	echo 0 > $TRACING/events/sched/sched_wakeup/filter
+}
+t_pair_runqlat() {
+	local n pid
+	mkfifo $S/go
+	FIFO=$S/go python3 -c "$RUNQ" &
+	pid=$!
+	wait_for "[ -e $S/go.ready ] && [ \$(awk '{ print \$3 }' /proc/$pid/stat) = S ]" 200 ||
+		fail "rp-runq never went to sleep on its FIFO"
+	bg_start $S/rq.out -j latency --by comm \
+		--from kprobe:ttwu_do_activate --from-key 'p->pid' \
+		--from kprobe:wake_up_new_task --from-key 'p->pid' \
+		--to kprobe:finish_task_switch.isra.0 --to-key pid -o $S/rq.json
+	trap sched_wakeup_off EXIT
+	echo "pid == $pid" > $TRACING/events/sched/sched_wakeup/filter
+	echo > $TRACING/trace
+	echo 1 > $TRACING/events/sched/sched_wakeup/enable
+	echo > $S/go
+	wait $pid
+	sched_wakeup_off
+	bg_stop INT
+	n=$(docs_sum $S/rq.json 'd["count"] if d["comm"] == "rp-runq" else 0')
+	expect_ge 9 "$n" "rp-runq's wakeups to run"
+	expect_eq "$(grep -c 'sched_wakeup:' $TRACING/trace)" "$n" \
+		"rp-runq's wakeups, as ftrace's sched_wakeup counts them"
+	expect_ge 100 "$(pair_stat $S/rq.out.err matched)" "the system's wakeups"
+}
+
+# tcplife's question: a TCP session from its connect to its close,
+# keyed by the socket; the end only when the state becomes TCP_CLOSE
+# (7), by --filter. Three loopback sessions held 200, 400 and 600 ms:
+# one in each 100 ms bucket from its length.
+TCPLIFE='import socket, time
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+for hold in (0.2, 0.4, 0.6):
+    c = socket.create_connection(srv.getsockname())
+    a, _ = srv.accept()
+    time.sleep(hold)
+    c.close()
+    a.close()
+    time.sleep(0.05)'
+t_pair_tcplife() {
+	lo_up
+	bg_start $S/tl.out -j latency --key sk --linear 100000000 \
+		--from kprobe:tcp_v4_connect \
+		--to kprobe:tcp_set_state --filter 'state == 7' -o $S/tl.json
+	py "$TCPLIFE"
+	bg_stop INT
+	expect_eq 3 "$(docs_sum $S/tl.json 'd["count"]')" "sessions"
+	expect_eq "200000000 400000000 600000000" \
+		"$(python3 -c 'import json, sys; print(" ".join(str(b["low"]) for l in open(sys.argv[1]) if l.strip() for b in json.loads(l)["buckets"] if b["count"]))' $S/tl.json)" \
+		"each session in the bucket of its length: $(cat $S/tl.json)"
+	expect_eq 3 "$(pair_stat $S/tl.out.err matched)" "matched"
+}
+
+# probe add pair: persistent, read with agg show (the end's histogram)
+# and probe show (the pair's counts); deleting one probe keeps the
+# other's table; both go with probe del.
+t_pair_persistent() {
+	local ids start end j
+	cp "$(command -v sleep)" $S/sleeper3
+	ids=$($CTL probe add pair --comm sleeper3 --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid')
+	start=$(echo $ids | cut -d' ' -f1)
+	end=$(echo $ids | cut -d' ' -f2)
+	for _ in 1 2; do $S/sleeper3 0.05; done
+	j=$($CTL -j agg show "$end")
+	expect_eq 2 "$(json_get "$j" 'sum(e["count"] for e in j["entries"])')" "agg show: the sleeps: $j"
+	expect_eq 1 "$(json_get "$j" 'int(min(e["min"] for e in j["entries"]) >= 50000000)')" "at least 50 ms"
+	j=$($CTL -j probe show "$start")
+	expect_eq "start pid 2" "$(json_get "$j" '" ".join(str(v) for v in (j["pair"]["role"], j["pair"]["key"], j["pair"]["stats"]["matched"]))')" \
+		"the start's role, key and the pair's matches"
+	expect_match "^  pair        end, key arg0" "$($CTL probe show "$end")" "probe show's pair line"
+	$CTL -j probe list | tests/cli/validate_json.py probe_list >/dev/null ||
+		fail "schema: $($CTL -j probe list | tests/cli/validate_json.py probe_list)"
+	$CTL probe del "$start"
+	$S/sleeper3 0.05
+	expect_eq 0 "$(json_get "$($CTL -j agg show "$end")" 'sum(e["count"] for e in j["entries"])')" \
+		"no start, no latency"
+	$CTL probe del "$end"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# What only the kernel can refuse (the command line's own refusals are
+# tests/cli's): a start that is not an entry probe, nothing left behind.
+t_pair_refused() {
+	expect_fail 1 'entry probes \(kprobe, jprobe\)' $CTL latency --key pid \
+		--from kretprobe:vfs_read --to kprobe:vfs_write
+	expect_fail 1 'entry probes \(kprobe, jprobe\)' $CTL latency --key pid \
+		--from kprobe:vfs_read --to kretprobe:vfs_write
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+tests t_pair_sleep_known t_pair_causes t_pair_table_full t_pair_field_keys \
+	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_persistent \
+	t_pair_refused
