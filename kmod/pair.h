@@ -123,5 +123,14 @@ void rp_pair_read_stats(struct rawprobe_pair *pair, struct rp_pair_stats *s,
 /* probes/pair.c: the entry probes' handlers of a pair */
 int rp_pair_start_pre(struct kprobe *kp, struct pt_regs *regs);
 int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs);
+/* ...keyed by the task, with no argument: the same, without arrays */
+int rp_pair_start_task_pre(struct kprobe *kp, struct pt_regs *regs);
+int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs);
+
+/* May the probe take the task handlers? */
+static inline bool rp_pair_task_only(const struct rawprobe_probe *p)
+{
+	return p->spec.pair.key != RAWPROBE_AGG_KEY_ARG && !p->spec.nargs;
+}
 
 #endif /* _RAWPROBE_PAIR_H */

@@ -19,11 +19,16 @@
  * The table is an open-addressing hash of nr_slots slots (a power of
  * two), each RP_PAIR_SLOT_WORDS u64:
  *   word 0   its state: RP_PAIR_READY or RP_PAIR_BUSY or neither (free),
- *            a sequence number moved on each time a writer claims the
- *            slot, and, when READY, the key's 32-bit hash
+ *            RP_PAIR_USED once a writer ever claimed it (0: never
+ *            used), a sequence number moved on each time a writer claims
+ *            the slot, and, when READY, the key's 32-bit hash
  *   word 1   the key
  *   word 2   the start's time, in the clock's units
- * A key looks at up to RP_PAIR_PROBES slots from its hash.
+ * A key looks at up to RP_PAIR_PROBES slots from its hash, and no
+ * further than a slot never used: a start takes the first free slot of
+ * its sequence, so its key is never stored past one (and a slot, once
+ * used, stays so). A table of a few live keys among many gone looks at
+ * a slot or two, not sixteen.
  *
  * A start claims a slot (cmpxchg of word 0 to BUSY with the next
  * sequence), writes the key and the time, then publishes it (store-
@@ -48,8 +53,9 @@
 
 #define RP_PAIR_READY		(1ULL << 63)
 #define RP_PAIR_BUSY		(1ULL << 62)
+#define RP_PAIR_USED		(1ULL << 61)
 #define RP_PAIR_SEQ_SHIFT	32
-#define RP_PAIR_SEQ_MASK	((1ULL << 30) - 1)
+#define RP_PAIR_SEQ_MASK	((1ULL << 29) - 1)
 #define RP_PAIR_PROBES		16	/* slots a key may look at */
 #define RP_PAIR_SLOT_WORDS	3
 
@@ -94,14 +100,14 @@ static inline __u64 rp_pair_seq(__u64 w)
 /* A slot's state after a writer claims it from w. */
 static inline __u64 rp_pair_busy(__u64 w)
 {
-	return RP_PAIR_BUSY |
+	return RP_PAIR_BUSY | RP_PAIR_USED |
 	       (((rp_pair_seq(w) + 1) & RP_PAIR_SEQ_MASK) << RP_PAIR_SEQ_SHIFT);
 }
 
-/* The same slot freed, its sequence kept. */
+/* The same slot freed, its sequence kept: used, not READY. */
 static inline __u64 rp_pair_free_of(__u64 w)
 {
-	return w & (RP_PAIR_SEQ_MASK << RP_PAIR_SEQ_SHIFT);
+	return (w & (RP_PAIR_SEQ_MASK << RP_PAIR_SEQ_SHIFT)) | RP_PAIR_USED;
 }
 
 static inline int rp_pair_is_key(const __u64 *slot, __u64 w, __u32 h,
@@ -138,13 +144,15 @@ static inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h, __u64 key,
 }
 
 /*
- * A start of key at now: where it went (the caller counts it). Looks at
- * every slot the key may use first, so that a key stands in one slot.
+ * One look along key's slots: the slot its key already has (replaced),
+ * else the first free one, else one whose start has expired. *tried is
+ * set when a claim lost to another writer (worth a second look).
  */
-static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
-					       __u64 key, __u64 now)
+static inline enum rp_pair_put_res rp_pair_put_once(struct rp_pair_table *t,
+						    __u64 key, __u32 h,
+						    __u64 now, int *tried)
 {
-	__u32 h = rp_pair_hash(key), i, n = RP_PAIR_PROBES;
+	__u32 i, n = RP_PAIR_PROBES;
 	__u64 *slot, *free_slot = 0, *old_slot = 0, w, free_w = 0, old_w = 0;
 
 	if (n > t->mask + 1)
@@ -155,6 +163,7 @@ static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
 		if (rp_pair_is_key(slot, w, h, key)) {
 			if (rp_pair_fill(slot, w, h, key, now))
 				return RP_PAIR_REPLACED;
+			*tried = 1;
 			continue;	/* taken meanwhile: a free one below */
 		}
 		if (!(w & (RP_PAIR_READY | RP_PAIR_BUSY))) {
@@ -162,17 +171,45 @@ static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
 				free_slot = slot;
 				free_w = w;
 			}
+			if (!w)		/* never used: the key is not past it */
+				break;
 		} else if (!old_slot && (w & RP_PAIR_READY) &&
 			   rp_pair_expired(t, rp_pair_read(&slot[2]), now)) {
 			old_slot = slot;
 			old_w = w;
 		}
 	}
-	if (free_slot && rp_pair_fill(free_slot, free_w, h, key, now))
-		return RP_PAIR_STORED;
-	if (old_slot && rp_pair_fill(old_slot, old_w, h, key, now))
-		return RP_PAIR_RECLAIMED;
+	if (free_slot) {
+		if (rp_pair_fill(free_slot, free_w, h, key, now))
+			return RP_PAIR_STORED;
+		*tried = 1;
+	}
+	if (old_slot) {
+		if (rp_pair_fill(old_slot, old_w, h, key, now))
+			return RP_PAIR_RECLAIMED;
+		*tried = 1;
+	}
 	return RP_PAIR_FULL;
+}
+
+/*
+ * A start of key at now: where it went (the caller counts it). A claim
+ * lost to another writer (on another CPU, or one this handler
+ * interrupted) looks again once: a second loss is counted as full.
+ */
+static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
+					       __u64 key, __u64 now)
+{
+	__u32 h = rp_pair_hash(key);
+	enum rp_pair_put_res r;
+	int tried = 0;
+
+	r = rp_pair_put_once(t, key, h, now, &tried);
+	if (r == RP_PAIR_FULL && tried) {
+		tried = 0;
+		r = rp_pair_put_once(t, key, h, now, &tried);
+	}
+	return r;
 }
 
 /*
@@ -193,6 +230,8 @@ static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
 	for (i = 0; i < n; i++) {
 		slot = rp_pair_slot(t, h, i);
 		w = rp_pair_load_acquire(&slot[0]);
+		if (!w)			/* never used: the key is not past it */
+			break;
 		while (rp_pair_is_key(slot, w, h, key)) {
 			__u64 seen;
 

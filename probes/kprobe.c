@@ -93,6 +93,19 @@ static int rp_kprobe_count_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_kprobe_count_pre);
 
+/* A pair's start or end: by its key, the task's or an argument. */
+static void rp_pair_prepare(struct rawprobe_probe *p)
+{
+	bool task = rp_pair_task_only(p);
+
+	if (p->spec.pair.role == RAWPROBE_PAIR_START)
+		p->kp.pre_handler = task ? rp_pair_start_task_pre :
+					   rp_pair_start_pre;
+	else
+		p->kp.pre_handler = task ? rp_pair_end_task_pre :
+					   rp_pair_end_pre;
+}
+
 void rp_kprobe_prepare(struct rawprobe_probe *p)
 {
 	memset(&p->kp, 0, sizeof(p->kp));
@@ -102,10 +115,8 @@ void rp_kprobe_prepare(struct rawprobe_probe *p)
 	} else {
 		p->kp.addr = (kprobe_opcode_t *)(unsigned long)p->spec.addr;
 	}
-	if (p->spec.pair.role == RAWPROBE_PAIR_START)
-		p->kp.pre_handler = rp_pair_start_pre;
-	else if (p->spec.pair.role == RAWPROBE_PAIR_END)
-		p->kp.pre_handler = rp_pair_end_pre;
+	if (p->spec.pair.role)
+		rp_pair_prepare(p);
 	else if (rp_emit_plain(p))
 		p->kp.pre_handler = rp_kprobe_rec_pre;
 	else if (rp_agg_count_only_ok(p))

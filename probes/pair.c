@@ -8,6 +8,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
+#include "agg.h"
 #include "emit.h"
 #include "pair.h"
 
@@ -37,6 +38,45 @@ static __always_inline u64 rp_pair_key(struct rawprobe_probe *p,
 		return args[ps->key_arg];
 	}
 }
+
+/* The task's key, for a probe that computes no argument */
+static __always_inline u64 rp_pair_task_key(const struct rawprobe_probe *p)
+{
+	return p->spec.pair.key == RAWPROBE_AGG_KEY_TGID ? current->tgid :
+							   current->pid;
+}
+
+/*
+ * A pair's probe keyed by the task, with no argument to compute (the
+ * commonest: a pid from a system call to a wakeup): no argument arrays,
+ * which the kernel would zero at every hit (INIT_STACK_ALL_ZERO).
+ */
+int rp_pair_start_task_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+
+	if (!rp_emit_filtered(p, regs))
+		rp_pair_hit_start(p->pair, rp_pair_task_key(p));
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_pair_start_task_pre);
+
+int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+	u64 ns;
+
+	if (rp_emit_filtered(p, regs) ||
+	    !rp_pair_hit_end(p->pair, rp_pair_task_key(p), &ns))
+		return 0;
+	/* the latency alone, as a kretprobe's (rp_agg_latency_add()) */
+	if (!p->spec.agg.nkeys)
+		rp_agg_add(rp_agg_table_now(p->agg), NULL, (s64)ns);
+	else
+		rp_agg_hit_latency(p, regs, NULL, ns);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_pair_end_task_pre);
 
 int rp_pair_start_pre(struct kprobe *kp, struct pt_regs *regs)
 {

@@ -81,7 +81,8 @@ OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
 	rawprobe_hist_latency cmd_count cmd_count_comm cmd_hist
 	cmd_count_latency cmd_trace bpftrace_count bpftrace_count_comm
-	bpftrace_count_stack bpftrace_hist_latency ftrace_hist_pid"
+	bpftrace_count_stack bpftrace_hist_latency ftrace_hist_pid
+	cmd_latency bpftrace_pair_latency"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
 	rawprobe_kprobe_mono rawprobe_kretprobe_mono
@@ -464,6 +465,12 @@ run_cmd_count_latency() {
 		--hist log2
 }
 run_cmd_trace() { cmd_row cmd_trace trace "kprobe:$SYM"; }
+# A pair over the same call as hist's kretprobe: getpgid's entry to the
+# pid_vnr() it calls once, keyed by the task
+run_cmd_latency() {
+	cmd_row cmd_latency latency --key pid --from "kprobe:$SYM" \
+		--to kprobe:pid_vnr
+}
 
 run_rawprobe_count() { agg_row rawprobe_count kprobe; }
 run_rawprobe_count_comm() { agg_row rawprobe_count_comm kprobe --by comm; }
@@ -504,6 +511,11 @@ run_bpftrace_hist_latency() {
 	local prog='@s[tid] = nsecs; } kretprobe:'$SYM' /@s[tid]/ {
 		@ = hist(nsecs - @s[tid]); delete(@s[tid]);'
 	run_bpftrace_map bpftrace_hist_latency kprobe "$prog"
+}
+run_bpftrace_pair_latency() {
+	local prog='@s[tid] = nsecs; } kprobe:pid_vnr /@s[tid]/ {
+		@ = hist(nsecs - @s[tid]); delete(@s[tid]);'
+	run_bpftrace_map bpftrace_pair_latency kprobe "$prog"
 }
 
 # ftrace's hist trigger on a p: event, keyed by pid: no ring reader, the
@@ -732,7 +744,7 @@ glob_rows() {
 }
 
 for c in bpftrace_kprobe bpftrace_count bpftrace_count_comm \
-	 bpftrace_count_stack bpftrace_hist_latency; do
+	 bpftrace_count_stack bpftrace_hist_latency bpftrace_pair_latency; do
 	command -v bpftrace >/dev/null ||
 		unavailable $c "bpftrace is not installed"
 done

@@ -135,6 +135,39 @@ static void test_full(void **state)
 }
 
 /*
+ * Keys of one chain (their hashes start at one slot): one taken leaves a
+ * used, free slot, which the others' searches pass and a new start
+ * takes; the search stops only at a slot never used.
+ */
+static void test_chain(void **state)
+{
+	struct rp_pair_table *t = table_new(8, 0);
+	__u64 k[4], ts = 0, c;
+	unsigned int n = 0;
+
+	(void)state;
+	for (c = 1; n < 4; c++)
+		if ((rp_pair_hash(c) & 7) == 3)
+			k[n++] = c;
+	assert_int_equal(rp_pair_put(t, k[0], 10), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_put(t, k[1], 11), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_put(t, k[2], 12), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_take(t, k[0], 20, &ts), RP_PAIR_MATCHED);
+	/* past the freed slot: the third is found, and replaced not doubled */
+	assert_int_equal(rp_pair_put(t, k[2], 13), RP_PAIR_REPLACED);
+	assert_int_equal(rp_pair_put(t, k[3], 14), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_take(t, k[2], 21, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 13);
+	assert_int_equal(rp_pair_take(t, k[2], 22, &ts), RP_PAIR_NO_START);
+	assert_int_equal(rp_pair_take(t, k[3], 23, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 14);	/* in the first slot, freed before */
+	assert_int_equal(t->slots[3 * RP_PAIR_SLOT_WORDS + 2], 14);
+	assert_int_equal(rp_pair_take(t, k[1], 24, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 11);
+	table_free(t);
+}
+
+/*
  * Threads put their own keys and take the next thread's: every stored
  * start is matched exactly once, with the time its start gave it (the
  * key times 3), and the table ends empty.
@@ -288,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_expire),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_threads_cross),
 		cmocka_unit_test(test_threads_fight),
 	};
