@@ -38,9 +38,23 @@ labs=0
 
 start_all=$(date +%s)
 # Each suite's output goes through $log (one per lane); its counts go to
-# $tallies, which both lanes append to.
-log=$(mktemp) tallies=$(mktemp) lane2_log=$(mktemp)
-trap 'rm -f "$log" "$tallies" "$lane2_log"' EXIT
+# $tallies, and the names of its failed tests to $failures, which both
+# lanes append to.
+log=$(mktemp) tallies=$(mktemp) lane2_log=$(mktemp) failures=$(mktemp)
+trap 'rm -f "$log" "$tallies" "$lane2_log" "$failures"' EXIT
+
+# The whole run is kept beside the kernels (the five newest runs): CI
+# shows a run's last lines only, and its clone is gone after it.
+keep_log() {
+	local dir=${RAWPROBE_CACHE:-/var/cache/rawprobe}/logs
+	mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+	kept=$dir/run-all-$(date +%Y%m%d-%H%M%S).log
+	ls -1t "$dir"/run-all-*.log 2>/dev/null | tail -n +5 |
+		xargs -r rm -f
+	exec > >(tee "$kept") 2>&1
+}
+kept=
+keep_log
 
 # Add the counts of a "N passed, N failed" line (or of cmocka summaries).
 tally() {	# name rc
@@ -58,7 +72,10 @@ tally() {	# name rc
 	if [ "$2" != 0 ] && [ "$f" = 0 ]; then
 		f=1
 		echo "*** $1: failed (exit $2) without a test result"
+		echo "$1: exit $2, no test result" >> "$failures"
 	fi
+	grep -E '^not ok|\[  FAILED  \] [^0-9]' "$log" |
+		sed "s|^|$1: |" >> "$failures"
 	if [ "$sk" = 0 ]; then
 		echo "*** $1: $p passed, $f failed"
 	else
@@ -257,6 +274,12 @@ fi
 read -r pass fail skip < <(awk '{ p += $1; f += $2; k += $3 }
 	END { print p + 0, f + 0, k + 0 }' "$tallies")
 elapsed=$(( $(date +%s) - start_all ))
+# What failed, last, where a CI log's tail shows it.
+if [ -s "$failures" ]; then
+	echo "*** failed ($(wc -l < "$failures")):"
+	head -20 "$failures"
+fi
+[ -n "$kept" ] && echo "*** the whole run: $kept"
 echo "*** run-all: $((elapsed / 60)) min $((elapsed % 60)) s"
 if [ "$skip" = 0 ]; then
 	echo "$pass passed, $fail failed"
