@@ -5,7 +5,9 @@
  * synthetic events), measured in the kernel. A batch's probes that carry
  * RAWPROBE_A_PAIR share one table of starts (pair_core.h): each start
  * stores the time under its key, each end takes its key's start out and
- * counts the time since in its aggregation (RAWPROBE_AGG_VALUE_LATENCY).
+ * counts the time since in its aggregation (RAWPROBE_AGG_VALUE_LATENCY),
+ * or writes a record of it (an end without aggregation: its own record,
+ * with the start's task and the latency; the starts carry their task).
  *
  * The table is what a pair pins: charged to the caller's memory cgroup
  * and to the budget all netlink probes share (budget.c), bounded by
@@ -73,10 +75,11 @@ int rp_pair_check(const struct rp_probe_spec *spec,
 			       "a pair's start stores the time and counts nothing: aggregation belongs to the end");
 		return -EINVAL;
 	}
-	if (ps->role == RAWPROBE_PAIR_END &&
-	    (!agg || spec->agg.value != RAWPROBE_AGG_VALUE_LATENCY)) {
+	/* without aggregation, an end writes a record per completed pair */
+	if (ps->role == RAWPROBE_PAIR_END && agg &&
+	    spec->agg.value != RAWPROBE_AGG_VALUE_LATENCY) {
 		NL_SET_ERR_MSG(extack,
-			       "a pair's end aggregates the latency (RAWPROBE_F_AGG, agg-value latency)");
+			       "a pair's end aggregates the latency (agg-value latency), or writes records");
 		return -EINVAL;
 	}
 	return rp_pair_check_key(spec, extack);
@@ -144,16 +147,18 @@ static u64 rp_pair_expire(u32 ms)
  * @users: references: the probes that share it
  * @charge: charged to the budget netlink probes share (a probe module's
  *	pair is its code's business, as its kretprobes are)
+ * @carry: starts carry their task to their ends (an end writes records)
  * @extack: why not, for a netlink caller (or NULL)
  *
  * Return: the pair, or ERR_PTR(-E2BIG) over the budget, -ENOMEM.
  */
 struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
-				  unsigned int users, bool charge,
+				  unsigned int users, bool charge, bool carry,
 				  struct netlink_ext_ack *extack)
 {
 	u32 nr = roundup_pow_of_two(2 * (max_keys ?: RAWPROBE_AGG_KEYS_DEFAULT));
-	u64 bytes = (u64)nr * RP_PAIR_SLOT_WORDS * sizeof(u64);
+	u32 stride = RP_PAIR_SLOT_WORDS + (carry ? RP_PAIR_CARRY_TASK : 0);
+	u64 bytes = (u64)nr * stride * sizeof(u64);
 	struct rawprobe_pair *pair;
 
 	if (charge && !rp_budget_charge(bytes)) {
@@ -178,6 +183,7 @@ struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
 	refcount_set(&pair->ref, users);
 	pair->nr_slots = nr;
 	pair->t.mask = nr - 1;
+	pair->t.stride = stride;
 	pair->t.expire = rp_pair_expire(expire_ms);
 	if (rp_clock_tsc_khz())
 		pair->tsc_mult = div_u64((u64)NSEC_PER_MSEC << RP_PAIR_TSC_SHIFT,
@@ -199,16 +205,21 @@ int rp_pair_setup(struct rawprobe_probe **v, unsigned int n,
 	const struct rp_pair_spec *first;
 	unsigned int i, users = 0;
 	struct rawprobe_pair *pair;
+	bool carry = false;
 	int err;
 
 	*failed = -1;
 	err = rp_pair_members(v, n, &first, extack, failed);
 	if (err || !first)
 		return err;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		users += !!v[i]->spec.pair.role;
+		/* an end that writes records gives the start's task */
+		carry |= v[i]->spec.pair.role == RAWPROBE_PAIR_END &&
+			 !(v[i]->spec.flags & RAWPROBE_F_AGG);
+	}
 	pair = rp_pair_new(first->max_keys, first->expire_ms, users, true,
-			   extack);
+			   carry, extack);
 	if (IS_ERR(pair))
 		return PTR_ERR(pair);
 	for (i = 0; i < n; i++)

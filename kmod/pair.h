@@ -35,6 +35,12 @@ struct rp_pair_stats {
 };
 
 
+/*
+ * What a start carries to an end that writes records: its task, as the
+ * record's header has it (pid and tgid in a word, then the comm).
+ */
+#define RP_PAIR_CARRY_TASK	(1 + RAWPROBE_COMM_LEN / 8)
+
 struct rawprobe_pair {
 	refcount_t ref;			/* one per probe of the pair */
 	struct rp_pair_table t;
@@ -57,6 +63,10 @@ static __always_inline u64 rp_pair_ns(const struct rawprobe_pair *pair,
 	return pair->tsc_mult ? mul_u64_u32_shr(d, pair->tsc_mult, 22) : d;
 }
 
+/* probes/pair.c: a start that carries its task (out of the fast path) */
+enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair, u64 key,
+				      u64 now);
+
 /*
  * A start of key: stored (or not), and counted where it went. Any
  * context; the table's own (pair_core.h) is lock-free.
@@ -64,7 +74,14 @@ static __always_inline u64 rp_pair_ns(const struct rawprobe_pair *pair,
 static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
 					      u64 key)
 {
-	switch (rp_pair_put(&pair->t, key, rp_pair_clock(pair))) {
+	u64 now = rp_pair_clock(pair);
+	enum rp_pair_put_res r;
+
+	if (unlikely(pair->t.stride != RP_PAIR_SLOT_WORDS))
+		r = rp_pair_put_task(pair, key, now);
+	else
+		r = rp_pair_put(&pair->t, key, now);
+	switch (r) {
 	case RP_PAIR_REPLACED:
 		this_cpu_inc(pair->stats->replaced);
 		break;
@@ -81,17 +98,18 @@ static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
 }
 
 /*
- * An end of key: true with the latency in *ns if it found its start
+ * An end of key: true with the latency in *d, in the pair's clock units,
+ * and what the start carried in *c (if c), if it found its start
  * (counted either way). The TSCs of two CPUs a few cycles apart make no
  * latency below 0.
  */
-static __always_inline bool rp_pair_hit_end(struct rawprobe_pair *pair,
-					    u64 key, u64 *ns)
+static __always_inline bool rp_pair_hit_end_raw(struct rawprobe_pair *pair,
+						u64 key, u64 *d,
+						struct rp_pair_carry *c)
 {
 	u64 now = rp_pair_clock(pair), ts = 0;
-	s64 d;
 
-	switch (rp_pair_take(&pair->t, key, now, &ts)) {
+	switch (rp_pair_take_carry(&pair->t, key, now, &ts, c)) {
 	case RP_PAIR_MATCHED:
 		break;
 	case RP_PAIR_TOO_OLD:
@@ -102,14 +120,25 @@ static __always_inline bool rp_pair_hit_end(struct rawprobe_pair *pair,
 		return false;
 	}
 	this_cpu_inc(pair->stats->matched);
-	d = (s64)(now - ts);
-	*ns = d > 0 ? rp_pair_ns(pair, d) : 0;
+	*d = (s64)(now - ts) > 0 ? now - ts : 0;
+	return true;
+}
+
+/* The same, the latency in nanoseconds, nothing carried */
+static __always_inline bool rp_pair_hit_end(struct rawprobe_pair *pair,
+					    u64 key, u64 *ns)
+{
+	u64 d;
+
+	if (!rp_pair_hit_end_raw(pair, key, &d, NULL))
+		return false;
+	*ns = rp_pair_ns(pair, d);
 	return true;
 }
 
 /* kmod/pair.c */
 struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
-				  unsigned int users, bool charge,
+				  unsigned int users, bool charge, bool carry,
 				  struct netlink_ext_ack *extack);
 int rp_pair_check(const struct rp_probe_spec *spec,
 		  struct netlink_ext_ack *extack);
@@ -126,6 +155,8 @@ int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs);
 /* ...keyed by the task, with no argument: the same, without arrays */
 int rp_pair_start_task_pre(struct kprobe *kp, struct pt_regs *regs);
 int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs);
+/* ...an end that writes a record per completed pair, not a histogram */
+int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs);
 
 /* May the probe take the task handlers? */
 static inline bool rp_pair_task_only(const struct rawprobe_probe *p)

@@ -17,13 +17,16 @@
  * an NMI): so no lock at all, which a nested handler could spin on.
  *
  * The table is an open-addressing hash of nr_slots slots (a power of
- * two), each RP_PAIR_SLOT_WORDS u64:
+ * two), each stride u64 (RP_PAIR_SLOT_WORDS, or more where the starts
+ * carry values to their ends):
  *   word 0   its state: RP_PAIR_READY or RP_PAIR_BUSY or neither (free),
  *            RP_PAIR_USED once a writer ever claimed it (0: never
  *            used), a sequence number moved on each time a writer claims
  *            the slot, and, when READY, the key's 32-bit hash
  *   word 1   the key
  *   word 2   the start's time, in the clock's units
+ *   word 3.. what the start carries to its end (stride - 3 words: for
+ *            a pair that writes records, the start's task)
  * A key looks at up to RP_PAIR_PROBES slots from its hash, and no
  * further than a slot never used: a start takes the first free slot of
  * its sequence, so its key is never stored past one (and a slot, once
@@ -57,7 +60,8 @@
 #define RP_PAIR_SEQ_SHIFT	32
 #define RP_PAIR_SEQ_MASK	((1ULL << 29) - 1)
 #define RP_PAIR_PROBES		16	/* slots a key may look at */
-#define RP_PAIR_SLOT_WORDS	3
+#define RP_PAIR_SLOT_WORDS	3	/* state, key, time */
+#define RP_PAIR_CARRY_MAX	4	/* words a start may carry */
 
 enum rp_pair_put_res {
 	RP_PAIR_STORED,		/* in a free slot */
@@ -73,8 +77,9 @@ enum rp_pair_take_res {
 };
 
 struct rp_pair_table {
-	__u64 *slots;		/* nr_slots * RP_PAIR_SLOT_WORDS, zeroed */
+	__u64 *slots;		/* nr_slots * stride, zeroed */
 	__u32 mask;		/* nr_slots - 1 */
+	__u32 stride;		/* words a slot: RP_PAIR_SLOT_WORDS + carried */
 	__u64 expire;		/* clock units; 0: starts never expire */
 };
 
@@ -89,7 +94,7 @@ static inline __u32 rp_pair_hash(__u64 key)
 static inline __u64 *rp_pair_slot(const struct rp_pair_table *t, __u32 h,
 				  __u32 i)
 {
-	return t->slots + (__u64)((h + i) & t->mask) * RP_PAIR_SLOT_WORDS;
+	return t->slots + (__u64)((h + i) & t->mask) * t->stride;
 }
 
 static inline __u64 rp_pair_seq(__u64 w)
@@ -124,19 +129,28 @@ static inline int rp_pair_expired(const struct rp_pair_table *t, __u64 ts,
 	return t->expire && (__s64)(now - ts) > (__s64)t->expire;
 }
 
+/* What a start carries to its end: stride - RP_PAIR_SLOT_WORDS words */
+struct rp_pair_carry {
+	__u64 w[RP_PAIR_CARRY_MAX];
+};
+
 /*
  * Claim the slot in state w, fill it in, publish it: 1, or 0 if another
  * writer changed it first.
  */
-static inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h, __u64 key,
-			       __u64 now)
+static inline int rp_pair_fill(const struct rp_pair_table *t, __u64 *slot,
+			       __u64 w, __u32 h, __u64 key, __u64 now,
+			       const struct rp_pair_carry *c)
 {
 	__u64 busy = rp_pair_busy(w);
+	__u32 i;
 
 	if (rp_pair_cmpxchg(&slot[0], w, busy) != w)
 		return 0;
 	rp_pair_write(&slot[1], key);
 	rp_pair_write(&slot[2], now);
+	for (i = RP_PAIR_SLOT_WORDS; i < t->stride; i++)
+		rp_pair_write(&slot[i], c->w[i - RP_PAIR_SLOT_WORDS]);
 	/* the key and time before the state that says they are in */
 	rp_pair_store_release(&slot[0], (busy & ~RP_PAIR_BUSY) |
 				      RP_PAIR_READY | h);
@@ -148,9 +162,9 @@ static inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h, __u64 key,
  * else the first free one, else one whose start has expired. *tried is
  * set when a claim lost to another writer (worth a second look).
  */
-static inline enum rp_pair_put_res rp_pair_put_once(struct rp_pair_table *t,
-						    __u64 key, __u32 h,
-						    __u64 now, int *tried)
+static inline enum rp_pair_put_res
+rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
+		 const struct rp_pair_carry *c, int *tried)
 {
 	__u32 i, n = RP_PAIR_PROBES;
 	__u64 *slot, *free_slot = 0, *old_slot = 0, w, free_w = 0, old_w = 0;
@@ -161,7 +175,7 @@ static inline enum rp_pair_put_res rp_pair_put_once(struct rp_pair_table *t,
 		slot = rp_pair_slot(t, h, i);
 		w = rp_pair_load_acquire(&slot[0]);
 		if (rp_pair_is_key(slot, w, h, key)) {
-			if (rp_pair_fill(slot, w, h, key, now))
+			if (rp_pair_fill(t, slot, w, h, key, now, c))
 				return RP_PAIR_REPLACED;
 			*tried = 1;
 			continue;	/* taken meanwhile: a free one below */
@@ -180,12 +194,12 @@ static inline enum rp_pair_put_res rp_pair_put_once(struct rp_pair_table *t,
 		}
 	}
 	if (free_slot) {
-		if (rp_pair_fill(free_slot, free_w, h, key, now))
+		if (rp_pair_fill(t, free_slot, free_w, h, key, now, c))
 			return RP_PAIR_STORED;
 		*tried = 1;
 	}
 	if (old_slot) {
-		if (rp_pair_fill(old_slot, old_w, h, key, now))
+		if (rp_pair_fill(t, old_slot, old_w, h, key, now, c))
 			return RP_PAIR_RECLAIMED;
 		*tried = 1;
 	}
@@ -193,36 +207,46 @@ static inline enum rp_pair_put_res rp_pair_put_once(struct rp_pair_table *t,
 }
 
 /*
- * A start of key at now: where it went (the caller counts it). A claim
+ * A start of key at now, carrying c (stride - RP_PAIR_SLOT_WORDS words
+ * of it; NULL if none): where it went (the caller counts it). A claim
  * lost to another writer (on another CPU, or one this handler
  * interrupted) looks again once: a second loss is counted as full.
  */
-static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
-					       __u64 key, __u64 now)
+static inline enum rp_pair_put_res
+rp_pair_put_carry(struct rp_pair_table *t, __u64 key, __u64 now,
+		  const struct rp_pair_carry *c)
 {
 	__u32 h = rp_pair_hash(key);
 	enum rp_pair_put_res r;
 	int tried = 0;
 
-	r = rp_pair_put_once(t, key, h, now, &tried);
+	r = rp_pair_put_once(t, key, h, now, c, &tried);
 	if (r == RP_PAIR_FULL && tried) {
 		tried = 0;
-		r = rp_pair_put_once(t, key, h, now, &tried);
+		r = rp_pair_put_once(t, key, h, now, c, &tried);
 	}
 	return r;
 }
 
-/*
- * An end of key at now: its start taken out of the table, *ts its time.
- * A slot a writer changes between the read and the cmpxchg is read again
- * (a start rewrote it, or another end took it: then it is no longer this
- * key's, or no longer READY).
- */
-static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
-						 __u64 key, __u64 now,
-						 __u64 *ts)
+/* A start that carries nothing (a table of RP_PAIR_SLOT_WORDS) */
+static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
+					       __u64 key, __u64 now)
 {
-	__u32 h = rp_pair_hash(key), i, n = RP_PAIR_PROBES;
+	return rp_pair_put_carry(t, key, now, NULL);
+}
+
+/*
+ * An end of key at now: its start taken out of the table, *ts its time
+ * and, if c, what it carried. A slot a writer changes between the reads
+ * and the cmpxchg is read again (a start rewrote it, or another end took
+ * it: then it is no longer this key's, or no longer READY): what the
+ * end takes is one start's, never half another's.
+ */
+static inline enum rp_pair_take_res
+rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
+		   struct rp_pair_carry *c)
+{
+	__u32 h = rp_pair_hash(key), i, j, n = RP_PAIR_PROBES;
 	__u64 *slot, w;
 
 	if (n > t->mask + 1)
@@ -236,6 +260,9 @@ static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
 			__u64 seen;
 
 			*ts = rp_pair_read(&slot[2]);
+			for (j = RP_PAIR_SLOT_WORDS; c && j < t->stride; j++)
+				c->w[j - RP_PAIR_SLOT_WORDS] =
+					rp_pair_read(&slot[j]);
 			seen = rp_pair_cmpxchg(&slot[0], w, rp_pair_free_of(w));
 			if (seen == w)
 				return rp_pair_expired(t, *ts, now) ?
@@ -244,6 +271,13 @@ static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
 		}
 	}
 	return RP_PAIR_NO_START;
+}
+
+static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
+						 __u64 key, __u64 now,
+						 __u64 *ts)
+{
+	return rp_pair_take_carry(t, key, now, ts, NULL);
 }
 
 /*
@@ -258,7 +292,7 @@ static inline __u64 rp_pair_sweep(struct rp_pair_table *t, __u64 now,
 
 	*pending = 0;
 	for (i = 0; i <= t->mask; i++) {
-		slot = t->slots + (__u64)i * RP_PAIR_SLOT_WORDS;
+		slot = t->slots + (__u64)i * t->stride;
 		w = rp_pair_load_acquire(&slot[0]);
 		if (!(w & RP_PAIR_READY))
 			continue;

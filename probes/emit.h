@@ -141,6 +141,18 @@ static __always_inline void rp_emit_args(struct rawprobe_probe *p,
 	rp_args_decode(p, rec);
 }
 
+/* An entry probe's arguments (and strings), fetched into its record. */
+static __always_inline void rp_emit_entry_args(struct rawprobe_probe *p,
+					       struct pt_regs *regs,
+					       struct rawprobe_record *rec)
+{
+	if (unlikely(p->spec.nfetch))
+		rp_fetch_entry(p, regs, rec);
+	else
+		rp_args_fetch(p, regs, rec->args, p->spec.nargs);
+	rp_emit_args(p, rec);
+}
+
 static __always_inline void rp_emit_end(struct rawprobe_probe *p,
 					struct rawprobe_slot *slot)
 {

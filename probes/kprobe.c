@@ -27,13 +27,8 @@ static __always_inline void rp_kprobe_hit(struct rawprobe_probe *p,
 	rec = rp_emit_begin(p, &slot, (unsigned long)kp->addr);
 	if (unlikely(!rec))
 		return;
-	if (p->spec.nargs) {
-		if (unlikely(p->spec.nfetch))
-			rp_fetch_entry(p, regs, rec);
-		else
-			rp_args_fetch(p, regs, rec->args, p->spec.nargs);
-		rp_emit_args(p, rec);
-	}
+	if (p->spec.nargs)
+		rp_emit_entry_args(p, regs, rec);
 	if (unlikely(p->spec.flags & RAWPROBE_F_STACK))
 		rp_stack_emit(regs, rec);
 	rp_emit_end(p, &slot);
@@ -101,6 +96,8 @@ static void rp_pair_prepare(struct rawprobe_probe *p)
 	if (p->spec.pair.role == RAWPROBE_PAIR_START)
 		p->kp.pre_handler = task ? rp_pair_start_task_pre :
 					   rp_pair_start_pre;
+	else if (!(p->spec.flags & RAWPROBE_F_AGG))	/* a record a pair */
+		p->kp.pre_handler = rp_pair_end_rec_pre;
 	else
 		p->kp.pre_handler = task ? rp_pair_end_task_pre :
 					   rp_pair_end_pre;

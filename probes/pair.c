@@ -3,8 +3,9 @@
  * A pair's hit path (kmod/pair.h): a start stores the time under its key
  * in the table its pair shares; an end takes its key's start out and
  * counts the time since in its aggregation, as a kretprobe counts its
- * latency. Any context (an end often runs in an interrupt), preemption
- * off: no lock, no allocation; what a hit finds is counted by cause.
+ * latency, or writes a record of the pair. Any context (an end often
+ * runs in an interrupt), preemption off: no lock, no allocation; what a
+ * hit finds is counted by cause.
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
@@ -101,3 +102,67 @@ int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_end_pre);
+
+/*
+ * A start whose end writes records carries its task there: the end runs
+ * in whichever task ends it (an interrupt, a waker), and a row of
+ * tcplife's names the process that opened the session.
+ */
+enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair, u64 key,
+				      u64 now)
+{
+	struct rp_pair_carry c;
+
+	c.w[0] = (u64)current->tgid << 32 | (u32)current->pid;
+	memcpy(&c.w[1], current->comm, RAWPROBE_COMM_LEN);
+	return rp_pair_put_carry(&pair->t, key, now, &c);
+}
+NOKPROBE_SYMBOL(rp_pair_put_task);
+
+/*
+ * The record of a completed pair: the end's own (its time, CPU and
+ * arguments), the start's task in the header, the end's in end_task,
+ * and the latency in the rings' clock, as a kretprobe's record has it
+ * (the pair's clock is the TSC whenever the rings' can be).
+ */
+static void rp_pair_emit(struct rawprobe_probe *p, struct pt_regs *regs,
+			 u64 d, const struct rp_pair_carry *c)
+{
+	struct rawprobe_record *rec;
+	struct rawprobe_slot slot;
+
+	rec = rp_emit_begin(p, &slot, (unsigned long)p->kp.addr);
+	if (unlikely(!rec))
+		return;
+	if (p->spec.nargs)
+		rp_emit_entry_args(p, regs, rec);
+	rec->end_task = (u64)current->tgid << 32 | (u32)current->pid;
+	rec->pid = (u32)c->w[0];
+	rec->tgid = c->w[0] >> 32;
+	memcpy(rec->comm, &c->w[1], RAWPROBE_COMM_LEN);
+	rec->latency_ns = (rec->flags & RAWPROBE_REC_TSC) ? d :
+			  rp_pair_ns(p->pair, d);
+	rec->flags |= RAWPROBE_REC_RETVAL;
+	rp_emit_end(p, &slot);
+}
+
+/*
+ * An end that writes a record per completed pair. An end with no start
+ * writes none: it counts as filtered (hits = records + lost + filtered
+ * still holds) and in the pair's no_start.
+ */
+int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
+	u64 args[RAWPROBE_MAX_ARGS], d;
+	struct rp_pair_carry c;
+
+	if (rp_emit_filtered(p, regs))
+		return 0;
+	if (rp_pair_hit_end_raw(p->pair, rp_pair_key(p, regs, args), &d, &c))
+		rp_pair_emit(p, regs, d, &c);
+	else
+		this_cpu_inc(p->stats->filtered);
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_pair_end_rec_pre);

@@ -117,7 +117,11 @@ struct rawprobe_str_seg {
  * probe inside a probe handler) may commit out of sequence order.
  *
  * retval and latency_ns are valid with RAWPROBE_REC_RETVAL (0 otherwise),
- * args[0..nargs) with RAWPROBE_REC_ARGS. Bit i of fault_mask says that
+ * args[0..nargs) with RAWPROBE_REC_ARGS. An entry probe's record with
+ * RAWPROBE_REC_RETVAL is a pair's end that writes records (RAWPROBE_A_PAIR
+ * without RAWPROBE_F_AGG), one per completed pair: latency_ns is the time
+ * since its start, pid, tgid and comm are the start's task, end_task the
+ * end's, and ts_ns, cpu and args are the end's. Bit i of fault_mask says that
  * args[i], computed by a field fetch (RAWPROBE_A_FETCH), hit an unreadable
  * address: its value is 0, not the field's. str[] holds str_len bytes and a
  * NUL only with RAWPROBE_REC_STR (or a fault's empty string with
@@ -139,8 +143,15 @@ struct rawprobe_record {
 	char  comm[RAWPROBE_COMM_LEN];	/*  32 */
 	__u64 addr;			/*  48 probed instruction address */
 	__u64 args[RAWPROBE_MAX_ARGS];	/*  56 raw argument values */
-	__s64 retval;			/* 104 return value (kretprobe) */
-	__u64 latency_ns;		/* 112 entry to return (kretprobe) */
+	union {
+		__s64 retval;		/* 104 return value (kretprobe) */
+		__u64 end_task;		/* 104 a pair's end: its task,
+					 *     (tgid << 32) | pid
+					 */
+	};
+	__u64 latency_ns;		/* 112 entry to return (kretprobe),
+					 *     start to end (a pair's end)
+					 */
 	__u8  str_len;			/* 120 bytes in str, without the NUL
 					 *     (STR_ARG_MULTI: all segments)
 					 */

@@ -218,6 +218,22 @@ def named(path):
         f.write(b''.join(out))
 
 
+def pairs(path):
+    """latency --records: a pair's record (an entry probe's with a
+    latency: the start's task in the header, the end's in end_task, where
+    a kretprobe's record has its return value) beside a kretprobe's."""
+    out = [b'RPCAP001',
+           desc(1, KPROBE, 'kprobe:tcp_set_state', [U64]),
+           desc(2, KRETPROBE, 'kretprobe:vfs_read', [])]
+    out.append(record(9_000_000_000, 1, 1, KPROBE, 1, 500, 500, 'curl',
+                      0xffffffff81100000, [7], retval=41 << 32 | 42,
+                      latency=250_000_000))
+    out.append(record(9_000_001_000, 2, 2, KRETPROBE, 0, 600, 600, 'cat',
+                      0xffffffff81100400, [], retval=-14, latency=900))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
 def fetched(path):
     out = [b'RPCAP001',
            desc(1, KPROBE, 'kprobe:vfs_read', [S64, U64, KSTR], by_name=1),
@@ -482,6 +498,8 @@ if __name__ == '__main__':
         escapes(sys.argv[2])
     elif sys.argv[1] == '--names':
         named(sys.argv[2])
+    elif sys.argv[1] == '--pairs':
+        pairs(sys.argv[2])
     elif sys.argv[1] == '--fetch':
         fetched(sys.argv[2])
     elif sys.argv[1] == '--returns':

@@ -317,6 +317,15 @@ check "--tgid"           0 "^4$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc -
 check "--cpu"            0 "^6$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --cpu 1 2>/dev/null | wc -l"
 check "--id"             0 "^3$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc -i 2 2>/dev/null | wc -l"
 check "filters combine"  0 "^1$" "^$" -- bash -c "$CTL -j stream -r $T/cap.rpc --comm dd --cpu 0 -i 1 -c 1 2>/dev/null | wc -l"
+# latency --records' rows: the time since the start, the end's task
+python3 "$here/mkcapture.py" --pairs "$T/pairs.rpc"
+check "pair text"        0 "curl +kprobe:tcp_set_state +\(0x7\) \(250000000 ns\)$" "^$" -- bash -c "$CTL stream -r $T/pairs.rpc 2>/dev/null"
+check "pair text kretprobe" 0 "= -14 \(900 ns\)$" "^$" -- bash -c "$CTL stream -r $T/pairs.rpc 2>/dev/null"
+check "pair json"        0 '"comm":"curl",.*"latency_ns":250000000,"end_pid":42,"end_tgid":41}$' "^$" -- bash -c "$CTL -j stream -r $T/pairs.rpc | grep -v retval"
+check "pair json schema" 0 "valid: 2 documents" "^$" -- bash -c "$CTL -j stream -r $T/pairs.rpc | $VALIDATE record"
+check "pair csv"         0 ',,250000000,$' "^$" -- bash -c "$CTL stream -r $T/pairs.rpc -f csv 2>/dev/null | grep curl"
+check "records in hist"  2 "^$" "--records writes a record a pair: not with --linear, --by or -i" -- $CTL latency --records --by comm --from kprobe:vfs_read --to kprobe:vfs_write --key pid
+check "records in trace" 2 "^$" "are options of 'rawprobectl latency'$" -- $CTL trace kprobe:vfs_read --records
 cat > "$T/check_csv.py" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of a pair's table of starts (kmod/pair_core.h): a
- * start is found by its end once, with its own time; a key's second
- * start replaces the first; starts expire, by an end, a sweep or a start
+ * start is found by its end once, with its own time and what it carried;
+ * a key's second start replaces the first; starts expire, by an end, a sweep or a start
  * that needs the slot; a full table says so; and, under threads that
  * put and take on other threads' keys (the end on another CPU than its
  * start) and threads that fight over a few keys, no start is lost or
@@ -39,12 +39,15 @@ static inline __u64 host_cmpxchg(__u64 *p, __u64 old, __u64 new)
 
 static double scale = 1.0;
 
-static struct rp_pair_table *table_new(__u32 slots, __u64 expire)
+/* A table of slots whose starts carry carry words each */
+static struct rp_pair_table *table_new(__u32 slots, __u64 expire,
+				       __u32 carry)
 {
 	struct rp_pair_table *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	t->slots = calloc((size_t)slots * RP_PAIR_SLOT_WORDS, sizeof(__u64));
+	t->stride = RP_PAIR_SLOT_WORDS + carry;
+	t->slots = calloc((size_t)slots * t->stride, sizeof(__u64));
 	assert_non_null(t->slots);
 	t->mask = slots - 1;
 	t->expire = expire;
@@ -59,7 +62,7 @@ static void table_free(struct rp_pair_table *t)
 
 static void test_match_once(void **state)
 {
-	struct rp_pair_table *t = table_new(64, 0);
+	struct rp_pair_table *t = table_new(64, 0, 0);
 	__u64 ts = 0, pending;
 
 	(void)state;
@@ -79,7 +82,7 @@ static void test_match_once(void **state)
 /* A key stands in one slot: the second start replaces the first. */
 static void test_replace(void **state)
 {
-	struct rp_pair_table *t = table_new(64, 0);
+	struct rp_pair_table *t = table_new(64, 0, 0);
 	__u64 ts = 0, pending;
 
 	(void)state;
@@ -93,10 +96,35 @@ static void test_replace(void **state)
 	table_free(t);
 }
 
+/* A start's carried words reach its end: the latest start's, whole. */
+static void test_carry(void **state)
+{
+	struct rp_pair_table *t = table_new(8, 0, 3);
+	struct rp_pair_carry a = { .w = { 1, 2, 3, 99 } };
+	struct rp_pair_carry b = { .w = { 4, 5, 6, 99 } }, got;
+	__u64 ts = 0;
+
+	(void)state;
+	assert_int_equal(rp_pair_put_carry(t, 7, 10, &a), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_put_carry(t, 8, 11, &a), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_put_carry(t, 7, 12, &b), RP_PAIR_REPLACED);
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(rp_pair_take_carry(t, 7, 20, &ts, &got),
+			 RP_PAIR_MATCHED);
+	assert_int_equal(ts, 12);
+	/* three words carried, the fourth not the table's */
+	assert_memory_equal(got.w, b.w, 3 * sizeof(__u64));
+	assert_int_equal(got.w[3], 0);
+	assert_int_equal(rp_pair_take_carry(t, 8, 21, &ts, &got),
+			 RP_PAIR_MATCHED);
+	assert_memory_equal(got.w, a.w, 3 * sizeof(__u64));
+	table_free(t);
+}
+
 /* Expired starts leave by an end, a sweep, or a start needing room. */
 static void test_expire(void **state)
 {
-	struct rp_pair_table *t = table_new(8, 50);
+	struct rp_pair_table *t = table_new(8, 50, 0);
 	__u64 ts = 0, pending, k;
 
 	(void)state;
@@ -121,7 +149,7 @@ static void test_expire(void **state)
 /* No expiry: a full table refuses, and takes again once emptied. */
 static void test_full(void **state)
 {
-	struct rp_pair_table *t = table_new(8, 0);
+	struct rp_pair_table *t = table_new(8, 0, 0);
 	__u64 ts, k;
 
 	(void)state;
@@ -141,7 +169,7 @@ static void test_full(void **state)
  */
 static void test_chain(void **state)
 {
-	struct rp_pair_table *t = table_new(8, 0);
+	struct rp_pair_table *t = table_new(8, 0, 0);
 	__u64 k[4], ts = 0, c;
 	unsigned int n = 0;
 
@@ -214,7 +242,7 @@ static void *cross_thread(void *p)
 
 static void test_threads_cross(void **state)
 {
-	struct rp_pair_table *t = table_new(1024, 0);
+	struct rp_pair_table *t = table_new(1024, 0, 0);
 	struct cross_arg a[NTHREADS];
 	pthread_t th[NTHREADS];
 	unsigned long stored = 0, matched = 0, full = 0, gave_up = 0;
@@ -247,8 +275,9 @@ static void test_threads_cross(void **state)
 
 /*
  * Threads fight over 4 keys, putting and taking at random: each take's
- * time is one a start of its key wrote (the key in its high bits), and
- * at rest the starts add up: stored = matched + replaced + pending.
+ * time is one a start of its key wrote (the key in its high bits), what
+ * it carried that same start's (never half of another's), and at rest
+ * the starts add up: stored = matched + replaced + pending.
  */
 struct fight_arg {
 	struct rp_pair_table *t;
@@ -261,13 +290,16 @@ static void *fight_thread(void *p)
 {
 	struct fight_arg *a = p;
 	unsigned long i;
+	struct rp_pair_carry c;
 	__u64 r, key, ts;
 
 	for (i = 0; i < a->n; i++) {
 		r = splitmix64(&a->seed);
 		key = 1 + (r & 3);
+		ts = key << 48 | (i & 0xffff) << 16 | (a->seed & 0xffff);
+		c = (struct rp_pair_carry){ .w = { ~ts, ts * 3 } };
 		if (r & 4) {
-			switch (rp_pair_put(a->t, key, key << 48 | (i & 0xffff))) {
+			switch (rp_pair_put_carry(a->t, key, ts, &c)) {
 			case RP_PAIR_REPLACED:
 				a->replaced++;
 				/* fall through */
@@ -277,9 +309,11 @@ static void *fight_thread(void *p)
 			default:
 				break;
 			}
-		} else if (rp_pair_take(a->t, key, 0, &ts) == RP_PAIR_MATCHED) {
+		} else if (rp_pair_take_carry(a->t, key, 0, &ts, &c) ==
+			   RP_PAIR_MATCHED) {
 			a->matched++;
-			a->wrong += (ts >> 48) != key;
+			a->wrong += (ts >> 48) != key || c.w[0] != ~ts ||
+				    c.w[1] != ts * 3;
 		}
 	}
 	return NULL;
@@ -287,7 +321,7 @@ static void *fight_thread(void *p)
 
 static void test_threads_fight(void **state)
 {
-	struct rp_pair_table *t = table_new(64, 0);
+	struct rp_pair_table *t = table_new(64, 0, 2);
 	struct fight_arg a[NTHREADS];
 	pthread_t th[NTHREADS];
 	unsigned long stored = 0, replaced = 0, matched = 0;
@@ -319,6 +353,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match_once),
 		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_carry),
 		cmocka_unit_test(test_expire),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_chain),

@@ -296,12 +296,17 @@ static char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
 	}
 }
 
-/* " = %lld (%llu ns)", the value typed when its type is known */
+/*
+ * " = %lld (%llu ns)", the value typed when its type is known; a pair's
+ * " (%llu ns)", the time since its start.
+ */
 static char *rp_text_retval(char *p, const struct rawprobe_record *r,
 			    const struct rp_probe_desc *d)
 {
-	p = rp_put(p, " = ", 3);
-	p = rp_text_ret_value(p, r, d);
+	if (!rp_rec_is_pair(r)) {
+		p = rp_put(p, " = ", 3);
+		p = rp_text_ret_value(p, r, d);
+	}
 	*p++ = ' ';
 	*p++ = '(';
 	p = rp_put_u64(p, r->latency_ns);
@@ -561,10 +566,23 @@ static void rp_json_str(struct json *j, const struct rawprobe_record *r)
 	json_cursor_done(j, p, 1);
 }
 
+/* A pair's: the time since its start, and the task that ended it */
+static void rp_json_pair(struct json *j, const struct rawprobe_record *r)
+{
+	json_kv_u64(j, "latency_ns", r->latency_ns);
+	json_kv_u64(j, "end_pid", (uint32_t)r->end_task);
+	json_kv_u64(j, "end_tgid", r->end_task >> 32);
+}
+
 static void rp_json_retval(struct json *j, const struct rawprobe_record *r)
 {
-	char *p = json_cursor(j, 32 + RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
+	char *p;
 
+	if (rp_rec_is_pair(r)) {
+		rp_json_pair(j, r);
+		return;
+	}
+	p = json_cursor(j, 32 + RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
 	if (!p) {
 		json_kv_s64(j, "retval", r->retval);
 		json_kv_u64(j, "latency_ns", r->latency_ns);

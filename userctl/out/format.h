@@ -56,6 +56,18 @@ size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v);
 /* Does a record of d have an argument with a value format? */
 int rp_desc_has_fmt(const struct rp_probe_desc *d);
 
+/*
+ * A pair's record (latency --records): an entry probe's, with the time
+ * since its start in latency_ns, the start's task in its header and the
+ * end's in end_task (uapi: struct rawprobe_record).
+ */
+static inline int rp_rec_is_pair(const struct rawprobe_record *r)
+{
+	return (r->flags & RAWPROBE_REC_RETVAL) &&
+	       (r->kind == RAWPROBE_KIND_KPROBE ||
+		r->kind == RAWPROBE_KIND_JPROBE);
+}
+
 /* The type of argument i of a record (u64 when d does not say). */
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
 /* Is argument i of r the captured string (or its fault)? */

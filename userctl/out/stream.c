@@ -32,6 +32,7 @@
 #include "out/ctf.h"
 #include "lib/drain_log.h"
 #include "out/histogram.h"
+#include "out/pair.h"
 #include "lib/probe_nl.h"
 #include "out/probe.h"
 #include "lib/ring_reader.h"
@@ -216,6 +217,23 @@ static void rp_stream_grow_hint(const struct rp_stream *s, char *buf,
 		snprintf(buf, len, "'ring set records N'");
 }
 
+/*
+ * latency --records: where the pair's starts and ends went (an end with
+ * no start wrote no record: it is in its probe's FILTERED).
+ */
+static void rp_stream_pair_summary(const struct rp_stream *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_probes; i++) {
+		if (s->probes[i].pair.role != RAWPROBE_PAIR_END ||
+		    !s->probes[i].pair_stats.set)
+			continue;
+		rp_pair_summary(stderr, &s->probes[i].pair_stats);
+		return;
+	}
+}
+
 static void rp_stream_summary(struct rp_stream *s)
 {
 	struct rp_reader_cpu_stats st;
@@ -240,6 +258,7 @@ static void rp_stream_summary(struct rp_stream *s)
 			" %10" PRIu64 " %10" PRIu64 "\n", name, pi->hits,
 			pi->records, pi->lost_ring, pi->filtered, seen);
 	}
+	rp_stream_pair_summary(s);
 	for (cpu = 0; cpu < rp_reader_nr_rings(s->map.reader); cpu++) {
 		if (rp_reader_stats(s->map.reader, cpu, &st))
 			continue;

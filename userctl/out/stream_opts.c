@@ -90,6 +90,11 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           1024; one with no room counts as full)\n"
 		"      --expire SECONDS     a start older is dropped, counted as\n"
 		"                           expired (default 10; 0: never)\n"
+		"      --records            a record for each completed pair instead\n"
+		"                           of a histogram, as trace prints them: the\n"
+		"                           end's time, CPU and arguments, the start's\n"
+		"                           pid and comm, '(N ns)' the latency\n"
+		"                           (JSON: latency_ns, end_pid, end_tgid)\n"
 		"Filters (--pid, --comm, ...) choose the starts: an end runs in\n"
 		"whichever task ends it (an interrupt, the waker). At exit, stderr\n"
 		"gives the pair's counts: starts, matched, ends with no start, full,\n"
@@ -196,7 +201,7 @@ static void rp_stream_usage(FILE *out, int mode)
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
 	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL, RP_OPT_RING,
-	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE,
+	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE, RP_OPT_RECORDS,
 };
 
 static const struct option rp_stream_longopts[] = {
@@ -221,6 +226,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
 	{ "by",        required_argument, NULL, RP_OPT_BY },
 	{ "dry-run",   no_argument,       NULL, 'n' },
+	{ "records",   no_argument,       NULL, RP_OPT_RECORDS },
 	RP_PAIR_LONGOPTS,
 	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
@@ -375,8 +381,12 @@ static int rp_latency_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 
 	if (c->mode != RP_MODE_LATENCY)
 		return rp_usage_error("--from, --to, --key, --from-key, --to-key, "
-				      "--expire and --max-keys are options of "
-				      "'rawprobectl latency'");
+				      "--expire, --max-keys and --records are "
+				      "options of 'rawprobectl latency'");
+	if (opt == RP_OPT_RECORDS) {
+		c->pair_records = true;
+		return 0;
+	}
 	if (opt != RP_OPT_PAIR_FROM && opt != RP_OPT_PAIR_TO)
 		return rp_pair_opt(opt, arg, &c->pair,
 				   c->nreqs ? &c->reqs[c->nreqs - 1] : NULL);
@@ -413,7 +423,7 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	default:
 		if (rp_is_task_filter_opt(opt))
 			return rp_task_filter_opt(opt, arg, &c->filter);
-		if (rp_is_pair_opt(opt))
+		if (rp_is_pair_opt(opt) || opt == RP_OPT_RECORDS)
 			return rp_latency_opt(opt, arg, c);
 		return rp_stream_opt(opt, arg, c);
 	}
@@ -503,14 +513,22 @@ static int rp_latency_check(struct rp_stream_cfg *c)
 	unsigned int i;
 	int rc;
 
-	if (c->hist_value || c->hist_stack || c->max_count || c->nids ||
-	    c->drain_log || c->input)
-		return rp_usage_error("latency counts in the kernel: not with "
-				      "--arg, --retval, --stack, --count, --id, "
-				      "--drain-log or --input");
+	if (c->hist_value || c->hist_stack || c->nids || c->input)
+		return rp_usage_error("latency times its own probes: not with "
+				      "--arg, --retval, --stack, --id or --input");
 	rc = rp_pair_reqs_finish(c->reqs, c->nreqs, &c->pair);
 	if (rc)
 		return rc;
+	if (c->pair_records) {	/* the ends write records: stream's path */
+		if (c->hist_opts)
+			return rp_usage_error("--records writes a record a pair: "
+					      "not with --linear, --by or -i");
+		return 0;
+	}
+	if (c->max_count || c->drain_log)
+		return rp_usage_error("latency counts in the kernel: not with "
+				      "--count or --drain-log (but with "
+				      "--records)");
 	for (i = 0; i < c->nreqs; i++)
 		if (c->reqs[i].pair.role == RAWPROBE_PAIR_END)
 			rp_hist_agg_req(&c->reqs[i], c->hist.by_comm,
@@ -557,7 +575,8 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 	if (c->hist_stack && (c->hist_value || c->hist.step))
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");
-	if (c->mode == RP_MODE_HIST || c->mode == RP_MODE_LATENCY)
+	if (c->mode == RP_MODE_HIST ||
+	    (c->mode == RP_MODE_LATENCY && !c->pair_records))
 		c->format = RP_FMT_HIST;
 	else if (c->format < 0)
 		c->format = rp_opts.json ? RP_FMT_JSON : RP_FMT_TEXT;

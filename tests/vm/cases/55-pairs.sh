@@ -215,6 +215,42 @@ t_pair_tcplife() {
 	expect_eq 3 "$(pair_stat $S/tl.out.err matched)" "matched"
 }
 
+# tcplife's rows: latency --records writes a record a completed pair,
+# the start's task (the process that connected, not the one that closed)
+# with the end's time and arguments and the latency: the three sessions
+# of 200, 500 and 800 ms, each its own row, ended by the closing task.
+t_pair_records() {
+	lo_up
+	bg_start $S/lr.out -j latency --records --key sk \
+		--from kprobe:tcp_v4_connect \
+		--to kprobe:tcp_set_state --filter 'state == 7' -o $S/lr.json
+	py "open('/proc/self/comm', 'w').write('rp-tcplife')
+$TCPLIFE
+open('$S/lr.pid', 'w').write(str(__import__('os').getpid()))"
+	bg_stop INT
+	python3 tests/cli/validate_json.py record $S/lr.json >/dev/null ||
+		fail "schema: $(python3 tests/cli/validate_json.py record $S/lr.json)"
+	expect_eq "rp-tcplife rp-tcplife rp-tcplife" \
+		"$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["comm"] for l in open(sys.argv[1]) if l.strip()))' $S/lr.json)" \
+		"each row's comm, the start's: $(cat $S/lr.json)"
+	expect_eq "$(cat $S/lr.pid) 3" \
+		"$(python3 -c 'import json, sys; r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(" ".join(str(x) for x in sorted(set(d["tgid"] for d in r))), len(r))' $S/lr.json)" \
+		"the rows' process, the one that connected"
+	expect_eq "2 5 8" \
+		"$(python3 -c 'import json, sys; print(" ".join(str({2: 2, 3: 2, 5: 5, 6: 5, 8: 8, 9: 8}.get(json.loads(l)["latency_ns"] // 100000000, -1)) for l in open(sys.argv[1]) if l.strip()))' $S/lr.json)" \
+		"each session's length, in order"
+	expect_eq 3 "$(docs_sum $S/lr.json 'int(d["end_pid"] > 0 and d["end_tgid"] > 0)')" \
+		"each row's end task"
+	expect_eq 3 "$(pair_stat $S/lr.out.err matched)" "matched"
+	bg_start $S/lt.out latency --records --key sk --from kprobe:tcp_v4_connect \
+		--to kprobe:tcp_set_state --filter 'state == 7'
+	py "open('/proc/self/comm', 'w').write('rp-tcplife')
+$TCPLIFE"
+	bg_stop INT
+	expect_eq 3 "$(grep -cE 'rp-tcplife .*tcp_set_state.* \([0-9]+ ns\)$' $S/lt.out)" \
+		"text: the start's comm, the latency: $(cat $S/lt.out)"
+}
+
 # probe add pair: persistent, read with agg show (the end's histogram)
 # and probe show (the pair's counts); deleting one probe keeps the
 # other's table; both go with probe del.
@@ -255,5 +291,6 @@ t_pair_refused() {
 }
 
 tests t_pair_sleep_known t_pair_causes t_pair_table_full t_pair_field_keys \
-	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_persistent \
+	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
+	t_pair_persistent \
 	t_pair_refused
