@@ -394,6 +394,7 @@ void rp_fetch_entry(struct rawprobe_probe *p, struct pt_regs *regs,
 bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
 			  u64 retval);
 bool rp_value_filter_entry(struct rawprobe_probe *p, struct pt_regs *regs);
+bool rp_value_filter_latency(struct rawprobe_probe *p, u64 ns);
 
 /* chardev.c */
 int rp_chardev_init(void);

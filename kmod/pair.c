@@ -49,6 +49,47 @@ static int rp_pair_check_key(const struct rp_probe_spec *spec,
 	}
 }
 
+/*
+ * Value-filter terms on the latency (src RAWPROBE_FETCH_RETVAL): an end
+ * that writes records tests them once it found its start, the others at
+ * entry, so they are joined by && only; a latency is a number, no
+ * pointer to load from.
+ */
+static int rp_pair_check_terms(const struct rp_probe_spec *spec,
+			       struct netlink_ext_ack *extack)
+{
+	bool lat = false, or = false;
+	unsigned int i;
+
+	for (i = 0; i < spec->nterms; i++) {
+		const struct rawprobe_value_term *t = &spec->terms[i];
+
+		or |= t->flags & RAWPROBE_TERM_OR;
+		if (t->fetch.src != RAWPROBE_FETCH_RETVAL)
+			continue;
+		lat = true;
+		if (t->fetch.nloads || t->cmp >= RAWPROBE_CMP_STR_EQ) {
+			NL_SET_ERR_MSG(extack,
+				       "a pair's latency is a number: compare it, load nothing from it");
+			return -EINVAL;
+		}
+	}
+	if (!lat)
+		return 0;
+	if (spec->pair.role != RAWPROBE_PAIR_END ||
+	    (spec->flags & RAWPROBE_F_AGG)) {
+		NL_SET_ERR_MSG(extack,
+			       "a filter on the latency is an end's that writes records (a histogram counts every latency)");
+		return -EINVAL;
+	}
+	if (or) {
+		NL_SET_ERR_MSG(extack,
+			       "a filter on the latency joins its terms with && only");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What a start or an end may be, beyond the policy's bounds. */
 int rp_pair_check(const struct rp_probe_spec *spec,
 		  struct netlink_ext_ack *extack)
@@ -82,7 +123,8 @@ int rp_pair_check(const struct rp_probe_spec *spec,
 			       "a pair's end aggregates the latency (agg-value latency), or writes records");
 		return -EINVAL;
 	}
-	return rp_pair_check_key(spec, extack);
+	return rp_pair_check_key(spec, extack) ?:
+	       rp_pair_check_terms(spec, extack);
 }
 
 /* Starts and ends, at least one each, agreeing on the table's size. */

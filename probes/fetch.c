@@ -16,7 +16,10 @@
 #include <linux/uaccess.h>
 #include "core.h"
 
-/* The return value is known to kretprobes only, at return. */
+/*
+ * The return value is known to kretprobes only, at return; a pair's end
+ * that writes records has its latency there, for its filter's terms.
+ */
 static int rp_fetch_src_check(const struct rawprobe_fetch *f, bool at_return,
 			      struct netlink_ext_ack *extack)
 {
@@ -86,12 +89,15 @@ static int rp_check_str_term(const struct rp_probe_spec *s,
 static int rp_check_terms(const struct rp_probe_spec *s, bool at_return,
 			  struct netlink_ext_ack *extack)
 {
+	/* (rp_pair_check() says what a latency's terms may be) */
+	bool ret = at_return || (s->pair.role == RAWPROBE_PAIR_END &&
+				 !(s->flags & RAWPROBE_F_AGG));
 	unsigned int i;
 
 	for (i = 0; i < s->nterms; i++) {
 		const struct rawprobe_value_term *t = &s->terms[i];
 
-		if (rp_fetch_src_check(&t->fetch, at_return, extack))
+		if (rp_fetch_src_check(&t->fetch, ret, extack))
 			return -EINVAL;
 		if (!rp_fetch_shape_ok(&t->fetch)) {
 			NL_SET_ERR_MSG(extack, "value filter: a malformed fetch");
@@ -311,10 +317,13 @@ NOKPROBE_SYMBOL(rp_str_term_holds);
 
 /*
  * Terms joined by && in alternatives joined by ||: once an alternative
- * fails, its remaining terms are skipped up to the next ||.
+ * fails, its remaining terms are skipped up to the next ||. Without the
+ * return value (!ret: an entry), terms on it hold: a pair's end tests its
+ * latency after its match (rp_value_filter_latency()), and joins its
+ * terms with && only.
  */
-bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
-			  u64 retval)
+static bool rp_value_filter_run(struct rawprobe_probe *p, const u64 *raw,
+				u64 retval, bool ret)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	bool alive = true;
@@ -331,6 +340,8 @@ bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
 		} else if (!alive) {
 			continue;
 		}
+		if (!ret && t->fetch.src == RAWPROBE_FETCH_RETVAL)
+			continue;
 		if (!rp_fetch_run(&t->fetch, raw, retval, &v))
 			this_cpu_inc(p->stats->fetch_faults);
 		alive = rp_cmp_is_str(t->cmp) ? rp_str_term_holds(p, t, v) :
@@ -338,7 +349,30 @@ bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
 	}
 	return alive;
 }
+NOKPROBE_SYMBOL(rp_value_filter_run);
+
+bool rp_value_filter_pass(struct rawprobe_probe *p, const u64 *raw,
+			  u64 retval)
+{
+	return rp_value_filter_run(p, raw, retval, true);
+}
 NOKPROBE_SYMBOL(rp_value_filter_pass);
+
+/* A pair's end: the terms on its latency (ns), once it found its start */
+bool rp_value_filter_latency(struct rawprobe_probe *p, u64 ns)
+{
+	const struct rp_probe_spec *s = &p->spec;
+	unsigned int i;
+	u64 v;
+
+	for (i = 0; i < s->nterms; i++)
+		if (s->terms[i].fetch.src == RAWPROBE_FETCH_RETVAL &&
+		    (!rp_fetch_run(&s->terms[i].fetch, NULL, ns, &v) ||
+		     !rp_term_holds(&s->terms[i], v)))
+			return false;
+	return true;
+}
+NOKPROBE_SYMBOL(rp_value_filter_latency);
 
 /* Entry probes: the argument registers the filter reads, then its test. */
 bool rp_value_filter_entry(struct rawprobe_probe *p, struct pt_regs *regs)
@@ -346,7 +380,7 @@ bool rp_value_filter_entry(struct rawprobe_probe *p, struct pt_regs *regs)
 	u64 raw[RAWPROBE_MAX_ARGS];
 
 	rp_args_fetch(p, regs, raw, p->nraw);
-	return rp_value_filter_pass(p, raw, 0);
+	return rp_value_filter_run(p, raw, 0, false);
 }
 NOKPROBE_SYMBOL(rp_value_filter_entry);
 

@@ -146,10 +146,21 @@ static void rp_pair_emit(struct rawprobe_probe *p, struct pt_regs *regs,
 	rp_emit_end(p, &slot);
 }
 
+/* Does the filter's terms on the latency, if any, take it? */
+static __always_inline bool rp_pair_latency_ok(struct rawprobe_probe *p,
+					       u64 d)
+{
+	return !(p->spec.filter.mask & RP_FILTER_VALUE) ||
+	       rp_value_filter_latency(p, rp_pair_ns(p->pair, d));
+}
+
 /*
- * An end that writes a record per completed pair. An end with no start
- * writes none: it counts as filtered (hits = records + lost + filtered
- * still holds) and in the pair's no_start.
+ * An end that writes a record per completed pair. An end with no start,
+ * or whose latency its filter refuses, writes none: it counts as
+ * filtered, so hits = records + lost + filtered still holds. (The
+ * filter's terms on the arguments were tested at entry: they choose the
+ * ends, and an end they refuse leaves its start for another; one whose
+ * latency is refused has taken its start out.)
  */
 int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -159,7 +170,8 @@ int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs)
 
 	if (rp_emit_filtered(p, regs))
 		return 0;
-	if (rp_pair_hit_end_raw(p->pair, rp_pair_key(p, regs, args), &d, &c))
+	if (rp_pair_hit_end_raw(p->pair, rp_pair_key(p, regs, args), &d, &c) &&
+	    rp_pair_latency_ok(p, d))
 		rp_pair_emit(p, regs, d, &c);
 	else
 		this_cpu_inc(p->stats->filtered);

@@ -325,6 +325,9 @@ check "pair json"        0 '"comm":"curl",.*"latency_ns":250000000,"end_pid":42,
 check "pair json schema" 0 "valid: 2 documents" "^$" -- bash -c "$CTL -j stream -r $T/pairs.rpc | $VALIDATE record"
 check "pair csv"         0 ',,250000000,$' "^$" -- bash -c "$CTL stream -r $T/pairs.rpc -f csv 2>/dev/null | grep curl"
 check "records in hist"  2 "^$" "--records writes a record a pair: not with --linear, --by or -i" -- $CTL latency --records --by comm --from kprobe:vfs_read --to kprobe:vfs_write --key pid
+check "latency filter"   0 "term0: src=retval size=8 gt 1000" "^$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000' --dry-run
+check "latency filter hist" 2 "^$" "latency: a histogram counts every latency; filter on it with --records$" -- $CTL latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000' --dry-run
+check "latency filter or" 2 "^$" "join them with && only$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000 || count == 3' --dry-run
 check "records in trace" 2 "^$" "are options of 'rawprobectl latency'$" -- $CTL trace kprobe:vfs_read --records
 cat > "$T/check_csv.py" <<'PY'
 import csv, sys

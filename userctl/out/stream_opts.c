@@ -94,7 +94,9 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           of a histogram, as trace prints them: the\n"
 		"                           end's time, CPU and arguments, the start's\n"
 		"                           pid and comm, '(N ns)' the latency\n"
-		"                           (JSON: latency_ns, end_pid, end_tgid)\n"
+		"                           (JSON: latency_ns, end_pid, end_tgid);\n"
+		"                           the end's --filter may test latency\n"
+		"                           (ns, with && only: 'latency > 1000000')\n"
 		"Filters (--pid, --comm, ...) choose the starts: an end runs in\n"
 		"whichever task ends it (an interrupt, the waker). At exit, stderr\n"
 		"gives the pair's counts: starts, matched, ends with no start, full,\n"
@@ -157,6 +159,8 @@ static void rp_stream_usage(FILE *out, int mode)
 			"                           (default: log2 buckets)\n"
 			"      --by comm            one histogram per command name (the\n"
 			"                           end's)\n"
+			"  -f, --format FMT         with --records: text (default), json,\n"
+			"                           csv, perfetto, as trace's\n"
 			"  -i, --interval SECONDS   print and restart the histograms every\n"
 			"                           SECONDS\n");
 	else if (mode == RP_MODE_HIST)

@@ -24,6 +24,8 @@ struct rp_fctx {
 	const char *what;		/* for messages: "--args 'skb->len'" */
 	bool what_names_it;		/* ...which names the whole path */
 	bool quiet;			/* labels: a path that fails says nothing */
+	bool pair_latency;		/* a pair's end's filter: 'latency' is
+					 * the time since its start, in ns */
 };
 
 /* A value, compiled. */

@@ -285,14 +285,55 @@ static int rp_value_filter_parse(const char *text, struct rp_term_text *tt,
 	}
 }
 
+/* Is term t a pair's end's latency? */
+static bool rp_term_is_latency(const struct rp_fctx *cx,
+			       const struct rp_term_text *t)
+{
+	return cx->pair_latency && !t->path.nsteps &&
+	       !strcmp(t->path.head, "latency");
+}
+
+/*
+ * latency, in a pair's end's filter: the kernel tests it once the end
+ * found its start, the other terms at entry; so only in the end of
+ * latency --records (a histogram counts every latency), with && only.
+ */
+static int rp_filter_latency_check(const struct rp_fctx *cx,
+				   const struct rp_probe_req *r,
+				   const struct rp_term_text *tt,
+				   unsigned int n)
+{
+	bool lat = false, or = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		lat |= rp_term_is_latency(cx, &tt[i]);
+		or |= tt[i].or;
+	}
+	if (!lat)
+		return 0;
+	if (r->flags & RAWPROBE_F_AGG)
+		return rp_value_filter_error("latency: a histogram counts every "
+					     "latency; filter on it with "
+					     "--records");
+	if (or)
+		return rp_value_filter_error("latency is tested once the end "
+					     "found its start, the other terms "
+					     "before: join them with && only");
+	return 0;
+}
+
 /* Does the filter need BTF: a path, a parameter's name, an enumerator? */
-static bool rp_filter_needs_btf(const struct rp_term_text *tt, unsigned int n)
+static bool rp_filter_needs_btf(const struct rp_fctx *cx,
+				const struct rp_term_text *tt, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		const struct rp_path *p = &tt[i].path;
 
+		if (rp_term_is_latency(cx, &tt[i]))
+			continue;
 		if (p->nsteps || (strcmp(p->head, "retval") &&
 				  rp_param_index(NULL, p->head) < 0))
 			return true;
@@ -460,18 +501,20 @@ int rp_value_filter_compile(struct rp_probe_req *r)
 {
 	struct rp_term_text tt[RAWPROBE_MAX_VALUE_TERMS];
 	struct rp_fctx cx = { .kind = (unsigned int)r->kind,
-			      .function = r->symbol, .what = "--filter" };
+			      .function = r->symbol, .what = "--filter",
+			      .pair_latency = r->pair.role == RAWPROBE_PAIR_END };
 	struct rp_btf_proto pr;
 	unsigned int n, i;
 	bool need;
 	int rc, err;
 
 	rc = rp_value_filter_parse(r->value_filter, tt, &n) ?:
-	     rp_entry_check(r, "--filter");
+	     rp_entry_check(r, "--filter") ?:
+	     rp_filter_latency_check(&cx, r, tt, n);
 	if (rc)
 		return rc;
 	/* retval and argN need no BTF: it only types them, when there */
-	need = rp_filter_needs_btf(tt, n);
+	need = rp_filter_needs_btf(&cx, tt, n);
 	err = rp_btf_proto_get(r->symbol, r->module, &pr, need);
 	if (err && need)
 		return rp_exit_from_errno(err);

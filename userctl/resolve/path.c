@@ -403,6 +403,12 @@ static int rp_walk_head(struct rp_walk *w)
 
 	if (!strcmp(w->p->head, "retval"))
 		return rp_walk_retval(w);
+	/* the kernel tests it where a kretprobe has its return value */
+	if (w->cx->pair_latency && !strcmp(w->p->head, "latency")) {
+		w->f->src = RAWPROBE_FETCH_RETVAL;
+		w->type = 0;
+		return 0;
+	}
 	i = rp_param_index(pr, w->p->head);
 	if (i < 0)
 		return rp_head_unknown(w);
@@ -438,7 +444,9 @@ static int rp_walk_step(struct rp_walk *w, const struct rp_path_step *st)
 /* A value with no type known (no BTF): a register, as it is */
 static int rp_walk_raw(struct rp_walk *w, int want, struct rp_operand *o)
 {
-	bool ret = w->f->src == RAWPROBE_FETCH_RETVAL;
+	/* a pair's latency is a u64 */
+	bool ret = w->f->src == RAWPROBE_FETCH_RETVAL &&
+		   w->cx->kind == RAWPROBE_KIND_KRETPROBE;
 
 	w->f->size = 8;
 	if (ret)	/* what regs_return_value() gives: a long */

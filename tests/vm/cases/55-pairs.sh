@@ -218,7 +218,8 @@ t_pair_tcplife() {
 # tcplife's rows: latency --records writes a record a completed pair,
 # the start's task (the process that connected, not the one that closed)
 # with the end's time and arguments and the latency: the three sessions
-# of 200, 500 and 800 ms, each its own row, ended by the closing task.
+# of 200, 500 and 800 ms, each its own row, ended by the closing task;
+# a filter on the latency keeps the two longer ones.
 t_pair_records() {
 	lo_up
 	bg_start $S/lr.out -j latency --records --key sk \
@@ -242,13 +243,15 @@ open('$S/lr.pid', 'w').write(str(__import__('os').getpid()))"
 	expect_eq 3 "$(docs_sum $S/lr.json 'int(d["end_pid"] > 0 and d["end_tgid"] > 0)')" \
 		"each row's end task"
 	expect_eq 3 "$(pair_stat $S/lr.out.err matched)" "matched"
+	# the sessions of over 400 ms, as text; the shorter one is filtered
 	bg_start $S/lt.out latency --records --key sk --from kprobe:tcp_v4_connect \
-		--to kprobe:tcp_set_state --filter 'state == 7'
+		--to kprobe:tcp_set_state --filter 'state == 7 && latency > 400000000'
 	py "open('/proc/self/comm', 'w').write('rp-tcplife')
 $TCPLIFE"
 	bg_stop INT
-	expect_eq 3 "$(grep -cE 'rp-tcplife .*tcp_set_state.* \([0-9]+ ns\)$' $S/lt.out)" \
+	expect_eq 2 "$(grep -cE 'rp-tcplife .*tcp_set_state.* \([0-9]{9} ns\)$' $S/lt.out)" \
 		"text: the start's comm, the latency: $(cat $S/lt.out)"
+	expect_eq 3 "$(pair_stat $S/lt.out.err matched)" "matched, the short one too"
 }
 
 # probe add pair: persistent, read with agg show (the end's histogram)
