@@ -328,6 +328,8 @@ check "records in hist"  2 "^$" "--records writes a record a pair: not with --li
 check "latency filter"   0 "term0: src=retval size=8 gt 1000" "^$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000' --dry-run
 check "latency filter hist" 2 "^$" "latency: a histogram counts every latency; filter on it with --records$" -- $CTL latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000' --dry-run
 check "latency filter or" 2 "^$" "join them with && only$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000 || count == 3' --dry-run
+check "latency openmetrics records" 2 "^$" "-f openmetrics prints the kernel's counts: hist's own probes, or latency without --records$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write -f openmetrics --dry-run
+check "hist openmetrics two" 2 "^$" "-f openmetrics prints one probe's counts: give one \(latency: one --to\)$" -- $CTL hist kprobe:vfs_read kretprobe:vfs_write -f prometheus --dry-run
 check "records in trace" 2 "^$" "are options of 'rawprobectl latency'$" -- $CTL trace kprobe:vfs_read --records
 cat > "$T/check_csv.py" <<'PY'
 import csv, sys

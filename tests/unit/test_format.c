@@ -73,6 +73,13 @@ static size_t ref_utf8_len(const unsigned char *s, size_t n)
 }
 
 /* Escaping, byte by byte, as escape.h describes it. */
+/* A pair's record (latency --records): an entry probe's with a latency */
+static bool ref_is_pair(const struct rawprobe_record *r)
+{
+	return r->kind == RAWPROBE_KIND_KPROBE ||
+	       r->kind == RAWPROBE_KIND_JPROBE;
+}
+
 static void ref_escape(FILE *out, const char *s, size_t max)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -308,7 +315,9 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		fputc(' ', out);
 		ref_str(out, r);
 	}
-	if (r->flags & RAWPROBE_REC_RETVAL)
+	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(r))
+		fprintf(out, " (%" PRIu64 " ns)", (uint64_t)r->latency_ns);
+	else if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
 			(int64_t)r->retval, (uint64_t)r->latency_ns);
 	fputc('\n', out);
@@ -436,7 +445,11 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 		fputs(",\"str_fault\":true", out);
 	if (r->flags & RAWPROBE_REC_STACK)
 		ref_json_stack(out, r);
-	if (r->flags & RAWPROBE_REC_RETVAL)
+	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(r))
+		fprintf(out, ",\"latency_ns\":%" PRIu64 ",\"end_pid\":%" PRIu32
+			",\"end_tgid\":%" PRIu32, (uint64_t)r->latency_ns,
+			(uint32_t)r->end_task, (uint32_t)(r->end_task >> 32));
+	else if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, ",\"retval\":%" PRId64 ",\"latency_ns\":%" PRIu64,
 			(int64_t)r->retval, (uint64_t)r->latency_ns);
 	fputs("}\n", out);
@@ -814,6 +827,7 @@ static void test_ret_typed(void **state)
 	/* the longest: a pointer to a symbol escaped to its longest */
 	memset(d.name, 0x9b, sizeof(d.name) - 1);
 	base_record(&r);
+	r.kind = RAWPROBE_KIND_KRETPROBE;
 	memset(r.comm, 0x1b, sizeof(r.comm));
 	r.flags = RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC | RAWPROBE_REC_RETVAL;
 	r.str_arg = RAWPROBE_STR_ARG_NONE;

@@ -25,6 +25,7 @@
 #include "lib/json.h"
 #include "out/aggregate.h"
 #include "out/histogram.h"
+#include "out/openmetrics.h"
 #include "out/pair.h"
 #include "out/stream.h"
 #include "resolve/probe_req.h"
@@ -47,6 +48,7 @@ struct rp_hist_probe {
 	struct rp_agg_totals t;
 	struct rp_count_names names;	/* an entry probe's table */
 	struct rp_agg_view view;
+	struct rp_agg_result acc;	/* -f openmetrics: the run so far */
 };
 
 static uint64_t rp_hist_now(void)
@@ -140,6 +142,25 @@ static int rp_hist_entry(const struct rp_hist_agg *a,
 	return rp_hist_put(a->sink, &c);
 }
 
+/*
+ * -f openmetrics: Prometheus' counters only grow, so each interval
+ * prints the run so far (as count's), histograms as _bucket{le=...}.
+ */
+static int rp_hist_read_om(const struct rp_hist_agg *a,
+			   struct rp_hist_probe *p, struct rp_agg_result *r,
+			   bool last)
+{
+	int err = rp_agg_accumulate(&p->acc, r);
+
+	rp_agg_result_free(r);
+	if (err)
+		return rp_fail(a->nl, "hist: adding up the counts", err);
+	rp_agg_sort_by_count(&p->acc);
+	rp_agg_print_openmetrics(a->sink->out, &p->view, &p->acc,
+				 last ? &p->t : NULL);
+	return RP_EXIT_OK;
+}
+
 /* Probe i's interval: histograms into the sink, or a table of hits. */
 static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 			struct rp_hist_probe *p, bool last)
@@ -156,6 +177,8 @@ static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 		p->t.counted += rp_agg_entry(&r, e)[r.key_words + RP_AGG_W_COUNT];
 	p->t.dropped += r.dropped;
 	p->t.hits += r.hits;
+	if (a->o->openmetrics)
+		return rp_hist_read_om(a, p, &r, last);
 	if (!p->view.stats) {		/* an entry probe: its hits */
 		rp_agg_sort_by_count(&r);
 		if (rp_opts.json) {
@@ -200,7 +223,7 @@ static int rp_hist_interval(const struct rp_hist_agg *a,
 		if (rp_hist_counts(a, i))
 			rc = rp_hist_read(a, i, &p[i], last);
 	/* entry probes' tables have their own time: no line of none */
-	if (!rc && a->interval && rp_hist_any(a, p))
+	if (!rc && a->interval && rp_hist_any(a, p) && !a->o->openmetrics)
 		rp_hist_print(a->sink);
 	return rc;
 }
@@ -293,6 +316,7 @@ static int rp_hist_agg_run(const struct rp_hist_agg *a)
 	struct rp_hist_probe p[a->n ? a->n : 1];
 	uint64_t start = rp_hist_now(), end = UINT64_MAX, next;
 	uint64_t step = (uint64_t)(a->interval * 1e9);
+	unsigned int i;
 	int rc;
 
 	memset(p, 0, sizeof(p));
@@ -312,8 +336,10 @@ static int rp_hist_agg_run(const struct rp_hist_agg *a)
 	if (!rc)
 		rc = rp_hist_interval(a, p, true);
 	/* at the end as today; entry probes alone have no histogram */
-	if (!rc && !a->interval && rp_hist_any(a, p))
+	if (!rc && !a->interval && rp_hist_any(a, p) && !a->o->openmetrics)
 		a->sink->ops->end(a->sink);
+	for (i = 0; i < a->n; i++)
+		rp_agg_result_free(&p[i].acc);
 	fflush(a->sink->out);
 	if (a->summary)
 		rp_hist_summary(a, p);

@@ -24,6 +24,7 @@ struct rp_hist_opts {
 	unsigned int arg;	/* RP_HIST_ARG: which one */
 	uint64_t step;		/* linear bucket width; 0: log2 buckets */
 	bool by_comm;		/* one histogram per probe and comm */
+	bool openmetrics;	/* -f openmetrics: the kernel's, run so far */
 };
 
 /* The histogram sink: counts records, prints at end (text or JSON). */

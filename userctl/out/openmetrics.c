@@ -283,8 +283,8 @@ static void rp_om_value(struct rp_om *om)
 	rp_om_family(om);
 	if (om->seconds)
 		snprintf(help, sizeof(help), "Time from entry to return at a "
-			 "rawprobe kretprobe, by key (rawprobectl count --stats "
-			 "latency)");
+			 "rawprobe kretprobe, or from a pair's start to its end, "
+			 "by key (rawprobectl count --stats latency, latency)");
 	else
 		snprintf(help, sizeof(help), "Values of %s at a rawprobe "
 			 "probe's hits, by key (rawprobectl count --stats)",

@@ -687,6 +687,28 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 }
 
 /*
+ * -f openmetrics: one exposition of the kernel's counts, so one probe
+ * that counts (two would repeat the families' HELP and TYPE).
+ */
+static int rp_hist_om_check(const struct rp_stream_cfg *c)
+{
+	size_t i, n = 0;
+
+	if (!c->hist.openmetrics)
+		return 0;
+	for (i = 0; i < c->nreqs; i++)
+		n += !!(c->reqs[i].flags & RAWPROBE_F_AGG);
+	if (!c->in_kernel || c->pair_records)
+		return rp_usage_error("-f openmetrics prints the kernel's counts: "
+				      "hist's own probes, or latency without "
+				      "--records");
+	if (n != 1)
+		return rp_usage_error("-f openmetrics prints one probe's counts: "
+				      "give one (latency: one --to)");
+	return 0;
+}
+
+/*
  * Globs expanded, then checked and resolved as one: -1 after --dry-run
  * printed the requests, an exit code, or 0.
  */
@@ -700,7 +722,8 @@ static int rp_stream_prepare(struct rp_stream_cfg *c)
 	err = rp_probe_check(c->reqs, c->nreqs);
 	if (err)
 		return rp_exit_from_errno(err);
-	rc = rp_probe_auto_args(c->reqs, c->nreqs) ?: rp_hist_strings(c);
+	rc = rp_probe_auto_args(c->reqs, c->nreqs) ?: rp_hist_strings(c) ?:
+	     rp_hist_om_check(c);
 	if (rc || !c->dry_run)
 		return rc;
 	rp_probe_dry_run(c->reqs, c->nreqs);

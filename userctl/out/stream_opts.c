@@ -159,12 +159,16 @@ static void rp_stream_usage(FILE *out, int mode)
 			"                           (default: log2 buckets)\n"
 			"      --by comm            one histogram per command name (the\n"
 			"                           end's)\n"
-			"  -f, --format FMT         with --records: text (default), json,\n"
-			"                           csv, perfetto, as trace's\n"
+			"  -f, --format FMT         openmetrics: the histogram in\n"
+			"                           Prometheus' format, as count's, the run\n"
+			"                           so far each -i; with --records: text\n"
+			"                           (default), json, csv, perfetto\n"
 			"  -i, --interval SECONDS   print and restart the histograms every\n"
 			"                           SECONDS\n");
 	else if (mode == RP_MODE_HIST)
 		fprintf(out,
+			"  -f, --format openmetrics the kernel's counts in Prometheus'\n"
+			"                           format, as count's (one probe)\n"
 			"      --arg N              histogram of argument N (0..5)\n"
 			"      --retval             histogram of the return value\n"
 			"      --linear STEP        linear buckets of width STEP\n"
@@ -339,6 +343,12 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 		c->input = arg;
 		return 0;
 	case 'f':
+		/* hist's and latency's kernel counts, as count prints them */
+		if ((c->mode == RP_MODE_HIST || c->mode == RP_MODE_LATENCY) &&
+		    (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))) {
+			c->hist.openmetrics = true;
+			return 0;
+		}
 		c->format = rp_format_parse(arg);
 		if (c->format < 0 || c->format == RP_FMT_HIST)
 			return rp_usage_error("--format is text, json, csv, folded, "

@@ -49,6 +49,26 @@ t_pair_sleep_known() {
 	expect_eq 0 "$(pair_stat $S/sl.out.err pending)" "pending"
 }
 
+# -f openmetrics, every interval the run so far (Prometheus' counters
+# only grow): the last exposition has the three sleeps, in seconds, each
+# in the buckets from 50 ms up.
+t_pair_openmetrics() {
+	cp "$(command -v sleep)" $S/sleeper4
+	bg_start $S/om.out latency -f openmetrics -i 0.5 --comm sleeper4 --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid'
+	for _ in 1 2 3; do $S/sleeper4 0.05; done
+	bg_stop INT
+	expect_eq 3 "$(grep '^rawprobe_latency_seconds_count{' $S/om.out | tail -1 | awk '{ print $2 }')" \
+		"the run's count, last: $(cat $S/om.out)"
+	expect_eq 3 "$(grep '^rawprobe_latency_seconds_bucket{.*le="+Inf"}' $S/om.out | tail -1 | awk '{ print $2 }')" \
+		"+Inf bucket"
+	expect_eq 1 "$(grep '^rawprobe_latency_seconds_sum{' $S/om.out | tail -1 | awk '{ print ($2 >= 0.15) }')" \
+		"the sum, at least 3 x 50 ms"
+	expect_eq "" "$(grep '^rawprobe_latency_seconds_count{' $S/om.out | awk 'p > $2 { print "went back: " p " " $2 } { p = $2 }')" \
+		"no count goes backwards"
+}
+
 # Where each start and end goes, with --expire 0.2: five starts of one
 # key (four replaced), an end after 0.5 s (its start expired), a start
 # and its end at once (matched), an end alone; at rest
@@ -293,7 +313,7 @@ t_pair_refused() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-tests t_pair_sleep_known t_pair_causes t_pair_table_full t_pair_field_keys \
+tests t_pair_sleep_known t_pair_openmetrics t_pair_causes t_pair_table_full t_pair_field_keys \
 	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
 	t_pair_persistent \
 	t_pair_refused
