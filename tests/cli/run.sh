@@ -330,6 +330,7 @@ check "latency filter hist" 2 "^$" "latency: a histogram counts every latency; f
 check "latency filter or" 2 "^$" "join them with && only$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write --filter 'latency > 1000 || count == 3' --dry-run
 check "latency openmetrics records" 2 "^$" "-f openmetrics prints the kernel's counts: hist's own probes, or latency without --records$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write -f openmetrics --dry-run
 check "hist openmetrics two" 2 "^$" "-f openmetrics prints one probe's counts: give one \(latency: one --to\)$" -- $CTL hist kprobe:vfs_read kretprobe:vfs_write -f prometheus --dry-run
+check "pair add records by" 2 "^$" "--records writes a record a pair: not with --by, --hist or --lhist$" -- $CTL probe add pair --records --by comm --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run
 check "records in trace" 2 "^$" "are options of 'rawprobectl latency'$" -- $CTL trace kprobe:vfs_read --records
 cat > "$T/check_csv.py" <<'PY'
 import csv, sys

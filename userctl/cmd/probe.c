@@ -222,6 +222,9 @@ static void rp_add_pair_usage(FILE *out)
 		"      --by KEYS        the ends count by these (as count's --by)\n"
 		"      --hist log2 | --lhist MIN,MAX,STEP  the latency's buckets\n"
 		"                       (default log2)\n"
+		"      --records        the ends write a record a completed pair\n"
+		"                       instead (as 'latency --records'), into the\n"
+		"                       default session: read them with stream\n"
 		"  -a, --args SPEC, --filter EXPR  of the probe given before\n"
 		"      --pid N | --tgid N | --comm NAME | --cpu N | --cgroup PATH\n"
 		"                       choose the starts\n"
@@ -290,13 +293,19 @@ static int rp_pair_add_opt(struct rp_pair_add *pa, int opt, const char *arg)
 	return rp_probe_opt(opt, arg, last);
 }
 
-/* Persistent; the starts filtered, the ends counting the latency */
+/*
+ * Persistent; the starts filtered, the ends counting the latency (or,
+ * with --records, writing a record a pair)
+ */
 static int rp_pair_add_finish(struct rp_pair_add *pa)
 {
 	struct rp_probe_req *r;
 	size_t i;
 	int rc = rp_pair_reqs_finish(pa->reqs, pa->n, &pa->po);
 
+	if (!rc && pa->po.records && (pa->agg.agg.by[0] || pa->agg.agg.hist))
+		rc = rp_usage_error("--records writes a record a pair: not with "
+				    "--by, --hist or --lhist");
 	for (i = 0; !rc && i < pa->n; i++) {
 		r = &pa->reqs[i];
 		r->flags |= RAWPROBE_F_PERSISTENT | pa->flags;
@@ -304,6 +313,8 @@ static int rp_pair_add_finish(struct rp_pair_add *pa)
 			r->filter = pa->filter;
 			continue;
 		}
+		if (pa->po.records)
+			continue;
 		r->agg = pa->agg.agg;
 		r->flags |= RAWPROBE_F_AGG;
 		snprintf(r->agg.value, sizeof(r->agg.value), "latency");

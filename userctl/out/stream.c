@@ -698,7 +698,7 @@ static int rp_hist_om_check(const struct rp_stream_cfg *c)
 		return 0;
 	for (i = 0; i < c->nreqs; i++)
 		n += !!(c->reqs[i].flags & RAWPROBE_F_AGG);
-	if (!c->in_kernel || c->pair_records)
+	if (!c->in_kernel || c->pair.records)
 		return rp_usage_error("-f openmetrics prints the kernel's counts: "
 				      "hist's own probes, or latency without "
 				      "--records");

@@ -59,7 +59,6 @@ struct rp_stream_cfg {
 	double interval;		/* hist -i: seconds; 0: at the end */
 	bool in_kernel;			/* hist counts in its own probes */
 	struct rp_pair_opts pair;	/* latency: --key, --expire, ... */
-	bool pair_records;		/* latency --records: a record a pair */
 	/*
 	 * The session read: --ring's (ring_set), else, with probes of its
 	 * own, one of the command's (--ring-records, --ring-mode: -1 for

@@ -209,7 +209,7 @@ static void rp_stream_usage(FILE *out, int mode)
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
 	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL, RP_OPT_RING,
-	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE, RP_OPT_RECORDS,
+	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE,
 };
 
 static const struct option rp_stream_longopts[] = {
@@ -234,7 +234,6 @@ static const struct option rp_stream_longopts[] = {
 	{ "linear",    required_argument, NULL, RP_OPT_LINEAR },
 	{ "by",        required_argument, NULL, RP_OPT_BY },
 	{ "dry-run",   no_argument,       NULL, 'n' },
-	{ "records",   no_argument,       NULL, RP_OPT_RECORDS },
 	RP_PAIR_LONGOPTS,
 	RP_GLOB_LONGOPT,
 	{ "help",      no_argument,       NULL, 'h' },
@@ -397,10 +396,6 @@ static int rp_latency_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 		return rp_usage_error("--from, --to, --key, --from-key, --to-key, "
 				      "--expire, --max-keys and --records are "
 				      "options of 'rawprobectl latency'");
-	if (opt == RP_OPT_RECORDS) {
-		c->pair_records = true;
-		return 0;
-	}
 	if (opt != RP_OPT_PAIR_FROM && opt != RP_OPT_PAIR_TO)
 		return rp_pair_opt(opt, arg, &c->pair,
 				   c->nreqs ? &c->reqs[c->nreqs - 1] : NULL);
@@ -437,7 +432,7 @@ static int rp_stream_one(int opt, const char *arg, struct rp_stream_cfg *c)
 	default:
 		if (rp_is_task_filter_opt(opt))
 			return rp_task_filter_opt(opt, arg, &c->filter);
-		if (rp_is_pair_opt(opt) || opt == RP_OPT_RECORDS)
+		if (rp_is_pair_opt(opt))
 			return rp_latency_opt(opt, arg, c);
 		return rp_stream_opt(opt, arg, c);
 	}
@@ -533,7 +528,7 @@ static int rp_latency_check(struct rp_stream_cfg *c)
 	rc = rp_pair_reqs_finish(c->reqs, c->nreqs, &c->pair);
 	if (rc)
 		return rc;
-	if (c->pair_records) {	/* the ends write records: stream's path */
+	if (c->pair.records) {	/* the ends write records: stream's path */
 		if (c->hist_opts)
 			return rp_usage_error("--records writes a record a pair: "
 					      "not with --linear, --by or -i");
@@ -590,7 +585,7 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");
 	if (c->mode == RP_MODE_HIST ||
-	    (c->mode == RP_MODE_LATENCY && !c->pair_records))
+	    (c->mode == RP_MODE_LATENCY && !c->pair.records))
 		c->format = RP_FMT_HIST;
 	else if (c->format < 0)
 		c->format = rp_opts.json ? RP_FMT_JSON : RP_FMT_TEXT;

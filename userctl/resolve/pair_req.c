@@ -120,6 +120,9 @@ int rp_pair_opt(int opt, const char *arg, struct rp_pair_opts *po,
 					      RAWPROBE_AGG_KEYS_MAX, arg);
 		po->max_keys = (uint32_t)v;
 		return RP_EXIT_OK;
+	case RP_OPT_PAIR_RECORDS:
+		po->records = true;
+		return RP_EXIT_OK;
 	default:
 		return rp_usage_error("--from and --to add the pair's probes");
 	}

@@ -84,6 +84,7 @@ enum {
 	RP_OPT_PAIR_TO_KEY,
 	RP_OPT_PAIR_EXPIRE,
 	RP_OPT_PAIR_MAX_KEYS,
+	RP_OPT_PAIR_RECORDS,
 };
 
 #define RP_PAIR_LONGOPTS						\
@@ -93,11 +94,12 @@ enum {
 	{ "from-key",  required_argument, NULL, RP_OPT_PAIR_FROM_KEY },	\
 	{ "to-key",    required_argument, NULL, RP_OPT_PAIR_TO_KEY },	\
 	{ "expire",    required_argument, NULL, RP_OPT_PAIR_EXPIRE },	\
-	{ "max-keys",  required_argument, NULL, RP_OPT_PAIR_MAX_KEYS }
+	{ "max-keys",  required_argument, NULL, RP_OPT_PAIR_MAX_KEYS },	\
+	{ "records",   no_argument,       NULL, RP_OPT_PAIR_RECORDS }
 
 static inline bool rp_is_pair_opt(int opt)
 {
-	return opt >= RP_OPT_PAIR_FROM && opt <= RP_OPT_PAIR_MAX_KEYS;
+	return opt >= RP_OPT_PAIR_FROM && opt <= RP_OPT_PAIR_RECORDS;
 }
 
 /* What the pair options set for every probe of the pair */
@@ -105,11 +107,12 @@ struct rp_pair_opts {
 	char key[RP_PAIR_KEY_EXPR_MAX];	/* --key: both ends' */
 	uint32_t expire_ms, max_keys;
 	bool expire_set;
+	bool records;			/* --records: the ends write records */
 };
 
 /*
  * --key, --from-key and --to-key (last: the probe given last, or NULL),
- * --expire and --max-keys: RP_EXIT_OK or a usage error.
+ * --expire, --max-keys and --records: RP_EXIT_OK or a usage error.
  */
 int rp_pair_opt(int opt, const char *arg, struct rp_pair_opts *po,
 		struct rp_probe_req *last);

@@ -303,6 +303,25 @@ t_pair_persistent() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# probe add pair --records: persistent ends that write a record a pair
+# into the default session, which stream reads.
+t_pair_persistent_records() {
+	local ids
+	cp "$(command -v sleep)" $S/sleeper5
+	ids=$($CTL probe add pair --records --comm sleeper5 --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid' | xargs)
+	bg_start $S/ps.out -j stream -o $S/ps.json
+	$S/sleeper5 0.05
+	kill -INT "$BG_PID"
+	wait "$BG_PID" || fail "stream's exit"
+	expect_eq "sleeper5 1" \
+		"$(python3 -c 'import json, sys; r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(" ".join(sorted(set(d["comm"] for d in r))), sum(d["latency_ns"] >= 50000000 for d in r))' $S/ps.json)" \
+		"the sleep's record: $(cat $S/ps.json)"
+	$CTL probe del $ids
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # What only the kernel can refuse (the command line's own refusals are
 # tests/cli's): a start that is not an entry probe, nothing left behind.
 t_pair_refused() {
@@ -315,5 +334,4 @@ t_pair_refused() {
 
 tests t_pair_sleep_known t_pair_openmetrics t_pair_causes t_pair_table_full t_pair_field_keys \
 	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
-	t_pair_persistent \
-	t_pair_refused
+	t_pair_persistent t_pair_persistent_records t_pair_refused
