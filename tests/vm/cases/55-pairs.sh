@@ -164,9 +164,11 @@ t_pair_block_io() {
 # running, keyed by the woken task (p->pid) at the start and by the task
 # switched in (pid) at the end; counted by the end's comm, the woken
 # task's. rp-runq, started before the probes and asleep on a FIFO, is
-# woken by the write that lets it go, then sleeps 8 times: its count is
-# ftrace's sched_wakeup events for it over the same window (each wakeup
-# once; more than its 9 sleeps, as Python sleeps).
+# woken by the write that lets it go, then sleeps 8 times: each of those
+# 9 wakeups is counted once, and none that ftrace's sched_wakeup did not
+# see over the same window. (ftrace may see more: a wakeup that finds
+# the task still on its runqueue, ttwu_runnable(), which a slow kernel
+# makes, is a sched_wakeup with no activation, and no wait to measure.)
 RUNQ='import os, time
 open("/proc/self/comm", "w").write("rp-runq")
 fd = os.open(os.environ["FIFO"], os.O_RDWR)
@@ -199,8 +201,8 @@ t_pair_runqlat() {
 	bg_stop INT
 	n=$(docs_sum $S/rq.json 'd["count"] if d["comm"] == "rp-runq" else 0')
 	expect_ge 9 "$n" "rp-runq's wakeups to run"
-	expect_eq "$(grep -c 'sched_wakeup:' $TRACING/trace)" "$n" \
-		"rp-runq's wakeups, as ftrace's sched_wakeup counts them"
+	expect_ge "$n" "$(grep -c 'sched_wakeup:' $TRACING/trace)" \
+		"ftrace's sched_wakeup events for rp-runq, at least the pair's"
 	expect_ge "$n" "$(pair_stat $S/rq.out.err matched)" \
 		"the pair's matches, every task's, rp-runq's among them"
 }
