@@ -331,6 +331,8 @@ check "latency filter or" 2 "^$" "join them with && only$" -- $CTL latency --rec
 check "latency openmetrics records" 2 "^$" "-f openmetrics prints the kernel's counts: hist's own probes, or latency without --records$" -- $CTL latency --records --key pid --from kprobe:vfs_read --to kprobe:vfs_write -f openmetrics --dry-run
 check "hist openmetrics two" 2 "^$" "-f openmetrics prints one probe's counts: give one \(latency: one --to\)$" -- $CTL hist kprobe:vfs_read kretprobe:vfs_write -f prometheus --dry-run
 check "pair add records by" 2 "^$" "--records writes a record a pair: not with --by, --hist or --lhist$" -- $CTL probe add pair --records --by comm --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run
+check "hist by other keys" 2 "^$" "--by takes 'comm', not 'pid'$" -- $CTL hist --by pid kretprobe:vfs_read --dry-run
+check "latency by unknown key" 2 "^$" "--by: unknown key 'nope'" -- $CTL latency --by nope --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run
 check "records in trace" 2 "^$" "are options of 'rawprobectl latency'$" -- $CTL trace kprobe:vfs_read --records
 cat > "$T/check_csv.py" <<'PY'
 import csv, sys

@@ -179,7 +179,8 @@ static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 	p->t.hits += r.hits;
 	if (a->o->openmetrics)
 		return rp_hist_read_om(a, p, &r, last);
-	if (!p->view.stats) {		/* an entry probe: its hits */
+	/* an entry probe's hits; latency --by KEYS: count's tables */
+	if (!p->view.stats || a->o->by[0]) {
 		rp_agg_sort_by_count(&r);
 		if (rp_opts.json) {
 			json_init(&j, a->sink->out, rp_opts.pretty);
@@ -189,7 +190,7 @@ static int rp_hist_read(const struct rp_hist_agg *a, unsigned int i,
 					  last ? &p->t : NULL);
 		}
 	}
-	for (e = 0; p->view.stats && !err && e < r.n; e++)
+	for (e = 0; p->view.stats && !a->o->by[0] && !err && e < r.n; e++)
 		err = rp_hist_entry(a, &p->desc, &r, e);
 	rp_agg_result_free(&r);
 	return err ? rp_fail(a->nl, "hist", err) : RP_EXIT_OK;
@@ -207,7 +208,7 @@ static bool rp_hist_any(const struct rp_hist_agg *a,
 	unsigned int i;
 
 	for (i = 0; i < a->n; i++)
-		if (p[i].view.stats)
+		if (p[i].view.stats && !a->o->by[0])
 			return true;
 	return false;
 }

@@ -24,6 +24,7 @@ struct rp_hist_opts {
 	unsigned int arg;	/* RP_HIST_ARG: which one */
 	uint64_t step;		/* linear bucket width; 0: log2 buckets */
 	bool by_comm;		/* one histogram per probe and comm */
+	char by[128];		/* latency --by other keys: count's tables */
 	bool openmetrics;	/* -f openmetrics: the kernel's, run so far */
 };
 

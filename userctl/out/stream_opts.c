@@ -157,8 +157,10 @@ static void rp_stream_usage(FILE *out, int mode)
 		fprintf(out,
 			"      --linear STEP        linear buckets of width STEP ns\n"
 			"                           (default: log2 buckets)\n"
-			"      --by comm            one histogram per command name (the\n"
-			"                           end's)\n"
+			"      --by KEYS            comm: one histogram per command name\n"
+			"                           (the end's); other keys as count's --by\n"
+			"                           (pid, tgid, cpu, stack, arguments: the\n"
+			"                           end's), printed as count's tables\n"
 			"  -f, --format FMT         openmetrics: the histogram in\n"
 			"                           Prometheus' format, as count's, the run\n"
 			"                           so far each -i; with --records: text\n"
@@ -292,9 +294,17 @@ static int rp_hist_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 		c->hist.step = v;
 		return 0;
 	default:
-		if (strcmp(arg, "comm"))
+		if (!strcmp(arg, "comm")) {
+			c->hist.by_comm = true;
+			return 0;
+		}
+		/* a pair's end: count's keys, printed as count's tables */
+		if (c->mode != RP_MODE_LATENCY)
 			return rp_usage_error("--by takes 'comm', not '%s'", arg);
-		c->hist.by_comm = true;
+		if (strlen(arg) >= sizeof(c->hist.by))
+			return rp_usage_error("--by: at most %zu characters",
+					      sizeof(c->hist.by) - 1);
+		strcpy(c->hist.by, arg);
 		return 0;
 	}
 }
@@ -467,8 +477,8 @@ static int rp_hist_check(struct rp_stream_cfg *c)
 		    c->reqs[i].kind != RAWPROBE_KIND_KRETPROBE)
 			return rp_usage_error("hist --retval: only a kretprobe "
 					      "sees a return value");
-		rp_hist_agg_req(&c->reqs[i], c->hist.by_comm, c->hist.step,
-				value);
+		rp_hist_agg_req(&c->reqs[i], c->hist.by_comm ? "comm" : "",
+				c->hist.step, value);
 	}
 	return 0;
 }
@@ -540,8 +550,8 @@ static int rp_latency_check(struct rp_stream_cfg *c)
 				      "--records)");
 	for (i = 0; i < c->nreqs; i++)
 		if (c->reqs[i].pair.role == RAWPROBE_PAIR_END)
-			rp_hist_agg_req(&c->reqs[i], c->hist.by_comm,
-					c->hist.step, "latency");
+			rp_hist_agg_req(&c->reqs[i], c->hist.by_comm ? "comm" :
+					c->hist.by, c->hist.step, "latency");
 	c->in_kernel = true;
 	return rp_hist_rings(c);
 }

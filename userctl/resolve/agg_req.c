@@ -265,18 +265,19 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
  * hist's own probes, counted in the kernel: a kretprobe's latency in
  * log2 buckets, or in linear ones of width step from 0, the last one
  * holding everything past; an entry probe, which has no latency, its hits.
- * By comm or not. A table without keys needs one slot; one of linear
- * buckets (2 KiB a key) is kept to a quarter of the default keys.
+ * By the keys of by (count's --by: "comm", "pid,comm"; "" for none). A
+ * table without keys needs one slot; one of linear buckets (2 KiB a key)
+ * is kept to a quarter of the default keys.
  */
-void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
+void rp_hist_agg_req(struct rp_probe_req *req, const char *by, uint64_t step,
 		     const char *value)
 {
 	struct rp_agg_req *a = &req->agg;
 	bool latency = !strcmp(value, "latency");
 
 	req->flags |= RAWPROBE_F_AGG;
-	snprintf(a->by, sizeof(a->by), "%s", by_comm ? "comm" : "");
-	a->max_keys = by_comm ? 0 : 1;
+	snprintf(a->by, sizeof(a->by), "%s", by);
+	a->max_keys = by[0] ? 0 : 1;
 	if (latency && req->kind != RAWPROBE_KIND_KRETPROBE &&
 	    req->pair.role != RAWPROBE_PAIR_END)
 		return;
@@ -290,6 +291,6 @@ void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
 	a->lin_min = latency ? 0 : -(int64_t)step;
 	a->lin_step = step;
 	a->lin_buckets = RAWPROBE_AGG_LIN_BUCKETS_MAX;
-	if (by_comm)
+	if (by[0])
 		a->max_keys = RAWPROBE_AGG_KEYS_DEFAULT / 4;
 }

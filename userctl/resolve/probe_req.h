@@ -24,7 +24,7 @@ int rp_agg_req_resolve(struct rp_probe_req *req);
  * by comm or not. rp_agg_req_resolve() checks the value against the
  * probe.
  */
-void rp_hist_agg_req(struct rp_probe_req *req, bool by_comm, uint64_t step,
+void rp_hist_agg_req(struct rp_probe_req *req, const char *by, uint64_t step,
 		     const char *value);
 /*
  * Aggregation's options, shared by count and probe add: --count, --by,

@@ -97,6 +97,22 @@ t_pair_causes() {
 	expect_eq 1 "$(docs_sum $S/pc.json 'd["count"]')" "latencies counted"
 }
 
+# --by KEYS other than comm: count's keys, of the end's (here the task
+# switched in: the woken one, whose pid is the key), as count's tables.
+t_pair_by_keys() {
+	local pid
+	cp "$(command -v sleep)" $S/sleeper6
+	bg_start $S/bk.out -j latency --by pid,comm --comm sleeper6 \
+		--from kprobe:__x64_sys_clock_nanosleep --from-key pid \
+		--to kprobe:finish_task_switch.isra.0 --to-key pid -o $S/bk.json
+	$S/sleeper6 0.05 & pid=$!
+	wait $pid
+	bg_stop INT
+	expect_eq "$pid sleeper6 1 1 1" \
+		"$(python3 -c 'import json, sys; e = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"]]; print(" ".join(str(x) for x in (e[0]["pid"], e[0]["comm"], e[0]["count"], int(e[0]["min"] >= 50000000))), len(e)) if e else print("none")' $S/bk.json)" \
+		"the sleep under its pid and comm: $(cat $S/bk.json)"
+}
+
 # A table of --max-keys 4 (8 slots): 20 tasks each start once and never
 # end; every start is stored or counted full, none is lost.
 FORKS='import os
@@ -335,5 +351,5 @@ t_pair_refused() {
 }
 
 tests t_pair_sleep_known t_pair_openmetrics t_pair_causes t_pair_table_full t_pair_field_keys \
-	t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
+	t_pair_by_keys t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
 	t_pair_persistent t_pair_persistent_records t_pair_refused
