@@ -145,6 +145,14 @@ static int rp_agg_check_key(const struct rp_probe_spec *spec, unsigned int i,
 		NL_SET_ERR_MSG(extack,
 			       "the caller and stack keys need a function's entry, by name (offset 0)");
 		return -EINVAL;
+	case RAWPROBE_AGG_KEY_START_COMM:
+	case RAWPROBE_AGG_KEY_START_PID:
+	case RAWPROBE_AGG_KEY_START_TGID:
+		if (spec->pair.role == RAWPROBE_PAIR_END)
+			return 0;
+		NL_SET_ERR_MSG(extack,
+			       "the start_comm, start_pid and start_tgid keys are a pair's end's: the task of its start");
+		return -EINVAL;
 	case RAWPROBE_AGG_KEY_RETVAL:
 		if (kret)
 			return 0;

@@ -26,7 +26,8 @@ static inline u32 rp_agg_key_width(const struct rp_probe_spec *spec,
 {
 	u8 t;
 
-	if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_COMM)
+	if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_COMM ||
+	    spec->agg.keys[i] == RAWPROBE_AGG_KEY_START_COMM)
 		return 2;
 	if (spec->agg.keys[i] != RAWPROBE_AGG_KEY_ARG)
 		return 1;

@@ -365,7 +365,7 @@ void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);
 void rp_agg_hit_latency(struct rawprobe_probe *p, struct pt_regs *regs,
-			const u64 *args, u64 latency_ns);
+			const u64 *args, u64 latency_ns, const u64 *start);
 void rp_agg_hit_return(struct rawprobe_probe *p, const u64 *args,
 		       unsigned long caller, u64 stack_id, u64 retval,
 		       u64 entry_ns);

@@ -189,7 +189,8 @@ static u64 rp_pair_expire(u32 ms)
  * @users: references: the probes that share it
  * @charge: charged to the budget netlink probes share (a probe module's
  *	pair is its code's business, as its kretprobes are)
- * @carry: starts carry their task to their ends (an end writes records)
+ * @carry: starts carry their task to their ends (an end writes records,
+ *	or counts by the start's task)
  * @extack: why not, for a netlink caller (or NULL)
  *
  * Return: the pair, or ERR_PTR(-E2BIG) over the budget, -ENOMEM.
@@ -256,9 +257,10 @@ int rp_pair_setup(struct rawprobe_probe **v, unsigned int n,
 		return err;
 	for (i = 0; i < n; i++) {
 		users += !!v[i]->spec.pair.role;
-		/* an end that writes records gives the start's task */
+		/* an end that writes records or counts by it: the task */
 		carry |= v[i]->spec.pair.role == RAWPROBE_PAIR_END &&
-			 !(v[i]->spec.flags & RAWPROBE_F_AGG);
+			 (!(v[i]->spec.flags & RAWPROBE_F_AGG) ||
+			  rp_pair_start_keys(&v[i]->spec));
 	}
 	pair = rp_pair_new(first->max_keys, first->expire_ms, users, true,
 			   carry, extack);

@@ -158,10 +158,22 @@ int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs);
 /* ...an end that writes a record per completed pair, not a histogram */
 int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs);
 
+/* Does an end count by its start's task (RAWPROBE_AGG_KEY_START_*)? */
+static inline bool rp_pair_start_keys(const struct rp_probe_spec *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->agg.nkeys; i++)
+		if (spec->agg.keys[i] >= RAWPROBE_AGG_KEY_START_COMM)
+			return true;
+	return false;
+}
+
 /* May the probe take the task handlers? */
 static inline bool rp_pair_task_only(const struct rawprobe_probe *p)
 {
-	return p->spec.pair.key != RAWPROBE_AGG_KEY_ARG && !p->spec.nargs;
+	return p->spec.pair.key != RAWPROBE_AGG_KEY_ARG && !p->spec.nargs &&
+	       !rp_pair_start_keys(&p->spec);
 }
 
 #endif /* _RAWPROBE_PAIR_H */

@@ -17,6 +17,9 @@ struct rp_agg_ctx {
 	unsigned long caller;
 	u64 stack_id;			/* with a stack key; 0: not interned */
 	u64 retval, latency_ns;
+	const u64 *start;		/* a pair's end: its start's task, as
+					 * struct rp_pair_carry holds it
+					 */
 };
 
 /* An argument as its declared type reads it: s32 and u32 cut to 32 bits. */
@@ -64,6 +67,28 @@ static noinline unsigned int rp_agg_key_str(const struct rawprobe_probe *p,
 }
 NOKPROBE_SYMBOL(rp_agg_key_str);
 
+/*
+ * A pair's end's key of its start's task (start: pid and tgid, then the
+ * comm, as struct rp_pair_carry holds them): its words.
+ */
+static noinline unsigned int rp_agg_key_start(u8 k, const u64 *start,
+					      u64 *key)
+{
+	if (k == RAWPROBE_AGG_KEY_START_COMM) {
+		key[0] = start ? start[1] : 0;
+		key[1] = start ? start[2] : 0;
+		return 2;
+	}
+	if (!start)
+		key[0] = 0;
+	else if (k == RAWPROBE_AGG_KEY_START_PID)
+		key[0] = (u32)start[0];
+	else
+		key[0] = start[0] >> 32;
+	return 1;
+}
+NOKPROBE_SYMBOL(rp_agg_key_start);
+
 static __always_inline unsigned int rp_agg_key_fill(
 	const struct rawprobe_probe *p, const struct rp_agg_ctx *c, u64 *key)
 {
@@ -81,6 +106,11 @@ static __always_inline unsigned int rp_agg_key_fill(
 		case RAWPROBE_AGG_KEY_PID:
 			key[w] = task->pid;
 			break;
+		case RAWPROBE_AGG_KEY_START_COMM:
+		case RAWPROBE_AGG_KEY_START_PID:
+		case RAWPROBE_AGG_KEY_START_TGID:
+			w += rp_agg_key_start(a->keys[i], c->start, &key[w]);
+			continue;
 		case RAWPROBE_AGG_KEY_TGID:
 			key[w] = task->tgid;
 			break;
@@ -299,9 +329,11 @@ NOKPROBE_SYMBOL(rp_agg_hit_entry);
 
 /* A pair's end (probes/pair.c): its arguments and the latency. */
 void rp_agg_hit_latency(struct rawprobe_probe *p, struct pt_regs *regs,
-			const u64 *args, u64 latency_ns)
+			const u64 *args, u64 latency_ns, const u64 *start)
 {
-	struct rp_agg_ctx c = { .args = args, .latency_ns = latency_ns };
+	struct rp_agg_ctx c = {
+		.args = args, .latency_ns = latency_ns, .start = start,
+	};
 
 	rp_agg_entry_ctx(p, regs, &c);
 	rp_agg_count(p, &c);

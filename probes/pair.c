@@ -74,7 +74,7 @@ int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!p->spec.agg.nkeys)
 		rp_agg_add(rp_agg_table_now(p->agg), NULL, (s64)ns);
 	else
-		rp_agg_hit_latency(p, regs, NULL, ns);
+		rp_agg_hit_latency(p, regs, NULL, ns, NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_end_task_pre);
@@ -90,15 +90,20 @@ int rp_pair_start_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rp_pair_start_pre);
 
+/* (an end that counts by its start's task takes it from the table) */
 int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
-	u64 args[RAWPROBE_MAX_ARGS], ns;
+	bool carry = p->pair->t.stride != RP_PAIR_SLOT_WORDS;
+	u64 args[RAWPROBE_MAX_ARGS], d;
+	struct rp_pair_carry c;
 
 	if (rp_emit_filtered(p, regs))
 		return 0;
-	if (rp_pair_hit_end(p->pair, rp_pair_key(p, regs, args), &ns))
-		rp_agg_hit_latency(p, regs, args, ns);
+	if (rp_pair_hit_end_raw(p->pair, rp_pair_key(p, regs, args), &d,
+				carry ? &c : NULL))
+		rp_agg_hit_latency(p, regs, args, rp_pair_ns(p->pair, d),
+				   carry ? c.w : NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_end_pre);

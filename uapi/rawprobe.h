@@ -689,6 +689,14 @@ enum rawprobe_agg_key {
 					 * entry), interned in the probe's
 					 * stack table: its id, never 0
 					 */
+	/*
+	 * A pair's end only: the task of the start it matched (the one
+	 * that issued a request, slept, connected), where COMM, PID and
+	 * TGID are the end's (an interrupt, a waker).
+	 */
+	RAWPROBE_AGG_KEY_START_COMM	= 9,
+	RAWPROBE_AGG_KEY_START_PID	= 10,
+	RAWPROBE_AGG_KEY_START_TGID	= 11,
 	__RAWPROBE_AGG_KEY_MAX,
 };
 #define RAWPROBE_AGG_MAX_KEYS		4

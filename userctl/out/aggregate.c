@@ -33,6 +33,7 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 	(*w)++;
 	switch (v->keys[i]) {
 	case RAWPROBE_AGG_KEY_COMM:
+	case RAWPROBE_AGG_KEY_START_COMM:
 		memcpy(comm, *w - 1, RAWPROBE_COMM_LEN);
 		comm[RAWPROBE_COMM_LEN] = '\0';
 		(*w)++;
@@ -95,6 +96,7 @@ void rp_agg_view_func_key(struct rp_agg_view *v, const char *const *funcs,
 static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 {
 	return v->keys[i] != RAWPROBE_AGG_KEY_COMM &&
+	       v->keys[i] != RAWPROBE_AGG_KEY_START_COMM &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_CALLER &&
 	       v->keys[i] != RP_AGG_KEY_FUNC &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
@@ -245,6 +247,7 @@ static char *rp_agg_fold_key(char *p, const struct rp_agg_view *v,
 		return st ? rp_put_folded_stack(p, v->addr, st->frames, st->n) :
 			    rp_put_folded_name(p, v->addr);
 	case RAWPROBE_AGG_KEY_COMM:	/* raw: folding escapes it */
+	case RAWPROBE_AGG_KEY_START_COMM:
 		p = rp_put_folded_str(p, (const char *)*w, RAWPROBE_COMM_LEN);
 		*w += 2;
 		return p;

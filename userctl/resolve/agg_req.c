@@ -24,9 +24,14 @@ static const struct {
 	{ "caller",	RAWPROBE_AGG_KEY_CALLER },
 	{ "retval",	RAWPROBE_AGG_KEY_RETVAL },
 	{ "stack",	RAWPROBE_AGG_KEY_STACK },
+	{ "start_comm",	RAWPROBE_AGG_KEY_START_COMM },
+	{ "start_pid",	RAWPROBE_AGG_KEY_START_PID },
+	{ "start_tgid",	RAWPROBE_AGG_KEY_START_TGID },
 };
 
-#define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, stack, retval, argN or an argument's name"
+#define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, stack, retval, " \
+	"start_comm, start_pid, start_tgid (a pair's end), argN or an " \
+	"argument's name"
 
 /* The index of argument word ("arg2", or a name --args gave), or -1. */
 static int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
@@ -68,6 +73,11 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 		    req->kind != RAWPROBE_KIND_KRETPROBE)
 			return rp_usage_error("--by retval: only a kretprobe sees "
 					      "a return value");
+		if (rp_agg_keys[k].key >= RAWPROBE_AGG_KEY_START_COMM &&
+		    req->pair.role != RAWPROBE_PAIR_END)
+			return rp_usage_error("--by %s: the task of a pair's start, "
+					      "known to its end (latency, probe "
+					      "add pair)", word);
 		if ((rp_agg_keys[k].key == RAWPROBE_AGG_KEY_CALLER ||
 		     rp_agg_keys[k].key == RAWPROBE_AGG_KEY_STACK) &&
 		    (req->offset || !req->symbol[0]))

@@ -113,6 +113,28 @@ t_pair_by_keys() {
 		"the sleep under its pid and comm: $(cat $S/bk.json)"
 }
 
+# The start's task as keys: a sleep's end (try_to_wake_up) runs in its
+# waker, a timer interrupt's task, but start_comm and start_pid are the
+# sleeper's, taken from the table with the start's time.
+t_pair_start_keys() {
+	local pid
+	cp "$(command -v sleep)" $S/sleeper7
+	bg_start $S/sk.out -j latency --by start_comm,start_pid,comm \
+		--comm sleeper7 --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid' -o $S/sk.json
+	$S/sleeper7 0.05 & pid=$!
+	wait $pid
+	bg_stop INT
+	python3 tests/cli/validate_json.py count $S/sk.json >/dev/null ||
+		fail "schema: $(python3 tests/cli/validate_json.py count $S/sk.json)"
+	expect_eq "sleeper7 $pid 1" \
+		"$(python3 -c 'import json, sys; e = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"]]; print(" ".join(str(x) for x in (e[0]["start_comm"], e[0]["start_pid"], e[0]["count"]))) if len(e) == 1 else print(e)' $S/sk.json)" \
+		"the sleep under its sleeper: $(cat $S/sk.json)"
+	expect_fail 2 "start_comm: the task of a pair's start" \
+		$CTL count kprobe:vfs_read --by start_comm
+}
+
 # A table of --max-keys 4 (8 slots): 20 tasks each start once and never
 # end; every start is stored or counted full, none is lost.
 FORKS='import os
@@ -351,5 +373,5 @@ t_pair_refused() {
 }
 
 tests t_pair_sleep_known t_pair_openmetrics t_pair_causes t_pair_table_full t_pair_field_keys \
-	t_pair_by_keys t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
+	t_pair_by_keys t_pair_start_keys t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
 	t_pair_persistent t_pair_persistent_records t_pair_refused
