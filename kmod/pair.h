@@ -108,8 +108,14 @@ static __always_inline bool rp_pair_hit_end_raw(struct rawprobe_pair *pair,
 						struct rp_pair_carry *c)
 {
 	u64 now = rp_pair_clock(pair), ts = 0;
+	enum rp_pair_take_res r;
 
-	switch (rp_pair_take_carry(&pair->t, key, now, &ts, c)) {
+	/* (c only where the table carries its starts' tasks) */
+	if (unlikely(pair->t.stride != RP_PAIR_SLOT_WORDS))
+		r = rp_pair_take_carry(&pair->t, key, now, &ts, c);
+	else
+		r = rp_pair_take(&pair->t, key, now, &ts);
+	switch (r) {
 	case RP_PAIR_MATCHED:
 		break;
 	case RP_PAIR_TOO_OLD:

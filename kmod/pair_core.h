@@ -53,6 +53,9 @@
 #ifndef RP_PAIR_PRIMITIVES
 #error "include pair_core_kernel.h or pair_core_host.h, not pair_core.h"
 #endif
+#ifndef __always_inline		/* the host's tests */
+#define __always_inline inline __attribute__((always_inline))
+#endif
 
 #define RP_PAIR_READY		(1ULL << 63)
 #define RP_PAIR_BUSY		(1ULL << 62)
@@ -91,10 +94,15 @@ static inline __u32 rp_pair_hash(__u64 key)
 	return (__u32)(h >> 32);
 }
 
-static inline __u64 *rp_pair_slot(const struct rp_pair_table *t, __u32 h,
-				  __u32 i)
+/*
+ * Slot i of hash h, in a table of sw words a slot: the hit path passes
+ * RP_PAIR_SLOT_WORDS, a constant, where it knows the table carries
+ * nothing (a multiply less, and the carry loops gone).
+ */
+static __always_inline __u64 *rp_pair_slot(const struct rp_pair_table *t,
+					   __u32 h, __u32 i, __u32 sw)
 {
-	return t->slots + (__u64)((h + i) & t->mask) * t->stride;
+	return t->slots + (__u64)((h + i) & t->mask) * sw;
 }
 
 static inline __u64 rp_pair_seq(__u64 w)
@@ -138,9 +146,10 @@ struct rp_pair_carry {
  * Claim the slot in state w, fill it in, publish it: 1, or 0 if another
  * writer changed it first.
  */
-static inline int rp_pair_fill(const struct rp_pair_table *t, __u64 *slot,
-			       __u64 w, __u32 h, __u64 key, __u64 now,
-			       const struct rp_pair_carry *c)
+static __always_inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h,
+					__u64 key, __u64 now,
+					const struct rp_pair_carry *c,
+					__u32 sw)
 {
 	__u64 busy = rp_pair_busy(w);
 	__u32 i;
@@ -149,7 +158,7 @@ static inline int rp_pair_fill(const struct rp_pair_table *t, __u64 *slot,
 		return 0;
 	rp_pair_write(&slot[1], key);
 	rp_pair_write(&slot[2], now);
-	for (i = RP_PAIR_SLOT_WORDS; i < t->stride; i++)
+	for (i = RP_PAIR_SLOT_WORDS; i < sw; i++)
 		rp_pair_write(&slot[i], c->w[i - RP_PAIR_SLOT_WORDS]);
 	/* the key and time before the state that says they are in */
 	rp_pair_store_release(&slot[0], (busy & ~RP_PAIR_BUSY) |
@@ -162,9 +171,9 @@ static inline int rp_pair_fill(const struct rp_pair_table *t, __u64 *slot,
  * else the first free one, else one whose start has expired. *tried is
  * set when a claim lost to another writer (worth a second look).
  */
-static inline enum rp_pair_put_res
+static __always_inline enum rp_pair_put_res
 rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
-		 const struct rp_pair_carry *c, int *tried)
+		 const struct rp_pair_carry *c, int *tried, __u32 sw)
 {
 	__u32 i, n = RP_PAIR_PROBES;
 	__u64 *slot, *free_slot = 0, *old_slot = 0, w, free_w = 0, old_w = 0;
@@ -172,10 +181,10 @@ rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
 	if (n > t->mask + 1)
 		n = t->mask + 1;
 	for (i = 0; i < n; i++) {
-		slot = rp_pair_slot(t, h, i);
+		slot = rp_pair_slot(t, h, i, sw);
 		w = rp_pair_load_acquire(&slot[0]);
 		if (rp_pair_is_key(slot, w, h, key)) {
-			if (rp_pair_fill(t, slot, w, h, key, now, c))
+			if (rp_pair_fill(slot, w, h, key, now, c, sw))
 				return RP_PAIR_REPLACED;
 			*tried = 1;
 			continue;	/* taken meanwhile: a free one below */
@@ -194,12 +203,12 @@ rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
 		}
 	}
 	if (free_slot) {
-		if (rp_pair_fill(t, free_slot, free_w, h, key, now, c))
+		if (rp_pair_fill(free_slot, free_w, h, key, now, c, sw))
 			return RP_PAIR_STORED;
 		*tried = 1;
 	}
 	if (old_slot) {
-		if (rp_pair_fill(t, old_slot, old_w, h, key, now, c))
+		if (rp_pair_fill(old_slot, old_w, h, key, now, c, sw))
 			return RP_PAIR_RECLAIMED;
 		*tried = 1;
 	}
@@ -212,27 +221,34 @@ rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
  * lost to another writer (on another CPU, or one this handler
  * interrupted) looks again once: a second loss is counted as full.
  */
-static inline enum rp_pair_put_res
-rp_pair_put_carry(struct rp_pair_table *t, __u64 key, __u64 now,
-		  const struct rp_pair_carry *c)
+static __always_inline enum rp_pair_put_res
+rp_pair_put_in(struct rp_pair_table *t, __u64 key, __u64 now,
+	       const struct rp_pair_carry *c, __u32 sw)
 {
 	__u32 h = rp_pair_hash(key);
 	enum rp_pair_put_res r;
 	int tried = 0;
 
-	r = rp_pair_put_once(t, key, h, now, c, &tried);
+	r = rp_pair_put_once(t, key, h, now, c, &tried, sw);
 	if (r == RP_PAIR_FULL && tried) {
 		tried = 0;
-		r = rp_pair_put_once(t, key, h, now, c, &tried);
+		r = rp_pair_put_once(t, key, h, now, c, &tried, sw);
 	}
 	return r;
 }
 
-/* A start that carries nothing (a table of RP_PAIR_SLOT_WORDS) */
-static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
-					       __u64 key, __u64 now)
+static inline enum rp_pair_put_res
+rp_pair_put_carry(struct rp_pair_table *t, __u64 key, __u64 now,
+		  const struct rp_pair_carry *c)
 {
-	return rp_pair_put_carry(t, key, now, NULL);
+	return rp_pair_put_in(t, key, now, c, t->stride);
+}
+
+/* A start that carries nothing, into a table of RP_PAIR_SLOT_WORDS */
+static __always_inline enum rp_pair_put_res
+rp_pair_put(struct rp_pair_table *t, __u64 key, __u64 now)
+{
+	return rp_pair_put_in(t, key, now, NULL, RP_PAIR_SLOT_WORDS);
 }
 
 /*
@@ -242,9 +258,9 @@ static inline enum rp_pair_put_res rp_pair_put(struct rp_pair_table *t,
  * it: then it is no longer this key's, or no longer READY): what the
  * end takes is one start's, never half another's.
  */
-static inline enum rp_pair_take_res
-rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
-		   struct rp_pair_carry *c)
+static __always_inline enum rp_pair_take_res
+rp_pair_take_in(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
+		struct rp_pair_carry *c, __u32 sw)
 {
 	__u32 h = rp_pair_hash(key), i, j, n = RP_PAIR_PROBES;
 	__u64 *slot, w;
@@ -252,7 +268,7 @@ rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
 	if (n > t->mask + 1)
 		n = t->mask + 1;
 	for (i = 0; i < n; i++) {
-		slot = rp_pair_slot(t, h, i);
+		slot = rp_pair_slot(t, h, i, sw);
 		w = rp_pair_load_acquire(&slot[0]);
 		if (!w)			/* never used: the key is not past it */
 			break;
@@ -260,7 +276,7 @@ rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
 			__u64 seen;
 
 			*ts = rp_pair_read(&slot[2]);
-			for (j = RP_PAIR_SLOT_WORDS; c && j < t->stride; j++)
+			for (j = RP_PAIR_SLOT_WORDS; c && j < sw; j++)
 				c->w[j - RP_PAIR_SLOT_WORDS] =
 					rp_pair_read(&slot[j]);
 			seen = rp_pair_cmpxchg(&slot[0], w, rp_pair_free_of(w));
@@ -273,11 +289,18 @@ rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
 	return RP_PAIR_NO_START;
 }
 
-static inline enum rp_pair_take_res rp_pair_take(struct rp_pair_table *t,
-						 __u64 key, __u64 now,
-						 __u64 *ts)
+static inline enum rp_pair_take_res
+rp_pair_take_carry(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
+		   struct rp_pair_carry *c)
 {
-	return rp_pair_take_carry(t, key, now, ts, NULL);
+	return rp_pair_take_in(t, key, now, ts, c, t->stride);
+}
+
+/* An end that takes nothing carried, from a table of RP_PAIR_SLOT_WORDS */
+static __always_inline enum rp_pair_take_res
+rp_pair_take(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts)
+{
+	return rp_pair_take_in(t, key, now, ts, NULL, RP_PAIR_SLOT_WORDS);
 }
 
 /*

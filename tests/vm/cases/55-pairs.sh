@@ -196,6 +196,15 @@ t_pair_block_io() {
 	expect_eq 64 "$(pair_stat $S/bio.out.err matched)" "requests ended"
 	expect_eq 0 "$(pair_stat $S/bio.out.err 'ends without a start')" "ends without a start"
 	expect_eq 0 "$(pair_stat $S/bio.out.err pending)" "pending"
+	# by the issuer: dd's, not the completion's task
+	bg_start $S/bic.out -j latency --key rq --by start_comm \
+		--from kprobe:blk_mq_start_request \
+		--to kprobe:blk_mq_end_request -o $S/bic.json
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null
+	bg_stop INT
+	expect_eq "64 1" \
+		"$(python3 -c 'import json, sys; e = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"]]; print(sum(x["count"] for x in e), int(sum(x["count"] for x in e if x["start_comm"] == "dd") >= 32))' $S/bic.json)" \
+		"the requests, most of them dd's: $(cat $S/bic.json)"
 }
 
 # runqlat's question: a task from its wakeup (or its birth) to its
