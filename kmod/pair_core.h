@@ -53,9 +53,6 @@
 #ifndef RP_PAIR_PRIMITIVES
 #error "include pair_core_kernel.h or pair_core_host.h, not pair_core.h"
 #endif
-#ifndef __always_inline		/* the host's tests */
-#define __always_inline inline __attribute__((always_inline))
-#endif
 
 #define RP_PAIR_READY		(1ULL << 63)
 #define RP_PAIR_BUSY		(1ULL << 62)

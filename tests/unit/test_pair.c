@@ -33,7 +33,7 @@ static inline __u64 host_cmpxchg(__u64 *p, __u64 old, __u64 new)
 #define rp_pair_cmpxchg(p, o, n)	host_cmpxchg(p, o, n)
 #define rp_pair_read(p)			__atomic_load_n(p, __ATOMIC_RELAXED)
 #define rp_pair_write(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)
-#define RP_PAIR_PRIMITIVES 1
+#define RP_PAIR_PRIMITIVES 1	/* (__always_inline: glibc's cdefs.h) */
 #include "pair_core.h"
 #include "test_rand.h"
 
