@@ -65,9 +65,9 @@ def as_bytes(s):
     return s if isinstance(s, bytes) else s.encode()
 
 
-def desc(pid, kind, name, types, is_addr=0, by_name=0):
-    body = struct.pack('<IBBB6s224sB2x', pid, kind, is_addr, len(types),
-                       bytes(types), as_bytes(name), by_name)
+def desc(pid, kind, name, types, is_addr=0, by_name=0, pair_end=0):
+    body = struct.pack('<IBBB6s224sBBx', pid, kind, is_addr, len(types),
+                       bytes(types), as_bytes(name), by_name, pair_end)
     assert len(body) == 240
     return struct.pack('<II', 1, len(body)) + body
 
@@ -223,7 +223,7 @@ def pairs(path):
     latency: the start's task in the header, the end's in end_task, where
     a kretprobe's record has its return value) beside a kretprobe's."""
     out = [b'RPCAP001',
-           desc(1, KPROBE, 'kprobe:tcp_set_state', [U64]),
+           desc(1, KPROBE, 'kprobe:tcp_set_state', [U64], pair_end=1),
            desc(2, KRETPROBE, 'kretprobe:vfs_read', [])]
     out.append(record(9_000_000_000, 1, 1, KPROBE, 1, 500, 500, 'curl',
                       0xffffffff81100000, [7], retval=41 << 32 | 42,

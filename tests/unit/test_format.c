@@ -73,11 +73,10 @@ static size_t ref_utf8_len(const unsigned char *s, size_t n)
 }
 
 /* Escaping, byte by byte, as escape.h describes it. */
-/* A pair's record (latency --records): an entry probe's with a latency */
-static bool ref_is_pair(const struct rawprobe_record *r)
+/* A pair's record (latency --records): its probe's desc says so */
+static bool ref_is_pair(const struct rp_probe_desc *d)
 {
-	return r->kind == RAWPROBE_KIND_KPROBE ||
-	       r->kind == RAWPROBE_KIND_JPROBE;
+	return d && d->pair_end;
 }
 
 static void ref_escape(FILE *out, const char *s, size_t max)
@@ -315,7 +314,7 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 		fputc(' ', out);
 		ref_str(out, r);
 	}
-	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(r))
+	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(d))
 		fprintf(out, " (%" PRIu64 " ns)", (uint64_t)r->latency_ns);
 	else if (r->flags & RAWPROBE_REC_RETVAL)
 		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
@@ -445,7 +444,7 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 		fputs(",\"str_fault\":true", out);
 	if (r->flags & RAWPROBE_REC_STACK)
 		ref_json_stack(out, r);
-	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(r))
+	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(d))
 		fprintf(out, ",\"latency_ns\":%" PRIu64 ",\"end_pid\":%" PRIu32
 			",\"end_tgid\":%" PRIu32, (uint64_t)r->latency_ns,
 			(uint32_t)r->end_task, (uint32_t)(r->end_task >> 32));

@@ -25,7 +25,14 @@ struct rp_probe_desc {
 	 * they are (parameters, field paths), in any order, not by position.
 	 */
 	unsigned char by_name;
-	unsigned char pad[2];		/* (a capture's probe item is 240 bytes) */
+	/*
+	 * A pair's end that writes records (latency --records): its
+	 * records' RAWPROBE_REC_RETVAL means a latency since the start,
+	 * end_task in retval's place (an override's entry records have the
+	 * flag too, with a return value).
+	 */
+	unsigned char pair_end;
+	unsigned char pad[1];		/* (a capture's probe item is 240 bytes) */
 	/*
 	 * Argument names (RAWPROBE_A_ARG_NAMES), set by rp_desc_set_names().
 	 * Capture files keep them in an item of their own: the probe item

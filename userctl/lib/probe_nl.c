@@ -255,6 +255,8 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	d->nargs = pi->nargs;
 	memcpy(d->argtypes, pi->argtypes, sizeof(d->argtypes));
 	d->by_name = pi->nfetch != 0;
+	d->pair_end = pi->pair.role == RAWPROBE_PAIR_END &&
+		      !(pi->flags & RAWPROBE_F_AGG);
 	rp_desc_set_names(d, pi->arg_names);
 }
 

@@ -303,7 +303,7 @@ static char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
 static char *rp_text_retval(char *p, const struct rawprobe_record *r,
 			    const struct rp_probe_desc *d)
 {
-	if (!rp_rec_is_pair(r)) {
+	if (!rp_rec_is_pair(r, d)) {
 		p = rp_put(p, " = ", 3);
 		p = rp_text_ret_value(p, r, d);
 	}
@@ -574,11 +574,12 @@ static void rp_json_pair(struct json *j, const struct rawprobe_record *r)
 	json_kv_u64(j, "end_tgid", r->end_task >> 32);
 }
 
-static void rp_json_retval(struct json *j, const struct rawprobe_record *r)
+static void rp_json_retval(struct json *j, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d)
 {
 	char *p;
 
-	if (rp_rec_is_pair(r)) {
+	if (rp_rec_is_pair(r, d)) {
 		rp_json_pair(j, r);
 		return;
 	}
@@ -610,7 +611,7 @@ void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		rp_stack_json(j, frames, rp_stack_frames(r, frames));
 	}
 	if (r->flags & RAWPROBE_REC_RETVAL)
-		rp_json_retval(j, r);
+		rp_json_retval(j, r, d);
 	json_obj_close(j);
 	json_end_doc(j);
 }

@@ -57,15 +57,14 @@ size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v);
 int rp_desc_has_fmt(const struct rp_probe_desc *d);
 
 /*
- * A pair's record (latency --records): an entry probe's, with the time
- * since its start in latency_ns, the start's task in its header and the
- * end's in end_task (uapi: struct rawprobe_record).
+ * A pair's record (latency --records): its probe's desc says so; the
+ * time since its start in latency_ns, the start's task in its header and
+ * the end's in end_task (uapi: struct rawprobe_record).
  */
-static inline int rp_rec_is_pair(const struct rawprobe_record *r)
+static inline int rp_rec_is_pair(const struct rawprobe_record *r,
+				 const struct rp_probe_desc *d)
 {
-	return (r->flags & RAWPROBE_REC_RETVAL) &&
-	       (r->kind == RAWPROBE_KIND_KPROBE ||
-		r->kind == RAWPROBE_KIND_JPROBE);
+	return (r->flags & RAWPROBE_REC_RETVAL) && d && d->pair_end;
 }
 
 /* The type of argument i of a record (u64 when d does not say). */

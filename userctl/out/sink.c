@@ -265,7 +265,7 @@ static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
 	*p++ = ',';
 	if (r->flags & RAWPROBE_REC_RETVAL) {
 		/* a pair's has a latency and no return value */
-		if (!rp_rec_is_pair(r))
+		if (!rp_rec_is_pair(r, d))
 			p = rp_put_s64(p, r->retval);
 		p = rp_put_u64(rp_put(p, ",", 1), r->latency_ns);
 	} else {
