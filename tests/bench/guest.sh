@@ -56,7 +56,11 @@
 # rows and the staircase, step<N>_*_ring: the ring row on a copy of the
 # core cut short at step N (make bench-steps, kmod/record.h).
 #
-#   guest.sh [-i] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
+# With -P too, the plugin also profiles the intervals by block (run.sh
+# --profile) and each configuration's /proc/kallsyms goes to the output
+# directory, to name the blocks.
+#
+#   guest.sh [-i [-P]] [-r ROUNDS] [-n CALLS] [-c "CONFIG..."] [-s "N..."]
 #            [-f rawprobe|ftrace] [-R] [-g]
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
 # "" for none); -f: which tool adds and removes them first (rawprobe);
@@ -96,9 +100,11 @@ INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_mono_ring rawprobe_kretprobe_mono_ri
 SCALE_FIRST=rawprobe
 SCALE_HOW=""	# "" (the sorted list), reversed, unarmed
 GLOBS=0
-while getopts "ir:n:c:s:f:Rg" opt; do
+PROFILE=0
+while getopts "ir:n:c:s:f:RgP" opt; do
 	case $opt in
 	i)	INSN=1 ;;
+	P)	PROFILE=1 ;;
 	g)	GLOBS=1 ;;
 	s)	SCALE=$OPTARG ;;
 	f)	SCALE_FIRST=$OPTARG ;;
@@ -144,6 +150,8 @@ workload() {
 		return 1
 	fi
 	echo "I $ROUND $CONFIG $INTERVALS $CALLS" >&3
+	# -P: the symbols the plugin's profile is named by, modules' included
+	[ $PROFILE = 1 ] && cat /proc/kallsyms > "/rawprobe-out/kallsyms.$CONFIG"
 	echo "- $n"
 }
 

@@ -30,6 +30,9 @@
 #         --insn-rounds N  its rounds after the warm-up (default 3)
 #         --insn-exact  the plugin counts each instruction (exact=on),
 #                       not each block: slower, to check per-block counts
+#         --profile     the instruction count by function too, for the
+#                       configurations of -c (tools/tcg-insn/profile.py):
+#                       where a probe's instructions go
 #         --scale "N..."   kprobe counts to add and remove, rawprobe and
 #                       ftrace (default "1000 10000"; "" for none)
 #         --scale-first T  rawprobe (default) or ftrace: which adds and
@@ -48,7 +51,7 @@ cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
 times=1 insn=1 insn_rounds=3 scale="1000 10000" scale_first=rawprobe scale_reversed="" exact=""
-many=1 globs=1
+many=1 globs=1 profile=""
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -63,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--insn-only)	times=0; shift ;;
 	--insn-rounds)	insn_rounds=$2; shift 2 ;;
 	--insn-exact)	exact=",exact=on"; shift ;;
+	--profile)	profile=1 times=0 many=0 globs=0 doc=0; shift ;;
 	--scale)	scale=$2; shift 2 ;;
 	--scale-first)	scale_first=$2; shift 2 ;;
 	--scale-reversed) scale_reversed=-R; shift ;;
@@ -70,7 +74,7 @@ while [ $# -gt 0 ]; do
 	--many-cpus-only) times=0 insn=0 globs=0; shift ;;
 	--no-globs)	globs=0; shift ;;
 	--globs-only)	times=0 insn=0 many=0; shift ;;
-	-h|--help)	sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help)	sed -n '3,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -167,15 +171,20 @@ if [ $insn = 1 ]; then
 	counts=$out/insn-counts
 	rm -f "$counts"
 	plugin=(--plugin "build/tcg-insn/libinsn.so,$(tools/tcg-insn/marks.sh \
-		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts$exact")
+		build/tcg-insn/getpgid_marked),vcpu=0,out=$counts$exact${profile:+,profile=$out/insn-profile}")
 	echo "bench: kernel $kernel, instruction count, $insn_rounds rounds" >&2
 	# One host thread: the counts do not depend on it, and with a thread
 	# per vCPU this guest died in a text_poke IPI while ftrace armed its
 	# event (docs/reliability.md).
 	vmopts=(--tcg-single)
-	bench_guest insn-vm -i -r "$insn_rounds" ${configs:+-c "$configs"}
+	bench_guest insn-vm -i ${profile:+-P} -r "$insn_rounds" ${configs:+-c "$configs"}
 	vmopts=()
 	[ $rc = 0 ] || status=1
+	if [ -n "$profile" ]; then
+		python3 tools/tcg-insn/profile.py "$out/insn-profile" \
+			"$out/insn-vm" "$out/insn-vm/output" | tee "$out/profile.txt"
+		exit $status
+	fi
 	report+=(--insn "$out/insn-vm/output" --insn-counts "$counts"
 		--insn-conditions "$(conditions "2 vCPUs on one host thread \
 (--tcg-single), workload pinned to cpu0 and readers to cpu1")")

@@ -152,6 +152,18 @@ for i in 1 2 3; do
 done
 check "three runs agree exactly" '[ $same = 1 ]' "last: $(head -c 300 "$T/out")"
 
+# --- profile=: the blocks that ran inside an interval ---
+count profile="$T/prof" -- 3 100000
+loop_at=$(printf '0x%x' "$(sym rp_loop)")	# as the plugin writes it
+loop_runs=$(awk -v a="$loop_at" '$1 == a { print $3 }' "$T/prof")
+check "profile=: the loop's block ran 3 * 100000 times in the intervals" \
+	'[ "$loop_runs" = 300000 ]' "rp_loop at $loop_at: '$loop_runs'; $(head -c 300 "$T/prof")"
+prof_sum=$(awk '{ s += $2 * $3 } END { print s + 0 }' "$T/prof")
+int_sum=$(intervals | awk '{ s += $1 } END { print s + 0 }')
+check "profile=: its blocks add up to the intervals, within a marker a side" \
+	'[ $((prof_sum - int_sum)) -le 6 ] && [ $((int_sum - prof_sum)) -le 6 ]' \
+	"profile $prof_sum, intervals $int_sum"
+
 # --- vCPU filter, output to stderr ---
 count vcpu=1 -- 3 10
 check "vcpu=1: a single-threaded program's markers (vCPU 0) are ignored" \

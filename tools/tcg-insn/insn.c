@@ -5,6 +5,7 @@
  * alike (tools/tcg-insn/README.md).
  *
  *   -plugin libinsn.so,start=ADDR,stop=ADDR[,vcpu=N][,out=PATH][,exact=on]
+ *                      [,profile=PATH]
  *
  * An interval opens when a vCPU reaches the instruction at START and
  * closes when the same vCPU reaches STOP: its count runs from START's
@@ -19,6 +20,11 @@
  * block were counted, and count again when they run. exact=on counts
  * each instruction as it starts instead (slower; the faulting
  * instruction still counts once more than it retires).
+ *
+ * profile=PATH also counts, per block, how often it ran inside an
+ * interval: at exit PATH gets a line "VADDR INSNS RUNS" for each block
+ * that did (tools/tcg-insn/profile.py names them by a guest's kallsyms),
+ * to say which functions a probe's instructions go to.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -44,6 +50,21 @@ static uint64_t mark_start, mark_stop;
 static long only_vcpu = -1;
 static bool exact;
 static FILE *out;
+
+/*
+ * A translated block, for profile=: its runs inside an interval. A block
+ * translated again (its page's text patched, the code cache flushed)
+ * gets another; profile.py adds them up by address.
+ */
+struct prof_tb {
+	uint64_t vaddr;
+	uint64_t runs;
+	uint32_t n;
+	struct prof_tb *next;
+};
+
+static const char *prof_path;
+static struct prof_tb *prof_tbs;	/* under lock */
 
 /* The intervals, for the summary; taken by every vCPU's STOP. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,6 +118,17 @@ static void on_block(unsigned int vcpu, void *data)
 		vcpus[vcpu].count += (uintptr_t)data;
 }
 
+static void on_block_prof(unsigned int vcpu, void *data)
+{
+	struct prof_tb *tb = data;
+
+	if (vcpu >= MAX_VCPUS)
+		return;
+	vcpus[vcpu].count += tb->n;
+	if (vcpus[vcpu].open)
+		__atomic_fetch_add(&tb->runs, 1, __ATOMIC_RELAXED);
+}
+
 static void on_insn(unsigned int vcpu, void *data)
 {
 	(void)data;
@@ -137,9 +169,23 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 
 	(void)id;
-	if (!exact)
+	if (!exact && prof_path && n) {
+		struct prof_tb *p = calloc(1, sizeof(*p));
+
+		if (p) {
+			p->vaddr = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+			p->n = (uint32_t)n;
+			pthread_mutex_lock(&lock);
+			p->next = prof_tbs;
+			prof_tbs = p;
+			pthread_mutex_unlock(&lock);
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block_prof,
+							     QEMU_PLUGIN_CB_NO_REGS, p);
+		}
+	} else if (!exact) {
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)n);
+	}
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
@@ -161,6 +207,23 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* profile=: the blocks that ran inside an interval (under lock) */
+static void write_profile(void)
+{
+	struct prof_tb *p;
+	FILE *f = fopen(prof_path, "w");
+
+	if (!f) {
+		fprintf(stderr, "tcg-insn: profile=%s: %s\n", prof_path, strerror(errno));
+		return;
+	}
+	for (p = prof_tbs; p; p = p->next)
+		if (p->runs)
+			fprintf(f, "0x%" PRIx64 " %" PRIu32 " %" PRIu64 "\n",
+				p->vaddr, p->n, p->runs);
+	fclose(f);
+}
+
 static void summary(qemu_plugin_id_t id, void *data)
 {
 	size_t i, open = 0;
@@ -168,6 +231,8 @@ static void summary(qemu_plugin_id_t id, void *data)
 	(void)id;
 	(void)data;
 	pthread_mutex_lock(&lock);
+	if (prof_path)
+		write_profile();
 	for (i = 0; i < MAX_VCPUS; i++)
 		open += vcpus[i].open;
 	fprintf(out, "# tcg-insn: %zu intervals (%s)", n_intervals,
@@ -196,7 +261,7 @@ static int usage(const char *fmt, const char *arg)
 	fputs("tcg-insn: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\ntcg-insn: usage: -plugin libinsn.so,start=ADDR,stop=ADDR"
-	      "[,vcpu=N][,out=PATH][,exact=on|off]\n", stderr);
+	      "[,vcpu=N][,out=PATH][,exact=on|off][,profile=PATH]\n", stderr);
 	return -1;
 }
 
@@ -236,6 +301,10 @@ static int parse_arg(const char *arg, const char **out_path, bool *seen_start,
 		if (!*val)
 			return usage("out=%s: give a file name", val);
 		*out_path = val;
+	} else if (len == 7 && !strncmp(arg, "profile", 7)) {
+		if (!*val)
+			return usage("profile=%s: give a file name", val);
+		prof_path = val;
 	} else if (len == 5 && !strncmp(arg, "exact", 5)) {
 		if (!qemu_plugin_bool_parse("exact", val, &exact))
 			return usage("exact=%s: give on or off", val);
@@ -261,6 +330,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			     "(e.g. from tools/tcg-insn/marks.sh BINARY)");
 	if (mark_start == mark_stop)
 		return usage("%s", "start and stop are the same address");
+	if (prof_path && exact)
+		return usage("%s", "profile= counts blocks: not with exact=on");
 	if (info->system_emulation && only_vcpu >= info->system.max_vcpus) {
 		char msg[64];
 
