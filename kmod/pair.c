@@ -225,9 +225,8 @@ struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
 	}
 	refcount_set(&pair->ref, users);
 	pair->nr_slots = nr;
-	pair->t.mask = nr - 1;
-	pair->t.stride = stride;
-	pair->t.expire = rp_pair_expire(expire_ms);
+	rp_pair_table_init(&pair->t, pair->t.slots, nr, stride,
+			   rp_pair_expire(expire_ms));
 	if (rp_clock_tsc_khz())
 		pair->tsc_mult = div_u64((u64)NSEC_PER_MSEC << RP_PAIR_TSC_SHIFT,
 					 rp_clock_tsc_khz());

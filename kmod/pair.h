@@ -8,6 +8,7 @@
 #define _RAWPROBE_PAIR_H
 
 #include <linux/atomic.h>
+#include <linux/kprobes.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
@@ -26,6 +27,9 @@
 #define rp_pair_cmpxchg(p, o, n)	cmpxchg(p, o, n)
 #define rp_pair_read(p)			READ_ONCE(*(p))
 #define rp_pair_write(p, v)		WRITE_ONCE(*(p), v)
+/* the walks past a key's first slot: out of the handlers, never probed */
+#define rp_pair_walk			noinline
+#define RP_PAIR_WALK_DONE(fn)		NOKPROBE_SYMBOL(fn)
 #define RP_PAIR_PRIMITIVES 1
 #include "pair_core.h"
 
@@ -170,7 +174,8 @@ static inline bool rp_pair_start_keys(const struct rp_probe_spec *spec)
 	unsigned int i;
 
 	for (i = 0; i < spec->agg.nkeys; i++)
-		if (spec->agg.keys[i] >= RAWPROBE_AGG_KEY_START_COMM)
+		if (spec->agg.keys[i] >= RAWPROBE_AGG_KEY_START_COMM &&
+		    spec->agg.keys[i] <= RAWPROBE_AGG_KEY_START_TGID)
 			return true;
 	return false;
 }

@@ -8,7 +8,9 @@
  * Primitives: rp_pair_load_acquire(p), rp_pair_store_release(p, v),
  * rp_pair_cmpxchg(p, old, new) (fully ordered, as the kernel's cmpxchg()
  * returning the value seen), rp_pair_read(p) and rp_pair_write(p, v)
- * (READ_ONCE and WRITE_ONCE of a u64).
+ * (READ_ONCE and WRITE_ONCE of a u64); rp_pair_walk, what makes the
+ * walks along a key's slots a function of their own (noinline, and
+ * never probed in the kernel), and RP_PAIR_WALK_DONE(fn) after each.
  *
  * Unlike an aggregation's tables, this one is shared by every CPU: a
  * start runs on one CPU and its end, often, on another (a request issued
@@ -22,7 +24,8 @@
  *   word 0   its state: RP_PAIR_READY or RP_PAIR_BUSY or neither (free),
  *            RP_PAIR_USED once a writer ever claimed it (0: never
  *            used), a sequence number moved on each time a writer claims
- *            the slot, and, when READY, the key's 32-bit hash
+ *            the slot, and the 32-bit hash of the key it has (READY) or
+ *            last had (free)
  *   word 1   the key
  *   word 2   the start's time, in the clock's units
  *   word 3.. what the start carries to its end (stride - 3 words: for
@@ -31,7 +34,10 @@
  * further than a slot never used: a start takes the first free slot of
  * its sequence, so its key is never stored past one (and a slot, once
  * used, stays so). A table of a few live keys among many gone looks at
- * a slot or two, not sixteen.
+ * a slot or two, not sixteen. A free slot keeps its last key (word 1)
+ * and that key's hash: a start of the same key takes it back at once,
+ * without looking further (a key's starts and ends, one after the other,
+ * use one slot and look at one).
  *
  * A start claims a slot (cmpxchg of word 0 to BUSY with the next
  * sequence), writes the key and the time, then publishes it (store-
@@ -68,6 +74,7 @@ enum rp_pair_put_res {
 	RP_PAIR_REPLACED,	/* over an earlier start of the key */
 	RP_PAIR_RECLAIMED,	/* over a start that had expired */
 	RP_PAIR_FULL,		/* no room: not stored */
+	RP_PAIR_LOST,		/* a look's own: no room, a claim lost */
 };
 
 enum rp_pair_take_res {
@@ -81,7 +88,23 @@ struct rp_pair_table {
 	__u32 mask;		/* nr_slots - 1 */
 	__u32 stride;		/* words a slot: RP_PAIR_SLOT_WORDS + carried */
 	__u64 expire;		/* clock units; 0: starts never expire */
+	__u32 probes;		/* slots a key looks at (table size max) */
 };
+
+/*
+ * A table of nr_slots (a power of two) slots of stride words at slots,
+ * zeroed, whose starts expire after expire clock units (0: never).
+ */
+static inline void rp_pair_table_init(struct rp_pair_table *t, __u64 *slots,
+				      __u32 nr_slots, __u32 stride,
+				      __u64 expire)
+{
+	t->slots = slots;
+	t->mask = nr_slots - 1;
+	t->stride = stride;
+	t->expire = expire;
+	t->probes = nr_slots < RP_PAIR_PROBES ? nr_slots : RP_PAIR_PROBES;
+}
 
 /* The key's 32-bit hash, as READY slots keep it. */
 static inline __u32 rp_pair_hash(__u64 key)
@@ -114,16 +137,25 @@ static inline __u64 rp_pair_busy(__u64 w)
 	       (((rp_pair_seq(w) + 1) & RP_PAIR_SEQ_MASK) << RP_PAIR_SEQ_SHIFT);
 }
 
-/* The same slot freed, its sequence kept: used, not READY. */
+/* The same slot freed, its sequence and hash kept: used, not READY. */
 static inline __u64 rp_pair_free_of(__u64 w)
 {
-	return (w & (RP_PAIR_SEQ_MASK << RP_PAIR_SEQ_SHIFT)) | RP_PAIR_USED;
+	return w & ~(RP_PAIR_READY | RP_PAIR_BUSY);
 }
 
 static inline int rp_pair_is_key(const __u64 *slot, __u64 w, __u32 h,
 				 __u64 key)
 {
 	return (w & RP_PAIR_READY) && (__u32)w == h &&
+	       rp_pair_read(&slot[1]) == key;
+}
+
+/* A free slot whose last key was key (never used: not even hashed) */
+static inline int rp_pair_was_key(const __u64 *slot, __u64 w, __u32 h,
+				  __u64 key)
+{
+	return (w & (RP_PAIR_READY | RP_PAIR_BUSY | RP_PAIR_USED)) ==
+	       RP_PAIR_USED && (__u32)w == h &&
 	       rp_pair_read(&slot[1]) == key;
 }
 
@@ -165,26 +197,37 @@ static __always_inline int rp_pair_fill(__u64 *slot, __u64 w, __u32 h,
 
 /*
  * One look along key's slots: the slot its key already has (replaced),
- * else the first free one, else one whose start has expired. *tried is
- * set when a claim lost to another writer (worth a second look).
+ * else a free one that had it last, else the first free one, else one
+ * whose start has expired. RP_PAIR_LOST: none, and a claim lost to
+ * another writer (worth a second look).
  */
 static __always_inline enum rp_pair_put_res
 rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
-		 const struct rp_pair_carry *c, int *tried, __u32 sw)
+		 const struct rp_pair_carry *c, __u32 sw)
 {
-	__u32 i, n = RP_PAIR_PROBES;
 	__u64 *slot, *free_slot = 0, *old_slot = 0, w, free_w = 0, old_w = 0;
+	__u32 i, n = t->probes;
+	int tried = 0;
 
-	if (n > t->mask + 1)
-		n = t->mask + 1;
 	for (i = 0; i < n; i++) {
 		slot = rp_pair_slot(t, h, i, sw);
 		w = rp_pair_load_acquire(&slot[0]);
 		if (rp_pair_is_key(slot, w, h, key)) {
 			if (rp_pair_fill(slot, w, h, key, now, c, sw))
 				return RP_PAIR_REPLACED;
-			*tried = 1;
+			tried = 1;
 			continue;	/* taken meanwhile: a free one below */
+		}
+		/*
+		 * (A start of key further on is not looked for: one there
+		 * came while this slot was busy, and an end finds the
+		 * newer start first.)
+		 */
+		if (rp_pair_was_key(slot, w, h, key)) {
+			if (rp_pair_fill(slot, w, h, key, now, c, sw))
+				return RP_PAIR_STORED;
+			tried = 1;
+			continue;
 		}
 		if (!(w & (RP_PAIR_READY | RP_PAIR_BUSY))) {
 			if (!free_slot) {
@@ -202,36 +245,53 @@ rp_pair_put_once(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
 	if (free_slot) {
 		if (rp_pair_fill(free_slot, free_w, h, key, now, c, sw))
 			return RP_PAIR_STORED;
-		*tried = 1;
+		tried = 1;
 	}
 	if (old_slot) {
 		if (rp_pair_fill(old_slot, old_w, h, key, now, c, sw))
 			return RP_PAIR_RECLAIMED;
-		*tried = 1;
+		tried = 1;
 	}
-	return RP_PAIR_FULL;
+	return tried ? RP_PAIR_LOST : RP_PAIR_FULL;
 }
 
 /*
+ * A start's look along its key's slots, out of the handler: a claim lost
+ * to another writer (on another CPU, or one this handler interrupted)
+ * looks again once, a second loss is counted as full.
+ */
+static rp_pair_walk enum rp_pair_put_res
+rp_pair_put_walk(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
+		 const struct rp_pair_carry *c, __u32 sw)
+{
+	enum rp_pair_put_res r;
+
+	r = rp_pair_put_once(t, key, h, now, c, sw);
+	if (r == RP_PAIR_LOST)
+		r = rp_pair_put_once(t, key, h, now, c, sw);
+	return r == RP_PAIR_LOST ? RP_PAIR_FULL : r;
+}
+RP_PAIR_WALK_DONE(rp_pair_put_walk);
+
+/*
  * A start of key at now, carrying c (stride - RP_PAIR_SLOT_WORDS words
- * of it; NULL if none): where it went (the caller counts it). A claim
- * lost to another writer (on another CPU, or one this handler
- * interrupted) looks again once: a second loss is counted as full.
+ * of it; NULL if none): where it went (the caller counts it). The
+ * commonest, the key's first slot free since its last end, is taken
+ * here; anything else walks (a handler that inlines this keeps to a few
+ * registers).
  */
 static __always_inline enum rp_pair_put_res
 rp_pair_put_in(struct rp_pair_table *t, __u64 key, __u64 now,
 	       const struct rp_pair_carry *c, __u32 sw)
 {
 	__u32 h = rp_pair_hash(key);
-	enum rp_pair_put_res r;
-	int tried = 0;
+	__u64 *slot = rp_pair_slot(t, h, 0, sw);
+	__u64 w = rp_pair_load_acquire(&slot[0]);
 
-	r = rp_pair_put_once(t, key, h, now, c, &tried, sw);
-	if (r == RP_PAIR_FULL && tried) {
-		tried = 0;
-		r = rp_pair_put_once(t, key, h, now, c, &tried, sw);
-	}
-	return r;
+	if (rp_pair_was_key(slot, w, h, key) &&
+	    rp_pair_fill(slot, w, h, key, now, c, sw))
+		return RP_PAIR_STORED;
+	return rp_pair_put_walk(t, key, h, now, c, sw);
 }
 
 static inline enum rp_pair_put_res
@@ -249,41 +309,95 @@ rp_pair_put(struct rp_pair_table *t, __u64 key, __u64 now)
 }
 
 /*
- * An end of key at now: its start taken out of the table, *ts its time
- * and, if c, what it carried. A slot a writer changes between the reads
- * and the cmpxchg is read again (a start rewrote it, or another end took
- * it: then it is no longer this key's, or no longer READY): what the
- * end takes is one start's, never half another's.
+ * Take key's start out of the slot in state w if it is there: 1, *ts
+ * its time and, if c, what it carried; 0 if it is not (or no longer: a
+ * writer changed the slot between the reads and the cmpxchg, and *w is
+ * the state it left).
  */
-static __always_inline enum rp_pair_take_res
-rp_pair_take_in(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
-		struct rp_pair_carry *c, __u32 sw)
+static __always_inline int rp_pair_take_slot(__u64 *slot, __u64 *w, __u32 h,
+					     __u64 key, __u64 *ts,
+					     struct rp_pair_carry *c,
+					     __u32 sw)
 {
-	__u32 h = rp_pair_hash(key), i, j, n = RP_PAIR_PROBES;
-	__u64 *slot, w;
+	__u64 seen;
+	__u32 j;
 
-	if (n > t->mask + 1)
-		n = t->mask + 1;
+	if (!rp_pair_is_key(slot, *w, h, key))
+		return 0;
+	*ts = rp_pair_read(&slot[2]);
+	for (j = RP_PAIR_SLOT_WORDS; c && j < sw; j++)
+		c->w[j - RP_PAIR_SLOT_WORDS] = rp_pair_read(&slot[j]);
+	seen = rp_pair_cmpxchg(&slot[0], *w, rp_pair_free_of(*w));
+	if (seen == *w)
+		return 1;
+	*w = seen;
+	return 0;
+}
+
+/* What an end's walk found: returned in registers, no pointer taken */
+struct rp_pair_took {
+	enum rp_pair_take_res r;
+	__u64 ts;
+};
+
+static inline struct rp_pair_took
+rp_pair_taken(const struct rp_pair_table *t, __u64 ts, __u64 now)
+{
+	struct rp_pair_took k = {
+		rp_pair_expired(t, ts, now) ? RP_PAIR_TOO_OLD : RP_PAIR_MATCHED,
+		ts
+	};
+
+	return k;
+}
+
+/*
+ * An end's look along its key's slots, out of the handler. A slot a
+ * writer changes between the reads and the cmpxchg is read again (a
+ * start rewrote it, or another end took it: then it is no longer this
+ * key's, or no longer READY): what the end takes is one start's, never
+ * half another's.
+ */
+static rp_pair_walk struct rp_pair_took
+rp_pair_take_walk(struct rp_pair_table *t, __u64 key, __u32 h, __u64 now,
+		  struct rp_pair_carry *c, __u32 sw)
+{
+	struct rp_pair_took none = { RP_PAIR_NO_START, 0 };
+	__u32 i, n = t->probes;
+	__u64 *slot, w, ts;
+
 	for (i = 0; i < n; i++) {
 		slot = rp_pair_slot(t, h, i, sw);
 		w = rp_pair_load_acquire(&slot[0]);
 		if (!w)			/* never used: the key is not past it */
 			break;
-		while (rp_pair_is_key(slot, w, h, key)) {
-			__u64 seen;
-
-			*ts = rp_pair_read(&slot[2]);
-			for (j = RP_PAIR_SLOT_WORDS; c && j < sw; j++)
-				c->w[j - RP_PAIR_SLOT_WORDS] =
-					rp_pair_read(&slot[j]);
-			seen = rp_pair_cmpxchg(&slot[0], w, rp_pair_free_of(w));
-			if (seen == w)
-				return rp_pair_expired(t, *ts, now) ?
-				       RP_PAIR_TOO_OLD : RP_PAIR_MATCHED;
-			w = seen;
-		}
+		while (rp_pair_is_key(slot, w, h, key))
+			if (rp_pair_take_slot(slot, &w, h, key, &ts, c, sw))
+				return rp_pair_taken(t, ts, now);
 	}
-	return RP_PAIR_NO_START;
+	return none;
+}
+RP_PAIR_WALK_DONE(rp_pair_take_walk);
+
+/*
+ * An end of key at now: its start taken out of the table, *ts its time
+ * and, if c, what it carried. The commonest, the start in the key's
+ * first slot, is taken here; anything else walks.
+ */
+static __always_inline enum rp_pair_take_res
+rp_pair_take_in(struct rp_pair_table *t, __u64 key, __u64 now, __u64 *ts,
+		struct rp_pair_carry *c, __u32 sw)
+{
+	__u32 h = rp_pair_hash(key);
+	__u64 *slot = rp_pair_slot(t, h, 0, sw);
+	__u64 w = rp_pair_load_acquire(&slot[0]);
+	struct rp_pair_took k;
+
+	if (rp_pair_take_slot(slot, &w, h, key, ts, c, sw))
+		return rp_pair_taken(t, *ts, now).r;
+	k = rp_pair_take_walk(t, key, h, now, c, sw);
+	*ts = k.ts;
+	return k.r;
 }
 
 static inline enum rp_pair_take_res

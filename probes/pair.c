@@ -111,10 +111,11 @@ NOKPROBE_SYMBOL(rp_pair_end_pre);
 /*
  * A start whose end writes records carries its task there: the end runs
  * in whichever task ends it (an interrupt, a waker), and a row of
- * tcplife's names the process that opened the session.
+ * tcplife's names the process that opened the session. Not inlined: its
+ * carry array would give every start handler a stack canary to check.
  */
-enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair, u64 key,
-				      u64 now)
+noinline enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair,
+					       u64 key, u64 now)
 {
 	struct rp_pair_carry c;
 

@@ -185,8 +185,11 @@ stop() {
 	return 0
 }
 
-probe_armed() {	# is any kprobe on the symbol (default: getpgid's) registered?
-	grep -q " ${1:-$SYM}+0x" $KPLIST
+# Is any kprobe on the symbol (default: getpgid's) registered, or an
+# ftrace_ops tracing it (a pair's probes, a glob's: kmod/fentry.c)?
+probe_armed() {
+	grep -q " ${1:-$SYM}+0x" $KPLIST ||
+		grep -q "^${1:-$SYM} " $TR/enabled_functions
 }
 
 # result CONFIG "NS CALLS" PRODUCED DELIVERED LOST

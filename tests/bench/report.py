@@ -105,7 +105,8 @@ ROWS = [
     ("bpftrace_hist_latency", "bpftrace `@ = hist(nsecs - @s[tid])` "
      "(kprobe + kretprobe)", "kretprobe_empty"),
     ("cmd_latency", "`rawprobectl latency --key pid --from kprobe:X --to "
-     "kprobe:pid_vnr`, as typed (a pair: two kprobes, one table)",
+     "kprobe:pid_vnr`, as typed (a pair: two entry probes armed through "
+     "ftrace, one table)",
      "kretprobe_empty"),
     ("bpftrace_pair_latency", "bpftrace `@s[tid] = nsecs` at X, `@ = "
      "hist(nsecs - @s[tid]); delete(@s[tid])` at pid_vnr (two kprobes, "

@@ -59,6 +59,8 @@ ffffffff81101300 T inet_release
 ffffffff81101400 T inet_csk_accept
 ffffffff81101500 T wake_up_process
 ffffffff81101600 T perf_event_create_kernel_counter
+ffffffff81101700 T __ia32_sys_getppid
+ffffffff81101700 T __x64_sys_getppid
 ffffffffc0001000 t ext4_sync_file	[ext4]
 KSYMS
 export RAWPROBE_KALLSYMS=$T/kallsyms
@@ -769,6 +771,16 @@ same "returns without BTF" "$T/returns-raw.txt" \
 same "returns json raw"  "$T/returns-raw.txt" \
 	-- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.loads(l)[\"retval\"] for l in sys.stdin])'"
 check "returns json schema" 0 "valid: 14 documents" "^$" -- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | $VALIDATE record"
+
+# A pair's probes on vmlinux functions' entries go through ftrace (the
+# kallsyms address sent): not an alias's (the kernel names the address
+# by its first name), not a module's, not under RAWPROBE_ARM=kprobes
+PAIR_FT="import json, sys; print(*[d.get('ftrace', False) for d in map(json.loads, sys.stdin)])"
+check "pair ftrace"        0 "^True True$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
+check "pair ftrace alias"  0 "^True False$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:__x64_sys_getppid --dry-run | python3 -c \"$PAIR_FT\""
+check "pair ftrace module" 0 "^False True$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:ext4:ext4_sync_file --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
+check "pair ftrace off"    0 "^False False$" "^$" -- bash -c "RAWPROBE_ARM=kprobes $CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
+check "pair ftrace schema" 0 "valid: 2 documents" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | $VALIDATE probe_request"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -33,6 +33,8 @@ static inline __u64 host_cmpxchg(__u64 *p, __u64 old, __u64 new)
 #define rp_pair_cmpxchg(p, o, n)	host_cmpxchg(p, o, n)
 #define rp_pair_read(p)			__atomic_load_n(p, __ATOMIC_RELAXED)
 #define rp_pair_write(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)
+#define rp_pair_walk			__attribute__((__noinline__))
+#define RP_PAIR_WALK_DONE(fn)		struct rp_pair_walk_done_##fn
 #define RP_PAIR_PRIMITIVES 1	/* (__always_inline: glibc's cdefs.h) */
 #include "pair_core.h"
 #include "test_rand.h"
@@ -46,11 +48,11 @@ static struct rp_pair_table *table_new(__u32 slots, __u64 expire,
 	struct rp_pair_table *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	t->stride = RP_PAIR_SLOT_WORDS + carry;
-	t->slots = calloc((size_t)slots * t->stride, sizeof(__u64));
-	assert_non_null(t->slots);
-	t->mask = slots - 1;
-	t->expire = expire;
+	__u64 *v = calloc((size_t)slots * (RP_PAIR_SLOT_WORDS + carry),
+			  sizeof(__u64));
+
+	assert_non_null(v);
+	rp_pair_table_init(t, v, slots, RP_PAIR_SLOT_WORDS + carry, expire);
 	return t;
 }
 
@@ -162,6 +164,17 @@ static void test_full(void **state)
 	table_free(t);
 }
 
+/* n keys whose hashes start at slot home of a table of 8 */
+static void chain_keys(__u64 *k, unsigned int n, __u32 home)
+{
+	unsigned int i = 0;
+	__u64 c;
+
+	for (c = 1; i < n; c++)
+		if ((rp_pair_hash(c) & 7) == home)
+			k[i++] = c;
+}
+
 /*
  * Keys of one chain (their hashes start at one slot): one taken leaves a
  * used, free slot, which the others' searches pass and a new start
@@ -170,13 +183,10 @@ static void test_full(void **state)
 static void test_chain(void **state)
 {
 	struct rp_pair_table *t = table_new(8, 0, 0);
-	__u64 k[4], ts = 0, c;
-	unsigned int n = 0;
+	__u64 k[4], ts = 0;
 
 	(void)state;
-	for (c = 1; n < 4; c++)
-		if ((rp_pair_hash(c) & 7) == 3)
-			k[n++] = c;
+	chain_keys(k, 4, 3);
 	assert_int_equal(rp_pair_put(t, k[0], 10), RP_PAIR_STORED);
 	assert_int_equal(rp_pair_put(t, k[1], 11), RP_PAIR_STORED);
 	assert_int_equal(rp_pair_put(t, k[2], 12), RP_PAIR_STORED);
@@ -192,6 +202,43 @@ static void test_chain(void **state)
 	assert_int_equal(t->slots[3 * RP_PAIR_SLOT_WORDS + 2], 14);
 	assert_int_equal(rp_pair_take(t, k[1], 24, &ts), RP_PAIR_MATCHED);
 	assert_int_equal(ts, 11);
+	table_free(t);
+}
+
+/*
+ * A freed slot keeps its key: that key's next start takes it back without
+ * looking further (its state word: free, used, the key's hash), another
+ * key of the chain passes it to its own slot, and a slot freed by one key
+ * is no one else's until the chain has no other free slot.
+ */
+static void test_own_slot(void **state)
+{
+	struct rp_pair_table *t = table_new(8, 0, 0);
+	__u64 k[3], ts = 0, w;
+
+	(void)state;
+	chain_keys(k, 3, 5);
+	assert_int_equal(rp_pair_put(t, k[0], 10), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_put(t, k[1], 11), RP_PAIR_STORED);
+	assert_int_equal(rp_pair_take(t, k[0], 20, &ts), RP_PAIR_MATCHED);
+	w = t->slots[5 * RP_PAIR_SLOT_WORDS];
+	assert_true(w & RP_PAIR_USED);
+	assert_false(w & (RP_PAIR_READY | RP_PAIR_BUSY));
+	assert_int_equal((__u32)w, rp_pair_hash(k[0]));
+	/* k[1] passes k[0]'s free slot to its own, and replaces its start */
+	assert_int_equal(rp_pair_put(t, k[1], 12), RP_PAIR_REPLACED);
+	/* k[0] takes its own slot back: the first, its start there */
+	assert_int_equal(rp_pair_put(t, k[0], 13), RP_PAIR_STORED);
+	assert_int_equal(t->slots[5 * RP_PAIR_SLOT_WORDS + 2], 13);
+	assert_int_equal(rp_pair_take(t, k[1], 21, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 12);
+	/* a new key takes the first free slot of the chain: k[1]'s */
+	assert_int_equal(rp_pair_put(t, k[2], 14), RP_PAIR_STORED);
+	assert_int_equal(t->slots[6 * RP_PAIR_SLOT_WORDS + 2], 14);
+	assert_int_equal(rp_pair_take(t, k[0], 22, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 13);
+	assert_int_equal(rp_pair_take(t, k[2], 23, &ts), RP_PAIR_MATCHED);
+	assert_int_equal(ts, 14);
 	table_free(t);
 }
 
@@ -357,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_expire),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_own_slot),
 		cmocka_unit_test(test_threads_cross),
 		cmocka_unit_test(test_threads_fight),
 	};

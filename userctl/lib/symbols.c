@@ -70,6 +70,17 @@ static int rp_is_text(char type)
 	return type == 't' || type == 'T' || type == 'W';
 }
 
+/* The next function of kallsyms at f into k: 1, or 0 at its end. */
+static int rp_next_text(FILE *f, struct rp_ksym_line *k)
+{
+	char line[512];
+
+	while (fgets(line, sizeof(line), f))
+		if (!rp_ksym_parse(line, k) && rp_is_text(k->type))
+			return 1;
+	return 0;
+}
+
 /* --- checks before probe add --- */
 
 struct rp_near {
@@ -300,13 +311,10 @@ static int rp_report(const struct rp_sym_query *q)
 static void rp_find_near(FILE *f, struct rp_sym_query *q, size_t n)
 {
 	struct rp_ksym_line k;
-	char line[512];
 	size_t i;
 
 	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (rp_ksym_parse(line, &k) || !rp_is_text(k.type))
-			continue;
+	while (rp_next_text(f, &k)) {
 		for (i = 0; i < n; i++) {
 			if (q[i].nmatch || !rp_in_module(&q[i], &k))
 				continue;
@@ -322,7 +330,8 @@ static void rp_find_near(FILE *f, struct rp_sym_query *q, size_t n)
 
 /*
  * The queries for symbols[] in modules[], each with the functions of
- * its name counted (nmatch) in one pass over kallsyms, left open at f.
+ * its name counted (nmatch) in one pass over kallsyms (modules NULL: in
+ * any), left open at f.
  * NULL when there is nothing to read or no memory.
  */
 static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
@@ -331,7 +340,6 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 {
 	struct rp_sym_query *q, **sorted;
 	struct rp_ksym_line k;
-	char line[512];
 	size_t i;
 
 	*f = rp_kallsyms_open();
@@ -347,19 +355,37 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 	}
 	for (i = 0; i < n; i++) {
 		q[i].symbol = symbols[i];
-		q[i].module = modules[i] ? modules[i] : "";
+		q[i].module = modules && modules[i] ? modules[i] : "";
 		sorted[i] = &q[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), rp_query_cmp);
-	while (fgets(line, sizeof(line), *f))
-		if (!rp_ksym_parse(line, &k) && rp_is_text(k.type))
-			rp_note_line(sorted, n, &k);
+	while (rp_next_text(*f, &k))
+		rp_note_line(sorted, n, &k);
 	free(sorted);
 	return q;
 }
 
-int rp_symbols_count(const char *const *symbols, const char *const *modules,
-		     size_t n, int *nmatch, uint64_t *addr)
+/* addr[i] of another text symbol than symbols[i]: an alias, 0 */
+static void rp_drop_aliased(FILE *f, const char *const *symbols, size_t n,
+			    uint64_t *addr)
+{
+	struct rp_ksym_line k;
+	size_t i;
+
+	rewind(f);
+	while (rp_next_text(f, &k))
+		for (i = 0; i < n; i++)
+			if (addr[i] == k.addr && strcmp(k.name, symbols[i]))
+				addr[i] = 0;
+}
+
+/*
+ * rp_symbols_count() (nmatch may be NULL), or with vmlinux set, only a
+ * vmlinux function's own address: not a module's, not an alias's.
+ */
+static int rp_symbols_addrs(const char *const *symbols,
+			    const char *const *modules, size_t n, int *nmatch,
+			    uint64_t *addr, int vmlinux)
 {
 	struct rp_sym_query *q;
 	size_t i;
@@ -369,12 +395,28 @@ int rp_symbols_count(const char *const *symbols, const char *const *modules,
 	if (!q)
 		return -1;
 	for (i = 0; i < n; i++) {
-		nmatch[i] = q[i].nmatch;
-		addr[i] = q[i].nmatch == 1 ? q[i].shown[0].addr : 0;
+		if (nmatch)
+			nmatch[i] = q[i].nmatch;
+		addr[i] = q[i].nmatch == 1 && (!vmlinux ||
+					       !q[i].shown[0].module[0]) ?
+			  q[i].shown[0].addr : 0;
 	}
+	if (vmlinux)
+		rp_drop_aliased(f, symbols, n, addr);
 	fclose(f);
 	free(q);
 	return 0;
+}
+
+int rp_symbols_count(const char *const *symbols, const char *const *modules,
+		     size_t n, int *nmatch, uint64_t *addr)
+{
+	return rp_symbols_addrs(symbols, modules, n, nmatch, addr, 0);
+}
+
+int rp_symbols_vmlinux(const char *const *symbols, size_t n, uint64_t *addr)
+{
+	return rp_symbols_addrs(symbols, NULL, n, NULL, addr, 1);
 }
 
 int rp_symbols_check(const char *const *symbols, const char *const *modules,
@@ -540,15 +582,13 @@ const char *rp_ksym_func(uint64_t addr, size_t *len)
 int rp_ksym_module(const char *name, char *module, size_t len)
 {
 	struct rp_ksym_line k;
-	char line[512];
 	int found = 0;
 	FILE *f = rp_kallsyms_open();
 
 	if (!f)
 		return -1;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !rp_ksym_parse(line, &k) && rp_is_text(k.type) &&
-			!strcmp(k.name, name);
+	while (!found && rp_next_text(f, &k))
+		found = !strcmp(k.name, name);
 	fclose(f);
 	if (found && module)
 		snprintf(module, len, "%s", k.module);

@@ -46,6 +46,13 @@ int rp_symbols_check(const char *const *symbols, const char *const *modules,
  */
 int rp_symbols_count(const char *const *symbols, const char *const *modules,
 		     size_t n, int *nmatch, uint64_t *addr);
+/*
+ * The address of each name kallsyms has once, in vmlinux, and no other
+ * name has (the kernel names an address by its first name: an alias's
+ * is not its own), into addr[] (0: several, none, a module's, aliased,
+ * or hidden from this user): 0, or -1.
+ */
+int rp_symbols_vmlinux(const char *const *symbols, size_t n, uint64_t *addr);
 
 /*
  * "vfs_read+0x10" or "ext4_sync_file+0x0 [ext4]" for a kernel text

@@ -121,6 +121,8 @@ static void rp_dry_run_json(const struct rp_probe_req *r, const char *target)
 	json_kv_bool(j, "disabled", r->flags & RAWPROBE_F_DISABLED);
 	if (r->flags & RAWPROBE_F_STACK)
 		json_kv_bool(j, "stack", true);
+	if (r->ftrace_addr)
+		json_kv_bool(j, "ftrace", true);
 	if (r->ring.name[0])
 		json_kv_str(j, "ring", r->ring.name);
 	else if (r->ring.id)

@@ -152,6 +152,53 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 	return rc ? rc : rp_stack_args_check(r);
 }
 
+/*
+ * A probe the kernel can arm through rawprobe's ftrace_ops (kmod/fentry.c)
+ * rather than kprobes: an entry probe on a vmlinux function (module ""),
+ * with no offset and no override, whose address (kallsyms') this user
+ * can read. RAWPROBE_ARM=kprobes arms each through kprobes instead.
+ */
+static bool rp_req_ftrace_ok(const struct rp_probe_req *r, const char *module,
+			     uint64_t addr)
+{
+	const char *arm = getenv("RAWPROBE_ARM");
+
+	if (arm && !strcmp(arm, "kprobes"))
+		return false;
+	return (r->kind == RAWPROBE_KIND_KPROBE ||
+		r->kind == RAWPROBE_KIND_JPROBE) && !module[0] &&
+	       !r->offset && !r->ovr.set && !r->ovr.chain_step && addr;
+}
+
+/*
+ * A pair's probes go through ftrace where they can, as a glob's do: a
+ * hit there skips kprobes' lookup and bookkeeping (kmod/fentry.c), and
+ * a pair pays for two hits where a kretprobe's latency pays for one.
+ * A function ftrace cannot trace falls back to kprobes in the kernel.
+ */
+static bool rp_pair_ftrace_want(const struct rp_probe_req *r)
+{
+	return r->pair.role && !r->expanded && r->symbol[0] &&
+	       rp_req_ftrace_ok(r, r->module, 1);	/* the address next */
+}
+
+static void rp_pairs_ftrace(struct rp_probe_req *reqs, size_t n)
+{
+	const char **syms = calloc(n, sizeof(*syms));
+	uint64_t *addr = calloc(n, sizeof(*addr));
+	size_t i, k = 0;
+
+	for (i = 0; syms && addr && i < n; i++)
+		if (rp_pair_ftrace_want(&reqs[i]))
+			syms[k++] = reqs[i].symbol;
+	if (k && !rp_symbols_vmlinux(syms, k, addr))
+		for (i = 0, k = 0; i < n; i++)
+			if (rp_pair_ftrace_want(&reqs[i]))
+				reqs[i].ftrace_addr = addr[k++];
+	free(syms);
+	free(addr);
+}
+
 int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 {
 	size_t i;
@@ -167,6 +214,7 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 		if (rc)
 			return rc;
 	}
+	rp_pairs_ftrace(reqs, n);
 	return RP_EXIT_OK;
 }
 
@@ -327,23 +375,6 @@ static int rp_glob_said(const struct rp_probe_req *g,
 	return r->n ? 0 : -ENOENT;
 }
 
-/*
- * A glob's function the kernel can arm with the rest of its batch in one
- * ftrace update (kmod/fentry.c): an entry probe on a vmlinux function,
- * with no offset and no override, whose address this user can read.
- * RAWPROBE_ARM=kprobes arms each through kprobes instead.
- */
-static bool rp_glob_ftrace_ok(const struct rp_probe_req *g,
-			      const struct rp_glob_fn *fn)
-{
-	const char *arm = getenv("RAWPROBE_ARM");
-
-	if (arm && !strcmp(arm, "kprobes"))
-		return false;
-	return (g->kind == RAWPROBE_KIND_KPROBE ||
-		g->kind == RAWPROBE_KIND_JPROBE) && !fn->module[0] &&
-	       !g->offset && !g->ovr.set && !g->ovr.chain_step && fn->addr;
-}
 
 /* g's requests, one a function of r, into out[] */
 static void rp_glob_reqs(const struct rp_probe_req *g,
@@ -358,7 +389,8 @@ static void rp_glob_reqs(const struct rp_probe_req *g,
 		out[i].expanded = true;
 		memcpy(out[i].symbol, r->v[i].name, sizeof(out[i].symbol));
 		memcpy(out[i].module, r->v[i].module, sizeof(out[i].module));
-		out[i].ftrace_addr = rp_glob_ftrace_ok(g, &r->v[i]) ?
+		out[i].ftrace_addr = rp_req_ftrace_ok(g, r->v[i].module,
+						      r->v[i].addr) ?
 				     r->v[i].addr : 0;
 	}
 }

@@ -51,12 +51,15 @@ t_pair_sleep_known() {
 
 # -f openmetrics, every interval the run so far (Prometheus' counters
 # only grow): the last exposition has the three sleeps, in seconds, each
-# in the buckets from 50 ms up.
+# in the buckets from 50 ms up. Its probes armed through kprobes
+# (RAWPROBE_ARM=kprobes), the path a pair's other tests do not take.
 t_pair_openmetrics() {
 	cp "$(command -v sleep)" $S/sleeper4
-	bg_start $S/om.out latency -f openmetrics -i 0.5 --comm sleeper4 --key pid \
-		--from kprobe:__x64_sys_clock_nanosleep \
+	RAWPROBE_ARM=kprobes bg_start $S/om.out latency -f openmetrics -i 0.5 \
+		--comm sleeper4 --key pid --from kprobe:__x64_sys_clock_nanosleep \
 		--to kprobe:try_to_wake_up --to-key 'p->pid'
+	expect_eq 2 "$(grep -c -e ' __x64_sys_clock_nanosleep+0x' -e ' try_to_wake_up+0x' /sys/kernel/debug/kprobes/list)" \
+		"RAWPROBE_ARM=kprobes: both are kprobes"
 	for _ in 1 2 3; do $S/sleeper4 0.05; done
 	bg_stop INT
 	expect_eq 3 "$(grep '^rawprobe_latency_seconds_count{' $S/om.out | tail -1 | awk '{ print $2 }')" \
@@ -334,6 +337,12 @@ t_pair_persistent() {
 		--to kprobe:try_to_wake_up --to-key 'p->pid')
 	start=$(echo $ids | cut -d' ' -f1)
 	end=$(echo $ids | cut -d' ' -f2)
+	# both on vmlinux functions' entries: armed through rawprobe's
+	# ftrace_ops (kmod/fentry.c), not kprobes
+	expect_eq "True True" "$(for id in $start $end; do json_get "$($CTL -j probe show $id)" 'j.get("ftrace", False)'; done | xargs)" \
+		"both probes armed through ftrace"
+	expect_eq 2 "$(grep -c -e '^__x64_sys_clock_nanosleep ' -e '^try_to_wake_up ' $TRACING/enabled_functions)" \
+		"both functions traced"
 	for _ in 1 2; do $S/sleeper3 0.05; done
 	j=$($CTL -j agg show "$end")
 	expect_eq 2 "$(json_get "$j" 'sum(e["count"] for e in j["entries"])')" "agg show: the sleeps: $j"
@@ -350,6 +359,8 @@ t_pair_persistent() {
 		"no start, no latency"
 	$CTL probe del "$end"
 	expect_eq 0 "$(probe_count)" "probes left"
+	expect_eq 0 "$(grep -c -e '^__x64_sys_clock_nanosleep ' -e '^try_to_wake_up ' $TRACING/enabled_functions)" \
+		"neither function traced after del"
 }
 
 # probe add pair --records: persistent ends that write a record a pair
