@@ -319,6 +319,18 @@ static void rp_agg_text_total(FILE *out, const struct rp_agg_totals *t)
 	fputc('\n', out);
 }
 
+/*
+ * A count with no key and no hit yet has no entry; its row says 0, as
+ * bpftrace's count() prints 0 (a sum, a minimum of nothing: "-").
+ */
+static void rp_agg_text_zero(FILE *out, const struct rp_agg_view *v)
+{
+	fprintf(out, "%12d", 0);
+	if (v->stats)
+		fprintf(out, " %14s %12s %12s %12s", "-", "-", "-", "-");
+	fputc('\n', out);
+}
+
 void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		       const struct rp_agg_result *r,
 		       const struct rp_agg_totals *t)
@@ -337,6 +349,8 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		return;
 	}
 	rp_agg_text_head(out, v, r);
+	if (!r->n && !v->nkeys)		/* a keyless count's quiet interval */
+		rp_agg_text_zero(out, v);
 	for (e = 0; e < n; e++) {
 		w = rp_agg_entry(r, e);
 		val = w + r->key_words;

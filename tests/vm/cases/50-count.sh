@@ -71,6 +71,26 @@ PY
 	$VALIDATE count $S/iv.json >/dev/null || fail "schema: $($VALIDATE count $S/iv.json)"
 }
 
+# A keyless count's intervals without a hit say 0 (as bpftrace's
+# count() does), not an empty COUNT column; the one with the calls says
+# how many.
+t_count_keyless_quiet() {
+	cp $LOOP $S/rp-quiet
+	bg_start $S/q.txt count kprobe:$SYS --comm rp-quiet -i 0.2
+	wait_for "[ \$(grep -c COUNT $S/q.txt) -ge 3 ]" 100 ||
+		fail "fewer than 3 intervals: $(cat $S/q.txt.err)"
+	$S/rp-quiet -w 0 100 >/dev/null
+	wait_for "[ \$(grep -c COUNT $S/q.txt) -ge 6 ]" 100 ||
+		fail "fewer than 6 intervals: $(cat $S/q.txt.err)"
+	bg_stop INT
+	expect_eq "" "$(awk '/COUNT/ { getline; if ($1 !~ /^[0-9]+$/) print "no count: " $0 }' $S/q.txt)" \
+		"every interval has its count: $(cat $S/q.txt)"
+	expect_eq 100 "$(awk '/COUNT/ { getline; s += $1 } END { print s }' $S/q.txt)" \
+		"the intervals add up to the calls"
+	expect_ge 2 "$(awk '/COUNT/ { getline; z += ($1 == "0") } END { print z }' $S/q.txt)" \
+		"quiet intervals say 0"
+}
+
 # Two commands taking turns on one CPU, counted by comm in intervals of
 # 0.2 s: the table's last-slot shortcut (agg_core.h) changes key at every
 # switch and every interval, and still each command's calls are counted
@@ -522,7 +542,7 @@ t_agg_tables_past_budget_take_nothing() {
 	bg_stop INT
 }
 
-tests t_count_by_comm_exact t_count_intervals_exact t_count_by_comm_interleaved t_count_key_overflow_counted \
+tests t_count_by_comm_exact t_count_intervals_exact t_count_keyless_quiet t_count_by_comm_interleaved t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
