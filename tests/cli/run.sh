@@ -30,6 +30,9 @@ check "bad option count" 2 "^$"              "^rawprobectl: unknown option '--fr
 check "option needs value" 2 "^$"            "^rawprobectl: option '--args' needs a value \(try 'rawprobectl stream --help'\)$" -- $CTL stream -e kprobe:f --args
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
 # --filter: what a bpftrace user writes, and what to write instead
+check "count two kinds"  2 "^$"              "count's targets are of one kind: 'kretprobe:vfs_write' is not a kprobe$" -- $CTL count kprobe:vfs_read kretprobe:vfs_write
+check "count twice"      2 "^$"              "vfs_read is in two of count's targets: give each function once$" -- $CTL count kprobe:vfs_read kprobe:vfs_read --dry-run
+check "count targets"    0 "^kprobe:vfs_read args=none kprobe:vfs_write args=none $" "^$" -- bash -c "$CTL count kprobe:vfs_read kprobe:vfs_write --dry-run | tr '\n' ' '"
 check "latency --help"   0 "--from-key"      "^$"          -- $CTL latency --help
 check "latency one end"  2 "^$"              "needs a start and an end: --from KIND:TARGET --to KIND:TARGET$" -- $CTL latency --from kprobe:vfs_read --key pid
 check "latency key first" 2 "^$"             "--from-key applies to the start probe before it: give --from first$" -- $CTL latency --from-key pid --from kprobe:vfs_read

@@ -22,6 +22,7 @@
 #include "out/probe.h"
 #include "lib/agg_read.h"
 #include "lib/cli.h"
+#include "lib/names.h"
 #include "out/aggregate.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
@@ -39,7 +40,10 @@ struct rp_count_cfg {
 	int format;			/* enum rp_count_format; -1: -j's */
 	struct rp_count_names names;
 	size_t max_probes;		/* --max-probes */
-	bool dry_run, glob;
+	bool dry_run, glob;		/* glob: per function (a glob, or
+					 * several targets) */
+	struct rp_probe_req *more;	/* targets after the first */
+	size_t nmore;
 	/* req, or a glob's: one a function, counted apart (the func key) */
 	struct rp_probe_req *reqs;
 	size_t n;
@@ -58,7 +62,7 @@ static void rp_count_on_signal(int sig)
 static void rp_count_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: rawprobectl count KIND:TARGET [PROBE OPTIONS] [--by KEY[,KEY]...]\n"
+		"Usage: rawprobectl count KIND:TARGET... [PROBE OPTIONS] [--by KEY[,KEY]...]\n"
 		"                         [--stats VALUE [--hist log2 | --lhist MIN,MAX,STEP]]\n"
 		"                         [-i SECONDS] [-d SECONDS] [--top N] [-f FORMAT]\n\n"
 		"Counts the probe's hits in the kernel, by key, and writes no record.\n\n"
@@ -88,7 +92,8 @@ static void rp_count_usage(FILE *out)
 		"      --dry-run        print the probes' requests, add nothing\n"
 		"      --max-probes N   a glob may make N probes (default %d)\n"
 		"  A glob ('kprobe:vfs_*') counts each function apart: a first\n"
-		"  key, func, as bpftrace's @[func] = count()\n"
+		"  key, func, as bpftrace's @[func] = count(); so do several\n"
+		"  targets of one kind ('kprobe:vfs_read* kprobe:vfs_write*')\n"
 		"  probe options: --args, --filter, --maxactive, --pid, --tgid,\n"
 		"  --comm, --cpu, --cgroup (see 'rawprobectl probe add --help')\n",
 		RAWPROBE_AGG_MAX_KEYS, RAWPROBE_AGG_KEYS_DEFAULT,
@@ -121,17 +126,50 @@ static int rp_count_seconds(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+/* A target after the first: of its kind, counted per function */
+static int rp_count_more(struct rp_count_cfg *c, const struct rp_probe_req *t,
+			 const char *arg)
+{
+	struct rp_probe_req *v;
+	size_t len = strlen(c->probe);
+
+	if (t->kind != c->req.kind)
+		return rp_usage_error("count's targets are of one kind: '%s' "
+				      "is not a %s", arg,
+				      rp_kind_name(c->req.kind));
+	v = realloc(c->more, (c->nmore + 1) * sizeof(*v));
+	if (!v)
+		return RP_EXIT_FAIL;
+	c->more = v;
+	c->more[c->nmore++] = *t;
+	c->glob = true;
+	snprintf(c->probe + len, sizeof(c->probe) - len, " %s", arg);
+	return 0;
+}
+
+/* A target's own fields into r, keeping the options r has */
+static void rp_count_set_target(struct rp_probe_req *r,
+				const struct rp_probe_req *t)
+{
+	r->kind = t->kind;
+	memcpy(r->symbol, t->symbol, sizeof(t->symbol));
+	memcpy(r->module, t->module, sizeof(t->module));
+	r->offset = t->offset;
+	r->addr = t->addr;
+	r->glob = t->glob;
+}
+
 /* KIND:TARGET, keeping the options already given */
 static int rp_count_target(struct rp_count_cfg *c, const char *arg)
 {
 	struct rp_probe_req t;
 	int rc;
 
-	if (c->have_target)
-		return rp_usage_error("count takes one probe, not '%s' too", arg);
 	rc = rp_probe_req_parse(arg, &t);
 	if (rc)
 		return rc;
+	if (c->have_target)
+		return rp_count_more(c, &t, arg);
 	c->req.kind = t.kind;
 	memcpy(c->req.symbol, t.symbol, sizeof(t.symbol));
 	memcpy(c->req.module, t.module, sizeof(t.module));
@@ -366,19 +404,43 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c)
 }
 
 /*
- * A glob's functions, a probe each: per function, the probes' other keys
- * after it.
+ * Each function once: two targets that name one (kprobe:vfs_read and
+ * kprobe:vfs_*) would count its calls twice under one key.
+ */
+static int rp_count_once(const struct rp_count_cfg *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n; i++)
+		for (j = i + 1; j < c->n; j++)
+			if (!strcmp(c->funcs[i], c->funcs[j]) &&
+			    c->reqs[i].offset == c->reqs[j].offset &&
+			    c->reqs[i].addr == c->reqs[j].addr)
+				return rp_usage_error("%s is in two of count's "
+						      "targets: give each "
+						      "function once",
+						      c->funcs[i]);
+	return RP_EXIT_OK;
+}
+
+/*
+ * A glob's functions, or several targets', a probe each: per function,
+ * the probes' other keys after it.
  */
 static int rp_count_expand(struct rp_count_cfg *c)
 {
 	size_t i;
 	int rc;
 
-	c->reqs = malloc(sizeof(*c->reqs));
+	c->reqs = malloc((1 + c->nmore) * sizeof(*c->reqs));
 	if (!c->reqs)
 		return RP_EXIT_FAIL;
 	c->reqs[0] = c->req;
-	c->n = 1;
+	for (i = 0; i < c->nmore; i++) {
+		c->reqs[1 + i] = c->req;
+		rp_count_set_target(&c->reqs[1 + i], &c->more[i]);
+	}
+	c->n = 1 + c->nmore;
 	if (!c->glob)
 		return RP_EXIT_OK;
 	rc = rp_probe_reqs_expand(&c->reqs, &c->n, c->max_probes);
@@ -397,7 +459,7 @@ static int rp_count_expand(struct rp_count_cfg *c)
 			c->reqs[i].module[0] ? ":" : "", c->reqs[i].symbol);
 		c->funcs[i] = f;
 	}
-	return RP_EXIT_OK;
+	return rp_count_once(c);
 }
 
 /*
@@ -440,6 +502,7 @@ static void rp_count_free(struct rp_count_cfg *c)
 	free(c->funcs);
 	free(c->reqs);
 	free(c->ids);
+	free(c->more);
 }
 
 /* Its probes, all or none, owned by the socket. */

@@ -91,6 +91,28 @@ t_count_keyless_quiet() {
 		"quiet intervals say 0"
 }
 
+# Several targets, counted per function as a glob's are (vfsstat's
+# form): a command's 5 getpgid, 7 getppid and 3 umask calls, each under
+# its own function (umask by a glob); each function once.
+t_count_several_targets() {
+	local j
+	count_bg $S/st.json kprobe:$SYS kprobe:__x64_sys_getppid \
+		'kprobe:__x64_sys_umas*' --comm rp-several
+	python3 -c 'import os
+open("/proc/self/comm", "w").write("rp-several")
+for _ in range(5): os.getpgid(0)
+for _ in range(7): os.getppid()
+for _ in range(3): os.umask(0o22)'
+	bg_stop INT
+	j=$(count_last $S/st.json)
+	expect_eq "__x64_sys_getpgid 5 __x64_sys_getppid 7 __x64_sys_umask 3" \
+		"$(json_get "$j" '" ".join("%s %d" % (e["func"], e["count"]) for e in sorted(j["entries"], key=lambda e: e["func"]))')" \
+		"each function's calls: $j"
+	$VALIDATE count $S/st.json >/dev/null || fail "schema: $($VALIDATE count $S/st.json)"
+	expect_fail 2 "is in two of count's targets" $CTL count kprobe:$SYS 'kprobe:__x64_sys_getpg*'
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # Two commands taking turns on one CPU, counted by comm in intervals of
 # 0.2 s: the table's last-slot shortcut (agg_core.h) changes key at every
 # switch and every interval, and still each command's calls are counted
@@ -542,7 +564,7 @@ t_agg_tables_past_budget_take_nothing() {
 	bg_stop INT
 }
 
-tests t_count_by_comm_exact t_count_intervals_exact t_count_keyless_quiet t_count_by_comm_interleaved t_count_key_overflow_counted \
+tests t_count_by_comm_exact t_count_intervals_exact t_count_keyless_quiet t_count_several_targets t_count_by_comm_interleaved t_count_key_overflow_counted \
 	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
