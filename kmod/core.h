@@ -160,6 +160,8 @@ struct rp_probe_spec {
 					 */
 };
 
+struct tracepoint;
+
 struct rawprobe_probe {
 	struct rp_rings __rcu *rings;	/* where its records go: its
 					 * session's, from its insertion to
@@ -180,6 +182,9 @@ struct rawprobe_probe {
 	unsigned long fentry_ip;	/* its ftrace site; 0: kprobes' */
 	bool fentry_armed;		/* its handler runs at fentry_ip */
 	struct hlist_node fnode;	/* fentry.c's table, by fentry_ip */
+	/* A tracepoint's probe (tracepoint.c): its tracepoint, in vmlinux */
+	struct tracepoint *tp;
+	bool tp_armed;			/* its handler runs at the hits */
 	u64 pinned;			/* kretprobe instances' bytes, charged
 					 * to the budget (budget.c)
 					 */
@@ -361,6 +366,7 @@ int rp_probe_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
 void rp_kprobe_kind_init(void);
 void rp_kretprobe_kind_init(void);
 void rp_custom_kind_init(void);
+void rp_tracepoint_kind_init(void);
 void rp_kprobe_prepare(struct rawprobe_probe *p);
 void rp_kretprobe_prepare(struct rawprobe_probe *p);
 void rp_agg_hit_entry(struct rawprobe_probe *p, struct pt_regs *regs);

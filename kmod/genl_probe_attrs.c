@@ -46,7 +46,7 @@ static const struct nla_policy rp_ovr_policy[RAWPROBE_OVR_MAX + 1] = {
 
 const struct nla_policy rp_add_policy[RAWPROBE_A_MAX + 1] = {
 	[RAWPROBE_A_KIND]	= NLA_POLICY_RANGE(NLA_U8, RAWPROBE_KIND_KPROBE,
-						   RAWPROBE_KIND_JPROBE),
+						   RAWPROBE_KIND_TRACEPOINT),
 	[RAWPROBE_A_SYMBOL]	= { .type = NLA_NUL_STRING,
 				    .len = KSYM_NAME_LEN - 1 },
 	[RAWPROBE_A_MODULE]	= { .type = NLA_NUL_STRING,
@@ -573,6 +573,11 @@ int rp_parse_spec(struct nlattr **a, struct nlattr *where,
 		return -EINVAL;
 	}
 	s->kind = nla_get_u8(a[RAWPROBE_A_KIND]);
+	if (s->kind == RAWPROBE_KIND_CUSTOM) {
+		NL_SET_ERR_MSG_ATTR(extack, a[RAWPROBE_A_KIND],
+				    "custom probes come from modules (rawprobe_probe_add()), not netlink");
+		return -EINVAL;
+	}
 	if (a[RAWPROBE_A_SYMBOL])
 		nla_strscpy(s->symbol, a[RAWPROBE_A_SYMBOL], sizeof(s->symbol));
 	if (a[RAWPROBE_A_MODULE])

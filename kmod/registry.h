@@ -32,6 +32,12 @@ void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n);
 int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed);
 
+/* tracepoint.c: probes on vmlinux's tracepoints */
+struct tracepoint *rp_tp_find(const char *name);
+int rp_tp_register(struct rawprobe_probe *p);
+int rp_tp_set_armed(struct rawprobe_probe *p, bool on);
+void rp_tp_unregister(struct rawprobe_probe **v, unsigned int n);
+
 /* fentry.c: entry probes armed through ftrace, a batch at a time */
 int rp_fentry_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
 int rp_fentry_register(struct rawprobe_probe **v, unsigned int n);

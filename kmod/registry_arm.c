@@ -64,6 +64,8 @@ int rp_register(struct rawprobe_probe *p)
 {
 	int err;
 
+	if (p->tp)
+		return rp_tp_register(p);
 	if (p->spec.kind == RAWPROBE_KIND_KRETPROBE)
 		err = register_kretprobe(&p->krp);
 	else
@@ -105,6 +107,8 @@ int rp_arm(struct rawprobe_probe *p, bool on)
 
 	if (p->fentry_ip)
 		return rp_fentry_set_armed(p, on);
+	if (p->tp)
+		return rp_tp_set_armed(p, on);
 	if (on)
 		return enable_kprobe(rp_probe_kprobe(p));
 	err = disable_kprobe(rp_probe_kprobe(p));
@@ -117,6 +121,10 @@ void rp_unregister(struct rawprobe_probe *p)
 {
 	if (p->fentry_ip) {
 		rp_fentry_unregister(&p, 1);
+		return;
+	}
+	if (p->tp) {
+		rp_tp_unregister(&p, 1);
 		return;
 	}
 	if (!p->registered || !rp_disarm(p))
@@ -145,7 +153,8 @@ static void rp_unregister_chunk(struct rawprobe_probe **v, unsigned int n,
 	unsigned int i, nk = 0, nr = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!v[i]->registered || !rp_disarm(v[i]))
+		/* (a tracepoint's, registered still: its detach failed) */
+		if (!v[i]->registered || v[i]->tp || !rp_disarm(v[i]))
 			continue;
 		/* Disarmed: unregistering it cannot fail (see above). */
 		v[i]->registered = false;
@@ -168,6 +177,7 @@ void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n)
 	unsigned int i, k;
 
 	rp_fentry_unregister(v, n);	/* one update for all of them */
+	rp_tp_unregister(v, n);		/* one grace period */
 	kps = kmalloc_array(chunk, sizeof(*kps), GFP_KERNEL);
 	krps = kmalloc_array(chunk, sizeof(*krps), GFP_KERNEL);
 	if (!kps || !krps) {

@@ -81,6 +81,7 @@ static int __init rawprobe_init(void)
 	rp_kprobe_kind_init();
 	rp_kretprobe_kind_init();
 	rp_custom_kind_init();
+	rp_tracepoint_kind_init();
 	err = rp_owner_init(rp_owner_gone);
 	if (err)
 		goto err_ring;

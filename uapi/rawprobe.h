@@ -54,6 +54,7 @@ enum rawprobe_kind {
 	RAWPROBE_KIND_KRETPROBE	= 2,	/* function return */
 	RAWPROBE_KIND_JPROBE	= 3,	/* entry with typed arguments */
 	RAWPROBE_KIND_CUSTOM	= 4,	/* a module built on the exported API */
+	RAWPROBE_KIND_TRACEPOINT = 5,	/* a tracepoint, "SUBSYSTEM:EVENT" */
 	__RAWPROBE_KIND_MAX,
 };
 

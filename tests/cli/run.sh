@@ -30,6 +30,13 @@ check "bad option count" 2 "^$"              "^rawprobectl: unknown option '--fr
 check "option needs value" 2 "^$"            "^rawprobectl: option '--args' needs a value \(try 'rawprobectl stream --help'\)$" -- $CTL stream -e kprobe:f --args
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
 # --filter: what a bpftrace user writes, and what to write instead
+# tracefs' list of events, as the kernel's: tracepoint targets are checked in it
+mkdir -p "$T/tp" && printf 'sched:sched_switch\nsched:sched_wakeup\nirq:irq_handler_entry\n' >"$T/tp/available_events"
+check "tracepoint dry-run" 0 "^tracepoint:sched:sched_switch args=u64,u64 $" "^$" -- bash -c "RAWPROBECTL_TRACEFS=$T/tp $CTL count t:sched:sched_switch --args 2 --dry-run | tr '\n' ' '"
+check "tracepoint target" 2 "^$"           "a tracepoint is tracepoint:SUBSYSTEM:EVENT \(tracepoint:sched:sched_switch\), not 'sched'$" -- $CTL count tracepoint:sched
+check "tracepoint glob"  2 "^$"             "tracepoint:sched:\*: a glob of tracepoints is not taken yet" -- $CTL count 'tracepoint:sched:*'
+check "tracepoint names" 2 "^$"             "its arguments are taken by position for now" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL trace tracepoint:sched:sched_switch --args auto --dry-run
+check "tracepoint unknown" 1 "^$"           "tracepoint:irq:sched_switch: no such event in .*available_events \(there is tracepoint:sched:sched_switch\)$" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL count tracepoint:irq:sched_switch --dry-run
 check "count two kinds"  2 "^$"              "count's targets are of one kind: 'kretprobe:vfs_write' is not a kprobe$" -- $CTL count kprobe:vfs_read kretprobe:vfs_write
 check "count twice"      2 "^$"              "vfs_read is in two of count's targets: give each function once$" -- $CTL count kprobe:vfs_read kprobe:vfs_read --dry-run
 check "count targets"    0 "^kprobe:vfs_read args=none kprobe:vfs_write args=none $" "^$" -- bash -c "$CTL count kprobe:vfs_read kprobe:vfs_write --dry-run | tr '\n' ' '"

@@ -16,6 +16,7 @@ static const char *const rp_kinds[] = {
 	[RAWPROBE_KIND_KRETPROBE]	= "kretprobe",
 	[RAWPROBE_KIND_JPROBE]		= "jprobe",
 	[RAWPROBE_KIND_CUSTOM]		= "custom",
+	[RAWPROBE_KIND_TRACEPOINT]	= "tracepoint",
 };
 
 static const char *const rp_states[] = {

@@ -107,7 +107,8 @@ static void rp_stream_usage(FILE *out, int mode)
 	fprintf(out,
 		"\n"
 		"  -e, --probe KIND:TARGET  add a probe owned by this command\n"
-		"                           (KIND: kprobe, kretprobe, jprobe); a\n"
+		"                           (KIND: kprobe, kretprobe, jprobe,\n"
+		"                           tracepoint:SUBSYSTEM:EVENT); a\n"
 		"                           glob ('kprobe:vfs_*') adds one a function\n"
 		"      --max-probes N       a glob may make N probes (default %d)\n"
 		"      --dry-run            print the probes' requests, add none\n"

@@ -74,7 +74,13 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	}
 	/* a glob's functions were counted in kallsyms as it was expanded */
 	for (i = 0; i < n; i++)
-		if (reqs[i].symbol[0] && !reqs[i].expanded) {
+		if (reqs[i].kind == RAWPROBE_KIND_TRACEPOINT) {
+			if (rp_tp_check(reqs[i].symbol)) {
+				free(syms);
+				free(mods);
+				return -ENOENT;
+			}
+		} else if (reqs[i].symbol[0] && !reqs[i].expanded) {
 			syms[k] = reqs[i].symbol;
 			mods[k++] = reqs[i].module;
 		}
@@ -138,6 +144,11 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 
 	if (rc)
 		return rc;
+	if (r->kind == RAWPROBE_KIND_TRACEPOINT &&
+	    (r->args_by_name[0] || r->args_named || r->args_auto))
+		return rp_usage_error("tracepoint:%s: its arguments are taken by "
+				      "position for now (--args 2, --args "
+				      "ptr,s32), not by name", r->symbol);
 	if (r->args_by_name[0])
 		rc = rp_fetch_args_compile(r);
 	else if (r->args_named) {
@@ -304,12 +315,14 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 int rp_probe_req_init(struct rp_probe_req *req, const char *kind,
 		      const char *target)
 {
-	req->kind = rp_kind_parse(kind);
+	req->kind = rp_kind_parse(strcmp(kind, "t") ? kind : "tracepoint");
+	if (req->kind == RAWPROBE_KIND_TRACEPOINT)
+		return rp_tp_target_parse(target, req);
 	if (req->kind != RAWPROBE_KIND_KPROBE &&
 	    req->kind != RAWPROBE_KIND_KRETPROBE &&
 	    req->kind != RAWPROBE_KIND_JPROBE)
 		return rp_usage_error("unknown probe kind '%s': kprobe, "
-				      "kretprobe or jprobe", kind);
+				      "kretprobe, jprobe or tracepoint", kind);
 	switch (rp_target_parse(target, req)) {
 	case 0:
 		return 0;

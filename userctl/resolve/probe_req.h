@@ -176,6 +176,10 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req);
  * prints candidates, returns -EEXIST/-ENOENT); no module needed.
  */
 int rp_probe_check(const struct rp_probe_req *reqs, size_t n);
+/* tracepoint.c: "SUBSYSTEM:EVENT" into req; a usage error if it is not */
+int rp_tp_target_parse(const char *target, struct rp_probe_req *req);
+/* Is the event in tracefs' available_events? 0, or -ENOENT, said */
+int rp_tp_check(const char *event);
 /*
  * --args auto: each such request gets its arguments' types and names
  * from the target's BTF prototype (btf.c); --args by name and --filter

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoint kind: a probe on a vmlinux tracepoint, its target
+ * "SUBSYSTEM:EVENT" as tracefs names it, its handlers an entry probe's
+ * (kmod/tracepoint.c lays the event's arguments out as a function's
+ * entry has them). What needs a function's frame is refused: a stack or
+ * a caller (the frame is the tracepoint's caller's, not yet walked from
+ * here), an override, an offset, a pair.
+ */
+#include <linux/kprobes.h>
+#include <linux/string.h>
+#include "registry.h"
+
+static bool rp_tp_frame_key(const struct rp_probe_spec *s)
+{
+	return memchr(s->agg.keys, RAWPROBE_AGG_KEY_CALLER, s->agg.nkeys) ||
+	       memchr(s->agg.keys, RAWPROBE_AGG_KEY_STACK, s->agg.nkeys);
+}
+
+static int rp_tp_check(const struct rp_probe_spec *s,
+		       struct netlink_ext_ack *extack)
+{
+	if (s->module[0] || s->offset || s->addr) {
+		NL_SET_ERR_MSG(extack,
+			       "a tracepoint is named SUBSYSTEM:EVENT, in vmlinux: no module, offset or address");
+		return -EINVAL;
+	}
+	if (s->ovr.set || s->chain_step || s->pair.role) {
+		NL_SET_ERR_MSG(extack,
+			       "a tracepoint takes no override, injection or pair");
+		return -EINVAL;
+	}
+	if ((s->flags & RAWPROBE_F_STACK) || rp_tp_frame_key(s)) {
+		NL_SET_ERR_MSG(extack,
+			       "a tracepoint's probe has no stack or caller yet");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int rp_tp_kind_prepare(struct rawprobe_probe *p,
+			      struct netlink_ext_ack *extack)
+{
+	const char *name = strchr(p->spec.symbol, ':');
+	int err;
+
+	err = rp_tp_check(&p->spec, extack);
+	if (err)
+		return err;
+	if (!name || !name[1] || name == p->spec.symbol) {
+		NL_SET_ERR_MSG(extack,
+			       "a tracepoint is named SUBSYSTEM:EVENT (sched:sched_switch)");
+		return -EINVAL;
+	}
+	err = rp_probe_prepare(p, extack);
+	if (err)
+		return err;
+	p->tp = rp_tp_find(name + 1);
+	if (!p->tp) {
+		NL_SET_ERR_MSG(extack,
+			       "no such tracepoint in vmlinux (syscalls:* events are not tracepoints; a module's are not taken yet)");
+		return -ENOENT;
+	}
+	rp_kprobe_prepare(p);		/* the entry handlers */
+	p->kp.symbol_name = NULL;
+	p->kp.addr = (kprobe_opcode_t *)p->tp;
+	return 0;
+}
+
+static const struct rp_kind_ops rp_tracepoint_ops = {
+	.prepare	= rp_tp_kind_prepare,
+};
+
+void rp_tracepoint_kind_init(void)
+{
+	rp_kind_register(RAWPROBE_KIND_TRACEPOINT, &rp_tracepoint_ops);
+}

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# Tracepoints (tracepoint:SUBSYSTEM:EVENT, bpftrace's t:): a probe on a
+# vmlinux tracepoint, its handlers an entry probe's, the event's
+# arguments by position. Counts against a known workload and against
+# ftrace's own event with the same filter; records carrying the
+# arguments the tracepoint passed; bad targets refused; nothing left.
+
+S=$T_SCRATCH
+
+# docs_sum FILE EXPR: EXPR of every JSON document of FILE (as d), added.
+docs_sum() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+print(sum(eval(sys.argv[2], {"d": json.loads(l)}) for l in open(sys.argv[1]) if l.strip()))
+PY
+}
+
+# A command's 5 execs, counted by its comm in the kernel: exactly 5.
+t_tp_count_exec() {
+	cp /bin/true $S/rp-tpexec
+	bg_start $S/ex.json -j count tracepoint:sched:sched_process_exec --comm rp-tpexec
+	for _ in 1 2 3 4 5; do $S/rp-tpexec; done
+	bg_stop INT
+	expect_eq 5 "$(json_get "$(tail -n 1 $S/ex.json)" 'sum(e["count"] for e in j["entries"])')" \
+		"rp-tpexec's execs: $(cat $S/ex.json)"
+}
+
+# sched_process_exec(p, old_pid, bprm): a record per exec, its second
+# argument the pid that exec'd, as the record's header has it; the
+# probe is t: as bpftrace writes it.
+t_tp_records_args() {
+	cp /bin/true $S/rp-tpargs
+	bg_start $S/ar.json -j trace t:sched:sched_process_exec --args 2 --comm rp-tpargs
+	for _ in 1 2 3; do $S/rp-tpargs; done
+	bg_stop INT
+	expect_eq "3 3" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = [d for d in r if "probe" in d]
+print(len(r), sum(d["args"][1] == d["tgid"] for d in r))' $S/ar.json)" \
+		"records, and old_pid = the exec'ing pid: $(head -c 600 $S/ar.json)"
+}
+
+# Against ftrace: sched_process_fork filtered to a parent's comm in both,
+# 7 forks; rawprobe's count and ftrace's lines agree, and are 7.
+t_tp_count_equals_ftrace() {
+	local ev=$TRACING/events/sched/sched_process_fork n
+	echo 0 > $TRACING/tracing_on
+	: > $TRACING/trace
+	echo 'parent_comm == "rp-tpfork"' > $ev/filter
+	echo 1 > $ev/enable
+	bg_start $S/fk.json -j count tracepoint:sched:sched_process_fork --comm rp-tpfork
+	echo 1 > $TRACING/tracing_on
+	python3 -c 'import os
+open("/proc/self/comm", "w").write("rp-tpfork")
+for _ in range(7):
+    pid = os.fork()
+    if not pid:
+        os._exit(0)
+    os.waitpid(pid, 0)'
+	echo 0 > $TRACING/tracing_on
+	bg_stop INT
+	n=$(grep -c 'sched_process_fork:' $TRACING/trace)
+	echo 0 > $ev/enable
+	echo 0 > $ev/filter
+	: > $TRACING/trace
+	echo 1 > $TRACING/tracing_on
+	expect_eq 7 "$n" "ftrace's sched_process_fork lines"
+	expect_eq "$n" "$(json_get "$(tail -n 1 $S/fk.json)" 'sum(e["count"] for e in j["entries"])')" \
+		"rawprobe's count, ftrace's"
+}
+
+# A persistent probe on a tracepoint, listed as one, counted by comm.
+t_tp_persistent() {
+	local id
+	cp /bin/true $S/rp-tppers
+	id=$($CTL probe add tracepoint sched:sched_process_exec --count --by comm)
+	expect_match '"target": *"sched:sched_process_exec"|"kind": *"tracepoint"' \
+		"$($CTL -j probe show "$id")" "probe show"
+	$S/rp-tppers; $S/rp-tppers
+	expect_eq 2 "$(json_get "$($CTL -j agg show "$id")" 'sum(e["count"] for e in j["entries"] if e["comm"] == "rp-tppers")')" \
+		"agg show: two execs"
+	expect_match 'tracepoint +sched:sched_process_exec +armed' "$($CTL probe list)" "probe list"
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# What is refused, and why: an unknown event (with its subsystem's
+# namesake), a syscall event (no tracepoint), what needs a function's
+# frame, a glob, names; nothing left behind.
+t_tp_refused() {
+	expect_fail 1 'no such event' $CTL count tracepoint:sched:no_such_event
+	expect_fail 1 'there is tracepoint:sched:sched_switch' $CTL count tracepoint:irq:sched_switch
+	expect_fail 1 'syscalls:\* events are not tracepoints' $CTL count tracepoint:syscalls:sys_enter_openat
+	expect_fail 1 'no stack or caller yet' $CTL trace tracepoint:sched:sched_switch --stack -d 1
+	expect_fail 1 'no stack or caller yet' $CTL count tracepoint:sched:sched_switch --by caller -d 1
+	expect_fail 2 'a glob of tracepoints is not taken yet' $CTL count 'tracepoint:sched:*'
+	expect_fail 2 'taken by position for now' $CTL trace tracepoint:sched:sched_switch --args auto
+	expect_fail 1 'entry probes' $CTL latency --key pid --from tracepoint:sched:sched_wakeup \
+		--to kprobe:vfs_read
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+tests t_tp_count_exec t_tp_records_args t_tp_count_equals_ftrace t_tp_persistent t_tp_refused
