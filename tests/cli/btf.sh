@@ -782,5 +782,23 @@ check "pair ftrace module" 0 "^False True$" "^$" -- bash -c "$CTL -j latency --k
 check "pair ftrace off"    0 "^False False$" "^$" -- bash -c "RAWPROBE_ARM=kprobes $CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
 check "pair ftrace schema" 0 "valid: 2 documents" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | $VALIDATE probe_request"
 
+# A tracepoint's arguments: its __traceiter_ function's, less __data
+mkdir -p "$T/tp" && printf 'sched:sched_switch\nsched:sched_process_exec\n' >"$T/tp/available_events"
+TPFS="RAWPROBECTL_TRACEFS=$T/tp"
+cat >"$T/tp_switch.txt" <<'EOF'
+tracepoint:sched:sched_switch
+    bool preempt
+    struct task_struct * prev
+    struct task_struct * next
+    unsigned int prev_state
+EOF
+same "tracepoint btf show" "$T/tp_switch.txt" -- env "$TPFS" $CTL btf show tracepoint:sched:sched_switch
+check "tracepoint btf json" 0 "valid: 1 documents" "^$" -- bash -c "$TPFS $CTL -j btf show t:sched:sched_switch | $VALIDATE btf"
+check "tracepoint btf from" 0 '"tracepoint":"sched:sched_switch","function":"__traceiter_sched_switch"' "^$" -- env "$TPFS" $CTL -j btf show t:sched:sched_switch
+check "tracepoint btf unknown" 1 "^$" "tracepoint:sched:nope: no such event" -- env "$TPFS" $CTL btf show tracepoint:sched:nope
+check "tracepoint args auto" 0 "^tracepoint:sched:sched_process_exec args=p:ptr,old_pid:s32,bprm:ptr$" "^$" -- env "$TPFS" $CTL trace tracepoint:sched:sched_process_exec --args auto --dry-run
+check "tracepoint field path" 0 "arg0 prev->pid: src=arg1 loads=" "^$" -- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args 'prev->pid,next->comm' --dry-run
+check "tracepoint filter by name" 0 "term0: src=arg0 size=1 eq 0" "^$" -- env "$TPFS" $CTL count tracepoint:sched:sched_switch --args auto --filter 'preempt == 0' --dry-run
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -21,12 +21,13 @@
 
 /* --- rawprobectl btf show --- */
 
-static void rp_btf_show_text(const char *target, const struct rp_btf_proto *pr)
+static void rp_btf_show_text(const char *kind, const char *target,
+			     const struct rp_btf_proto *pr)
 {
 	char esc[RP_ESCAPED_MAX(RP_BTF_TYPE_MAX) + 1];
 	unsigned int i;
 
-	printf("kprobe:%s\n", target);
+	printf("%s:%s\n", kind, target);
 	for (i = 0; i < pr->nparams && i < RP_BTF_PARAMS_MAX; i++) {
 		rp_escape_str(esc, sizeof(esc), pr->params[i].type,
 			      sizeof(pr->params[i].type));
@@ -43,13 +44,18 @@ static void rp_btf_show_text(const char *target, const struct rp_btf_proto *pr)
 }
 
 static void rp_btf_show_json(const char *function, const char *module,
-			     const struct rp_btf_proto *pr)
+			     const struct rp_btf_proto *pr, bool tp)
 {
 	struct json *j = &rp_json;
 	unsigned int i;
 
 	json_obj_open(j);
-	json_kv_str(j, "function", function);
+	if (tp) {	/* its arguments are its __traceiter_ function's */
+		json_kv_str(j, "tracepoint", function);
+		json_kv_str(j, "function", pr->from);
+	} else {
+		json_kv_str(j, "function", function);
+	}
 	if (module[0])
 		json_kv_str(j, "module", module);
 	json_key(j, "args");
@@ -72,15 +78,19 @@ static void rp_btf_show_json(const char *function, const char *module,
 		json_kv_u64(j, "more_args", pr->nparams - RP_BTF_PARAMS_MAX);
 	json_kv_bool(j, "varargs", pr->varargs);
 	json_kv_str(j, "return", pr->ret);
-	if (pr->syscall)
+	if (pr->syscall && !tp)
 		json_kv_str(j, "args_from", pr->from);
 	json_obj_close(j);
 	json_end_doc(j);
 }
 
-/* One function's prototype, printed; its exit code. */
+/*
+ * One function's prototype, or a tracepoint's ("SUBSYSTEM:EVENT",
+ * module ""), printed; its exit code.
+ */
 static int rp_btf_show_proto(const char *symbol, const char *module)
 {
+	bool tp = !module[0] && strchr(symbol, ':');
 	struct rp_btf_proto pr;
 	char target[RP_TARGET_MAX];
 
@@ -89,9 +99,11 @@ static int rp_btf_show_proto(const char *symbol, const char *module)
 	snprintf(target, sizeof(target), "%s%s%s", module, module[0] ? ":" : "",
 		 symbol);
 	if (rp_opts.json)
-		rp_btf_show_json(symbol, module, &pr);
+		rp_btf_show_json(symbol, module, &pr, tp);
 	else
-		rp_btf_show_text(target, &pr);
+		rp_btf_show_text(tp ? "tracepoint" : "kprobe", target, &pr);
+	if (tp)
+		return RP_EXIT_OK;
 	if (pr.syscall)
 		fprintf(stderr, "rawprobectl: %s takes the user's pt_regs: these "
 			"are the syscall's arguments (%s), which probes on it "
@@ -222,6 +234,12 @@ static int rp_btf_show_one(const char *arg)
 
 	if (kind >= 0)
 		return rp_btf_show_type(arg, (enum rp_btf_tkind)kind, rest);
+	if (!strncmp(arg, "tracepoint:", 11) || !strncmp(arg, "t:", 2)) {
+		if (rp_tp_target_parse(strchr(arg, ':') + 1, &req))
+			return RP_EXIT_USAGE;
+		return rp_tp_check(req.symbol) ? RP_EXIT_FAIL :
+		       rp_btf_show_proto(req.symbol, "");
+	}
 	if (rp_btf_is_glob(arg))
 		return rp_btf_show_glob(arg);
 	if (rp_target_parse(arg, &req) || req.addr || req.offset) {
@@ -249,6 +267,7 @@ static int rp_btf_show_cmd(int argc, char **argv)
 {
 	static const char usage[] =
 		"Usage: rawprobectl btf show FUNCTION|MODULE:FUNCTION|GLOB...\n"
+		"       rawprobectl btf show tracepoint:SUBSYSTEM:EVENT...\n"
 		"       rawprobectl btf show 'struct|union|enum|typedef [MODULE:]NAME'...\n"
 		"\n"
 		"Each function's prototype from the kernel's BTF, as bpftrace -lv\n"
@@ -258,6 +277,10 @@ static int rp_btf_show_cmd(int argc, char **argv)
 		"rawprobe type too, what '--args auto' records (null: it cannot).\n"
 		"A GLOB ('tcp_v4_*', '?', '[...]'; 'MODULE:GLOB') shows every\n"
 		"function whose name matches.\n"
+		"\n"
+		"'tracepoint:SUBSYSTEM:EVENT' (t:): the arguments a tracepoint\n"
+		"passes its probes (its __traceiter_EVENT function's, less the\n"
+		"first), as bpftrace -lv rawtracepoint:EVENT prints them.\n"
 		"\n"
 		"'struct NAME' (union, enum): the type's layout as pahole -C NAME\n"
 		"prints it: members with offsets and sizes, bit fields, holes,\n"

@@ -834,6 +834,39 @@ static int rp_btf_syscall(const char *function, const char *sys, bool compat,
 	return -ENOENT;
 }
 
+/*
+ * A tracepoint's arguments ("SUBSYSTEM:EVENT"): its __traceiter_EVENT
+ * function's, which BTF names (the btf_trace_EVENT typedef does not),
+ * past the __data the tracepoint passes its probes first; no return.
+ */
+static int rp_btf_tp_proto(const char *event, struct rp_btf_proto *pr,
+			   bool verbose)
+{
+	char fn[RP_BTF_NAME_MAX + 16];
+	const struct btf *btf;
+	uint32_t id;
+	int err;
+
+	snprintf(fn, sizeof(fn), "__traceiter_%s", strchr(event, ':') + 1);
+	err = rp_btf_where(fn, "", &btf, &id, verbose);
+	if (err == -ENOENT && verbose)
+		fprintf(stderr, "rawprobectl: tracepoint:%s: the kernel's BTF has "
+			"no %s, which names a tracepoint's arguments: give them "
+			"by position (--args 2)\n", event, fn);
+	if (err)
+		return err;
+	rp_btf_fill(btf, id, pr);
+	if (pr->nparams) {
+		memmove(&pr->params[0], &pr->params[1],
+			(RP_BTF_PARAMS_MAX - 1) * sizeof(pr->params[0]));
+		pr->nparams--;
+	}
+	snprintf(pr->ret, sizeof(pr->ret), "void");
+	pr->ret_id = 0;
+	snprintf(pr->from, sizeof(pr->from), "%s", fn);
+	return 0;
+}
+
 static int rp_btf_proto_lookup(const char *function, const char *module,
 			       struct rp_btf_proto *pr, bool verbose)
 {
@@ -844,6 +877,8 @@ static int rp_btf_proto_lookup(const char *function, const char *module,
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
+	if (!module[0] && strchr(function, ':'))	/* a tracepoint's event */
+		return rp_btf_tp_proto(function, pr, verbose);
 	sys = module[0] ? NULL : rp_btf_syscall_name(function, &compat);
 	if (sys && !rp_is_ident(sys, strlen(sys), RP_BTF_NAME_MAX))
 		sys = NULL;

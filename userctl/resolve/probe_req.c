@@ -144,11 +144,6 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 
 	if (rc)
 		return rc;
-	if (r->kind == RAWPROBE_KIND_TRACEPOINT &&
-	    (r->args_by_name[0] || r->args_named || r->args_auto))
-		return rp_usage_error("tracepoint:%s: its arguments are taken by "
-				      "position for now (--args 2, --args "
-				      "ptr,s32), not by name", r->symbol);
 	if (r->args_by_name[0])
 		rc = rp_fetch_args_compile(r);
 	else if (r->args_named) {

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Tracepoints (tracepoint:SUBSYSTEM:EVENT, bpftrace's t:): a probe on a
 # vmlinux tracepoint, its handlers an entry probe's, the event's
-# arguments by position. Counts against a known workload and against
-# ftrace's own event with the same filter; records carrying the
-# arguments the tracepoint passed; bad targets refused; nothing left.
+# arguments by position or by name (the kernel's BTF). Counts against a
+# known workload and against ftrace's own event with the same filter;
+# records carrying the arguments the tracepoint passed; bad targets
+# refused; nothing left.
 
 S=$T_SCRATCH
 
@@ -69,6 +70,23 @@ for _ in range(7):
 		"rawprobe's count, ftrace's"
 }
 
+# The same by name, from the kernel's BTF (__traceiter_sched_process_exec):
+# old_pid and a field of p, the task, both the exec'ing pid.
+t_tp_args_by_name() {
+	cp /bin/true $S/rp-tpname
+	bg_start $S/nm.json -j trace tracepoint:sched:sched_process_exec \
+		--args 'old_pid,p->pid' --comm rp-tpname
+	for _ in 1 2; do $S/rp-tpname; done
+	bg_stop INT
+	expect_eq "2 2" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = [d for d in r if "probe" in d]
+print(len(r), sum(d["args"][0] == d["tgid"] == d["args"][1] for d in r))' $S/nm.json)" \
+		"old_pid and p->pid: $(head -c 600 $S/nm.json)"
+	expect_match "pid_t old_pid" "$($CTL btf show tracepoint:sched:sched_process_exec)" \
+		"btf show's arguments"
+}
+
 # A persistent probe on a tracepoint, listed as one, counted by comm.
 t_tp_persistent() {
 	local id
@@ -86,7 +104,7 @@ t_tp_persistent() {
 
 # What is refused, and why: an unknown event (with its subsystem's
 # namesake), a syscall event (no tracepoint), what needs a function's
-# frame, a glob, names; nothing left behind.
+# frame, a glob, a pair; nothing left behind.
 t_tp_refused() {
 	expect_fail 1 'no such event' $CTL count tracepoint:sched:no_such_event
 	expect_fail 1 'there is tracepoint:sched:sched_switch' $CTL count tracepoint:irq:sched_switch
@@ -94,10 +112,9 @@ t_tp_refused() {
 	expect_fail 1 'no stack or caller yet' $CTL trace tracepoint:sched:sched_switch --stack -d 1
 	expect_fail 1 'no stack or caller yet' $CTL count tracepoint:sched:sched_switch --by caller -d 1
 	expect_fail 2 'a glob of tracepoints is not taken yet' $CTL count 'tracepoint:sched:*'
-	expect_fail 2 'taken by position for now' $CTL trace tracepoint:sched:sched_switch --args auto
 	expect_fail 1 'entry probes' $CTL latency --key pid --from tracepoint:sched:sched_wakeup \
 		--to kprobe:vfs_read
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-tests t_tp_count_exec t_tp_records_args t_tp_count_equals_ftrace t_tp_persistent t_tp_refused
+tests t_tp_count_exec t_tp_records_args t_tp_args_by_name t_tp_count_equals_ftrace t_tp_persistent t_tp_refused
