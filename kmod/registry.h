@@ -33,7 +33,7 @@ int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed);
 
 /* tracepoint.c: probes on vmlinux's tracepoints */
-struct tracepoint *rp_tp_find(const char *name);
+struct tracepoint *rp_tp_find(const char *event);
 int rp_tp_register(struct rawprobe_probe *p);
 int rp_tp_set_armed(struct rawprobe_probe *p, bool on);
 void rp_tp_unregister(struct rawprobe_probe **v, unsigned int n);

@@ -22,12 +22,15 @@
  * memory (the tracepoint's new array of probes): the probe then stays,
  * disarmed, and the caller tries again, as it does for kprobes.
  *
- * Only vmlinux's tracepoints for now: they live as long as the kernel.
+ * The event names the tracepoint (trace_get_event_file()), so the same
+ * name in two subsystems is no ambiguity. Only vmlinux's tracepoints
+ * for now: they live as long as the kernel.
  * Everything but the probe runs under rp_registry_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include "registry.h"
 
@@ -62,31 +65,55 @@ out:
 }
 NOKPROBE_SYMBOL(rp_tp_probe);
 
-struct rp_tp_query {
-	const char *name;
-	struct tracepoint *tp;
-};
-
-static void rp_tp_match(struct tracepoint *tp, void *priv)
+static void rp_tp_is_vmlinux(struct tracepoint *tp, void *priv)
 {
-	struct rp_tp_query *q = priv;
+	struct tracepoint **want = priv;
 
-	if (!q->tp && !strcmp(tp->name, q->name))
-		q->tp = tp;
+	if (tp == *want)
+		*want = NULL;	/* found among vmlinux's */
+}
+
+/*
+ * The event's tracepoint, as ftrace has it: the event of that subsystem
+ * and name (two subsystems may name an event alike), or an error.
+ */
+static struct tracepoint *rp_tp_of_event(const char *sys, const char *name)
+{
+	struct trace_event_file *file = trace_get_event_file(NULL, sys, name);
+	struct tracepoint *tp = ERR_PTR(-EOPNOTSUPP);
+
+	if (IS_ERR(file))
+		return ERR_PTR(-ENOENT);
+	if (file->event_call->flags & TRACE_EVENT_FL_TRACEPOINT)
+		tp = file->event_call->tp;
+	trace_put_event_file(file);
+	return tp;
 }
 
 /**
- * rp_tp_find() - a vmlinux tracepoint by its name ("sched_switch")
- * @name: the event's name, without its subsystem
+ * rp_tp_find() - a vmlinux tracepoint by its event
+ * @event: "SUBSYSTEM:EVENT", as tracefs names it
  *
- * Return: the tracepoint, or NULL if vmlinux has none of that name.
+ * Return: the tracepoint; ERR_PTR(-ENOENT): no such event;
+ * -EOPNOTSUPP: an ftrace event with no tracepoint (syscalls:*);
+ * -EXDEV: a module's tracepoint, which could go with its module.
  */
-struct tracepoint *rp_tp_find(const char *name)
+struct tracepoint *rp_tp_find(const char *event)
 {
-	struct rp_tp_query q = { .name = name };
+	const char *colon = strchr(event, ':');
+	char sys[MODULE_NAME_LEN];
+	struct tracepoint *tp, *left;
 
-	for_each_kernel_tracepoint(rp_tp_match, &q);
-	return q.tp;
+	if (!colon || colon - event >= sizeof(sys))
+		return ERR_PTR(-ENOENT);
+	memcpy(sys, event, colon - event);
+	sys[colon - event] = '\0';
+	tp = rp_tp_of_event(sys, colon + 1);
+	if (IS_ERR(tp))
+		return tp;
+	left = tp;
+	for_each_kernel_tracepoint(rp_tp_is_vmlinux, &left);
+	return left ? ERR_PTR(-EXDEV) : tp;
 }
 
 /**

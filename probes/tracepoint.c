@@ -38,10 +38,31 @@ static int rp_tp_check(const struct rp_probe_spec *s,
 	return 0;
 }
 
+/* Why rp_tp_find() found no tracepoint to attach to */
+static int rp_tp_not_found(int err, struct netlink_ext_ack *extack)
+{
+	switch (err) {
+	case -EOPNOTSUPP:
+		NL_SET_ERR_MSG(extack,
+			       "an ftrace event with no tracepoint (the syscalls:* events are built on raw_syscalls:sys_enter and sys_exit)");
+		break;
+	case -EXDEV:
+		NL_SET_ERR_MSG(extack,
+			       "a module's tracepoint: not taken yet (vmlinux's are)");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack,
+			       "no such event (tracefs' available_events lists them)");
+		err = -ENOENT;
+	}
+	return err;
+}
+
 static int rp_tp_kind_prepare(struct rawprobe_probe *p,
 			      struct netlink_ext_ack *extack)
 {
 	const char *name = strchr(p->spec.symbol, ':');
+	struct tracepoint *tp;
 	int err;
 
 	err = rp_tp_check(&p->spec, extack);
@@ -55,12 +76,10 @@ static int rp_tp_kind_prepare(struct rawprobe_probe *p,
 	err = rp_probe_prepare(p, extack);
 	if (err)
 		return err;
-	p->tp = rp_tp_find(name + 1);
-	if (!p->tp) {
-		NL_SET_ERR_MSG(extack,
-			       "no such tracepoint in vmlinux (syscalls:* events are not tracepoints; a module's are not taken yet)");
-		return -ENOENT;
-	}
+	tp = rp_tp_find(p->spec.symbol);
+	if (IS_ERR(tp))
+		return rp_tp_not_found(PTR_ERR(tp), extack);
+	p->tp = tp;
 	rp_kprobe_prepare(p);		/* the entry handlers */
 	p->kp.symbol_name = NULL;
 	p->kp.addr = (kprobe_opcode_t *)p->tp;

@@ -15,6 +15,7 @@
 #include "lib/escape.h"
 #include "lib/names.h"
 #include "resolve/btf_int.h"
+#include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -226,6 +227,28 @@ static int rp_btf_show_glob(const char *arg)
 	return first;
 }
 
+/* Every tracepoint whose event matches: 'tracepoint:sched:*' */
+static int rp_btf_show_events(const char *arg, const char *pat)
+{
+	struct rp_glob_result r;
+	int rc, first = RP_EXIT_OK;
+	size_t i;
+
+	if (rp_glob_events(pat, &r))
+		return RP_EXIT_FAIL;
+	if (!r.n) {
+		fprintf(stderr, "rawprobectl: no tracepoint matches '%s' "
+			"(available_events)\n", arg);
+		first = RP_EXIT_FAIL;
+	}
+	for (i = 0; i < r.n; i++) {
+		rc = rp_btf_show_proto(r.v[i].name, "");
+		first = first ?: rc;
+	}
+	rp_glob_result_free(&r);
+	return first;
+}
+
 static int rp_btf_show_one(const char *arg)
 {
 	struct rp_probe_req req = { 0 };
@@ -237,6 +260,8 @@ static int rp_btf_show_one(const char *arg)
 	if (!strncmp(arg, "tracepoint:", 11) || !strncmp(arg, "t:", 2)) {
 		if (rp_tp_target_parse(strchr(arg, ':') + 1, &req))
 			return RP_EXIT_USAGE;
+		if (req.glob)
+			return rp_btf_show_events(arg, req.symbol);
 		return rp_tp_check(req.symbol) ? RP_EXIT_FAIL :
 		       rp_btf_show_proto(req.symbol, "");
 	}
@@ -280,7 +305,8 @@ static int rp_btf_show_cmd(int argc, char **argv)
 		"\n"
 		"'tracepoint:SUBSYSTEM:EVENT' (t:): the arguments a tracepoint\n"
 		"passes its probes (its __traceiter_EVENT function's, less the\n"
-		"first), as bpftrace -lv rawtracepoint:EVENT prints them.\n"
+		"first), as bpftrace -lv rawtracepoint:EVENT prints them; a\n"
+		"glob ('tracepoint:sched:*') every tracepoint whose event matches.\n"
 		"\n"
 		"'struct NAME' (union, enum): the type's layout as pahole -C NAME\n"
 		"prints it: members with offsets and sizes, bit fields, holes,\n"

@@ -286,6 +286,58 @@ int rp_glob_expand(const char *module, const char *pat,
 	return r->n ? rp_glob_drop_shared(r) : 0;
 }
 
+/*
+ * The subsystems of available_events whose events have no tracepoint:
+ * ftrace's syscall events (on raw_syscalls' tracepoints), its own, and
+ * the dynamic ones (kprobe, uprobe, synthetic, eprobe events).
+ */
+static bool rp_event_no_tp(const char *event)
+{
+	static const char *const sys[] = {
+		"syscalls:", "ftrace:", "kprobes:", "uprobes:", "synthetic:",
+		"eprobes:",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (!strncmp(event, sys[i], strlen(sys[i])))
+			return true;
+	return false;
+}
+
+int rp_glob_events(const char *pat, struct rp_glob_result *r)
+{
+	char line[256], path[300];
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	f = rp_tracefs_open("available_events", path, sizeof(path));
+	if (!f) {
+		err = -errno;
+		fprintf(stderr, "rawprobectl: %s: %s: a glob of tracepoints needs "
+			"tracefs' list of events (mount tracefs: 'mount -t "
+			"tracefs nodev /sys/kernel/tracing')\n", path,
+			strerror(errno));
+		return err;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strchr(line, ':') || fnmatch(pat, line, 0))
+			continue;
+		if (rp_event_no_tp(line)) {
+			r->not_tp++;
+			continue;
+		}
+		err = rp_glob_push(r, &cap, line, strlen(line), "");
+	}
+	fclose(f);
+	if (!err && r->n)
+		qsort(r->v, r->n, sizeof(*r->v), rp_glob_fn_cmp);
+	return err;
+}
+
 void rp_glob_result_free(struct rp_glob_result *r)
 {
 	free(r->v);

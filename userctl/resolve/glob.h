@@ -34,6 +34,7 @@ struct rp_glob_result {
 	size_t shared;		/* names several functions have */
 	size_t blacklisted;	/* on kprobes' blacklist */
 	size_t own;		/* rawprobe's own code */
+	size_t not_tp;		/* events with no tracepoint (syscalls:*) */
 };
 
 /*
@@ -45,6 +46,13 @@ struct rp_glob_result {
  */
 int rp_glob_expand(const char *module, const char *pat,
 		   struct rp_glob_result *r);
+/*
+ * The tracepoints of available_events whose "SUBSYSTEM:EVENT" matches
+ * pat ("sched:sched_*", "*:*_exit"), sorted, less the events with no
+ * tracepoint (the syscalls:* ones, ftrace's own and dynamic events),
+ * counted in r->not_tp. 0, or -errno after saying why.
+ */
+int rp_glob_events(const char *pat, struct rp_glob_result *r);
 void rp_glob_result_free(struct rp_glob_result *r);
 
 #endif

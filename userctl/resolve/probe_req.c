@@ -75,7 +75,7 @@ int rp_probe_check(const struct rp_probe_req *reqs, size_t n)
 	/* a glob's functions were counted in kallsyms as it was expanded */
 	for (i = 0; i < n; i++)
 		if (reqs[i].kind == RAWPROBE_KIND_TRACEPOINT) {
-			if (rp_tp_check(reqs[i].symbol)) {
+			if (!reqs[i].expanded && rp_tp_check(reqs[i].symbol)) {
 				free(syms);
 				free(mods);
 				return -ENOENT;
@@ -360,16 +360,25 @@ static int rp_glob_said(const struct rp_probe_req *g,
 {
 	char name[RP_TARGET_MAX];
 
+	bool tp = g->kind == RAWPROBE_KIND_TRACEPOINT;
+
 	rp_glob_name(g, name, sizeof(name));
-	if (!r->n) {
+	if (!r->n && tp) {
+		fprintf(stderr, "rawprobectl: '%s' matches no tracepoint "
+			"(available_events)%s\n", name, r->not_tp ?
+			": every match was left out, see below" : "");
+	} else if (!r->n) {
 		fprintf(stderr, "rawprobectl: '%s' matches no function kprobes "
 			"can take (available_filter_functions, less kprobes' "
 			"blacklist)%s\n", name, r->shared + r->blacklisted +
 			r->own ? ": every match was left out, see below" : "");
 	} else {
-		fprintf(stderr, "rawprobectl: '%s': %zu function%s\n", name,
-			r->n, r->n == 1 ? "" : "s");
+		fprintf(stderr, "rawprobectl: '%s': %zu %s%s\n", name, r->n,
+			tp ? "tracepoint" : "function", r->n == 1 ? "" : "s");
 	}
+	if (r->not_tp)
+		fprintf(stderr, "  left out: %zu ftrace events with no "
+			"tracepoint (syscalls:*, dynamic events)\n", r->not_tp);
 	if (r->shared)
 		fprintf(stderr, "  left out: %zu that share their name with "
 			"another function (probe one by address, 0xADDR)\n",
@@ -434,7 +443,9 @@ static int rp_glob_expand_one(struct rp_probe_req **reqs, size_t *n,
 	size_t total;
 	int err, rc;
 
-	err = rp_glob_expand(g.module, g.symbol, &r);
+	err = g.kind == RAWPROBE_KIND_TRACEPOINT ?
+	      rp_glob_events(g.symbol, &r) :
+	      rp_glob_expand(g.module, g.symbol, &r);
 	if (!err)
 		err = rp_glob_said(&g, &r);
 	if (err) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tracepoint targets: "tracepoint:SUBSYSTEM:EVENT" (or bpftrace's
- * "t:"), the event as tracefs' available_events names it. The request's
- * symbol is "SUBSYSTEM:EVENT"; the kernel attaches to the tracepoint of
- * the event's name.
+ * "t:"), the event as tracefs' available_events names it, or a glob of
+ * them ("sched:sched_*", expanded by glob.c). The request's symbol is
+ * "SUBSYSTEM:EVENT"; the kernel attaches to that event's tracepoint.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,26 +12,33 @@
 #include <string.h>
 #include "lib/cli.h"
 #include "lib/tracefs.h"
+#include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
-/* A subsystem's or an event's name: [A-Za-z0-9_]+ */
-static size_t rp_tp_word(const char *s)
+/*
+ * A subsystem's or an event's name, [A-Za-z0-9_]+, or (glob) a glob of
+ * them: its length.
+ */
+static size_t rp_tp_word(const char *s, bool glob)
 {
 	size_t n = 0;
 
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' ||
+	       (glob && strchr("*?[]!", s[n]) && s[n]))
 		n++;
 	return n;
 }
 
 int rp_tp_target_parse(const char *target, struct rp_probe_req *req)
 {
-	size_t sys = rp_tp_word(target), ev;
+	bool glob = rp_glob_is(target);
+	size_t sys = rp_tp_word(target, glob), ev;
 
-	if (strpbrk(target, "*?["))
-		return rp_usage_error("tracepoint:%s: a glob of tracepoints is "
-				      "not taken yet: name one event", target);
-	ev = target[sys] == ':' ? rp_tp_word(target + sys + 1) : 0;
+	if (glob && !rp_glob_valid(target))
+		return rp_usage_error("bad glob 'tracepoint:%s': a '[' without "
+				      "its ']'", target);
+	req->glob = glob;
+	ev = target[sys] == ':' ? rp_tp_word(target + sys + 1, glob) : 0;
 	if (!sys || !ev || target[sys + 1 + ev] ||
 	    strlen(target) >= sizeof(req->symbol))
 		return rp_usage_error("a tracepoint is tracepoint:SUBSYSTEM:EVENT "

@@ -16,6 +16,17 @@ print(sum(eval(sys.argv[2], {"d": json.loads(l)}) for l in open(sys.argv[1]) if 
 PY
 }
 
+# forks COMM N: a process named COMM forks N children that exit at once
+forks() {
+	python3 -c 'import os, sys
+open("/proc/self/comm", "w").write(sys.argv[1])
+for _ in range(int(sys.argv[2])):
+    pid = os.fork()
+    if not pid:
+        os._exit(0)
+    os.waitpid(pid, 0)' "$1" "$2"
+}
+
 # A command's 5 execs, counted by its comm in the kernel: exactly 5.
 t_tp_count_exec() {
 	cp /bin/true $S/rp-tpexec
@@ -51,13 +62,7 @@ t_tp_count_equals_ftrace() {
 	echo 1 > $ev/enable
 	bg_start $S/fk.json -j count tracepoint:sched:sched_process_fork --comm rp-tpfork
 	echo 1 > $TRACING/tracing_on
-	python3 -c 'import os
-open("/proc/self/comm", "w").write("rp-tpfork")
-for _ in range(7):
-    pid = os.fork()
-    if not pid:
-        os._exit(0)
-    os.waitpid(pid, 0)'
+	forks rp-tpfork 7
 	echo 0 > $TRACING/tracing_on
 	bg_stop INT
 	n=$(grep -c 'sched_process_fork:' $TRACING/trace)
@@ -87,6 +92,32 @@ print(len(r), sum(d["args"][0] == d["tgid"] == d["args"][1] for d in r))' $S/nm.
 		"btf show's arguments"
 }
 
+# A glob: a probe per matching event of available_events, counted per
+# event; a parent's 3 forks under sched:sched_process_fork.
+t_tp_glob_count() {
+	local j want
+	want=$(grep -c '^sched:sched_process_f' $TRACING/available_events)
+	bg_start $S/gl.json -j count 'tracepoint:sched:sched_process_f*' --comm rp-tpglob
+	expect_eq "$want" "$(probe_count)" "a probe per event of available_events"
+	forks rp-tpglob 3
+	bg_stop INT
+	j=$(tail -n 1 $S/gl.json)
+	expect_eq 3 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['func'] == 'sched:sched_process_fork'][0]")" \
+		"the parent's forks: $j"
+	tests/cli/validate_json.py count $S/gl.json >/dev/null ||
+		fail "schema: $(tests/cli/validate_json.py count $S/gl.json)"
+}
+
+# btf show 'tracepoint:sched:*' lists every sched event tracefs lists,
+# each with its arguments from the kernel's BTF.
+t_tp_listing() {
+	expect_eq "$(grep '^sched:' $TRACING/available_events | sort | xargs)" \
+		"$($CTL btf show 'tracepoint:sched:*' | sed -n 's/^tracepoint://p' | sort | xargs)" \
+		"btf show's events, available_events'"
+	expect_match "struct task_struct \* next" "$($CTL btf show t:sched:sched_switch)" \
+		"sched_switch's next"
+}
+
 # A persistent probe on a tracepoint, listed as one, counted by comm.
 t_tp_persistent() {
 	local id
@@ -108,13 +139,14 @@ t_tp_persistent() {
 t_tp_refused() {
 	expect_fail 1 'no such event' $CTL count tracepoint:sched:no_such_event
 	expect_fail 1 'there is tracepoint:sched:sched_switch' $CTL count tracepoint:irq:sched_switch
-	expect_fail 1 'syscalls:\* events are not tracepoints' $CTL count tracepoint:syscalls:sys_enter_openat
+	expect_fail 1 'an ftrace event with no tracepoint' $CTL count tracepoint:syscalls:sys_enter_openat
 	expect_fail 1 'no stack or caller yet' $CTL trace tracepoint:sched:sched_switch --stack -d 1
 	expect_fail 1 'no stack or caller yet' $CTL count tracepoint:sched:sched_switch --by caller -d 1
-	expect_fail 2 'a glob of tracepoints is not taken yet' $CTL count 'tracepoint:sched:*'
+	expect_fail 1 'matches no tracepoint' $CTL count 'tracepoint:syscalls:sys_enter_open*'
 	expect_fail 1 'entry probes' $CTL latency --key pid --from tracepoint:sched:sched_wakeup \
 		--to kprobe:vfs_read
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
-tests t_tp_count_exec t_tp_records_args t_tp_args_by_name t_tp_count_equals_ftrace t_tp_persistent t_tp_refused
+tests t_tp_count_exec t_tp_records_args t_tp_args_by_name t_tp_count_equals_ftrace \
+	t_tp_glob_count t_tp_listing t_tp_persistent t_tp_refused
