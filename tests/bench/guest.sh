@@ -80,13 +80,18 @@ SCALE="1000 10000"
 OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 	rawprobe_pid_vnr_ring rawprobe_field_ring rawprobe_override_skip
 	rawprobe_filter_str_ring rawprobe_filter_glob_ring rawprobe_cgroup_ring"
+# Tracepoints: raw_syscalls:sys_enter, which every getpgid call hits
+# once (its probes put every syscall on the entry's slow path, as they
+# do for bpftrace and ftrace): an empty probe, rawprobe's count and
+# record, bpftrace's count
+TP_ROWS="tracepoint_empty cmd_tp_count rawprobe_tp_ring bpftrace_tp_count"
 # The second data path: counts in the kernel, beside bpftrace's maps and
 # ftrace's hist trigger doing the same
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
 	rawprobe_hist_latency cmd_count cmd_count_comm cmd_hist
 	cmd_count_latency cmd_trace bpftrace_count bpftrace_count_comm
 	bpftrace_count_stack bpftrace_hist_latency ftrace_hist_pid
-	cmd_latency bpftrace_pair_latency"
+	cmd_latency bpftrace_pair_latency $TP_ROWS"
 TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kretprobe rawprobe_kprobe_ring rawprobe_kretprobe_ring
 	rawprobe_kprobe_mono rawprobe_kretprobe_mono
@@ -212,6 +217,11 @@ run_empty() {	# kprobe | kretprobe
 	rmmod rp_bench_empty
 }
 run_kprobe_empty() { run_empty kprobe; }
+run_tracepoint_empty() {
+	insmod "$EMPTY" kind=tracepoint symbol=sys_enter || return 1
+	result tracepoint_empty "$(workload)" - - -
+	rmmod rp_bench_empty
+}
 run_kretprobe_empty() { run_empty kretprobe; }
 
 # What the scheduler did to a reader: the reader's longest and total wait
@@ -458,17 +468,25 @@ agg_row() {	# CONFIG KIND [PROBE ADD OPTION...]
 }
 # The aggregation commands as users type them: a session, an owner and
 # the command's own process left out, which persistent probes have not.
+# (ARMED: what says the command's probe is armed, probe_armed by default)
 cmd_row() {	# CONFIG COMMAND...
 	local cfg=$1 pid res
 	shift
 	taskset -c 1 $CTL "$@" >"$OUT/cmd.out" 2>"$OUT/cmd.err" &
 	pid=$!
-	wait_for probe_armed 200 || { stop $pid INT; return 1; }
+	wait_for "${ARMED:-probe_armed}" 200 || { stop $pid INT; return 1; }
 	res=$(workload)
 	stop $pid INT || return 1
 	result "$cfg" "$res" - - -
 }
 run_cmd_count() { cmd_row cmd_count count "kprobe:$SYM"; }
+tp_armed() { $CTL probe list | grep -q 'tracepoint *raw_syscalls:sys_enter'; }
+run_cmd_tp_count() {
+	ARMED=tp_armed cmd_row cmd_tp_count count tracepoint:raw_syscalls:sys_enter
+}
+run_rawprobe_tp_ring() {
+	ring_row rawprobe_tp_ring tracepoint raw_syscalls:sys_enter
+}
 run_cmd_count_comm() { cmd_row cmd_count_comm count "kprobe:$SYM" --by comm; }
 run_cmd_hist() { cmd_row cmd_hist hist "kretprobe:$SYM"; }
 run_cmd_count_latency() {
@@ -512,6 +530,26 @@ run_bpftrace_map() {	# CONFIG PROBE PROGRAM
 	result "$1" "$res" "${res#* }" "$n" -
 }
 run_bpftrace_count() { run_bpftrace_map bpftrace_count kprobe '@ = count();'; }
+# bpftrace runs BEGIN once every probe is attached: its file says so
+# (a printf would wait in bpftrace's buffer)
+run_bpftrace_tp_count() {
+	local pid res
+	rm -f "$OUT/bt.ready"
+	taskset -c 1 bpftrace --unsafe -o "$OUT/bt.out" -e "BEGIN { system(\"touch $OUT/bt.ready\"); }
+		tracepoint:raw_syscalls:sys_enter { @ = count(); }" \
+		>/dev/null 2>"$OUT/bt.err" &
+	pid=$!
+	if ! wait_for "[ -e $OUT/bt.ready ] || ! alive $pid" 600 ||
+	   ! [ -e "$OUT/bt.ready" ]; then
+		stop $pid TERM
+		unavailable bpftrace_tp_count \
+			"$(grep -m1 . "$OUT/bt.err" || echo 'did not attach in 60 s')"
+		return 0
+	fi
+	res=$(workload)
+	stop $pid INT || return 1
+	result bpftrace_tp_count "$res" - - -
+}
 run_bpftrace_count_comm() {
 	run_bpftrace_map bpftrace_count_comm kprobe '@[comm] = count();'
 }
@@ -604,6 +642,8 @@ check_clean() {	# nothing may be left on the symbols between configurations
 		! probe_armed $sym ||
 			{ echo "bench: a probe was left on $sym" >&2; exit 1; }
 	done
+	! tp_armed ||
+		{ echo "bench: a probe was left on sys_enter" >&2; exit 1; }
 }
 
 # n kprobes from $OUT/funcs added then removed by rawprobe (batches of
