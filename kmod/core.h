@@ -389,6 +389,11 @@ long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
 size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
 		    unsigned int i);
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
+/*
+ * A tracepoint's pt_regs (kmod/tracepoint.c), in its orig_ax: the
+ * event's arguments, no probed context to walk a stack from.
+ */
+#define RP_REGS_TRACEPOINT	(-2L)
 void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,
 		     unsigned int n);
 void rp_stack_emit(struct pt_regs *regs, struct rawprobe_record *rec);

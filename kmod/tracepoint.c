@@ -53,8 +53,8 @@ static void notrace rp_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
 	}
 	/*
 	 * What the entry handlers read: the argument registers, ip (the
-	 * record's address), sp, cs and flags (kernel mode); a tracepoint
-	 * takes no handler that walks the stack (probes/tracepoint.c).
+	 * record's address), sp, cs and flags (kernel mode), and orig_ax,
+	 * which says a stack is walked from the handler (probes/stack.c).
 	 */
 	regs.di = a0;
 	regs.si = a1;
@@ -66,6 +66,7 @@ static void notrace rp_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
 	regs.sp = current_stack_pointer;
 	regs.cs = __KERNEL_CS;
 	regs.flags = 0;
+	regs.orig_ax = RP_REGS_TRACEPOINT;	/* a stack is walked from here */
 	p->kp.pre_handler(&p->kp, &regs);
 out:
 	this_cpu_dec(rp_tp_nest);

@@ -12,11 +12,38 @@
  * to throw them away: it took twice the instructions. If the unwinder
  * finds nothing, the word at the stack pointer, the return address at a
  * function's entry, is the one frame.
+ *
+ * A tracepoint's probe has no probed context's registers: its pt_regs
+ * holds the event's arguments (kmod/tracepoint.c marks it). Its walk
+ * starts here and leaves out rawprobe's own frames, however the
+ * compiler inlined or split them: the first kept is the function that
+ * hit the tracepoint (or the tracepoint's iterator, when several probes
+ * share it), as perf and bpftrace show a tracepoint's stack.
  */
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/ptrace.h>
 #include <asm/unwind.h>
 #include "core.h"
+
+static unsigned int rp_stack_save_here(u64 *frames)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int k = 0;
+
+	for (unwind_start(&state, current, NULL, NULL);
+	     !unwind_done(&state) && k < RAWPROBE_STACK_MAX;
+	     unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (!within_module(addr, THIS_MODULE))
+			frames[k++] = addr;
+	}
+	return k;
+}
+NOKPROBE_SYMBOL(rp_stack_save_here);
 
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
 {
@@ -24,6 +51,8 @@ unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
 	unsigned long addr;
 	unsigned int k = 0;
 
+	if (regs->orig_ax == RP_REGS_TRACEPOINT)
+		return rp_stack_save_here(frames);
 	for (unwind_start(&state, current, regs, NULL);
 	     !unwind_done(&state) && k < RAWPROBE_STACK_MAX;
 	     unwind_next_frame(&state)) {

@@ -3,18 +3,18 @@
  * The tracepoint kind: a probe on a vmlinux tracepoint, its target
  * "SUBSYSTEM:EVENT" as tracefs names it, its handlers an entry probe's
  * (kmod/tracepoint.c lays the event's arguments out as a function's
- * entry has them). What needs a function's frame is refused: a stack or
- * a caller (the frame is the tracepoint's caller's, not yet walked from
- * here), an override, an offset, a pair.
+ * entry has them; a stack is walked from the handler, probes/stack.c).
+ * Refused: the caller key (a function entry's return address; here the
+ * stack's first frame says who hit the tracepoint), an override, an
+ * offset, a pair.
  */
 #include <linux/kprobes.h>
 #include <linux/string.h>
 #include "registry.h"
 
-static bool rp_tp_frame_key(const struct rp_probe_spec *s)
+static bool rp_tp_caller_key(const struct rp_probe_spec *s)
 {
-	return memchr(s->agg.keys, RAWPROBE_AGG_KEY_CALLER, s->agg.nkeys) ||
-	       memchr(s->agg.keys, RAWPROBE_AGG_KEY_STACK, s->agg.nkeys);
+	return memchr(s->agg.keys, RAWPROBE_AGG_KEY_CALLER, s->agg.nkeys);
 }
 
 static int rp_tp_check(const struct rp_probe_spec *s,
@@ -30,9 +30,9 @@ static int rp_tp_check(const struct rp_probe_spec *s,
 			       "a tracepoint takes no override, injection or pair");
 		return -EINVAL;
 	}
-	if ((s->flags & RAWPROBE_F_STACK) || rp_tp_frame_key(s)) {
+	if (rp_tp_caller_key(s)) {
 		NL_SET_ERR_MSG(extack,
-			       "a tracepoint's probe has no stack or caller yet");
+			       "a tracepoint has no caller key: the function that hits it is its stack's first frame (--by stack)");
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -118,6 +118,27 @@ t_tp_listing() {
 		"sched_switch's next"
 }
 
+# Stacks: a parent's 3 forks counted by stack under sched_process_fork,
+# every one through kernel_clone (which hits it), none of rawprobe's own
+# frames; a record's --stack the same.
+t_tp_stacks() {
+	local j
+	bg_start $S/st.json -j count tracepoint:sched:sched_process_fork \
+		--by stack --comm rp-tpstk
+	forks rp-tpstk 3
+	bg_stop INT
+	j=$(tail -n 1 $S/st.json)
+	expect_eq "3 3 0" "$(json_get "$j" '" ".join(str(x) for x in (sum(e["count"] for e in j["entries"]), sum(e["count"] for e in j["entries"] if any(f.startswith("kernel_clone") for f in e["stack"])), sum(1 for e in j["entries"] for f in e["stack"] if "[rawprobe]" in f)))')" \
+		"forks, through kernel_clone, rawprobe's frames: $j"
+	bg_start $S/sr.json -j trace tracepoint:sched:sched_process_fork --stack --comm rp-tpstk2
+	forks rp-tpstk2 1
+	bg_stop INT
+	expect_eq "1" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(sum(1 for d in r if "probe" in d and any(f.startswith("kernel_clone") for f in d.get("stack", []))))' $S/sr.json)" \
+		"the record's stack: $(head -c 800 $S/sr.json)"
+}
+
 # A persistent probe on a tracepoint, listed as one, counted by comm.
 t_tp_persistent() {
 	local id
@@ -140,8 +161,7 @@ t_tp_refused() {
 	expect_fail 1 'no such event' $CTL count tracepoint:sched:no_such_event
 	expect_fail 1 'there is tracepoint:sched:sched_switch' $CTL count tracepoint:irq:sched_switch
 	expect_fail 1 'an ftrace event with no tracepoint' $CTL count tracepoint:syscalls:sys_enter_openat
-	expect_fail 1 'no stack or caller yet' $CTL trace tracepoint:sched:sched_switch --stack -d 1
-	expect_fail 1 'no stack or caller yet' $CTL count tracepoint:sched:sched_switch --by caller -d 1
+	expect_fail 1 'no caller key' $CTL count tracepoint:sched:sched_switch --by caller -d 1
 	expect_fail 1 'matches no tracepoint' $CTL count 'tracepoint:syscalls:sys_enter_open*'
 	expect_fail 1 'entry probes' $CTL latency --key pid --from tracepoint:sched:sched_wakeup \
 		--to kprobe:vfs_read
@@ -149,4 +169,4 @@ t_tp_refused() {
 }
 
 tests t_tp_count_exec t_tp_records_args t_tp_args_by_name t_tp_count_equals_ftrace \
-	t_tp_glob_count t_tp_listing t_tp_persistent t_tp_refused
+	t_tp_glob_count t_tp_listing t_tp_stacks t_tp_persistent t_tp_refused
