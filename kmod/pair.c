@@ -100,9 +100,10 @@ int rp_pair_check(const struct rp_probe_spec *spec,
 	if (!ps->role)
 		return 0;
 	if (spec->kind != RAWPROBE_KIND_KPROBE &&
-	    spec->kind != RAWPROBE_KIND_JPROBE) {
+	    spec->kind != RAWPROBE_KIND_JPROBE &&
+	    spec->kind != RAWPROBE_KIND_TRACEPOINT) {
 		NL_SET_ERR_MSG(extack,
-			       "a pair's start and end are entry probes (kprobe, jprobe)");
+			       "a pair's start and end are entry probes (kprobe, jprobe) or tracepoints");
 		return -EINVAL;
 	}
 	if (spec->ovr.set || spec->chain_step ||

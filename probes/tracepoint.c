@@ -6,7 +6,7 @@
  * entry has them; a stack is walked from the handler, probes/stack.c).
  * Refused: the caller key (a function entry's return address; here the
  * stack's first frame says who hit the tracepoint), an override, an
- * offset, a pair.
+ * offset. A pair's start or end takes the pair's handlers, as a kprobe.
  */
 #include <linux/kprobes.h>
 #include <linux/string.h>
@@ -25,9 +25,9 @@ static int rp_tp_check(const struct rp_probe_spec *s,
 			       "a tracepoint is named SUBSYSTEM:EVENT, in vmlinux: no module, offset or address");
 		return -EINVAL;
 	}
-	if (s->ovr.set || s->chain_step || s->pair.role) {
+	if (s->ovr.set || s->chain_step) {
 		NL_SET_ERR_MSG(extack,
-			       "a tracepoint takes no override, injection or pair");
+			       "a tracepoint takes no override or injection");
 		return -EINVAL;
 	}
 	if (rp_tp_caller_key(s)) {
