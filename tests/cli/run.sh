@@ -462,6 +462,7 @@ comp rawprobectl hist --b
 SH
 check "completion"       0 "probe stream trace hist latency count agg inject stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
 	-- bash -c "RAWPROBE_KALLSYMS=$T/kallsyms bash $T/comp.sh $repo | tr '\n' ' '"
+check "completion tracepoint" 0 "^tracepoint:sched:sched_switch tracepoint:sched:sched_wakeup$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl count tracepoint:sched:sched_); COMP_CWORD=2; RAWPROBECTL_TRACEFS=$T/tp _rawprobectl; echo \"\${COMPREPLY[*]}\""
 check "completion btf"   0 "^struct$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show st); COMP_CWORD=3; RAWPROBE_KALLSYMS=/dev/null _rawprobectl; echo \"\${COMPREPLY[*]}\""
 check "completion btf type" 0 "^$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show struct do_); COMP_CWORD=4; RAWPROBE_KALLSYMS=$T/kallsyms _rawprobectl; echo -n \"\${COMPREPLY[*]}\""
 check "completion objects" 0 "^$" "^$" -- bash -c "for o in \$($CTL help | awk '/^Objects:/ { f = 1; next } /^\$/ { f = 0 } f { print \$1 }'); do grep -q \"objects=.*\$o\" $repo/completion/rawprobectl || exit 1; done"
