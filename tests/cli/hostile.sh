@@ -186,7 +186,8 @@ parse_errors() {
 	try 2 count
 	try 2 count kprobe
 	try 2 count vfs_read
-	try 2 count kprobe:vfs_read kprobe:vfs_write
+	try 2 count kprobe:vfs_read kprobe:vfs_read
+	try 2 count kprobe:vfs_read kretprobe:vfs_write
 	try 2 count kprobe:vfs_read --by
 	try 2 count kprobe:vfs_read --by comm,
 	try 2 count kprobe:vfs_read --by ,comm
