@@ -162,6 +162,9 @@ struct rp_probe_spec {
 
 struct tracepoint;
 
+/* A syscalls:* event's probe: on raw_syscalls' sys_enter or sys_exit */
+enum { RP_SYS_NONE, RP_SYS_ENTER, RP_SYS_EXIT };
+
 struct rawprobe_probe {
 	struct rp_rings __rcu *rings;	/* where its records go: its
 					 * session's, from its insertion to
@@ -182,8 +185,14 @@ struct rawprobe_probe {
 	unsigned long fentry_ip;	/* its ftrace site; 0: kprobes' */
 	bool fentry_armed;		/* its handler runs at fentry_ip */
 	struct hlist_node fnode;	/* fentry.c's table, by fentry_ip */
-	/* A tracepoint's probe (tracepoint.c): its tracepoint, in vmlinux */
+	/* A tracepoint's probe (tracepoint.c): its tracepoint */
 	struct tracepoint *tp;
+	u8 tp_sys_dir;			/* syscalls:*: RP_SYS_ENTER or _EXIT */
+	int tp_sys;			/* and the syscall's number */
+	struct hlist_node tp_sys_node;	/* its list (tracepoint_sys.c) */
+	struct module *tp_mod_ref;	/* a module's tracepoint: its module,
+					 * held from prepare to register
+					 */
 	bool tp_armed;			/* its handler runs at the hits */
 	u64 pinned;			/* kretprobe instances' bytes, charged
 					 * to the budget (budget.c)

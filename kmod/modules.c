@@ -11,6 +11,12 @@
  * the next load of that module; a raw address does not (the module's
  * code lands elsewhere) and stays gone until deleted.
  *
+ * A probe on a module's tracepoint goes and comes back the same way,
+ * found by its tracepoint's address, but through the tracepoints'
+ * module notifier: the kernel checks, as a module goes, that no probe
+ * is left on its tracepoints right after that notifier, and attaches
+ * nothing to them before it.
+ *
  * Probe modules (include/rawprobe/api.h) that unload without
  * rawprobe_unregister() lose their probes here too, before their
  * handlers' code is freed.
@@ -20,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/security.h>
+#include <linux/tracepoint.h>
 #include "registry.h"
 
 static bool rp_probe_in_module(struct rawprobe_probe *p, struct module *mod)
@@ -28,12 +35,13 @@ static bool rp_probe_in_module(struct rawprobe_probe *p, struct module *mod)
 	       within_module((unsigned long)rp_probe_kprobe(p)->addr, mod);
 }
 
-static void rp_module_going(struct module *mod)
+/* tps: the probes on tracepoints, else the others */
+static void rp_module_going(struct module *mod, bool tps)
 {
 	struct rawprobe_probe *p;
 
 	list_for_each_entry(p, &rp_probes, node) {
-		if (!rp_probe_in_module(p, mod))
+		if (!p->tp != !tps || !rp_probe_in_module(p, mod))
 			continue;
 		rp_unregister(p);
 		/*
@@ -50,8 +58,11 @@ static void rp_module_going(struct module *mod)
 	}
 }
 
-/* Register a gone probe again; its kprobe starts afresh. */
-static int rp_rearm(struct rawprobe_probe *p)
+/*
+ * Register a gone probe again in mod; its kprobe starts afresh, a
+ * tracepoint's probe takes the module's tracepoint of its name.
+ */
+static int rp_rearm(struct rawprobe_probe *p, struct module *mod)
 {
 	int err;
 
@@ -60,6 +71,8 @@ static int rp_rearm(struct rawprobe_probe *p)
 	/* Lockdown may have been raised since the probe was added. */
 	if (rp_locked_down())
 		return -EPERM;
+	if (p->tp)
+		return rp_tp_rearm(p, mod);
 	err = rp_kind_prepare(p, NULL);
 	if (err)
 		return err;
@@ -68,21 +81,22 @@ static int rp_rearm(struct rawprobe_probe *p)
 	return rp_register(p);
 }
 
-static void rp_module_coming(struct module *mod)
+static void rp_module_coming(struct module *mod, bool tps)
 {
 	struct rawprobe_probe *p;
 	int err;
 
 	list_for_each_entry(p, &rp_probes, node) {
-		if (p->state != RAWPROBE_STATE_GONE ||
+		if (p->state != RAWPROBE_STATE_GONE || !p->tp != !tps ||
 		    strcmp(p->gone_with, mod->name))
 			continue;
-		err = rp_rearm(p);
+		err = rp_rearm(p, mod);
 		if (err) {
 			pr_warn("probe %u: not re-armed in %s: %s (%d)\n",
 				p->id, mod->name,
 				err == -EPERM ? "kernel lockdown" :
 				err == -EADDRNOTAVAIL ? "raw address" :
+				err == -ENOENT ? "no such tracepoint" :
 				"register failed", err);
 			continue;
 		}
@@ -115,9 +129,9 @@ static int rp_module_event(struct notifier_block *nb, unsigned long state,
 	mutex_lock(&rp_registry_lock);
 	if (state == MODULE_STATE_GOING) {
 		rp_remove_all_matching(rp_match_owner_mod, mod);
-		rp_module_going(mod);
+		rp_module_going(mod, false);
 	} else if (state == MODULE_STATE_LIVE) {
-		rp_module_coming(mod);
+		rp_module_coming(mod, false);
 	}
 	mutex_unlock(&rp_registry_lock);
 	return NOTIFY_DONE;
@@ -127,12 +141,43 @@ static struct notifier_block rp_module_nb = {
 	.notifier_call = rp_module_event,
 };
 
+/*
+ * A module with tracepoints: COMING after ftrace has its events (a
+ * probe finds its tracepoint by its event), before its init runs;
+ * GOING before the kernel checks its tracepoints are quiet.
+ */
+static int rp_tp_module_event(struct notifier_block *nb, unsigned long state,
+			      void *data)
+{
+	struct tp_module *tm = data;
+
+	mutex_lock(&rp_registry_lock);
+	if (state == MODULE_STATE_GOING)
+		rp_module_going(tm->mod, true);
+	else if (state == MODULE_STATE_COMING)
+		rp_module_coming(tm->mod, true);
+	mutex_unlock(&rp_registry_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rp_tp_module_nb = {
+	.notifier_call = rp_tp_module_event,
+};
+
 int rp_modules_init(void)
 {
-	return register_module_notifier(&rp_module_nb);
+	int err = register_module_notifier(&rp_module_nb);
+
+	if (err)
+		return err;
+	err = register_tracepoint_module_notifier(&rp_tp_module_nb);
+	if (err)
+		unregister_module_notifier(&rp_module_nb);
+	return err;
 }
 
 void rp_modules_exit(void)
 {
+	unregister_tracepoint_module_notifier(&rp_tp_module_nb);
 	unregister_module_notifier(&rp_module_nb);
 }

@@ -157,6 +157,7 @@ void rp_probe_free(struct rawprobe_probe *p)
 	rp_budget_uncharge(p->pinned);
 	rp_inject_put(p->inj);
 	rp_pair_put_ref(p->pair);
+	rp_tp_release(p);
 	free_percpu(p->stats);
 	kfree(p);
 }

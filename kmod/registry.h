@@ -32,9 +32,11 @@ void rp_unregister_batch(struct rawprobe_probe **v, unsigned int n);
 int rp_register_all(struct rawprobe_probe **v, unsigned int n,
 		    struct netlink_ext_ack *extack, int *failed);
 
-/* tracepoint.c: probes on vmlinux's tracepoints */
-struct tracepoint *rp_tp_find(const char *event);
+/* tracepoint.c: probes on tracepoints */
+int rp_tp_find(struct rawprobe_probe *p, const char *event);
 int rp_tp_register(struct rawprobe_probe *p);
+void rp_tp_release(struct rawprobe_probe *p);
+int rp_tp_rearm(struct rawprobe_probe *p, struct module *mod);
 int rp_tp_set_armed(struct rawprobe_probe *p, bool on);
 void rp_tp_unregister(struct rawprobe_probe **v, unsigned int n);
 

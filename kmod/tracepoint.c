@@ -25,8 +25,15 @@
  * disarmed, and the caller tries again, as it does for kprobes.
  *
  * The event names the tracepoint (trace_get_event_file()), so the same
- * name in two subsystems is no ambiguity. Only vmlinux's tracepoints
- * for now: they live as long as the kernel.
+ * name in two subsystems is no ambiguity. A module's tracepoint goes
+ * with its module: the probe holds the module from the lookup until it
+ * is registered, so that the tracepoint cannot go in between, and
+ * modules.c detaches it when the module goes (before the kernel checks
+ * that nothing is left on its tracepoints) and attaches it again when
+ * the module comes back.
+ *
+ * The syscalls:* events, which have no tracepoint of their own, are
+ * tracepoint_sys.c's.
  * Everything but the probe runs under rp_registry_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,43 +41,17 @@
 #include <linux/kprobes.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
-#include "registry.h"
+#include "tracepoint.h"
 
-static DEFINE_PER_CPU(int, rp_tp_nest);
+DEFINE_PER_CPU(int, rp_tp_nest);
 
 static void notrace rp_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
 				u64 a4, u64 a5)
 {
 	struct rawprobe_probe *p = data;
-	struct pt_regs regs __uninitialized;	/* (INIT_STACK_ALL_ZERO) */
 
-	if (!READ_ONCE(p->tp_armed))
-		return;
-	preempt_disable_notrace();
-	if (this_cpu_inc_return(rp_tp_nest) != 1) {
-		p->kp.nmissed++;
-		goto out;
-	}
-	/*
-	 * What the entry handlers read: the argument registers, ip (the
-	 * record's address), sp, cs and flags (kernel mode), and orig_ax,
-	 * which says a stack is walked from the handler (probes/stack.c).
-	 */
-	regs.di = a0;
-	regs.si = a1;
-	regs.dx = a2;
-	regs.cx = a3;
-	regs.r8 = a4;
-	regs.r9 = a5;
-	regs.ip = (unsigned long)p->kp.addr;
-	regs.sp = current_stack_pointer;
-	regs.cs = __KERNEL_CS;
-	regs.flags = 0;
-	regs.orig_ax = RP_REGS_TRACEPOINT;	/* a stack is walked from here */
-	p->kp.pre_handler(&p->kp, &regs);
-out:
-	this_cpu_dec(rp_tp_nest);
-	preempt_enable_notrace();
+	if (READ_ONCE(p->tp_armed))
+		rp_tp_run(p, a0, a1, a2, a3, a4, a5);
 }
 NOKPROBE_SYMBOL(rp_tp_probe);
 
@@ -83,50 +64,76 @@ static void rp_tp_is_vmlinux(struct tracepoint *tp, void *priv)
 }
 
 /*
- * The event's tracepoint, as ftrace has it: the event of that subsystem
- * and name (two subsystems may name an event alike), or an error.
+ * The tracepoint of the event SYS:NAME, or an ERR_PTR(); a module's
+ * with *mod holding its module (a static event's module is its call's).
  */
-static struct tracepoint *rp_tp_of_event(const char *sys, const char *name)
+struct tracepoint *rp_tp_of(const char *sys, const char *name,
+			    struct module **mod)
 {
 	struct trace_event_file *file = trace_get_event_file(NULL, sys, name);
-	struct tracepoint *tp = ERR_PTR(-EOPNOTSUPP);
+	struct tracepoint *tp = ERR_PTR(-EOPNOTSUPP), *left;
 
 	if (IS_ERR(file))
 		return ERR_PTR(-ENOENT);
-	if (file->event_call->flags & TRACE_EVENT_FL_TRACEPOINT)
+	if (file->event_call->flags & TRACE_EVENT_FL_TRACEPOINT) {
 		tp = file->event_call->tp;
+		left = tp;
+		for_each_kernel_tracepoint(rp_tp_is_vmlinux, &left);
+		*mod = left ? file->event_call->module : NULL;
+		if (*mod && !try_module_get(*mod)) {
+			*mod = NULL;
+			tp = ERR_PTR(-ENOENT);	/* going */
+		}
+	}
 	trace_put_event_file(file);
 	return tp;
 }
 
 /**
- * rp_tp_find() - a vmlinux tracepoint by its event
+ * rp_tp_find() - the vmlinux tracepoint of an event, for a probe
+ * @p: the probe, whose tp (and a syscall's, tp_sys) it sets
  * @event: "SUBSYSTEM:EVENT", as tracefs names it
  *
- * Return: the tracepoint; ERR_PTR(-ENOENT): no such event;
- * -EOPNOTSUPP: an ftrace event with no tracepoint (syscalls:*);
- * -EXDEV: a module's tracepoint, which could go with its module.
+ * A module's tracepoint holds its module until rp_tp_register() or
+ * rp_tp_release().
+ *
+ * Return: 0; -ENOENT: no such event (or its module is going);
+ * -EOPNOTSUPP: an ftrace event with no tracepoint.
  */
-struct tracepoint *rp_tp_find(const char *event)
+int rp_tp_find(struct rawprobe_probe *p, const char *event)
 {
 	const char *colon = strchr(event, ':');
 	char sys[MODULE_NAME_LEN];
-	struct tracepoint *tp, *left;
+	struct tracepoint *tp;
 
 	if (!colon || colon - event >= sizeof(sys))
-		return ERR_PTR(-ENOENT);
+		return -ENOENT;
 	memcpy(sys, event, colon - event);
 	sys[colon - event] = '\0';
-	tp = rp_tp_of_event(sys, colon + 1);
+	if (!strcmp(sys, "syscalls"))
+		return rp_sys_find(p, colon + 1);
+	tp = rp_tp_of(sys, colon + 1, &p->tp_mod_ref);
 	if (IS_ERR(tp))
-		return tp;
-	left = tp;
-	for_each_kernel_tracepoint(rp_tp_is_vmlinux, &left);
-	return left ? ERR_PTR(-EXDEV) : tp;
+		return PTR_ERR(tp);
+	p->tp = tp;
+	return 0;
 }
 
 /**
- * rp_tp_register() - attach a prepared tracepoint probe
+ * rp_tp_release() - let a module's tracepoint go, for a probe that
+ *	holds it (prepared, not registered)
+ * @p: the probe
+ */
+void rp_tp_release(struct rawprobe_probe *p)
+{
+	if (p->tp_mod_ref)
+		module_put(p->tp_mod_ref);
+	p->tp_mod_ref = NULL;
+}
+
+/**
+ * rp_tp_register() - attach a prepared tracepoint probe (and let its
+ *	module go: detached when it goes, under rp_registry_lock)
  * @p: a probe whose kind found its tracepoint (p->tp)
  *
  * Return: 0, or tracepoint_probe_register()'s error.
@@ -135,11 +142,46 @@ int rp_tp_register(struct rawprobe_probe *p)
 {
 	int err;
 
-	p->tp_armed = !(p->spec.flags & RAWPROBE_F_DISABLED);
-	err = tracepoint_probe_register(p->tp, rp_tp_probe, p);
-	if (!err)
-		p->registered = true;
+	if (p->tp_sys_dir) {
+		err = rp_sys_register(p);
+	} else {
+		p->tp_armed = !(p->spec.flags & RAWPROBE_F_DISABLED);
+		err = tracepoint_probe_register(p->tp, rp_tp_probe, p);
+		if (!err)
+			p->registered = true;
+	}
+	rp_tp_release(p);	/* modules.c detaches it when it goes */
 	return err;
+}
+
+/**
+ * rp_tp_rearm() - attach a probe whose module's tracepoint went to the
+ *	tracepoint of that name in the module come back
+ * @p: the probe, gone with its module
+ * @mod: the module, coming (the tracepoints' module notifier)
+ *
+ * Found among the module's own tracepoints, not through its event:
+ * ftrace's lookup takes locks that must not nest in the notifier's.
+ * An event's name is its tracepoint's.
+ *
+ * Return: 0, -ENOENT if the module has no such tracepoint now, or
+ * tracepoint_probe_register()'s error.
+ */
+int rp_tp_rearm(struct rawprobe_probe *p, struct module *mod)
+{
+	const char *name = strchr(p->spec.symbol, ':') + 1;
+	struct tracepoint *tp;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		if (strcmp(tp->name, name))
+			continue;
+		p->tp = tp;
+		p->kp.addr = (kprobe_opcode_t *)tp;
+		return rp_tp_register(p);
+	}
+	return -ENOENT;
 }
 
 /**
@@ -173,7 +215,8 @@ void rp_tp_unregister(struct rawprobe_probe **v, unsigned int n)
 		if (!v[i]->tp || !v[i]->registered)
 			continue;
 		WRITE_ONCE(v[i]->tp_armed, false);
-		err = tracepoint_probe_unregister(v[i]->tp, rp_tp_probe, v[i]);
+		err = v[i]->tp_sys_dir ? rp_sys_unregister(v[i]) :
+		      tracepoint_probe_unregister(v[i]->tp, rp_tp_probe, v[i]);
 		if (err) {
 			pr_warn_ratelimited("probe %u on %s: the kernel could not detach it (%d); it stays, disarmed\n",
 					    v[i]->id, v[i]->target, err);

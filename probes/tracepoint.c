@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracepoint kind: a probe on a vmlinux tracepoint, its target
+ * The tracepoint kind: a probe on a tracepoint, its target
  * "SUBSYSTEM:EVENT" as tracefs names it, its handlers an entry probe's
  * (kmod/tracepoint.c lays the event's arguments out as a function's
  * entry has them; a stack is walked from the handler, probes/stack.c).
@@ -22,7 +22,7 @@ static int rp_tp_check(const struct rp_probe_spec *s,
 {
 	if (s->module[0] || s->offset || s->addr) {
 		NL_SET_ERR_MSG(extack,
-			       "a tracepoint is named SUBSYSTEM:EVENT, in vmlinux: no module, offset or address");
+			       "a tracepoint is named SUBSYSTEM:EVENT: no module, offset or address");
 		return -EINVAL;
 	}
 	if (s->ovr.set || s->chain_step) {
@@ -44,15 +44,11 @@ static int rp_tp_not_found(int err, struct netlink_ext_ack *extack)
 	switch (err) {
 	case -EOPNOTSUPP:
 		NL_SET_ERR_MSG(extack,
-			       "an ftrace event with no tracepoint (the syscalls:* events are built on raw_syscalls:sys_enter and sys_exit)");
-		break;
-	case -EXDEV:
-		NL_SET_ERR_MSG(extack,
-			       "a module's tracepoint: not taken yet (vmlinux's are)");
+			       "an ftrace event with no tracepoint, or a syscall ftrace's table has no number for");
 		break;
 	default:
 		NL_SET_ERR_MSG(extack,
-			       "no such event (tracefs' available_events lists them)");
+			       "no such event (tracefs' available_events lists them; syscalls:* needs CONFIG_FTRACE_SYSCALLS)");
 		err = -ENOENT;
 	}
 	return err;
@@ -62,7 +58,6 @@ static int rp_tp_kind_prepare(struct rawprobe_probe *p,
 			      struct netlink_ext_ack *extack)
 {
 	const char *name = strchr(p->spec.symbol, ':');
-	struct tracepoint *tp;
 	int err;
 
 	err = rp_tp_check(&p->spec, extack);
@@ -76,10 +71,9 @@ static int rp_tp_kind_prepare(struct rawprobe_probe *p,
 	err = rp_probe_prepare(p, extack);
 	if (err)
 		return err;
-	tp = rp_tp_find(p->spec.symbol);
-	if (IS_ERR(tp))
-		return rp_tp_not_found(PTR_ERR(tp), extack);
-	p->tp = tp;
+	err = rp_tp_find(p, p->spec.symbol);
+	if (err)
+		return rp_tp_not_found(err, extack);
 	rp_kprobe_prepare(p);		/* the entry handlers */
 	p->kp.symbol_name = NULL;
 	p->kp.addr = (kprobe_opcode_t *)p->tp;

@@ -800,5 +800,29 @@ check "tracepoint args auto" 0 "^tracepoint:sched:sched_process_exec args=p:ptr,
 check "tracepoint field path" 0 "arg0 prev->pid: src=arg1 loads=" "^$" -- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args 'prev->pid,next->comm' --dry-run
 check "tracepoint filter by name" 0 "term0: src=arg0 size=1 eq 0" "^$" -- env "$TPFS" $CTL count tracepoint:sched:sched_switch --args auto --filter 'preempt == 0' --dry-run
 
+# The syscalls:* events: a syscall's own arguments by name (its format
+# here), passed in place (no "syscall" flag), a char pointer the user's
+mkdir -p "$T/tp/events/syscalls" && cp -r "$T/tracefs/events/syscalls/sys_enter_read" "$T/tp/events/syscalls/"
+printf 'syscalls:sys_enter_read\nsyscalls:sys_exit_read\nsyscalls:sys_enter_getpid\nftrace:function\n' >>"$T/tp/available_events"
+check "syscall event btf show" 0 "^tracepoint:syscalls:sys_enter_read +unsigned int fd +char \* buf +size_t count $" "^$" \
+	-- bash -c "$TPFS $CTL btf show tracepoint:syscalls:sys_enter_read | tr '\n' ' '"
+check "syscall event exit" 0 "^tracepoint:syscalls:sys_exit_read +long ret $" "^$" \
+	-- bash -c "$TPFS $CTL btf show t:syscalls:sys_exit_read | tr '\n' ' '"
+check "syscall event json" 0 "valid: 2 documents" "^$" \
+	-- bash -c "$TPFS $CTL -j btf show t:syscalls:sys_enter_read t:syscalls:sys_exit_read | $VALIDATE btf"
+check "syscall event args auto" 0 "^tracepoint:syscalls:sys_enter_read args=fd:u32,buf:ptr,count:u64$" "^$" \
+	-- env "$TPFS" $CTL trace tracepoint:syscalls:sys_enter_read --args auto --dry-run
+check "syscall event user string" 0 "^tracepoint:syscalls:sys_enter_read args=buf:ustr,count:u64$" "^$" \
+	-- bash -c "$TPFS $CTL trace tracepoint:syscalls:sys_enter_read --args 'buf:str:count,count' --dry-run | head -1"
+check "syscall entry user string" 0 "^kprobe:__x64_sys_read args=buf:ustr,count:u64 syscall$" "^$" \
+	-- bash -c "$CTL trace kprobe:__x64_sys_read --args 'buf:str:count,count' --dry-run | head -1"
+check "syscall event ret filter" 0 "term0: src=arg0 size=8 signed lt 0" "^$" \
+	-- env "$TPFS" $CTL trace t:syscalls:sys_exit_read --filter 'ret < 0' --dry-run
+check "syscall event glob" 0 "^tracepoint:syscalls:sys_enter_getpid args=none tracepoint:syscalls:sys_enter_read args=none tracepoint:syscalls:sys_exit_read args=none $" \
+	"'tracepoint:syscalls:\*': 3 tracepoints" \
+	-- bash -c "$TPFS $CTL count 't:syscalls:*' --dry-run | tr '\n' ' '"
+check "ftrace event glob" 1 "^$" "left out: 1 ftrace events with no tracepoint" \
+	-- env "$TPFS" $CTL count 't:ftrace:*' --dry-run
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -31,13 +31,16 @@ check "option needs value" 2 "^$"            "^rawprobectl: option '--args' need
 check "option takes none" 2 "^$"             "^rawprobectl: option '--quiet' takes no value" -- $CTL stream --quiet=1
 # --filter: what a bpftrace user writes, and what to write instead
 # tracefs' list of events, as the kernel's: tracepoint targets are checked in it
-mkdir -p "$T/tp" && printf 'sched:sched_switch\nsched:sched_wakeup\nirq:irq_handler_entry\nsyscalls:sys_enter_openat\n' >"$T/tp/available_events"
+mkdir -p "$T/tp" && printf 'sched:sched_switch\nsched:sched_wakeup\nirq:irq_handler_entry\nsyscalls:sys_enter_openat\nftrace:function\nkprobes:p_vfs_read_0\n' >"$T/tp/available_events"
 check "tracepoint dry-run" 0 "^tracepoint:sched:sched_switch args=u64,u64 $" "^$" -- bash -c "RAWPROBECTL_TRACEFS=$T/tp $CTL count t:sched:sched_switch --args 2 --dry-run | tr '\n' ' '"
 check "tracepoint target" 2 "^$"           "a tracepoint is tracepoint:SUBSYSTEM:EVENT \(tracepoint:sched:sched_switch\), not 'sched'$" -- $CTL count tracepoint:sched
 check "tracepoint glob"  0 "^tracepoint:sched:sched_switch args=none tracepoint:sched:sched_wakeup args=none $" "'tracepoint:sched:\*': 2 tracepoints$" -- bash -c "RAWPROBECTL_TRACEFS=$T/tp $CTL count 'tracepoint:sched:*' --dry-run | tr '\n' ' '"
-check "tracepoint glob syscalls" 1 "^$"     "left out: 1 ftrace events with no tracepoint" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL count 'tracepoint:*:sys_enter_*' --dry-run
+check "tracepoint glob syscalls" 0 "^tracepoint:syscalls:sys_enter_openat args=none $" "'tracepoint:\*:sys_enter_\*': 1 tracepoint$" -- bash -c "RAWPROBECTL_TRACEFS=$T/tp $CTL count 'tracepoint:*:sys_enter_*' --dry-run | tr '\n' ' '"
+check "tracepoint glob no tp" 1 "^$"        "left out: 2 ftrace events with no tracepoint" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL count 'tracepoint:[fk]*:*' --dry-run
 check "tracepoint bad glob" 2 "^$"          "bad glob 'tracepoint:sched:sched_\[w': a '\[' without its '\]'$" -- $CTL count 'tracepoint:sched:sched_[w'
 check "tracepoint unknown" 1 "^$"           "tracepoint:irq:sched_switch: no such event in .*available_events \(there is tracepoint:sched:sched_switch\)$" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL count tracepoint:irq:sched_switch --dry-run
+check "tracepoint near" 1 "^$"              "sched:sched_swich: no such event in .*available_events
+  did you mean: sched:sched_switch$" -- env RAWPROBECTL_TRACEFS=$T/tp $CTL count t:sched:sched_swich --dry-run
 check "count two kinds"  2 "^$"              "count's targets are of one kind: 'kretprobe:vfs_write' is not a kprobe$" -- $CTL count kprobe:vfs_read kretprobe:vfs_write
 check "count twice"      2 "^$"              "vfs_read is in two of count's targets: give each function once$" -- $CTL count kprobe:vfs_read kprobe:vfs_read --dry-run
 check "count targets"    0 "^kprobe:vfs_read args=none kprobe:vfs_write args=none $" "^$" -- bash -c "$CTL count kprobe:vfs_read kprobe:vfs_write --dry-run | tr '\n' ' '"

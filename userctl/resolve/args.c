@@ -77,7 +77,12 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 					      "s32, u32, ptr, str, ustr, hex, "
 					      "ksym, ip4, be16, be32, ip6)", c + 1);
 	}
-	return rp_operand_compile(cx, p, want, o);
+	err = rp_operand_compile(cx, p, want, o);
+	/* a syscall's own char pointer is the user's: ':str' reads there */
+	if (!err && o->argtype == RAWPROBE_ARG_KSTR && !o->f.nloads &&
+	    cx->pr && cx->pr->user_ptrs)
+		o->argtype = RAWPROBE_ARG_USTR;
+	return err;
 }
 
 /*

@@ -805,6 +805,7 @@ static int rp_btf_syscall(const char *function, const char *sys, bool compat,
 	int err;
 
 	pr->syscall = true;
+	pr->user_ptrs = true;
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s%s", kinds[i], sys);
 		if (rp_btf_where(name, "", &btf, &id, false))
@@ -835,6 +836,42 @@ static int rp_btf_syscall(const char *function, const char *sys, bool compat,
 }
 
 /*
+ * A syscalls:sys_enter_NAME event's arguments: the syscall's own, as a
+ * probe on its entry point has them, but passed in place (the kernel
+ * reads them from the user's registers); sys_exit_NAME's: its return
+ * value, "ret" as ftrace names it.
+ */
+static int rp_btf_tp_syscall(const char *event, struct rp_btf_proto *pr,
+			     bool verbose)
+{
+	const char *name = strchr(event, ':') + 1;
+	bool enter = !strncmp(name, "sys_enter_", 10);
+	const char *sys = name + (enter ? 10 : 9);
+	int err;
+
+	if (!enter && strncmp(name, "sys_exit_", 9))
+		return -ENOENT;
+	if (!rp_btf_kernel(verbose))
+		return -ENOENT;
+	if (enter) {
+		err = rp_btf_syscall(event, sys, false, pr, verbose);
+		if (err)
+			return err;
+	} else {
+		pr->btf = rp_btf.vmlinux;
+		pr->nparams = 1;
+		snprintf(pr->params[0].name, sizeof(pr->params[0].name), "ret");
+		rp_btf_param_from_c(&pr->params[0], pr->btf, "long");
+		snprintf(pr->from, sizeof(pr->from), "sys_%s's return", sys);
+	}
+	pr->syscall = false;		/* the kernel passes them in place */
+	pr->user_ptrs = enter;
+	snprintf(pr->ret, sizeof(pr->ret), "void");
+	pr->ret_id = 0;
+	return 0;
+}
+
+/*
  * A tracepoint's arguments ("SUBSYSTEM:EVENT"): its __traceiter_EVENT
  * function's, which BTF names (the btf_trace_EVENT typedef does not),
  * past the __data the tracepoint passes its probes first; no return.
@@ -847,6 +884,8 @@ static int rp_btf_tp_proto(const char *event, struct rp_btf_proto *pr,
 	uint32_t id;
 	int err;
 
+	if (!strncmp(event, "syscalls:", 9))
+		return rp_btf_tp_syscall(event, pr, verbose);
 	snprintf(fn, sizeof(fn), "__traceiter_%s", strchr(event, ':') + 1);
 	err = rp_btf_where(fn, "", &btf, &id, verbose);
 	if (err == -ENOENT && verbose)

@@ -36,6 +36,7 @@ struct rp_btf_proto {
 	const struct btf *btf;
 	char from[RP_BTF_NAME_MAX + 64];	/* whose arguments, if not its own */
 	bool syscall;			/* args are in the user's pt_regs */
+	bool user_ptrs;			/* char pointers are the user's */
 	bool varargs;
 	unsigned int nparams;		/* all; params[] holds the first ones */
 	unsigned int same_name;		/* other functions of that name */

@@ -287,15 +287,15 @@ int rp_glob_expand(const char *module, const char *pat,
 }
 
 /*
- * The subsystems of available_events whose events have no tracepoint:
- * ftrace's syscall events (on raw_syscalls' tracepoints), its own, and
- * the dynamic ones (kprobe, uprobe, synthetic, eprobe events).
+ * The subsystems of available_events whose events have no tracepoint a
+ * probe can take: ftrace's own, and the dynamic ones (kprobe, uprobe,
+ * synthetic, eprobe events). ftrace's syscall events have none either,
+ * but the kernel builds them on raw_syscalls' as ftrace does.
  */
 static bool rp_event_no_tp(const char *event)
 {
 	static const char *const sys[] = {
-		"syscalls:", "ftrace:", "kprobes:", "uprobes:", "synthetic:",
-		"eprobes:",
+		"ftrace:", "kprobes:", "uprobes:", "synthetic:", "eprobes:",
 	};
 	size_t i;
 

@@ -34,7 +34,7 @@ struct rp_glob_result {
 	size_t shared;		/* names several functions have */
 	size_t blacklisted;	/* on kprobes' blacklist */
 	size_t own;		/* rawprobe's own code */
-	size_t not_tp;		/* events with no tracepoint (syscalls:*) */
+	size_t not_tp;		/* events with no tracepoint (ftrace:*) */
 };
 
 /*
@@ -49,8 +49,8 @@ int rp_glob_expand(const char *module, const char *pat,
 /*
  * The tracepoints of available_events whose "SUBSYSTEM:EVENT" matches
  * pat ("sched:sched_*", "*:*_exit"), sorted, less the events with no
- * tracepoint (the syscalls:* ones, ftrace's own and dynamic events),
- * counted in r->not_tp. 0, or -errno after saying why.
+ * tracepoint a probe takes (ftrace's own and dynamic events), counted in
+ * r->not_tp; the syscalls:* events are in. 0, or -errno after saying why.
  */
 int rp_glob_events(const char *pat, struct rp_glob_result *r);
 void rp_glob_result_free(struct rp_glob_result *r);

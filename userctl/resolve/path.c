@@ -646,7 +646,7 @@ bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
 	*size = 0;
 	*user = o->argtype == RAWPROBE_ARG_USTR;
 	if (!t && rp_param_char_ptr(cx, p)) {
-		*user = *user || cx->pr->syscall;
+		*user = *user || cx->pr->user_ptrs;
 		return true;
 	}
 	if (t && btf_is_array(t) && rp_is_str_type(o->argtype)) {
@@ -662,7 +662,7 @@ bool rp_operand_str(const struct rp_fctx *cx, const struct rp_path *p,
 	e = rp_btf_skip(btf, &id);
 	if (!e || !btf_is_int(e) || e->size != 1)
 		return false;
-	*user = rp_btf_user(btf, t->type) || (cx->pr->syscall && !o->f.nloads);
+	*user = rp_btf_user(btf, t->type) || (cx->pr->user_ptrs && !o->f.nloads);
 	return true;
 }
 

@@ -378,7 +378,7 @@ static int rp_glob_said(const struct rp_probe_req *g,
 	}
 	if (r->not_tp)
 		fprintf(stderr, "  left out: %zu ftrace events with no "
-			"tracepoint (syscalls:*, dynamic events)\n", r->not_tp);
+			"tracepoint (ftrace's own, dynamic events)\n", r->not_tp);
 	if (r->shared)
 		fprintf(stderr, "  left out: %zu that share their name with "
 			"another function (probe one by address, 0xADDR)\n",

@@ -9,9 +9,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/cli.h"
+#include "lib/symbols.h"
 #include "lib/tracefs.h"
+#include "resolve/btf_int.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
@@ -48,34 +51,65 @@ int rp_tp_target_parse(const char *target, struct rp_probe_req *req)
 	return 0;
 }
 
+/* A FILE's whole text, NUL-terminated (closed); NULL if it cannot */
+static char *rp_tp_slurp(FILE *f)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *nb;
+
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		len += fread(buf + len, 1, cap - len - 1, f);
+	} while (!feof(f) && !ferror(f));
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
 /*
  * Is "SUBSYSTEM:EVENT" in available_events? 0 if it is or cannot be
- * told (the kernel judges), -ENOENT after saying so.
+ * told (the kernel judges), -ENOENT after saying so, with the event of
+ * that name in another subsystem, and the nearest names.
  */
 int rp_tp_check(const char *event)
 {
-	char path[PATH_MAX], line[256];
-	const char *name = strchr(event, ':') + 1;
+	char path[PATH_MAX], *text, *line, *next;
+	const char *name = strchr(event, ':') + 1, *other = NULL;
 	FILE *f = rp_tracefs_open("available_events", path, sizeof(path));
-	int found = 0, other = 0;
-	char near[256] = "";
+	struct rp_btf_near best[RP_BTF_NEAR];
+	int nbest = 0, score;
 
-	if (!f)
+	text = f ? rp_tp_slurp(f) : NULL;
+	if (!text)
 		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		found = !strcmp(line, event);
-		if (!found && !other && !strcmp(strchr(line, ':') ?
-						 strchr(line, ':') + 1 : "", name)) {
-			other = 1;
-			snprintf(near, sizeof(near), "%s", line);
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (!strcmp(line, event)) {
+			free(text);
+			return 0;
 		}
+		if (!other && strchr(line, ':') && !strcmp(strchr(line, ':') + 1, name))
+			other = line;
+		score = rp_near_score(event, line);
+		if (score >= 0)
+			rp_btf_near_add(best, &nbest, score, line);
 	}
-	fclose(f);
-	if (found)
-		return 0;
 	fprintf(stderr, "rawprobectl: tracepoint:%s: no such event in %s%s%s%s\n",
 		event, path, other ? " (there is tracepoint:" : "",
-		other ? near : "", other ? ")" : "");
+		other ? other : "", other ? ")" : "");
+	if (!other)
+		rp_btf_near_print(best, nbest);
+	free(text);
 	return -ENOENT;
 }

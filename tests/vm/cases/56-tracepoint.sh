@@ -7,6 +7,7 @@
 # refused; nothing left.
 
 S=$T_SCRATCH
+TARGET_KO=$(dirname "$KO")/test-modules/rp_target.ko
 
 # docs_sum FILE EXPR: EXPR of every JSON document of FILE (as d), added.
 docs_sum() {
@@ -52,27 +53,37 @@ print(len(r), sum(d["args"][1] == d["tgid"] for d in r))' $S/ar.json)" \
 		"records, and old_pid = the exec'ing pid: $(head -c 600 $S/ar.json)"
 }
 
-# Against ftrace: sched_process_fork filtered to a parent's comm in both,
-# 7 forks; rawprobe's count and ftrace's lines agree, and are 7.
-t_tp_count_equals_ftrace() {
-	local ev=$TRACING/events/sched/sched_process_fork n
+# as_ftrace SUBSYS:EVENT FILTER LINE COMM N CMD...: the event counted
+# by ftrace (its lines that match LINE, FILTER on) and by rawprobe (for
+# COMM) while CMD runs: both N
+as_ftrace() {
+	local event=$1 filter=$2 line=$3 comm=$4 want=$5 ev n
+	shift 5
+	ev=$TRACING/events/${event/://}
 	echo 0 > $TRACING/tracing_on
 	: > $TRACING/trace
-	echo 'parent_comm == "rp-tpfork"' > $ev/filter
+	echo "$filter" > $ev/filter
 	echo 1 > $ev/enable
-	bg_start $S/fk.json -j count tracepoint:sched:sched_process_fork --comm rp-tpfork
+	bg_start $S/af.json -j count "tracepoint:$event" --comm "$comm"
 	echo 1 > $TRACING/tracing_on
-	forks rp-tpfork 7
+	"$@"
 	echo 0 > $TRACING/tracing_on
 	bg_stop INT
-	n=$(grep -c 'sched_process_fork:' $TRACING/trace)
+	n=$(grep -c "$line" $TRACING/trace)
 	echo 0 > $ev/enable
 	echo 0 > $ev/filter
 	: > $TRACING/trace
 	echo 1 > $TRACING/tracing_on
-	expect_eq 7 "$n" "ftrace's sched_process_fork lines"
-	expect_eq "$n" "$(json_get "$(tail -n 1 $S/fk.json)" 'sum(e["count"] for e in j["entries"])')" \
+	expect_eq "$want" "$n" "ftrace's $event lines"
+	expect_eq "$n" "$(json_get "$(tail -n 1 $S/af.json)" 'sum(e["count"] for e in j["entries"])')" \
 		"rawprobe's count, ftrace's"
+}
+
+# Against ftrace: sched_process_fork filtered to a parent's comm in both,
+# 7 forks.
+t_tp_count_equals_ftrace() {
+	as_ftrace sched:sched_process_fork 'parent_comm == "rp-tpfork"' \
+		'sched_process_fork:' rp-tpfork 7 forks rp-tpfork 7
 }
 
 # The same by name, from the kernel's BTF (__traceiter_sched_process_exec):
@@ -92,18 +103,27 @@ print(len(r), sum(d["args"][0] == d["tgid"] == d["args"][1] for d in r))' $S/nm.
 		"btf show's arguments"
 }
 
-# A glob: a probe per matching event of available_events, counted per
-# event; a parent's 3 forks under sched:sched_process_fork.
-t_tp_glob_count() {
-	local j want
-	want=$(grep -c '^sched:sched_process_f' $TRACING/available_events)
-	bg_start $S/gl.json -j count 'tracepoint:sched:sched_process_f*' --comm rp-tpglob
-	expect_eq "$want" "$(probe_count)" "a probe per event of available_events"
-	forks rp-tpglob 3
+# glob_counted GLOB LISTED COMM EVENT N CMD...: count GLOB for a comm,
+# a probe per event of available_events that LISTED (grep's pattern)
+# matches; CMD's N hits counted apart under EVENT
+glob_counted() {
+	local glob=$1 listed=$2 comm=$3 ev=$4 n=$5 j had
+	shift 5
+	had=$(probe_count)
+	bg_start $S/gl.json -j count "$glob" --comm "$comm"
+	expect_eq "$(grep -c "$listed" $TRACING/available_events)" "$(($(probe_count) - had))" \
+		"a probe per event of available_events"
+	"$@"
 	bg_stop INT
 	j=$(tail -n 1 $S/gl.json)
-	expect_eq 3 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['func'] == 'sched:sched_process_fork'][0]")" \
-		"the parent's forks: $j"
+	expect_eq "$n" "$(json_get "$j" "[e['count'] for e in j['entries'] if e['func'] == '$ev'][0]")" \
+		"$ev's hits: $j"
+}
+
+# A glob: a parent's 3 forks under sched:sched_process_fork.
+t_tp_glob_count() {
+	glob_counted 'tracepoint:sched:sched_process_f*' '^sched:sched_process_f' \
+		rp-tpglob sched:sched_process_fork 3 forks rp-tpglob 3
 	tests/cli/validate_json.py count $S/gl.json >/dev/null ||
 		fail "schema: $(tests/cli/validate_json.py count $S/gl.json)"
 }
@@ -192,17 +212,123 @@ t_tp_persistent() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# opens COMM FILE...: a process named COMM opens each FILE once (a
+# missing one fails with ENOENT), nothing else once it is named
+opens() {
+	python3 -c 'import os, sys
+open("/proc/self/comm", "w").write(sys.argv[1])
+for f in sys.argv[2:]:
+    try:
+        os.close(os.open(f, os.O_RDONLY))
+    except OSError:
+        pass' "$@"
+}
+
+# sysloop COMM N: a process named COMM calls getppid() N times
+sysloop() {
+	python3 -c 'import os, sys
+open("/proc/self/comm", "w").write(sys.argv[1])
+for _ in range(int(sys.argv[2])):
+    os.getppid()' "$1" "$2"
+}
+
+# syscalls:sys_enter_openat, as bpftrace's opensnoop takes it: the
+# filenames of a known list, each once, in order, read from user memory
+# by name (the event's format, or the syscall's BTF); sys_exit_openat's
+# ret: the missing file's -ENOENT, the only failure.
+t_tp_syscall_openat() {
+	local f=$S/rp-tpo
+	echo a > $f.1; echo b > $f.2
+	bg_start $S/so.json -j trace tracepoint:syscalls:sys_enter_openat \
+		--args 'filename:str,flags' --comm rp-tpopen
+	opens rp-tpopen $f.1 $f.2 $f.missing $f.1
+	bg_stop INT
+	expect_eq "$f.1 $f.2 $f.missing $f.1" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join(d["str"] for d in r if "probe" in d))' $S/so.json)" \
+		"the filenames opened: $(head -c 800 $S/so.json)"
+	bg_start $S/sx.json -j trace tracepoint:syscalls:sys_exit_openat \
+		--args ret --filter 'ret < 0' --comm rp-tpopen
+	opens rp-tpopen $f.1 $f.missing $f.2
+	bg_stop INT
+	expect_eq "-2" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join(str(d["args"][0]) for d in r if "probe" in d))' $S/sx.json)" \
+		"the failed open's ret: $(head -c 800 $S/sx.json)"
+	expect_match "const char \\* filename" \
+		"$($CTL btf show tracepoint:syscalls:sys_enter_openat)" "btf show's arguments"
+}
+
+# Against ftrace: syscalls:sys_enter_getppid filtered to a comm in both,
+# 9 calls; and raw_syscalls:sys_enter counted by its id has getppid's
+# number 9 times.
+t_tp_syscall_count() {
+	as_ftrace syscalls:sys_enter_getppid 'comm == "rp-tpsys"' \
+		'sys_getppid()' rp-tpsys 9 sysloop rp-tpsys 9
+	bg_start $S/rs.json -j count tracepoint:raw_syscalls:sys_enter --args id --by id --comm rp-tpsys
+	sysloop rp-tpsys 9
+	bg_stop INT
+	expect_eq 9 "$(json_get "$(tail -n 1 $S/rs.json)" '[e["count"] for e in j["entries"] if e["id"] == 110][0]')" \
+		"raw_syscalls:sys_enter's getppid (110): $(tail -n 1 $S/rs.json)"
+}
+
+# A glob of syscall events: getppid's 4 calls under its own, and in a
+# persistent probe on the same event beside them (two probes on one
+# syscall's list); the persistent one's exit event counts the returns.
+t_tp_syscall_glob() {
+	local en ex
+	en=$($CTL probe add tracepoint syscalls:sys_enter_getppid --count --comm rp-tpsg)
+	ex=$($CTL probe add tracepoint syscalls:sys_exit_getppid --count --comm rp-tpsg)
+	glob_counted 'tracepoint:syscalls:sys_enter_getp*' '^syscalls:sys_enter_getp' \
+		rp-tpsg syscalls:sys_enter_getppid 4 sysloop rp-tpsg 4
+	expect_eq "4 4" "$(json_get "$($CTL -j agg show "$en")" 'sum(e["count"] for e in j["entries"])') $(json_get "$($CTL -j agg show "$ex")" 'sum(e["count"] for e in j["entries"])')" \
+		"the persistent probes' counts, entry and exit"
+	$CTL probe del "$en" "$ex"
+	sysloop rp-tpsg 2
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# A module's tracepoint (rp_target's, fired by each read of
+# /proc/rp_target with 21 and its count of calls): the probe goes gone
+# with the module and is armed again when it is loaded again, its
+# records before and after.
+t_tp_module_gone_and_back() {
+	local id state hits
+	state() { json_get "$($CTL -j probe show $id)" 'j["state"]'; }
+	hits() { json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]'; }
+	insmod "$TARGET_KO"
+	id=$($CTL probe add tracepoint rp_target:rp_target_hit --args s32,u64)
+	cat /proc/rp_target >/dev/null
+	expect_eq "armed 1" "$(state) $(hits)" "state and hits, loaded"
+	rmmod rp_target
+	expect_eq gone "$(state)" "after rmmod"
+	insmod "$TARGET_KO"
+	expect_eq armed "$(state)" "after insmod"
+	cat /proc/rp_target >/dev/null
+	expect_eq 2 "$(hits)" "hits after it came back"
+	$CTL -j stream -d 0.5 -o $S/tm.json 2>/dev/null
+	expect_eq "21/1 21/1" "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join("%d/%d" % (d["args"][0], d["args"][1]) for d in r if d.get("probe_id") == int(sys.argv[2])))' $S/tm.json $id)" \
+		"the records, one each side of the reload: $(head -c 600 $S/tm.json)"
+	rmmod rp_target
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # What is refused, and why: an unknown event (with its subsystem's
-# namesake), a syscall event (no tracepoint), what needs a function's
-# frame, a glob; nothing left behind.
+# namesake), an unknown syscall's event, what needs a function's frame,
+# a glob that matches nothing; nothing left behind.
 t_tp_refused() {
 	expect_fail 1 'no such event' $CTL count tracepoint:sched:no_such_event
 	expect_fail 1 'there is tracepoint:sched:sched_switch' $CTL count tracepoint:irq:sched_switch
-	expect_fail 1 'an ftrace event with no tracepoint' $CTL count tracepoint:syscalls:sys_enter_openat
+	expect_fail 1 'no such event' $CTL count tracepoint:syscalls:sys_enter_no_such_call
 	expect_fail 1 'no caller key' $CTL count tracepoint:sched:sched_switch --by caller -d 1
-	expect_fail 1 'matches no tracepoint' $CTL count 'tracepoint:syscalls:sys_enter_open*'
+	expect_fail 1 'matches no tracepoint' $CTL count 'tracepoint:sched:no_such_*'
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
 tests t_tp_count_exec t_tp_records_args t_tp_args_by_name t_tp_count_equals_ftrace \
-	t_tp_glob_count t_tp_listing t_tp_stacks t_tp_pair t_tp_runqlat t_tp_persistent t_tp_refused
+	t_tp_glob_count t_tp_listing t_tp_stacks t_tp_pair t_tp_runqlat t_tp_persistent \
+	t_tp_syscall_openat t_tp_syscall_count t_tp_syscall_glob t_tp_module_gone_and_back \
+	t_tp_refused

@@ -2,7 +2,8 @@
 /*
  * A probe target for the tests: reading /proc/rp_target calls
  * rp_target_hit() once, a module function that rawprobe can probe as
- * "rp_target:rp_target_hit" and that goes away with the module.
+ * "rp_target:rp_target_hit" and that goes away with the module, and
+ * fires the module's tracepoint of the same name (rp_target_trace.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,11 +12,15 @@
 #include <linux/seq_file.h>
 #include "rp_target.h"
 
+#define CREATE_TRACE_POINTS
+#include "rp_target_trace.h"
+
 static unsigned long rp_target_calls;
 
 noinline int rp_target_hit(int value, const char *label)
 {
 	rp_target_calls++;
+	trace_rp_target_hit(value, rp_target_calls);
 	return value * 2;
 }
 
