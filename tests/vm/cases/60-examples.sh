@@ -97,6 +97,53 @@ t_jprobe_openat2() {
 	example_unload jprobe_openat2
 }
 
+# A tracepoint in a module: sched_switch(preempt, prev, next, prev_state).
+# Three sleepers are each switched out (prev: the record's own pid, as
+# current is prev at the event) and back in (next, with next's comm);
+# the switches to them equal ftrace's own sched_switch lines filtered
+# on next_comm, both probes of the one tracepoint over the same window.
+t_tp_sched_switch() {
+	local ev=$TRACING/events/sched/sched_switch n pids="" ft
+	cp "$(command -v sleep)" $S/rp-switcher
+	example_load tp_sched_switch sched:sched_switch comm=rp-switcher
+	echo 0 > $TRACING/tracing_on
+	: > $TRACING/trace
+	echo 'next_comm == "rp-switcher"' > $ev/filter
+	echo 1 > $ev/enable
+	stream_all $S/sw.json
+	echo 1 > $TRACING/tracing_on
+	for n in 1 2 3; do
+		$S/rp-switcher 0.05 &
+		pids="$pids,$!"
+		wait $!
+	done
+	echo 0 > $TRACING/tracing_on
+	stream_stop
+	ft=$(grep -c 'sched_switch:' $TRACING/trace)
+	echo 0 > $ev/enable
+	echo 0 > $ev/filter
+	: > $TRACING/trace
+	echo 1 > $TRACING/tracing_on
+	expect_eq 3 "$(python3 - $S/sw.json "$EX_ID" "${pids#,}" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = [d for d in r if d.get("probe_id") == int(sys.argv[2])]
+pids = [int(p) for p in sys.argv[3].split(",")]
+print(sum(any(d["args"][0] == p and d["pid"] == p for d in r) for p in pids))
+PY
+)" "each sleeper switched out: prev's pid, the record's own"
+	n=$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r['args'][1] in [${pids#,}] and r.get('str') == 'rp-switcher'")
+	expect_ge 3 "$n" "each sleeper switched in: next's pid and comm"
+	expect_eq 0 "$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r['pid'] != r['args'][0]")" \
+		"records whose prev is not current"
+	expect_ge 3 "$ft" "ftrace's sched_switch lines to rp-switcher"
+	expect_eq "$ft" "$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r.get('str') == 'rp-switcher'")" \
+		"switches to rp-switcher, the module's records and ftrace's lines"
+	example_unload tp_sched_switch
+	expect_match "tp_sched_switch: [0-9]+ switches recorded, 0 lost" "$(dmesg | tail -5)" \
+		"the exit statistics"
+}
+
 # fork_n N: N forks of a child that exits at once
 fork_n() {
 	py 'import os, sys
@@ -269,4 +316,4 @@ t_module_loads_beside_same_netlink_probe() {
 }
 
 tests t_module_loads_beside_same_netlink_probe t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_sleep_latency t_jprobe_openat2 t_tcp_retransmit \
-	t_skb_drop t_error_inject t_api_guard_rails t_api_tracepoint
+	t_skb_drop t_error_inject t_api_guard_rails t_tp_sched_switch t_api_tracepoint
