@@ -368,6 +368,8 @@ struct rp_kind_ops {
 
 void rp_kind_register(u8 kind, const struct rp_kind_ops *ops);
 int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack);
+int rp_kind_prepare_spec(struct rawprobe_probe *p,
+			 struct netlink_ext_ack *extack);
 u64 rp_kind_pinned(const struct rawprobe_probe *p);
 
 /* probes/: per-kind setup and the handlers */

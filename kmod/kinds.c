@@ -31,16 +31,41 @@ static const struct rp_kind_ops *rp_kind_ops(const struct rawprobe_probe *p)
 	return kind < __RAWPROBE_KIND_MAX ? rp_kinds[kind] : NULL;
 }
 
-/* Set p up for registering, by its kind; the reason in extack if not. */
-int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
+static int rp_kind_ops_prepare(const struct rp_kind_ops *ops,
+			       struct rawprobe_probe *p,
+			       struct netlink_ext_ack *extack)
 {
-	const struct rp_kind_ops *ops = rp_kind_ops(p);
-
 	if (!ops) {
 		NL_SET_ERR_MSG(extack, "unknown probe kind");
 		return -EINVAL;
 	}
 	return ops->prepare(p, extack);
+}
+
+/* Set p up for registering, by its kind; the reason in extack if not. */
+int rp_kind_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
+{
+	return rp_kind_ops_prepare(rp_kind_ops(p), p, extack);
+}
+
+/**
+ * rp_kind_prepare_spec() - set p up by its spec's kind, desc or not
+ * @p: the probe
+ * @extack: the reason, if not
+ *
+ * For the custom kind, whose probe on a tracepoint is set up as the
+ * tracepoint kind's (the event found, its probe laid out) before the
+ * module's handler takes the entry handler's place.
+ *
+ * Return: 0, or the kind's error.
+ */
+int rp_kind_prepare_spec(struct rawprobe_probe *p,
+			 struct netlink_ext_ack *extack)
+{
+	u8 kind = p->spec.kind;
+
+	return rp_kind_ops_prepare(kind < __RAWPROBE_KIND_MAX ?
+				   rp_kinds[kind] : NULL, p, extack);
 }
 
 /* What registering p will make the kernel pin (kretprobe instances). */

@@ -3,7 +3,8 @@
  * Probes of other modules (include/rawprobe/api.h, through api.c): a
  * rawprobe_desc becomes a spec, checked and inserted like any other,
  * with the module's own handlers; return-override probes are armed only
- * where the kernel allows it. Removed with their module.
+ * where the kernel allows it. A tracepoint's "SUBSYSTEM:EVENT" is its
+ * symbol whole, colon and all. Removed with their module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,11 +31,16 @@ static int rp_desc_to_spec(const struct rawprobe_desc *d,
 		if (!d->ret || d->maxactive > RAWPROBE_MAXACTIVE_MAX)
 			return -EINVAL;
 		break;
+	case RAWPROBE_KIND_TRACEPOINT:	/* "sched:sched_switch": no module */
+		if (!d->entry || d->ret || d->data_size || d->maxactive ||
+		    d->offset || (d->flags & RAWPROBE_DESC_OVERRIDE))
+			return -EINVAL;
+		break;
 	default:
 		return -EINVAL;
 	}
 	colon = strchr(sym, ':');
-	if (colon) {
+	if (colon && d->kind != RAWPROBE_KIND_TRACEPOINT) {
 		if (colon - sym >= sizeof(s->module))
 			return -ENAMETOOLONG;
 		memcpy(s->module, sym, colon - sym);

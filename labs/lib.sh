@@ -165,6 +165,20 @@ student_bg() {
 	hint "$1 ended (exit status $rc) without a probe on $sym"
 }
 
+# unload_module NAME: rmmod the student's NAME, which must have
+# unregistered its probe itself and logged "NAME: N hits, M records".
+unload_module() {
+	local before
+	before=$(dmesg | wc -l)
+	rmmod "$1"
+	[ "$(probe_count)" = 0 ] || hint "the probe is still listed after rmmod"
+	dmesg | tail -n +$((before + 1)) > $S/dmesg
+	grep -q "left probe .* registered" $S/dmesg &&
+		hint "the core had to remove the probe: the module's exit did not unregister it"
+	grep -Eq "$1: [1-9][0-9]* hits, [1-9][0-9]* records" $S/dmesg ||
+		hint "the exit line shows no hits and records: $(grep "$1:" $S/dmesg | tail -1)"
+}
+
 # load_module NAME [PARAM=VALUE...]: insmod the student's NAME.ko from
 # $OBJ; LID is the id of the probe it registered under NAME.
 load_module() {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Probes registered by other modules (include/rawprobe/api.h): the
- * kprobe and kretprobe handlers hand over to the module's own, which
- * write records with rawprobe_reserve()/rawprobe_commit(). Filters set
- * over netlink do not apply: the module's handler decides.
+ * kprobe, kretprobe and tracepoint handlers hand over to the module's
+ * own, which write records with rawprobe_reserve()/rawprobe_commit().
+ * Filters set over netlink do not apply: the module's handler decides.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -83,10 +83,29 @@ int rawprobe_override_return(struct rawprobe_probe *p, struct pt_regs *regs,
 EXPORT_SYMBOL_GPL(rawprobe_override_return);
 NOKPROBE_SYMBOL(rawprobe_override_return);
 
+/*
+ * A tracepoint is found and attached as the tracepoint kind does it
+ * (kmod/tracepoint.c lays the event's arguments out as an entry's and
+ * calls kp.pre_handler); the module's entry handler is that handler.
+ */
+static int rp_custom_tp_prepare(struct rawprobe_probe *p,
+				struct netlink_ext_ack *extack)
+{
+	int err = rp_kind_prepare_spec(p, extack);
+
+	if (!err)
+		p->kp.pre_handler = rp_custom_pre;
+	return err;
+}
+
 static int rp_custom_kind_prepare(struct rawprobe_probe *p,
 				  struct netlink_ext_ack *extack)
 {
-	int err = rp_probe_prepare(p, extack);
+	int err;
+
+	if (p->spec.kind == RAWPROBE_KIND_TRACEPOINT)
+		return rp_custom_tp_prepare(p, extack);
+	err = rp_probe_prepare(p, extack);
 
 	if (!err)
 		rp_custom_setup(p);

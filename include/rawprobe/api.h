@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rawprobe kernel API: write your own probe handlers in a module of your
- * own and let the core do the rest. The core registers the kprobe or
- * kretprobe, gives it an id, lists it in `rawprobectl probe list`, and
- * your records land in the same per-CPU rings as every other probe's, so
- * `rawprobectl stream` and `hist` show them. Start from examples/.
+ * own and let the core do the rest. The core registers the kprobe,
+ * kretprobe or tracepoint probe, gives it an id, lists it in
+ * `rawprobectl probe list`, and your records land in the same per-CPU
+ * rings as every other probe's, so `rawprobectl stream` and `hist` show
+ * them. Start from examples/ (examples/tp_sched_switch: a tracepoint).
  *
  *	static int my_entry(struct rawprobe_probe *probe, struct pt_regs *regs,
  *			    void *data)
@@ -53,7 +54,9 @@ struct rp_ring;
  *        bytes, shared with the return handler); NULL otherwise
  *
  * Called in probe context when the probed instruction is hit (kprobes,
- * jprobe-style probes) or at function entry (kretprobes).
+ * jprobe-style probes), at function entry (kretprobes), or when the
+ * event fires (tracepoints: @regs holds the event's arguments in the
+ * places of a function's, see rawprobe_arg()).
  *
  * Return: 0, or from a kretprobe's entry handler non-zero to skip the
  * return handler for this call (e.g. a filter said no). A handler that
@@ -80,11 +83,13 @@ typedef int (*rawprobe_return_fn)(struct rawprobe_probe *probe,
 /**
  * struct rawprobe_desc - what a probe module asks for
  * @name: the name rawprobectl shows, at most 63 bytes
- * @symbol: "function" or "module:function"
+ * @symbol: "function" or "module:function"; for a tracepoint
+ *          "SUBSYSTEM:EVENT" as tracefs names it ("sched:sched_switch"),
+ *          the whole string the event's name, no module in it
  * @offset: kprobes: bytes into the function
- * @kind: %RAWPROBE_KIND_KPROBE, %RAWPROBE_KIND_KRETPROBE or
- *        %RAWPROBE_KIND_JPROBE
- * @entry: the entry handler
+ * @kind: %RAWPROBE_KIND_KPROBE, %RAWPROBE_KIND_KRETPROBE,
+ *        %RAWPROBE_KIND_JPROBE or %RAWPROBE_KIND_TRACEPOINT
+ * @entry: the entry handler (required but for kretprobes)
  * @ret: kretprobes only: the return handler
  * @data_size: kretprobes: bytes of per-call data for @entry and @ret
  * @maxactive: kretprobes: instances, 0 for the kernel's default
@@ -94,12 +99,24 @@ typedef int (*rawprobe_return_fn)(struct rawprobe_probe *probe,
  *
  * The core reads it at rawprobe_register() and keeps the pointer: it
  * must stay valid until rawprobe_unregister() (a static const is best).
+ *
+ * A tracepoint probe (%RAWPROBE_KIND_TRACEPOINT) takes a tracepoint (a
+ * module's goes and comes back with its module; a syscalls:sys_enter_NAME
+ * event passes the syscall's arguments, sys_exit_NAME its return value)
+ * and only an entry handler: @ret, @data_size, @maxactive, @offset and
+ * %RAWPROBE_DESC_OVERRIDE are refused (-EINVAL). @entry is called with the event's arguments, as
+ * rawprobe_arg() tells; disarmed (%RAWPROBE_DESC_DISABLED, `rawprobectl
+ * probe disable`) it stays attached and is not called.
  */
 struct rawprobe_desc {
 	const char *name;	/* shown by rawprobectl, at most 63 bytes */
-	const char *symbol;	/* "function" or "module:function" */
+	const char *symbol;	/* "function", "module:function", or a
+				 * tracepoint's "SUBSYSTEM:EVENT"
+				 */
 	unsigned int offset;	/* kprobes: bytes into the function */
-	u8 kind;		/* RAWPROBE_KIND_KPROBE, _KRETPROBE, _JPROBE */
+	u8 kind;		/* RAWPROBE_KIND_KPROBE, _KRETPROBE, _JPROBE,
+				 * _TRACEPOINT
+				 */
 	rawprobe_entry_fn entry;
 	rawprobe_return_fn ret;	/* kretprobes only */
 	size_t data_size;	/* kretprobes: per-call data for entry/ret */
@@ -123,7 +140,8 @@ struct rawprobe_desc {
  * @owner: the owning module; use rawprobe_register(), which passes
  *         THIS_MODULE
  *
- * Registers the kprobe or kretprobe, gives it an id and lists it in
+ * Registers the kprobe, kretprobe or tracepoint probe, gives it an id
+ * and lists it in
  * `rawprobectl probe list`; the first probe allocates the rings. The
  * probe belongs to @owner: user space cannot delete it, and the core
  * removes it, with a warning, if the module unloads without
@@ -295,11 +313,27 @@ int __rawprobe_emit(struct rawprobe_probe *probe, const u64 *args,
 /* --- arguments and strings --- */
 
 /**
- * rawprobe_arg() - an argument of the probed function
+ * rawprobe_arg() - an argument of the probed function, or of the event
  * @regs: the registers the handler was given
  * @n: the argument's position, from 0; the first six are in registers
  *
  * Valid only at the function's entry.
+ *
+ * In a tracepoint probe's handler, argument @n is the event's, in the
+ * order of its TP_PROTO in include/trace/events/ (six at most): for
+ * sched:sched_switch on 6.1 and 6.12, (bool preempt, struct task_struct
+ * *prev, struct task_struct *next, unsigned int prev_state), so prev is
+ * argument 1; for sched:sched_process_exec, (struct task_struct *p,
+ * pid_t old_pid, struct linux_binprm *bprm). Cast each to its type: an
+ * argument narrower than 64 bits (a bool, an int) holds only its own
+ * width, the bits above are the caller's leftovers, and an argument
+ * past the event's count is garbage. `rawprobectl btf show
+ * tracepoint:SUBSYSTEM:EVENT` prints the running kernel's prototype.
+ * There are no other registers: instruction_pointer(@regs) is the
+ * probe's address (the records' addr), not code, and the stack pointer
+ * the handler's own, so a stack is walked from the handler
+ * (stack_trace_save()): rawprobe's and the tracepoint's frames first,
+ * then the function that hit the event.
  *
  * Return: the argument's register value.
  */

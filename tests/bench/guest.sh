@@ -83,8 +83,11 @@ OPTION_ROWS="rawprobe_args_auto_ring rawprobe_filter_ring rawprobe_stack_ring
 # Tracepoints: raw_syscalls:sys_enter, which every getpgid call hits
 # once (its probes put every syscall on the entry's slow path, as they
 # do for bpftrace and ftrace): an empty probe, rawprobe's count and
-# record, bpftrace's count
-TP_ROWS="tracepoint_empty cmd_tp_count rawprobe_tp_ring bpftrace_tp_count"
+# record, bpftrace's count, perf's count and record; and the syscall
+# event syscalls:sys_enter_getpgid (a probe on raw_syscalls:sys_enter
+# that compares the number), alone and among all of them (a glob)
+TP_ROWS="tracepoint_empty cmd_tp_count rawprobe_tp_ring bpftrace_tp_count
+	perf_tp_count perf_tp_record cmd_sys_count cmd_sys_glob_count"
 # The second data path: counts in the kernel, beside bpftrace's maps and
 # ftrace's hist trigger doing the same
 AGG_ROWS="rawprobe_count rawprobe_count_comm rawprobe_count_stack
@@ -487,6 +490,43 @@ run_cmd_tp_count() {
 run_rawprobe_tp_ring() {
 	ring_row rawprobe_tp_ring tracepoint raw_syscalls:sys_enter
 }
+sys_armed() { $CTL probe list | grep -q 'tracepoint *syscalls:sys_enter_getpgid'; }
+run_cmd_sys_count() {
+	ARMED=sys_armed cmd_row cmd_sys_count count tracepoint:syscalls:sys_enter_getpgid
+}
+# every probe of the glob armed: count says so once they are
+glob_armed() { grep -q '^Counting' "$OUT/cmd.err"; }
+run_cmd_sys_glob_count() {
+	ARMED=glob_armed cmd_row cmd_sys_glob_count count 'tracepoint:syscalls:sys_enter_*'
+}
+
+# perf on the same event: perf stat counting it, perf record writing
+# each hit to its ring and a file, system-wide; started with the event
+# off (-D -1) and turned on through perf's control fifo, which
+# acknowledges once it is
+run_perf_tp() {	# CONFIG stat|record
+	local pid res ack ctl=$OUT/perf.ctl ackf=$OUT/perf.ack out=(-o "$OUT/perf.out")
+	rm -f "$ctl" "$ackf" "$OUT/perf.out"
+	mkfifo "$ctl" "$ackf"
+	[ "$2" = record ] && out=(-q -o "$OUT/perf.out")
+	taskset -c 1 perf "$2" -a -e raw_syscalls:sys_enter "${out[@]}" -D -1 \
+		--control "fifo:$ctl,$ackf" >/dev/null 2>"$OUT/perf.err" &
+	pid=$!
+	exec 8<>"$ctl" 9<>"$ackf"
+	echo enable >&8
+	if ! read -r -t 60 ack <&9 || [ "$ack" != ack ]; then
+		exec 8>&- 9>&-
+		stop $pid TERM
+		unavailable "$1" "$(grep -m1 . "$OUT/perf.err" || echo 'perf did not enable its event in 60 s')"
+		return 0
+	fi
+	res=$(workload)
+	stop $pid INT || { exec 8>&- 9>&-; return 1; }
+	exec 8>&- 9>&-
+	result "$1" "$res" - - -
+}
+run_perf_tp_count() { run_perf_tp perf_tp_count stat; }
+run_perf_tp_record() { run_perf_tp perf_tp_record record; }
 run_cmd_count_comm() { cmd_row cmd_count_comm count "kprobe:$SYM" --by comm; }
 run_cmd_hist() { cmd_row cmd_hist hist "kretprobe:$SYM"; }
 run_cmd_count_latency() {

@@ -122,6 +122,16 @@ ROWS = [
      "(`raw_syscalls:sys_enter`), overwrite, no reader", "tracepoint_empty"),
     ("bpftrace_tp_count", "bpftrace `tracepoint:raw_syscalls:sys_enter "
      "{ @ = count(); }`", "tracepoint_empty"),
+    ("perf_tp_count", "perf `stat -a -e raw_syscalls:sys_enter` (counting)",
+     "tracepoint_empty"),
+    ("perf_tp_record", "perf `record -a -e raw_syscalls:sys_enter` "
+     "(a sample a hit, to its ring and a file)", "tracepoint_empty"),
+    ("cmd_sys_count", "`rawprobectl count tracepoint:syscalls:sys_enter_"
+     "getpgid`, as typed (on `raw_syscalls:sys_enter`, by number)",
+     "tracepoint_empty"),
+    ("cmd_sys_glob_count", "`rawprobectl count 'tracepoint:syscalls:"
+     "sys_enter_*'`, as typed (a probe per syscall on the same tracepoint)",
+     "tracepoint_empty"),
 ]
 
 # What one option adds: (config, the row without it, what it is)

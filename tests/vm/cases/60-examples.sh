@@ -2,7 +2,8 @@
 # The example probe modules (examples/, built by `make examples` with
 # their own Makefiles): each loads on the core, fires on a workload that
 # exercises it, its records decode in `rawprobectl stream`, and it
-# unloads taking its probe with it. Also the API's guard rails.
+# unloads taking its probe with it. Also the API's guard rails, and a
+# module's tracepoint probe's.
 
 EX=$(dirname "$KO")/examples
 LEAKY_KO=$(dirname "$KO")/test-modules/rp_leaky.ko
@@ -94,6 +95,112 @@ t_jprobe_openat2() {
 	n=$(count_records $S/open.json "r['probe_id'] == $EX_ID and r['kind'] == 'jprobe' and r.get('str') == '$f' and r['comm'] == 'cat' and r['args'][0] % 2**64 == 2**64 - 100")
 	expect_eq 3 "$n" "typed arguments and the file name"
 	example_unload jprobe_openat2
+}
+
+# A tracepoint in a module: sched_switch(preempt, prev, next, prev_state).
+# Three sleepers are each switched out (prev: the record's own pid, as
+# current is prev at the event) and back in (next, with next's comm);
+# the switches to them equal ftrace's own sched_switch lines filtered
+# on next_comm, both probes of the one tracepoint over the same window.
+t_tp_sched_switch() {
+	local ev=$TRACING/events/sched/sched_switch n pids="" ft
+	cp "$(command -v sleep)" $S/rp-switcher
+	example_load tp_sched_switch sched:sched_switch comm=rp-switcher
+	echo 0 > $TRACING/tracing_on
+	: > $TRACING/trace
+	echo 'next_comm == "rp-switcher"' > $ev/filter
+	echo 1 > $ev/enable
+	stream_all $S/sw.json
+	echo 1 > $TRACING/tracing_on
+	for n in 1 2 3; do
+		$S/rp-switcher 0.05 &
+		pids="$pids,$!"
+		wait $!
+	done
+	echo 0 > $TRACING/tracing_on
+	stream_stop
+	ft=$(grep -c 'sched_switch:' $TRACING/trace)
+	echo 0 > $ev/enable
+	echo 0 > $ev/filter
+	: > $TRACING/trace
+	echo 1 > $TRACING/tracing_on
+	expect_eq 3 "$(python3 - $S/sw.json "$EX_ID" "${pids#,}" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = [d for d in r if d.get("probe_id") == int(sys.argv[2])]
+pids = [int(p) for p in sys.argv[3].split(",")]
+print(sum(any(d["args"][0] == p and d["pid"] == p for d in r) for p in pids))
+PY
+)" "each sleeper switched out: prev's pid, the record's own"
+	n=$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r['args'][1] in [${pids#,}] and r.get('str') == 'rp-switcher'")
+	expect_ge 3 "$n" "each sleeper switched in: next's pid and comm"
+	expect_eq 0 "$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r['pid'] != r['args'][0]")" \
+		"records whose prev is not current"
+	expect_ge 3 "$ft" "ftrace's sched_switch lines to rp-switcher"
+	expect_eq "$ft" "$(count_records $S/sw.json "r['probe_id'] == $EX_ID and r.get('str') == 'rp-switcher'")" \
+		"switches to rp-switcher, the module's records and ftrace's lines"
+	example_unload tp_sched_switch
+	expect_match "tp_sched_switch: [0-9]+ switches recorded, 0 lost" "$(dmesg | tail -5)" \
+		"the exit statistics"
+}
+
+# fork_n N: N forks of a child that exits at once
+fork_n() {
+	py 'import os, sys
+for _ in range(int(sys.argv[1])):
+    pid = os.fork()
+    if not pid:
+        os._exit(0)
+    os.waitpid(pid, 0)' "$1"
+}
+
+# A module's tracepoint probe through the API: what a tracepoint cannot
+# take refused, with the core's reason logged; disarmed and armed from
+# user space (no handler call while disarmed); removed with its module.
+t_api_tracepoint() {
+	local id h
+	expect_fail 1 "Invalid param" insmod $LEAKY_KO event=sched:sched_process_fork offset=4
+	expect_fail 1 "not supported" insmod $LEAKY_KO event=ftrace:function
+	dmesg | grep -q "probe leaky on ftrace:function: an ftrace event with no tracepoint" ||
+		fail "ftrace's own event's refusal not explained: $(dmesg | tail -3)"
+	# (insmod words ENOENT as "Unknown symbol in module")
+	expect_fail 1 "Unknown symbol|No such file" insmod $LEAKY_KO event=sched:rp_no_such_event
+	dmesg | grep -q "probe leaky on sched:rp_no_such_event: no such event" ||
+		fail "unknown event refusal not explained: $(dmesg | tail -3)"
+	expect_eq 0 "$(probe_count)" "probes left by refused modules"
+	insmod $LEAKY_KO event=sched:sched_process_fork
+	trap "rmmod rp_leaky 2>/dev/null || true" EXIT
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p.get('name') == 'leaky'][0]")
+	expect_eq sched:sched_process_fork \
+		"$(json_get "$($CTL -j probe show $id)" 'j["symbol"]')" "the event, whole"
+	fork_n 3
+	expect_ge 3 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" \
+		"forks seen by the module's handler"
+	# (every command forks: the count is read once disarmed)
+	$CTL probe disable "$id"
+	h=$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')
+	fork_n 3
+	expect_eq "$h" "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" \
+		"handler calls while disarmed"
+	$CTL probe enable "$id"
+	fork_n 3
+	expect_ge $((h + 3)) "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" \
+		"forks seen once armed again"
+	rmmod rp_leaky
+	expect_eq 0 "$(probe_count)" "the tracepoint probe removed with its module"
+	dmesg | grep -q "rp_leaky left probe $id (leaky) registered" ||
+		fail "leak not reported"
+	fork_n 1	# the tracepoint calls nothing freed
+	# a syscall's event, on raw_syscalls:sys_enter by its number
+	insmod $LEAKY_KO event=syscalls:sys_enter_getppid
+	id=$(json_get "$($CTL -j probe list)" "[p['id'] for p in j if p.get('name') == 'leaky'][0]")
+	py 'import os
+for _ in range(5):
+    os.getppid()'
+	expect_ge 5 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" \
+		"getppid calls seen by the module's handler"
+	rmmod rp_leaky
+	expect_eq 0 "$(probe_count)" "the syscall event's probe removed with its module"
 }
 
 # A listener with a full accept queue drops SYNs: the client retransmits.
@@ -219,4 +326,4 @@ t_module_loads_beside_same_netlink_probe() {
 }
 
 tests t_module_loads_beside_same_netlink_probe t_discard_and_process_context t_kprobe_minimal t_kretprobe_latency t_sleep_latency t_jprobe_openat2 t_tcp_retransmit \
-	t_skb_drop t_error_inject t_api_guard_rails
+	t_skb_drop t_error_inject t_api_guard_rails t_tp_sched_switch t_api_tracepoint
