@@ -130,7 +130,8 @@ ROWS = [
      "getpgid`, as typed (on `raw_syscalls:sys_enter`, by number)",
      "tracepoint_empty"),
     ("cmd_sys_glob_count", "`rawprobectl count 'tracepoint:syscalls:"
-     "sys_enter_*'`, as typed (a probe per syscall on the same tracepoint)",
+     "sys_enter_*'`, as typed (a probe per syscall, one dispatcher: a "
+     "lookup by number)",
      "tracepoint_empty"),
 ]
 
