@@ -67,9 +67,16 @@ define build-core
 endef
 
 # Out-of-tree helper modules, per kernel like the core:
+# $(call stale-crcs,DIR): DIR built afresh if the core's CRCs moved on
+stale-crcs = if [ $(BUILD)/Module.symvers -nt $(1)/Module.symvers ]; then \
+	rm -rf $(1); fi
+
 # $(call build-mods,FILES,DIR) links FILES into build/<release>/DIR, builds there.
+# Kbuild does not see the core's Module.symvers change (its CRCs, when a
+# struct an export names does): the modules are built afresh then.
 define build-mods
 	@test -n "$(KREL)" || { echo "no kernel headers: set KDIR" >&2; exit 1; }
+	@$(call stale-crcs,$(BUILD)/$(2))
 	@mkdir -p $(BUILD)/$(2)
 	@for f in $(1); do ln -sf $(CURDIR)/$$f $(BUILD)/$(2)/; done
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD)/$(2) \
@@ -276,7 +283,7 @@ examples: modules-all
 
 examples-kdir:
 	@for ex in $(EXAMPLES); do \
-		d=$(BUILD)/examples/$$ex; mkdir -p $$d; \
+		d=$(BUILD)/examples/$$ex; $(call stale-crcs,$$d); mkdir -p $$d; \
 		for f in examples/$$ex/*; do ln -sf $(CURDIR)/$$f $$d/; done; \
 		$(MAKE) --no-print-directory -C $$d RAWPROBE=$(CURDIR) \
 			KDIR=$(KDIR) || exit 1; \

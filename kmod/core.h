@@ -190,6 +190,7 @@ struct rawprobe_probe {
 	u8 tp_sys_dir;			/* syscalls:*: RP_SYS_ENTER or _EXIT */
 	int tp_sys;			/* and the syscall's number */
 	struct hlist_node tp_sys_node;	/* its list (tracepoint_sys.c) */
+	unsigned long tp_iter, tp_iter_end;	/* the tracepoint's iterator */
 	struct module *tp_mod_ref;	/* a module's tracepoint: its module,
 					 * held from prepare to register
 					 */
@@ -400,6 +401,7 @@ long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
 size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
 		    unsigned int i);
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
+unsigned long rp_stack_tp_caller(const struct rawprobe_probe *p);
 /*
  * A tracepoint's pt_regs (kmod/tracepoint.c), in its orig_ax: the
  * event's arguments, no probed context to walk a stack from.

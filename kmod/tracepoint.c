@@ -38,6 +38,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
@@ -89,6 +90,28 @@ struct tracepoint *rp_tp_of(const char *sys, const char *name,
 	return tp;
 }
 
+/*
+ * Where the tracepoint's iterator is, whose frame the caller key skips:
+ * kallsyms' size of it, as sprint_symbol() writes it ("name+0x0/0x90").
+ */
+static void rp_tp_iter_bounds(struct rawprobe_probe *p)
+{
+	char sym[KSYM_SYMBOL_LEN], *size, *end;
+	unsigned long n;
+
+	p->tp_iter = (unsigned long)p->tp->iterator;
+	p->tp_iter_end = p->tp_iter;
+	sprint_symbol(sym, p->tp_iter);
+	size = strrchr(sym, '/');
+	if (!size)
+		return;
+	end = strchr(size, ' ');	/* " [module]" */
+	if (end)
+		*end = '\0';
+	if (!kstrtoul(size + 1, 0, &n))
+		p->tp_iter_end = p->tp_iter + n;
+}
+
 /**
  * rp_tp_find() - the vmlinux tracepoint of an event, for a probe
  * @p: the probe, whose tp (and a syscall's, tp_sys) it sets
@@ -105,18 +128,23 @@ int rp_tp_find(struct rawprobe_probe *p, const char *event)
 	const char *colon = strchr(event, ':');
 	char sys[MODULE_NAME_LEN];
 	struct tracepoint *tp;
+	int err;
 
 	if (!colon || colon - event >= sizeof(sys))
 		return -ENOENT;
 	memcpy(sys, event, colon - event);
 	sys[colon - event] = '\0';
-	if (!strcmp(sys, "syscalls"))
-		return rp_sys_find(p, colon + 1);
-	tp = rp_tp_of(sys, colon + 1, &p->tp_mod_ref);
-	if (IS_ERR(tp))
-		return PTR_ERR(tp);
-	p->tp = tp;
-	return 0;
+	if (!strcmp(sys, "syscalls")) {
+		err = rp_sys_find(p, colon + 1);
+	} else {
+		tp = rp_tp_of(sys, colon + 1, &p->tp_mod_ref);
+		err = PTR_ERR_OR_ZERO(tp);
+		if (!err)
+			p->tp = tp;
+	}
+	if (!err)
+		rp_tp_iter_bounds(p);
+	return err;
 }
 
 /**
@@ -179,6 +207,7 @@ int rp_tp_rearm(struct rawprobe_probe *p, struct module *mod)
 			continue;
 		p->tp = tp;
 		p->kp.addr = (kprobe_opcode_t *)tp;
+		rp_tp_iter_bounds(p);
 		return rp_tp_register(p);
 	}
 	return -ENOENT;

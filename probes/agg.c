@@ -283,9 +283,11 @@ static __always_inline void rp_agg_entry_ctx(struct rawprobe_probe *p,
 					     struct pt_regs *regs,
 					     struct rp_agg_ctx *c)
 {
-	/* (a nofault load: only for the caller key) */
+	/* (a nofault load, or a tracepoint's walk: only for the caller key) */
 	if (p->agg->want_caller)
-		c->caller = regs_get_kernel_stack_nth(regs, 0);
+		c->caller = regs->orig_ax == RP_REGS_TRACEPOINT ?
+			    rp_stack_tp_caller(p) :
+			    regs_get_kernel_stack_nth(regs, 0);
 	if (p->agg->stacks.slots)
 		c->stack_id = rp_agg_stack_id(p, regs);
 }

@@ -45,6 +45,34 @@ static unsigned int rp_stack_save_here(u64 *frames)
 }
 NOKPROBE_SYMBOL(rp_stack_save_here);
 
+/**
+ * rp_stack_tp_caller() - the function that hit a tracepoint: the first
+ *	frame that is neither rawprobe's nor the tracepoint's iterator
+ *	(through which it calls its probes when it has several)
+ * @p: the tracepoint's probe
+ *
+ * Return: the return address into that function, or 0.
+ */
+unsigned long rp_stack_tp_caller(const struct rawprobe_probe *p)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int k = 0;
+
+	for (unwind_start(&state, current, NULL, NULL);
+	     !unwind_done(&state) && k++ < RAWPROBE_STACK_MAX;
+	     unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (!within_module(addr, THIS_MODULE) &&
+		    (addr < p->tp_iter || addr >= p->tp_iter_end))
+			return addr;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(rp_stack_tp_caller);
+
 unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
 {
 	struct unwind_state state;

@@ -4,18 +4,12 @@
  * "SUBSYSTEM:EVENT" as tracefs names it, its handlers an entry probe's
  * (kmod/tracepoint.c lays the event's arguments out as a function's
  * entry has them; a stack is walked from the handler, probes/stack.c).
- * Refused: the caller key (a function entry's return address; here the
- * stack's first frame says who hit the tracepoint), an override, an
- * offset. A pair's start or end takes the pair's handlers, as a kprobe.
+ * The caller key is the function that hit the tracepoint, walked to
+ * (probes/stack.c). Refused: an override, an offset. A pair's start or
+ * end takes the pair's handlers, as a kprobe.
  */
 #include <linux/kprobes.h>
-#include <linux/string.h>
 #include "registry.h"
-
-static bool rp_tp_caller_key(const struct rp_probe_spec *s)
-{
-	return memchr(s->agg.keys, RAWPROBE_AGG_KEY_CALLER, s->agg.nkeys);
-}
 
 static int rp_tp_check(const struct rp_probe_spec *s,
 		       struct netlink_ext_ack *extack)
@@ -29,11 +23,6 @@ static int rp_tp_check(const struct rp_probe_spec *s,
 		NL_SET_ERR_MSG(extack,
 			       "a tracepoint takes no override or injection");
 		return -EINVAL;
-	}
-	if (rp_tp_caller_key(s)) {
-		NL_SET_ERR_MSG(extack,
-			       "a tracepoint has no caller key: the function that hits it is its stack's first frame (--by stack)");
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }

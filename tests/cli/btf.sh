@@ -799,6 +799,12 @@ check "tracepoint btf unknown" 1 "^$" "tracepoint:sched:nope: no such event" -- 
 check "tracepoint args auto" 0 "^tracepoint:sched:sched_process_exec args=p:ptr,old_pid:s32,bprm:ptr$" "^$" -- env "$TPFS" $CTL trace tracepoint:sched:sched_process_exec --args auto --dry-run
 check "tracepoint field path" 0 "arg0 prev->pid: src=arg1 loads=" "^$" -- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args 'prev->pid,next->comm' --dry-run
 check "tracepoint filter by name" 0 "term0: src=arg0 size=1 eq 0" "^$" -- env "$TPFS" $CTL count tracepoint:sched:sched_switch --args auto --filter 'preempt == 0' --dry-run
+check "tracepoint unknown field" 2 "^$" "'prev' \(struct task_struct\) has no member 'pidd'
+  did you mean: pid" -- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args 'prev->pidd' --dry-run
+check "tracepoint field type" 2 "^$" "'prev->comm:u32': is an array \(char\[16\]\)" \
+	-- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args 'prev->comm:u32' --dry-run
+check "tracepoint unknown arg" 2 "^$" "'prevv': is not an argument of sched:sched_switch \(its arguments: preempt, prev, next, prev_state\)" \
+	-- env "$TPFS" $CTL trace tracepoint:sched:sched_switch --args prevv --dry-run
 
 # The syscalls:* events: a syscall's own arguments by name (its format
 # here), passed in place (no "syscall" flag), a char pointer the user's

@@ -160,9 +160,11 @@ for _ in range(int(sys.argv[1])):
 t_api_tracepoint() {
 	local id h
 	expect_fail 1 "Invalid param" insmod $LEAKY_KO event=sched:sched_process_fork offset=4
-	expect_fail 1 "not supported" insmod $LEAKY_KO event=ftrace:function
-	dmesg | grep -q "probe leaky on ftrace:function: an ftrace event with no tracepoint" ||
-		fail "ftrace's own event's refusal not explained: $(dmesg | tail -3)"
+	echo 'p:rp_leaky_kp vfs_read' >> $TRACING/kprobe_events
+	expect_fail 1 "not supported" insmod $LEAKY_KO event=kprobes:rp_leaky_kp
+	echo '-:rp_leaky_kp' >> $TRACING/kprobe_events
+	dmesg | grep -q "probe leaky on kprobes:rp_leaky_kp: an ftrace event with no tracepoint" ||
+		fail "a kprobe event's refusal not explained: $(dmesg | tail -3)"
 	# (insmod words ENOENT as "Unknown symbol in module")
 	expect_fail 1 "Unknown symbol|No such file" insmod $LEAKY_KO event=sched:rp_no_such_event
 	dmesg | grep -q "probe leaky on sched:rp_no_such_event: no such event" ||
