@@ -185,7 +185,8 @@ int rp_probe_info_parse(struct nlattr **a, struct rp_probe_info *pi)
 		pi->maxactive = nla_get_u32(a[RAWPROBE_A_MAXACTIVE]);
 	if (a[RAWPROBE_A_ADDR])
 		pi->addr = nla_get_u64(a[RAWPROBE_A_ADDR]);
-	if (a[RAWPROBE_A_PROBED_ADDR])
+	/* (a tracepoint's is its struct tracepoint's: no code to name) */
+	if (a[RAWPROBE_A_PROBED_ADDR] && pi->kind != RAWPROBE_KIND_TRACEPOINT)
 		pi->probed_addr = nla_get_u64(a[RAWPROBE_A_PROBED_ADDR]);
 	rp_nla_str(a[RAWPROBE_A_SYMBOL], pi->symbol, sizeof(pi->symbol));
 	rp_nla_str(a[RAWPROBE_A_MODULE], pi->module, sizeof(pi->module));

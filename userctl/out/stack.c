@@ -99,12 +99,16 @@ char *rp_put_folded_name(char *p, uint64_t addr)
 char *rp_put_folded_stack(char *p, uint64_t addr, const uint64_t *frames,
 			  unsigned int n)
 {
-	/* root first: the outermost caller, down to the probed function */
+	/*
+	 * root first: the outermost caller, down to the probed function;
+	 * a tracepoint's (addr 0) ends at the function that hit it
+	 */
 	while (n--) {
 		p = rp_put_folded_name(p, frames[n]);
-		*p++ = ';';
+		if (n || addr)
+			*p++ = ';';
 	}
-	return rp_put_folded_name(p, addr);
+	return addr ? rp_put_folded_name(p, addr) : p;
 }
 
 void rp_record_folded(struct rp_outbuf *ob, const struct rawprobe_record *r)
@@ -115,7 +119,8 @@ void rp_record_folded(struct rp_outbuf *ob, const struct rawprobe_record *r)
 
 	p = rp_put_folded_str(p, r->comm, RAWPROBE_COMM_LEN);
 	*p++ = ';';
-	p = rp_put_folded_stack(p, r->addr, frames, n);
+	p = rp_put_folded_stack(p, r->kind == RAWPROBE_KIND_TRACEPOINT ? 0 :
+				r->addr, frames, n);
 	p = rp_put(p, " 1\n", 3);
 	rp_ob_end(ob, p);
 }

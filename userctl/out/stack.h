@@ -68,6 +68,10 @@ char *rp_put_folded_str(char *p, const char *s, size_t max);
 #define RP_FOLDED_LINE_MAX	(RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1 + \
 				 RP_FOLDED_STACK_MAX + 1 + \
 				 RP_U64_DIGITS_MAX + 1)
+/*
+ * Frames root first, then addr, the probed function; a tracepoint's
+ * stack (addr 0) ends at its first frame, the function that hit it.
+ */
 char *rp_put_folded_stack(char *p, uint64_t addr, const uint64_t *frames,
 			  unsigned int n);
 void rp_record_folded(struct rp_outbuf *ob, const struct rawprobe_record *r);

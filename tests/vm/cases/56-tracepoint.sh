@@ -228,6 +228,12 @@ t_tp_kfree_skb() {
 	bg_stop INT
 	expect_eq 5 "$(json_get "$(tail -n 1 $S/ks.json)" 'sum(e["count"] for e in j["entries"] if any(f.startswith("__udp4_lib_rcv") for f in e["stack"]))')" \
 		"drops from __udp4_lib_rcv: $(tail -n 1 $S/ks.json | head -c 800)"
+	# folded, the stack ends at the function that freed the skb
+	bg_start $S/kf.txt count tracepoint:skb:kfree_skb --by stack
+	udp_closed 2
+	bg_stop INT
+	expect_eq "1 0" "$(grep -c ';__udp4_lib_rcv;[A-Za-z_.0-9]* [0-9]*$' $S/kf.txt | sed 's/^[1-9][0-9]*$/1/') $(grep -c '0x' $S/kf.txt)" \
+		"folded stacks, no address for a leaf: $(cat $S/kf.txt)"
 }
 
 # A pair of tracepoints: a parent's 4 forks (sched_process_fork, keyed
