@@ -24,6 +24,8 @@
 #include "lib/cli.h"
 #include "lib/names.h"
 #include "out/aggregate.h"
+#include "out/format.h"
+#include "resolve/btf.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
@@ -35,6 +37,8 @@ struct rp_count_cfg {
 	char probe[RP_TARGET_MAX];
 	bool have_target;
 	uint64_t addr;			/* the probed function's */
+	struct rp_probe_desc desc;	/* its probe's: enum keys by name */
+	bool have_desc;
 	double interval, duration;	/* seconds; 0: none */
 	uint64_t top;
 	int format;			/* enum rp_count_format; -1: -j's */
@@ -269,15 +273,21 @@ static int rp_count_info(struct nlattr **a, void *ctx)
 	return rp_probe_info_parse(a, ctx);
 }
 
-/* Where the kernel put probe id: a folded stack's leaf. 0 if unknown. */
-static uint64_t rp_count_probed_addr(struct rp_nl *nl, uint32_t id)
+/*
+ * Where the kernel put probe id (a folded stack's leaf; 0 if unknown),
+ * and the probe as records name it (enum and bool keys by name).
+ */
+static void rp_count_probe_get(struct rp_nl *nl, uint32_t id,
+			       struct rp_count_cfg *c)
 {
 	struct rp_probe_info pi;
 
 	memset(&pi, 0, sizeof(pi));
 	if (rp_count_request(nl, RAWPROBE_CMD_PROBE_GET, id, rp_count_info, &pi))
-		return 0;
-	return pi.probed_addr;
+		return;
+	c->addr = pi.probed_addr;
+	rp_probe_desc(&pi, &c->desc);
+	c->have_desc = true;
 }
 
 /*
@@ -377,6 +387,7 @@ static int rp_count_run(struct rp_nl *nl, struct rp_count_cfg *c)
 
 	rp_count_view(&c->req, c->probe, c->top, &c->names, &v);
 	v.addr = c->addr;
+	v.desc = c->have_desc ? &c->desc : NULL;
 	if (c->glob)
 		rp_agg_view_func_key(&v, c->funcs, c->n);
 	if (c->duration)
@@ -519,7 +530,7 @@ static int rp_count_add(struct rp_nl *nl, struct rp_count_cfg *c)
 	err = rp_probe_add_req(nl, &c->req, &pi);
 	if (!err) {
 		c->ids[0] = pi.id;
-		c->addr = rp_count_probed_addr(nl, pi.id);
+		rp_count_probe_get(nl, pi.id, c);
 	}
 	return err;
 }
@@ -559,6 +570,8 @@ int rp_cmd_count(int argc, char **argv)
 		rp_count_free(&c);
 		return rp_count_stop ? RP_EXIT_OK : rp_exit_from_errno(rc);
 	}
+	/* enum and bool keys by name, from BTF, as trace prints them */
+	rp_format_set_labels(rp_btf_arg_label);
 	rc = rp_count_run(&nl, &c);
 	/* the socket's probes go with it; deleted now, not at exit */
 	rp_probe_del_many(&nl, c.ids, c.n);

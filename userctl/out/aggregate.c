@@ -14,6 +14,20 @@
 #include "out/stack.h"
 
 /* A string key's text (escaped), its words read; *w is past the first. */
+/* An enum's or a bool's key by name, as trace prints them: 1 if it is */
+static int rp_agg_key_label(const struct rp_agg_view *v, unsigned int i,
+			    uint64_t x, char *buf, size_t len)
+{
+	size_t n;
+	const char *l = v->desc ? rp_label(v->desc, v->argidx[i],
+					   v->argtypes[i], x, &n) : NULL;
+
+	if (!l)
+		return 0;
+	snprintf(buf, len, "%.*s", (int)n, l);
+	return 1;
+}
+
 static const char *rp_agg_key_text(char *buf, size_t len, const uint64_t **w)
 {
 	char s[RAWPROBE_AGG_STR_KEY_LEN + 1];
@@ -59,6 +73,8 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 			(*w)++;
 			return buf;
 		}
+		if (rp_agg_key_label(v, i, x, buf, len))
+			return buf;
 		if (rp_argtype_is_fmt(v->argtypes[i])) {
 			char tmp[RP_FMT_VALUE_MAX];
 
@@ -83,9 +99,12 @@ void rp_agg_view_func_key(struct rp_agg_view *v, const char *const *funcs,
 {
 	memmove(v->keys + 1, v->keys, v->nkeys * sizeof(v->keys[0]));
 	memmove(v->argtypes + 1, v->argtypes, v->nkeys * sizeof(v->argtypes[0]));
+	memmove(v->argidx + 1, v->argidx, v->nkeys * sizeof(v->argidx[0]));
 	memmove(v->names + 1, v->names, v->nkeys * sizeof(v->names[0]));
 	v->keys[0] = RP_AGG_KEY_FUNC;
 	v->argtypes[0] = 0;
+	v->argidx[0] = 0;
+	v->desc = NULL;		/* one desc a function: labels are one's */
 	v->names[0] = "func";
 	v->nkeys++;
 	v->funcs = funcs;

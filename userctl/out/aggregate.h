@@ -30,6 +30,10 @@ struct rp_agg_view {
 	unsigned char keys[RP_AGG_VIEW_KEYS];	/* rawprobe_agg_key */
 	unsigned char argtypes[RP_AGG_VIEW_KEYS];	/* of ARG keys */
 	const char *names[RP_AGG_VIEW_KEYS];	/* headers, JSON keys */
+	unsigned char argidx[RP_AGG_VIEW_KEYS];	/* an ARG key's argument */
+	const struct rp_probe_desc *desc;	/* its names: enum keys'
+						 * labels in text; or NULL
+						 */
 	const char *const *funcs;	/* RP_AGG_KEY_FUNC's names */
 	size_t nfuncs;
 	bool stats;			/* values: sum, min, max too */

@@ -55,8 +55,10 @@ void rp_count_view(const struct rp_probe_req *req, const char *probe,
 	v->lin_step = a->lin_step;
 	for (i = 0; i < a->nkeys; i++) {
 		v->keys[i] = a->keys[i];
-		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG)
+		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG) {
 			v->argtypes[i] = req->argtypes[a->key_args[i]];
+			v->argidx[i] = a->key_args[i];
+		}
 		v->names[i] = rp_agg_key_name(req, i, nm->keys[i],
 					      sizeof(nm->keys[i]));
 	}

@@ -30,9 +30,8 @@ static const char *rp_label_shown(const char *l, size_t *len)
 	return rp_is_ident(l, *len, RP_ARG_LABEL_MAX) ? l : NULL;
 }
 
-/* A label for a named u32/s32 argument (bools and enums are those), or NULL. */
-static const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
-			    unsigned int type, uint64_t v, size_t *len)
+const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
+		     unsigned int type, uint64_t v, size_t *len)
 {
 	if (!rp_arg_label || (type != RAWPROBE_ARG_U32 && type != RAWPROBE_ARG_S32))
 		return NULL;

@@ -26,6 +26,13 @@
 typedef const char *(*rp_arg_label_fn)(const struct rp_probe_desc *d,
 				       unsigned int i, uint64_t v);
 void rp_format_set_labels(rp_arg_label_fn fn);
+/*
+ * The label of named argument i of d, of value v and type (bools and
+ * enums are u32 or s32), if it has one that prints (*len its length);
+ * NULL otherwise.
+ */
+const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
+		     unsigned int type, uint64_t v, size_t *len);
 
 /*
  * How a kretprobe's return value v reads, from its function's type: *type

@@ -38,6 +38,11 @@ static int rp_btf_desc_target(const char *name, char *module, size_t mlen,
 {
 	const char *t = strchr(name, ':'), *colon;
 
+	if (!strncmp(name, "tracepoint:", 11)) {	/* its "SUBSYSTEM:EVENT" */
+		module[0] = '\0';
+		snprintf(fn, flen, "%s", name + 11);
+		return strchr(fn, ':') ? 0 : -1;
+	}
 	if (!t || strchr(t, '+') || !strncmp(name, "custom:", 7))
 		return -1;
 	t++;

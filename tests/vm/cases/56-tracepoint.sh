@@ -212,7 +212,8 @@ for _ in range(int(sys.argv[1])):
 # skb:kfree_skb, dropwatch's and `perf record -e skb:kfree_skb -ag`'s
 # question, the same event on 6.1 and 6.12 where the function changed:
 # 5 datagrams to a closed port, 5 drops of reason NO_SOCKET (its value
-# as the kernel's BTF has it), each from __udp4_lib_rcv by stack.
+# as the kernel's BTF has it; in text, its name), each from
+# __udp4_lib_rcv by stack.
 t_tp_kfree_skb() {
 	local want
 	ip link set lo up
@@ -228,6 +229,11 @@ t_tp_kfree_skb() {
 	bg_stop INT
 	expect_eq 5 "$(json_get "$(tail -n 1 $S/ks.json)" 'sum(e["count"] for e in j["entries"] if any(f.startswith("__udp4_lib_rcv") for f in e["stack"]))')" \
 		"drops from __udp4_lib_rcv: $(tail -n 1 $S/ks.json | head -c 800)"
+	# in text, the reason by name, as trace prints it
+	bg_start $S/kt.txt count tracepoint:skb:kfree_skb --args reason --by reason
+	udp_closed 2
+	bg_stop INT
+	expect_match '^ +2  SKB_DROP_REASON_NO_SOCKET$' "$(cat $S/kt.txt)" "the reason by name"
 	# folded, the stack ends at the function that freed the skb
 	bg_start $S/kf.txt count tracepoint:skb:kfree_skb --by stack
 	udp_closed 2
