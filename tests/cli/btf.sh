@@ -743,6 +743,28 @@ check "names raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/names.rpc
 check "names perfetto"   0 "valid: 1 documents" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f perfetto 2>/dev/null | $VALIDATE perfetto-"
 check "names hist"       0 "do_sys_openat2|__x64_sys_openat, arg0: count 1" "^$" -- bash -c "$CTL hist -r $T/names.rpc --arg 0 --id 1 2>/dev/null"
 
+# --- --template: a line per record from its fields, labels and strings
+# as text shows them (strings unquoted), widths, "-" for what a record
+# has not ---
+cat >"$T/names-tmpl.txt" <<'EOF'
+    500 cat              jprobe:__x64_sys_openat  /etc/hostname -100 - -
+    500 cat              kretprobe:vfs_read       - - 4096 1 {x}
+    500 cat              kprobe:__cpuhp_remove_state CPUHP_INVALID/true - - -
+EOF
+same "template text"     "$T/names-tmpl.txt" -- bash -c "$CTL stream -r $T/names.rpc -c 1 --template '{pid:7} {comm:-16} {probe:-24} {filename} {dfd} {retval} {str}' 2>/dev/null; \
+	$CTL stream -r $T/names.rpc --id 2 --template '{pid:7} {comm:-16} {probe:-24} {filename} {dfd} {retval} {latency_us} {{x}}' 2>/dev/null; \
+	$CTL stream -r $T/names.rpc --id 3 -c 1 --template '{pid:7} {comm:-16} {probe} {state}/{invoke} {arg5} {latency} {str}' 2>/dev/null"
+check "template widths"  0 "^\[ -100\]\[/etc/hostname     \]\[.7\.000000\]$" "^$" \
+	-- bash -c "$CTL stream -r $T/names.rpc -c 1 --template '[{arg0:5}][{filename:-18}][\\t{ts}]' 2>/dev/null"
+check "template time"    0 "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$" "^$" \
+	-- bash -c "$CTL stream -r $T/names.rpc -c 1 --template '{time:%Y-%m-%d %H:%M}' 2>/dev/null"
+check "template open"    2 "^$" "--template '\{pid': a '\{' without its '\}'" -- $CTL stream -r "$T/names.rpc" --template '{pid'
+check "template close"   2 "^$" "a '\}' without its '\{' \(a literal one is '\}\}'\)" -- $CTL stream -r "$T/names.rpc" --template 'a}b'
+check "template width"   2 "^$" "'x7' is no width \(\[-\]0\.\.256\)" -- $CTL stream -r "$T/names.rpc" --template '{pid:x7}'
+check "template field"   2 "^$" "'1x' is no field \(time, ts, cpu" -- $CTL stream -r "$T/names.rpc" --template '{1x}'
+check "template fields"  2 "^$" "more than 64 fields" -- $CTL stream -r "$T/names.rpc" --template "$(printf '{pid}%.0s' $(seq 65))"
+check "template json"    2 "^$" "--template writes text lines: not with --format json" -- $CTL stream -r "$T/names.rpc" --template '{pid}' -f json
+
 # --- kretprobes' return values typed from BTF: text only ---
 python3 "$here/mkcapture.py" --returns "$T/returns.rpc"
 cat >"$T/returns.txt" <<'EOF'

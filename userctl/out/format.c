@@ -167,14 +167,35 @@ static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
 	}
 }
 
+char *rp_text_arg_value(char *p, const struct rawprobe_record *r,
+			const struct rp_probe_desc *d, unsigned int i,
+			bool quoted)
+{
+	int named = rp_desc_has_names(d);
+	unsigned int t = rp_argtype_of(d, i);
+	struct rp_rec_str rs;
+	const char *label;
+	size_t len;
+
+	if (rp_arg_faulted(r, i))
+		return rp_put(p, "(fault)", 7);	/* no value: not 0 */
+	if (rp_rec_arg_str(r, i, &rs)) {
+		if (quoted || !(rs.flags & RAWPROBE_REC_STR))
+			return rp_text_str(p, &rs);
+		return rp_put_escaped(p, rs.s, rs.len);
+	}
+	if (named && (label = rp_label(d, i, t, r->args[i], &len)))
+		return rp_put(p, label, len);
+	if (named && t == RAWPROBE_ARG_U64)
+		return rp_put_u64(p, r->args[i]);	/* a declared integer */
+	return rp_text_arg(p, t, r->args[i]);
+}
+
 static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
 	int named = rp_desc_has_names(d);
-	struct rp_rec_str rs;
-	const char *label;
-	unsigned int i, t;
-	size_t len;
+	unsigned int i;
 
 	*p++ = ' ';
 	*p++ = '(';
@@ -188,17 +209,7 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 			p = rp_put(p, d->arg_names + d->name_off[i], d->name_len[i]);
 			*p++ = '=';
 		}
-		t = rp_argtype_of(d, i);
-		if (rp_arg_faulted(r, i))
-			p = rp_put(p, "(fault)", 7);	/* no value: not 0 */
-		else if (rp_rec_arg_str(r, i, &rs))
-			p = rp_text_str(p, &rs);
-		else if (named && (label = rp_label(d, i, t, r->args[i], &len)))
-			p = rp_put(p, label, len);
-		else if (named && t == RAWPROBE_ARG_U64)
-			p = rp_put_u64(p, r->args[i]);	/* a declared integer */
-		else
-			p = rp_text_arg(p, t, r->args[i]);
+		p = rp_text_arg_value(p, r, d, i, true);
 	}
 	*p++ = ')';
 	return p;
@@ -267,9 +278,8 @@ static char *rp_text_head(char *p, const struct rawprobe_record *r)
 	return rp_put(p, c->who_txt, c->who_len);
 }
 
-/* The return value as its function's type has it (rp_ret_label_fn). */
-static char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
-			       const struct rp_probe_desc *d)
+char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
+			const struct rp_probe_desc *d)
 {
 	unsigned int type = RAWPROBE_ARG_S64;
 	uint64_t v = (uint64_t)r->retval;

@@ -93,6 +93,17 @@ static inline int rp_arg_faulted(const struct rawprobe_record *r,
  */
 void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d);
+/*
+ * Argument i of r as that line shows it: a string quoted or not (then
+ * escaped, unquoted: a template's column), a bool's or an enum's label,
+ * a number of its type.
+ */
+char *rp_text_arg_value(char *p, const struct rawprobe_record *r,
+			const struct rp_probe_desc *d, unsigned int i,
+			bool quoted);
+/* Its return value as its function's type has it (rp_ret_label_fn). */
+char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
+			const struct rp_probe_desc *d);
 void rp_record_json(struct json *j, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d);
 

@@ -10,6 +10,7 @@
 #include "lib/escape.h"
 #include "lib/record_str.h"
 #include "out/sink.h"
+#include "out/template.h"
 #include "out/stack.h"
 #include "lib/symbols.h"
 
@@ -80,7 +81,10 @@ static int rp_idset_add(struct rp_idset *s, uint32_t id)
 static void rp_text_record(struct rp_sink *s, const struct rawprobe_record *r,
 			   const struct rp_probe_desc *d)
 {
-	rp_record_text(&s->ob, r, d);
+	if (s->tmpl)
+		rp_record_template(&s->ob, r, d, s->tmpl);
+	else
+		rp_record_text(&s->ob, r, d);
 }
 
 static void rp_json_record(struct rp_sink *s, const struct rawprobe_record *r,

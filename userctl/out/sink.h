@@ -34,12 +34,15 @@ struct rp_sink_ops {
 	void (*free)(struct rp_sink *s);
 };
 
+struct rp_template;
+
 struct rp_sink {
 	const struct rp_sink_ops *ops;
 	FILE *out;
 	struct json json;
 	struct rp_outbuf ob;	/* text and JSON lines: what is not written yet */
 	void *priv;
+	const struct rp_template *tmpl;	/* text: --template's lines */
 	uint64_t n;		/* records written */
 	int err;		/* -errno the sink reported: exit 1 */
 };

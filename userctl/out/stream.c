@@ -39,6 +39,7 @@
 #include "lib/rings_map.h"
 #include "out/sink.h"
 #include "out/stream.h"
+#include "out/template.h"
 #include "lib/symbols.h"
 #include "resolve/glob.h"
 
@@ -458,6 +459,7 @@ int rp_stream_sink(struct rp_stream *s)
 				   rp_opts.pretty && c->format == RP_FMT_JSON);
 	if (err)
 		return RP_EXIT_FAIL;
+	s->sink.tmpl = c->tmpl;
 	if (s->sink.ops->begin)
 		s->sink.ops->begin(&s->sink);
 	return 0;
@@ -748,6 +750,7 @@ int rp_stream_main(int mode, int argc, char **argv,
 		rc = rp_stream_prepare(&c);
 	if (rc) {
 		free(c.reqs);
+		rp_template_free(c.tmpl);
 		return rc < 0 ? RP_EXIT_OK : rc;
 	}
 	/* named arguments, return values: bools and enums by name, from BTF */
@@ -776,6 +779,7 @@ int rp_stream_main(int mode, int argc, char **argv,
 	rp_rings_close(&s.map);
 	rp_nl_close(&s.nl);
 	free(c.reqs);
+	rp_template_free(c.tmpl);
 	free(s.owned);
 	free(s.probes);
 	free(s.descs);

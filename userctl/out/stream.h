@@ -34,6 +34,8 @@ enum rp_stream_mode {
 };
 
 /* The command line of stream, trace and hist. */
+struct rp_template;
+
 struct rp_stream_cfg {
 	int mode;
 	/* RP_MAX_STREAM_PROBES as given; a glob's expanded (up to max_probes) */
@@ -51,6 +53,7 @@ struct rp_stream_cfg {
 	const char *output, *input;
 	const char *drain_log;		/* --drain-log: a diagnosis */
 	int format;
+	struct rp_template *tmpl;	/* --template: text's lines */
 	bool quiet;
 	struct rp_hist_opts hist;
 	bool hist_opts;			/* a hist option was given */

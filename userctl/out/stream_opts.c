@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "lib/cli.h"
 #include "out/stream.h"
+#include "out/template.h"
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
@@ -144,6 +145,12 @@ static void rp_stream_usage(FILE *out, int mode)
 		"                           --format ctf: a directory, required)\n"
 		"  -r, --input FILE         read a capture (--format raw) instead\n"
 		"                           of the live rings\n"
+		"      --template TEXT      a line per record from TEXT's {FIELD}s\n"
+		"                           ({time} {pid:7} {comm:-16} {filename}:\n"
+		"                           time ts cpu pid tid tgid comm probe\n"
+		"                           retval latency latency_us latency_ms\n"
+		"                           str argN or an argument's name;\n"
+		"                           :[-]WIDTH pads, time's :%%H:%%M:%%S)\n"
 		"      --drain-log FILE     diagnosis: write a line per drain of\n"
 		"                           the rings to FILE at exit (when, how\n"
 		"                           long, records, backlog, lost)\n"
@@ -213,7 +220,7 @@ static void rp_stream_usage(FILE *out, int mode)
 enum {
 	RP_OPT_ARG = 0x100, RP_OPT_RETVAL, RP_OPT_LINEAR, RP_OPT_BY,
 	RP_OPT_DRAIN_LOG, RP_OPT_ID, RP_OPT_INTERVAL, RP_OPT_RING,
-	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE,
+	RP_OPT_RING_RECORDS, RP_OPT_RING_MODE, RP_OPT_TEMPLATE,
 };
 
 static const struct option rp_stream_longopts[] = {
@@ -230,6 +237,7 @@ static const struct option rp_stream_longopts[] = {
 	{ "format",    required_argument, NULL, 'f' },
 	{ "quiet",     no_argument,       NULL, 'q' },
 	{ "drain-log", required_argument, NULL, RP_OPT_DRAIN_LOG },
+	{ "template",  required_argument, NULL, RP_OPT_TEMPLATE },
 	{ "ring",      required_argument, NULL, RP_OPT_RING },
 	{ "ring-records", required_argument, NULL, RP_OPT_RING_RECORDS },
 	{ "ring-mode", required_argument, NULL, RP_OPT_RING_MODE },
@@ -372,6 +380,10 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 	case RP_OPT_DRAIN_LOG:
 		c->drain_log = arg;
 		return 0;
+	case RP_OPT_TEMPLATE:
+		rp_template_free(c->tmpl);
+		c->tmpl = NULL;
+		return rp_template_compile(arg, &c->tmpl);
 	case RP_OPT_RING:
 		c->ring_set = true;
 		return rp_ring_name_opt("--ring", arg, &c->ring);
@@ -601,6 +613,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 		c->format = RP_FMT_HIST;
 	else if (c->format < 0)
 		c->format = rp_opts.json ? RP_FMT_JSON : RP_FMT_TEXT;
+	if (c->tmpl && c->format != RP_FMT_TEXT)
+		return rp_usage_error("--template writes text lines: not with "
+				      "--format %s", rp_format_name(c->format));
 	if (c->format == RP_FMT_RAW && !c->output && isatty(STDOUT_FILENO))
 		return rp_usage_error("--format raw writes a binary capture: give "
 				      "-o FILE (or redirect stdout)");

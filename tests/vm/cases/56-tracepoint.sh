@@ -338,6 +338,14 @@ print(" ".join(d["str"] for d in r if "probe" in d))' $S/so.json)" \
 r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print(" ".join(str(d["args"][0]) for d in r if "probe" in d))' $S/sx.json)" \
 		"the failed open's ret: $(head -c 800 $S/sx.json)"
+	# opensnoop's rows: --template's line per record
+	bg_start $S/st.txt trace tracepoint:syscalls:sys_enter_openat \
+		--args filename:str --comm rp-tpopen --template '{pid:7} {comm} {filename}'
+	opens rp-tpopen $f.1 $f.2
+	bg_stop INT
+	expect_eq "rp-tpopen $f.1|rp-tpopen $f.2|1" \
+		"$(awk '{ print $2 " " $3 }' $S/st.txt | paste -sd'|')|$(awk '{ print $1 }' $S/st.txt | sort -u | wc -l)" \
+		"the template's lines: $(cat $S/st.txt)"
 	expect_match "const char \\* filename" \
 		"$($CTL btf show tracepoint:syscalls:sys_enter_openat)" "btf show's arguments"
 }
