@@ -211,7 +211,8 @@ cmd_selftest() {
 			# a change that changed nothing would test the solution
 			diff -rq "$out/selftest/solution/lab$n" "$out/selftest/wrong/lab$n-$slug" >/dev/null &&
 				die "$d/wrong/$slug.sh left the solution as it was"
-			wants[wrong-$slug]=${w#*:}
+			# (two labs may name a wrong answer alike)
+			wants[wrong-lab$n-$slug]=${w#*:}
 		done
 	done
 	for k in ${LAB_KERNELS:-6.1 6.12}; do
@@ -234,7 +235,7 @@ cmd_selftest() {
 				build_mod "$repo/$out/selftest/wrong/lab$n-$slug" \
 					"$repo/$out/obj/wrong-lab$n-$slug/$rel" "$rel" 2>/dev/null ||
 					{ echo "not ok - $k lab$n wrong answer $slug builds"; fail=$((fail + 1)); }
-				items+=("$n:wrong-$slug:$repo/$out/selftest/wrong/lab$n-$slug:$repo/$out/obj/wrong-lab$n-$slug/$rel:${w#*:}")
+				items+=("$n:wrong-lab$n-$slug:$repo/$out/selftest/wrong/lab$n-$slug:$repo/$out/obj/wrong-lab$n-$slug/$rel:${w#*:}")
 			done
 		done
 		echo "labs-selftest: $rel: ${#items[@]} runs in one guest" >&2
