@@ -12,6 +12,10 @@
 #include <bpf/btf.h>
 #include "resolve/btf.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define RP_BTF_NAME_MAX		64
 #define RP_BTF_TYPE_MAX		160
 #define RP_BTF_PARAMS_MAX	16	/* shown; C allows more */
@@ -52,6 +56,33 @@ struct rp_btf_proto {
  */
 int rp_btf_proto_get(const char *function, const char *module,
 		     struct rp_btf_proto *pr, bool verbose);
+
+/* btf.c: $RAWPROBECTL_BTF, or NULL */
+const char *rp_btf_env(void);
+/*
+ * function's (in module, or vmlinux then the modules) BTF and FUNC id:
+ * 0, or -ENOENT and the like (said if verbose)
+ */
+int rp_btf_where(const char *function, const char *module,
+		 const struct btf **btf, uint32_t *id, bool verbose);
+/* pr from the FUNC func_id of btf: its parameters and return type */
+void rp_btf_fill(const struct btf *btf, uint32_t func_id,
+		 struct rp_btf_proto *pr);
+
+/* No BTF of the kernel, said; an unknown function, said with near names */
+void rp_btf_vmlinux_perror(void);
+void rp_btf_unknown(const char *function, const char *module);
+/* How many more FUNCs after id share its name */
+unsigned int rp_btf_same_name(const struct btf *btf, uint32_t id);
+
+/* btf_proto.c: __x64_sys_openat -> openat; NULL if not a syscall's */
+const char *rp_btf_syscall_name(const char *sym, bool *compat);
+/* A syscall's own arguments (sys: its name), for its entry point */
+int rp_btf_syscall(const char *function, const char *sys, bool compat,
+		   struct rp_btf_proto *pr, bool verbose);
+/* A tracepoint's ("SUBSYSTEM:EVENT"), a syscalls:* event's too */
+int rp_btf_tp_proto(const char *event, struct rp_btf_proto *pr,
+		    bool verbose);
 
 /* vmlinux's BTF, loaded once; NULL if there is none (said if verbose) */
 const struct btf *rp_btf_kernel(bool verbose);
