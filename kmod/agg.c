@@ -75,23 +75,36 @@ static size_t rp_agg_table_bytes(const struct rp_probe_spec *spec)
 			   rp_agg_slot_words(&shape), sizeof(u64));
 }
 
-/* The key word of a stack key's id, or -1 without one. */
+/*
+ * The key word of a stack key's id (the probe's stack, or a pair's
+ * start's), or -1 without one.
+ */
 static int rp_agg_stack_word(const struct rp_probe_spec *spec)
 {
 	u32 i, w = 0;
 
 	for (i = 0; i < spec->agg.nkeys; i++) {
-		if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_STACK)
+		if (spec->agg.keys[i] == RAWPROBE_AGG_KEY_STACK ||
+		    spec->agg.keys[i] == RAWPROBE_AGG_KEY_START_STACK)
 			return w;
 		w += rp_agg_key_width(spec, i);
 	}
 	return -1;
 }
 
-/* A stack key's table: as many stacks as a CPU's table has slots. */
+/* Does the probe intern its own stacks (not its pair's starts')? */
+static bool rp_agg_own_stacks(const struct rp_probe_spec *spec)
+{
+	return memchr(spec->agg.keys, RAWPROBE_AGG_KEY_STACK, spec->agg.nkeys);
+}
+
+/*
+ * A stack key's table: as many stacks as a CPU's table has slots. The
+ * start stack key's is the pair's (pair.c), which interns its starts'.
+ */
 static size_t rp_agg_stacks_bytes(const struct rp_probe_spec *spec)
 {
-	if (rp_agg_stack_word(spec) < 0)
+	if (!rp_agg_own_stacks(spec))
 		return 0;
 	return array3_size(rp_agg_nr_slots(&spec->agg), RP_AGG_STACK_WORDS,
 			   sizeof(u64));
@@ -148,11 +161,20 @@ static int rp_agg_check_key(const struct rp_probe_spec *spec, unsigned int i,
 	case RAWPROBE_AGG_KEY_START_COMM:
 	case RAWPROBE_AGG_KEY_START_PID:
 	case RAWPROBE_AGG_KEY_START_TGID:
-		if (spec->pair.role == RAWPROBE_PAIR_END)
-			return 0;
-		NL_SET_ERR_MSG(extack,
-			       "the start_comm, start_pid and start_tgid keys are a pair's end's: the task of its start");
-		return -EINVAL;
+	case RAWPROBE_AGG_KEY_START_STACK:
+	case RAWPROBE_AGG_KEY_START_ARG:
+		if (spec->pair.role != RAWPROBE_PAIR_END) {
+			NL_SET_ERR_MSG(extack,
+				       "the start_* keys are a pair's end's: its start's task, stack or arguments");
+			return -EINVAL;
+		}
+		if (a->keys[i] == RAWPROBE_AGG_KEY_START_ARG &&
+		    a->key_args[i] >= RAWPROBE_PAIR_CARRY_ARGS_MAX) {
+			NL_SET_ERR_MSG(extack,
+				       "a start argument key names one of the first four a start carries");
+			return -EINVAL;
+		}
+		return 0;
 	case RAWPROBE_AGG_KEY_RETVAL:
 		if (kret)
 			return 0;
@@ -282,7 +304,8 @@ void rp_agg_free(struct rp_agg *agg)
 		}
 		free_percpu(agg->pcpu);
 	}
-	kvfree(agg->stacks.slots);
+	if (agg->want_stack)	/* else its pair's, or none */
+		kvfree(agg->stacks.slots);
 	rp_budget_uncharge(agg->charged);
 	kfree(agg);
 }
@@ -327,6 +350,7 @@ struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec)
 			   rp_agg_val_words(&agg->shape) == 1;
 	agg->want_caller = !!memchr(spec->keys, RAWPROBE_AGG_KEY_CALLER,
 				    spec->nkeys);
+	agg->want_stack = rp_agg_own_stacks(pspec);
 	if (rp_clock_tsc_khz())
 		agg->tsc_mult = div_u64((u64)NSEC_PER_MSEC << RP_AGG_TSC_SHIFT,
 					rp_clock_tsc_khz());
@@ -340,13 +364,13 @@ struct rp_agg *rp_agg_alloc(const struct rp_probe_spec *pspec)
 		    rp_agg_table_init(agg, &pc->t[1], table, cpu_to_node(cpu)))
 			goto fail;
 	}
-	if (rp_agg_stack_word(pspec) >= 0) {
+	agg->stacks.key_word = max(rp_agg_stack_word(pspec), 0);
+	if (agg->want_stack) {
 		agg->stacks.slots = kvzalloc(rp_agg_stacks_bytes(pspec),
 					     RP_AGG_GFP);
 		if (!agg->stacks.slots)
 			goto fail;
 		agg->stacks.mask = agg->nr_slots - 1;
-		agg->stacks.key_word = rp_agg_stack_word(pspec);
 	}
 	agg->start_ns = ktime_get_ns();
 	return agg;

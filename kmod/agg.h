@@ -43,7 +43,8 @@ struct rp_agg_pcpu {
 
 /*
  * A stack key's table (RAWPROBE_AGG_KEY_STACK), one per probe, shared by
- * the CPUs, as a BPF stack map is: slot i holds stack id i + 1, as
+ * the CPUs, as a BPF stack map is (a pair's starts share one, for their
+ * ends' RAWPROBE_AGG_KEY_START_STACK): slot i holds stack id i + 1, as
  *   word 0   the frames' hash, never 0; 0: free; RP_AGG_BUSY while
  *            a writer fills the slot in (claimed by cmpxchg)
  *   word 1   n, the frames' count
@@ -59,6 +60,13 @@ struct rp_agg_stacks {
 	u32 mask;			/* slots - 1 */
 	u32 key_word;			/* the key word of the id */
 };
+
+/*
+ * probes/agg.c: the id of a stack in st (slot + 1), added if new; 0 if
+ * the slots it may take are all someone else's. Any context.
+ */
+u64 rp_agg_stack_intern(struct rp_agg_stacks *st, const u64 *frames,
+			unsigned int n);
 
 struct rp_agg {
 	/*
@@ -81,6 +89,9 @@ struct rp_agg {
 	u32 tsc_mult;
 	bool counts_only;		/* no key, no value: the hits are it */
 	bool want_caller;		/* a caller key */
+	bool want_stack;		/* a stack key: stacks is its own
+					 * (a start stack key's is the pair's)
+					 */
 	struct rp_agg_pcpu __percpu *pcpu;
 	struct rp_agg_stacks stacks;
 	u64 charged;			/* what it took of the budget */

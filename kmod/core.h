@@ -121,6 +121,9 @@ struct rp_pair_spec {
 	u8 key_arg;
 	u32 max_keys;				/* 0: the default */
 	u32 expire_ms;				/* 0: never */
+	u8 carry_args;				/* a start's first arguments
+						 * its end may count by
+						 */
 };
 
 /* What user space (or a module) asked for. */
@@ -400,7 +403,15 @@ long rp_copy_string(char *dst, unsigned long src, size_t max, bool user,
 		    bool *trunc);
 size_t rp_str_bound(const struct rawprobe_probe *p, const u64 *args,
 		    unsigned int i);
-unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames);
+/* The callers of a probed context, innermost first: at most max of them */
+unsigned int rp_stack_save_max(struct pt_regs *regs, u64 *frames,
+			       unsigned int max);
+
+static __always_inline unsigned int rp_stack_save(struct pt_regs *regs,
+						  u64 *frames)
+{
+	return rp_stack_save_max(regs, frames, RAWPROBE_STACK_MAX);
+}
 unsigned long rp_stack_tp_caller(const struct rawprobe_probe *p);
 /*
  * A tracepoint's pt_regs (kmod/tracepoint.c), in its orig_ax: the

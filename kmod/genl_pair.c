@@ -24,6 +24,8 @@ const struct nla_policy rp_pair_policy[RAWPROBE_PAIR_MAX + 1] = {
 	[RAWPROBE_PAIR_MAX_KEYS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &rp_pair_keys_range),
 	[RAWPROBE_PAIR_EXPIRE_MS] = { .type = NLA_U32 },
+	[RAWPROBE_PAIR_CARRY_ARGS] = NLA_POLICY_MAX(NLA_U8,
+						    RAWPROBE_PAIR_CARRY_ARGS_MAX),
 };
 
 int rp_parse_pair(struct nlattr **a, struct netlink_ext_ack *extack,
@@ -55,6 +57,8 @@ int rp_parse_pair(struct nlattr **a, struct netlink_ext_ack *extack,
 	ps->expire_ms = tb[RAWPROBE_PAIR_EXPIRE_MS] ?
 			nla_get_u32(tb[RAWPROBE_PAIR_EXPIRE_MS]) :
 			RAWPROBE_PAIR_EXPIRE_DEFAULT;
+	if (tb[RAWPROBE_PAIR_CARRY_ARGS])
+		ps->carry_args = nla_get_u8(tb[RAWPROBE_PAIR_CARRY_ARGS]);
 	return 0;
 }
 
@@ -108,7 +112,9 @@ int rp_put_pair(struct sk_buff *skb, struct rawprobe_probe *p)
 	     nla_put_u8(skb, RAWPROBE_PAIR_KEY_ARG, ps->key_arg)) ||
 	    (ps->max_keys &&
 	     nla_put_u32(skb, RAWPROBE_PAIR_MAX_KEYS, ps->max_keys)) ||
-	    nla_put_u32(skb, RAWPROBE_PAIR_EXPIRE_MS, ps->expire_ms)) {
+	    nla_put_u32(skb, RAWPROBE_PAIR_EXPIRE_MS, ps->expire_ms) ||
+	    (ps->carry_args &&
+	     nla_put_u8(skb, RAWPROBE_PAIR_CARRY_ARGS, ps->carry_args))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

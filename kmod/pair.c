@@ -117,6 +117,19 @@ int rp_pair_check(const struct rp_probe_spec *spec,
 			       "a pair's start stores the time and counts nothing: aggregation belongs to the end");
 		return -EINVAL;
 	}
+	if (memchr(spec->agg.keys, RAWPROBE_AGG_KEY_STACK, spec->agg.nkeys) &&
+	    memchr(spec->agg.keys, RAWPROBE_AGG_KEY_START_STACK,
+		   spec->agg.nkeys)) {
+		NL_SET_ERR_MSG(extack,
+			       "an end counts by one stack: its own or its start's");
+		return -EINVAL;
+	}
+	if (ps->carry_args > (ps->role == RAWPROBE_PAIR_START ?
+			      spec->nargs : 0)) {
+		NL_SET_ERR_MSG(extack,
+			       "a pair's start carries some of the arguments it computes (--args), an end none");
+		return -EINVAL;
+	}
 	/* without aggregation, an end writes a record per completed pair */
 	if (ps->role == RAWPROBE_PAIR_END && agg &&
 	    spec->agg.value != RAWPROBE_AGG_VALUE_LATENCY) {
@@ -164,6 +177,7 @@ static int rp_pair_members(struct rawprobe_probe **v, unsigned int n,
 static void rp_pair_free(struct rawprobe_pair *pair)
 {
 	free_percpu(pair->stats);
+	kvfree(pair->stacks.slots);
 	kvfree(pair->t.slots);
 	rp_budget_uncharge(pair->charged);
 	kfree(pair);
@@ -183,47 +197,10 @@ static u64 rp_pair_expire(u32 ms)
 	return (u64)ms * (khz ? khz : NSEC_PER_MSEC);
 }
 
-/**
- * rp_pair_new() - a table of starts and its counts
- * @max_keys: starts it has room for at least (0: the default)
- * @expire_ms: a start older is dropped (0: never)
- * @users: references: the probes that share it
- * @charge: charged to the budget netlink probes share (a probe module's
- *	pair is its code's business, as its kretprobes are)
- * @carry: starts carry their task to their ends (an end writes records,
- *	or counts by the start's task)
- * @extack: why not, for a netlink caller (or NULL)
- *
- * Return: the pair, or ERR_PTR(-E2BIG) over the budget, -ENOMEM.
- */
-struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
-				  unsigned int users, bool charge, bool carry,
-				  struct netlink_ext_ack *extack)
+/* The expiry and the clock's conversion, once the tables are in. */
+static void rp_pair_init(struct rawprobe_pair *pair, u32 nr, u32 stride,
+			 u32 expire_ms, unsigned int users)
 {
-	u32 nr = roundup_pow_of_two(2 * (max_keys ?: RAWPROBE_AGG_KEYS_DEFAULT));
-	u32 stride = RP_PAIR_SLOT_WORDS + (carry ? RP_PAIR_CARRY_TASK : 0);
-	u64 bytes = (u64)nr * stride * sizeof(u64);
-	struct rawprobe_pair *pair;
-
-	if (charge && !rp_budget_charge(bytes)) {
-		NL_SET_ERR_MSG(extack,
-			       "the pair's table would take the probes past the sixteenth of RAM they share: ask for fewer --max-keys, or remove probes");
-		return ERR_PTR(-E2BIG);
-	}
-	pair = kzalloc(sizeof(*pair), GFP_KERNEL_ACCOUNT);
-	if (!pair) {
-		if (charge)
-			rp_budget_uncharge(bytes);
-		goto nomem;
-	}
-	pair->charged = charge ? bytes : 0;
-	pair->t.slots = kvzalloc(bytes, RP_PAIR_GFP);
-	pair->stats = alloc_percpu_gfp(struct rp_pair_stats,
-				       GFP_KERNEL_ACCOUNT);
-	if (!pair->t.slots || !pair->stats) {
-		rp_pair_free(pair);
-		goto nomem;
-	}
 	refcount_set(&pair->ref, users);
 	pair->nr_slots = nr;
 	rp_pair_table_init(&pair->t, pair->t.slots, nr, stride,
@@ -231,6 +208,58 @@ struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
 	if (rp_clock_tsc_khz())
 		pair->tsc_mult = div_u64((u64)NSEC_PER_MSEC << RP_PAIR_TSC_SHIFT,
 					 rp_clock_tsc_khz());
+}
+
+/**
+ * rp_pair_new() - a table of starts and its counts
+ * @max_keys: starts it has room for at least (0: the default)
+ * @expire_ms: a start older is dropped (0: never)
+ * @users: references: the probes that share it
+ * @charge: charged to the budget netlink probes share (a probe module's
+ *	pair is its code's business, as its kretprobes are)
+ * @carry: words each start carries to its end (kmod/pair.h's layout: 0,
+ *	its task, or its task, stack and arguments)
+ * @stack_slots: the starts' stack table's slots, a power of two (0: none)
+ * @extack: why not, for a netlink caller (or NULL)
+ *
+ * Return: the pair, or ERR_PTR(-E2BIG) over the budget, -ENOMEM.
+ */
+struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
+				  unsigned int users, bool charge, u32 carry,
+				  u32 stack_slots,
+				  struct netlink_ext_ack *extack)
+{
+	u32 nr = roundup_pow_of_two(2 * (max_keys ?: RAWPROBE_AGG_KEYS_DEFAULT));
+	u32 stride = RP_PAIR_SLOT_WORDS + carry;
+	u64 tbytes = (u64)nr * stride * sizeof(u64);
+	u64 sbytes = (u64)stack_slots * RP_AGG_STACK_WORDS * sizeof(u64);
+	struct rawprobe_pair *pair;
+
+	if (charge && !rp_budget_charge(tbytes + sbytes)) {
+		NL_SET_ERR_MSG(extack,
+			       "the pair's table would take the probes past the sixteenth of RAM they share: ask for fewer --max-keys, or remove probes");
+		return ERR_PTR(-E2BIG);
+	}
+	pair = kzalloc(sizeof(*pair), GFP_KERNEL_ACCOUNT);
+	if (!pair) {
+		if (charge)
+			rp_budget_uncharge(tbytes + sbytes);
+		goto nomem;
+	}
+	pair->charged = charge ? tbytes + sbytes : 0;
+	pair->t.slots = kvzalloc(tbytes, RP_PAIR_GFP);
+	pair->stats = alloc_percpu_gfp(struct rp_pair_stats,
+				       GFP_KERNEL_ACCOUNT);
+	if (stack_slots) {
+		pair->stacks.slots = kvzalloc(sbytes, RP_PAIR_GFP);
+		pair->stacks.mask = stack_slots - 1;
+	}
+	if (!pair->t.slots || !pair->stats ||
+	    (stack_slots && !pair->stacks.slots)) {
+		rp_pair_free(pair);
+		goto nomem;
+	}
+	rp_pair_init(pair, nr, stride, expire_ms, users);
 	return pair;
 nomem:
 	NL_SET_ERR_MSG(extack,
@@ -238,37 +267,128 @@ nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
+/* What the starts carry to the ends, and the stack table it takes. */
+struct rp_pair_need {
+	u32 carry;			/* words */
+	u32 stack_slots;
+};
+
 /*
- * A batch's starts and ends get one table. On failure nothing is set
- * and *failed says which probe, or -1 for the batch.
+ * An end's start argument key j: each start carries it, and not as a
+ * string (a carried word is a number; a string's is its address).
+ */
+static int rp_pair_check_carried(struct rawprobe_probe **v, unsigned int n,
+				 u8 j, struct netlink_ext_ack *extack,
+				 int *failed)
+{
+	const struct rp_probe_spec *s;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		s = &v[i]->spec;
+		if (s->pair.role != RAWPROBE_PAIR_START ||
+		    (j < s->pair.carry_args && !rp_argtype_is_str(s->argtypes[j])))
+			continue;
+		*failed = i;
+		NL_SET_ERR_MSG(extack,
+			       "an end counts by an argument of its start: each start carries it (carry-args), and not a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An end's needs: its start's task, stack or arguments. */
+static int rp_pair_need_end(struct rawprobe_probe **v, unsigned int n,
+			    unsigned int e, u32 carry_args,
+			    struct rp_pair_need *need,
+			    struct netlink_ext_ack *extack, int *failed)
+{
+	const struct rp_probe_spec *s = &v[e]->spec;
+	unsigned int k;
+	int err;
+
+	if (!(s->flags & RAWPROBE_F_AGG) || rp_pair_start_keys(s))
+		need->carry = max_t(u32, need->carry, RP_PAIR_CARRY_TASK);
+	for (k = 0; k < s->agg.nkeys; k++) {
+		if (s->agg.keys[k] == RAWPROBE_AGG_KEY_START_STACK) {
+			need->stack_slots = max(need->stack_slots,
+						v[e]->agg->nr_slots);
+		} else if (s->agg.keys[k] == RAWPROBE_AGG_KEY_START_ARG) {
+			err = rp_pair_check_carried(v, n, s->agg.key_args[k],
+						    extack, failed);
+			if (err)
+				return err;
+		} else {
+			continue;
+		}
+		need->carry = RP_PAIR_CARRY_ARG0 + carry_args;
+	}
+	return 0;
+}
+
+static int rp_pair_needs(struct rawprobe_probe **v, unsigned int n,
+			 struct rp_pair_need *need,
+			 struct netlink_ext_ack *extack, int *failed)
+{
+	u32 carry_args = 0;
+	unsigned int i;
+	int err;
+
+	memset(need, 0, sizeof(*need));
+	for (i = 0; i < n; i++)
+		if (v[i]->spec.pair.role == RAWPROBE_PAIR_START)
+			carry_args = max_t(u32, carry_args,
+					   v[i]->spec.pair.carry_args);
+	for (i = 0; i < n; i++) {
+		if (v[i]->spec.pair.role != RAWPROBE_PAIR_END)
+			continue;
+		err = rp_pair_need_end(v, n, i, carry_args, need, extack,
+				       failed);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * A batch's starts and ends get one table (and the ends that count by
+ * their starts' stacks, its stack table). On failure nothing is set and
+ * *failed says which probe, or -1 for the batch.
  */
 int rp_pair_setup(struct rawprobe_probe **v, unsigned int n,
 		  struct netlink_ext_ack *extack, int *failed)
 {
 	const struct rp_pair_spec *first;
+	struct rp_pair_need need;
 	unsigned int i, users = 0;
 	struct rawprobe_pair *pair;
-	bool carry = false;
 	int err;
 
 	*failed = -1;
 	err = rp_pair_members(v, n, &first, extack, failed);
 	if (err || !first)
 		return err;
-	for (i = 0; i < n; i++) {
+	err = rp_pair_needs(v, n, &need, extack, failed);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
 		users += !!v[i]->spec.pair.role;
-		/* an end that writes records or counts by it: the task */
-		carry |= v[i]->spec.pair.role == RAWPROBE_PAIR_END &&
-			 (!(v[i]->spec.flags & RAWPROBE_F_AGG) ||
-			  rp_pair_start_keys(&v[i]->spec));
-	}
 	pair = rp_pair_new(first->max_keys, first->expire_ms, users, true,
-			   carry, extack);
+			   need.carry, need.stack_slots, extack);
 	if (IS_ERR(pair))
 		return PTR_ERR(pair);
-	for (i = 0; i < n; i++)
-		if (v[i]->spec.pair.role)
-			v[i]->pair = pair;
+	for (i = 0; i < n; i++) {
+		if (!v[i]->spec.pair.role)
+			continue;
+		v[i]->pair = pair;
+		/* (an end's start stack key reads the pair's stacks) */
+		if (v[i]->agg && !v[i]->agg->want_stack &&
+		    memchr(v[i]->spec.agg.keys, RAWPROBE_AGG_KEY_START_STACK,
+			   v[i]->spec.agg.nkeys)) {
+			v[i]->agg->stacks.slots = pair->stacks.slots;
+			v[i]->agg->stacks.mask = pair->stacks.mask;
+		}
+	}
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <linux/refcount.h>
 #include <linux/timekeeping.h>
 #include <asm/msr.h>
+#include "agg.h"
 #include "core.h"
 
 /*
@@ -40,10 +41,16 @@ struct rp_pair_stats {
 
 
 /*
- * What a start carries to an end that writes records: its task, as the
- * record's header has it (pid and tgid in a word, then the comm).
+ * What a start carries to its end (struct rp_pair_carry's words): to an
+ * end that writes records or counts by the start's task, that task (pid
+ * and tgid in a word, then the comm); to one that counts by the start's
+ * stack or arguments, the stack's id and the arguments after it.
  */
 #define RP_PAIR_CARRY_TASK	(1 + RAWPROBE_COMM_LEN / 8)
+#define RP_PAIR_CARRY_STACK	RP_PAIR_CARRY_TASK
+#define RP_PAIR_CARRY_ARG0	(RP_PAIR_CARRY_STACK + 1)
+static_assert(RP_PAIR_CARRY_ARG0 + RAWPROBE_PAIR_CARRY_ARGS_MAX <=
+	      RP_PAIR_CARRY_MAX);
 
 struct rawprobe_pair {
 	refcount_t ref;			/* one per probe of the pair */
@@ -52,7 +59,9 @@ struct rawprobe_pair {
 	u32 tsc_mult;
 	u32 nr_slots;
 	struct rp_pair_stats __percpu *stats;
-	u64 charged;			/* the table's bytes, in the budget */
+	/* the starts' stacks, for ends that count by them; slots NULL: none */
+	struct rp_agg_stacks stacks;
+	u64 charged;			/* the tables' bytes, in the budget */
 };
 
 /* The same clock as a kretprobe's latency (agg.h): the TSC where trusted. */
@@ -67,24 +76,10 @@ static __always_inline u64 rp_pair_ns(const struct rawprobe_pair *pair,
 	return pair->tsc_mult ? mul_u64_u32_shr(d, pair->tsc_mult, 22) : d;
 }
 
-/* probes/pair.c: a start that carries its task (out of the fast path) */
-enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair, u64 key,
-				      u64 now);
-
-/*
- * A start of key: stored (or not), and counted where it went. Any
- * context; the table's own (pair_core.h) is lock-free.
- */
-static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
-					      u64 key)
+/* Where a start went, counted. */
+static __always_inline void rp_pair_count_start(struct rawprobe_pair *pair,
+						enum rp_pair_put_res r)
 {
-	u64 now = rp_pair_clock(pair);
-	enum rp_pair_put_res r;
-
-	if (unlikely(pair->t.stride != RP_PAIR_SLOT_WORDS))
-		r = rp_pair_put_task(pair, key, now);
-	else
-		r = rp_pair_put(&pair->t, key, now);
 	switch (r) {
 	case RP_PAIR_REPLACED:
 		this_cpu_inc(pair->stats->replaced);
@@ -99,6 +94,19 @@ static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
 		break;
 	}
 	this_cpu_inc(pair->stats->starts);
+}
+
+/*
+ * A start of key, in a table whose starts carry nothing (a probe
+ * module's, or a pair's whose ends need only the time): stored (or not),
+ * and counted where it went. Any context; the table's own (pair_core.h)
+ * is lock-free. probes/pair.c has the starts that carry.
+ */
+static __always_inline void rp_pair_hit_start(struct rawprobe_pair *pair,
+					      u64 key)
+{
+	rp_pair_count_start(pair, rp_pair_put(&pair->t, key,
+					      rp_pair_clock(pair)));
 }
 
 /*
@@ -148,7 +156,8 @@ static __always_inline bool rp_pair_hit_end(struct rawprobe_pair *pair,
 
 /* kmod/pair.c */
 struct rawprobe_pair *rp_pair_new(u32 max_keys, u32 expire_ms,
-				  unsigned int users, bool charge, bool carry,
+				  unsigned int users, bool charge, u32 carry,
+				  u32 stack_slots,
 				  struct netlink_ext_ack *extack);
 int rp_pair_check(const struct rp_probe_spec *spec,
 		  struct netlink_ext_ack *extack);
@@ -168,14 +177,20 @@ int rp_pair_end_task_pre(struct kprobe *kp, struct pt_regs *regs);
 /* ...an end that writes a record per completed pair, not a histogram */
 int rp_pair_end_rec_pre(struct kprobe *kp, struct pt_regs *regs);
 
-/* Does an end count by its start's task (RAWPROBE_AGG_KEY_START_*)? */
+/* Is k a key of a pair's start (RAWPROBE_AGG_KEY_START_*)? */
+static inline bool rp_pair_is_start_key(u8 k)
+{
+	return k >= RAWPROBE_AGG_KEY_START_COMM &&
+	       k <= RAWPROBE_AGG_KEY_START_ARG;
+}
+
+/* Does an end count by what its start carries? */
 static inline bool rp_pair_start_keys(const struct rp_probe_spec *spec)
 {
 	unsigned int i;
 
 	for (i = 0; i < spec->agg.nkeys; i++)
-		if (spec->agg.keys[i] >= RAWPROBE_AGG_KEY_START_COMM &&
-		    spec->agg.keys[i] <= RAWPROBE_AGG_KEY_START_TGID)
+		if (rp_pair_is_start_key(spec->agg.keys[i]))
 			return true;
 	return false;
 }

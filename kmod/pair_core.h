@@ -29,7 +29,8 @@
  *   word 1   the key
  *   word 2   the start's time, in the clock's units
  *   word 3.. what the start carries to its end (stride - 3 words: for
- *            a pair that writes records, the start's task)
+ *            a pair that writes records, the start's task; for one that
+ *            counts by the start's stack or arguments, those too)
  * A key looks at up to RP_PAIR_PROBES slots from its hash, and no
  * further than a slot never used: a start takes the first free slot of
  * its sequence, so its key is never stored past one (and a slot, once
@@ -67,7 +68,7 @@
 #define RP_PAIR_SEQ_MASK	((1ULL << 29) - 1)
 #define RP_PAIR_PROBES		16	/* slots a key may look at */
 #define RP_PAIR_SLOT_WORDS	3	/* state, key, time */
-#define RP_PAIR_CARRY_MAX	4	/* words a start may carry */
+#define RP_PAIR_CARRY_MAX	8	/* words a start may carry */
 
 enum rp_pair_put_res {
 	RP_PAIR_STORED,		/* in a free slot */

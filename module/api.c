@@ -140,7 +140,7 @@ struct rawprobe_pair *rawprobe_pair_create(u32 max_keys, u32 expire_ms)
 {
 	if (max_keys > RAWPROBE_AGG_KEYS_MAX)
 		return ERR_PTR(-EINVAL);
-	return rp_pair_new(max_keys, expire_ms, 1, false, false, NULL);
+	return rp_pair_new(max_keys, expire_ms, 1, false, 0, 0, NULL);
 }
 EXPORT_SYMBOL_GPL(rawprobe_pair_create);
 

@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include "emit.h"
 #include "agg.h"
+#include "pair.h"
 
 /* What a hit knows: its task, arguments, return and latency. */
 struct rp_agg_ctx {
@@ -17,8 +18,8 @@ struct rp_agg_ctx {
 	unsigned long caller;
 	u64 stack_id;			/* with a stack key; 0: not interned */
 	u64 retval, latency_ns;
-	const u64 *start;		/* a pair's end: its start's task, as
-					 * struct rp_pair_carry holds it
+	const u64 *start;		/* a pair's end: what its start
+					 * carried (struct rp_pair_carry)
 					 */
 };
 
@@ -68,10 +69,11 @@ static noinline unsigned int rp_agg_key_str(const struct rawprobe_probe *p,
 NOKPROBE_SYMBOL(rp_agg_key_str);
 
 /*
- * A pair's end's key of its start's task (start: pid and tgid, then the
- * comm, as struct rp_pair_carry holds them): its words.
+ * A pair's end's key of what its start carried (start: pid and tgid,
+ * the comm, the stack's id, the arguments, as kmod/pair.h lays them
+ * out): its words. None carried (start NULL) is a key of zeroes.
  */
-static noinline unsigned int rp_agg_key_start(u8 k, const u64 *start,
+static noinline unsigned int rp_agg_key_start(u8 k, u8 arg, const u64 *start,
 					      u64 *key)
 {
 	if (k == RAWPROBE_AGG_KEY_START_COMM) {
@@ -83,8 +85,12 @@ static noinline unsigned int rp_agg_key_start(u8 k, const u64 *start,
 		key[0] = 0;
 	else if (k == RAWPROBE_AGG_KEY_START_PID)
 		key[0] = (u32)start[0];
-	else
+	else if (k == RAWPROBE_AGG_KEY_START_TGID)
 		key[0] = start[0] >> 32;
+	else if (k == RAWPROBE_AGG_KEY_START_STACK)
+		key[0] = start[RP_PAIR_CARRY_STACK];
+	else
+		key[0] = start[RP_PAIR_CARRY_ARG0 + arg];
 	return 1;
 }
 NOKPROBE_SYMBOL(rp_agg_key_start);
@@ -109,7 +115,10 @@ static __always_inline unsigned int rp_agg_key_fill(
 		case RAWPROBE_AGG_KEY_START_COMM:
 		case RAWPROBE_AGG_KEY_START_PID:
 		case RAWPROBE_AGG_KEY_START_TGID:
-			w += rp_agg_key_start(a->keys[i], c->start, &key[w]);
+		case RAWPROBE_AGG_KEY_START_STACK:
+		case RAWPROBE_AGG_KEY_START_ARG:
+			w += rp_agg_key_start(a->keys[i], a->key_args[i],
+					      c->start, &key[w]);
 			continue;
 		case RAWPROBE_AGG_KEY_TGID:
 			key[w] = task->tgid;
@@ -166,8 +175,9 @@ static __always_inline void rp_agg_count(struct rawprobe_probe *p,
 
 	rp_agg_key_fill(p, c, key);
 	t = rp_agg_table_now(agg);
-	if (unlikely(agg->stacks.slots && !c->stack_id))
-		rp_agg_drop(t);		/* the stack table is full */
+	/* (the probe's stack, or its start's: 0 when the table was full) */
+	if (unlikely(agg->stacks.slots && !key[agg->stacks.key_word]))
+		rp_agg_drop(t);
 	else
 		rp_agg_add(t, key, rp_agg_value(p, c));
 }
@@ -238,8 +248,8 @@ NOKPROBE_SYMBOL(rp_agg_kprobe_comm_pre);
  * the same time: a slot is claimed by cmpxchg and published by a release
  * of its hash, after its frames.
  */
-static u64 rp_agg_stack_intern(struct rp_agg_stacks *st, const u64 *frames,
-			       unsigned int n)
+u64 rp_agg_stack_intern(struct rp_agg_stacks *st, const u64 *frames,
+			unsigned int n)
 {
 	u64 h = rp_agg_hash(frames, n), *slot, sh;
 	u32 i, at;
@@ -288,7 +298,7 @@ static __always_inline void rp_agg_entry_ctx(struct rawprobe_probe *p,
 		c->caller = regs->orig_ax == RP_REGS_TRACEPOINT ?
 			    rp_stack_tp_caller(p) :
 			    regs_get_kernel_stack_nth(regs, 0);
-	if (p->agg->stacks.slots)
+	if (p->agg->want_stack)
 		c->stack_id = rp_agg_stack_id(p, regs);
 }
 

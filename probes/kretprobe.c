@@ -77,7 +77,7 @@ static noinline void rp_kret_agg_entry(struct rawprobe_probe *p,
 {
 	if (p->spec.agg.value == RAWPROBE_AGG_VALUE_LATENCY)
 		d->entry_ns = rp_agg_clock(p->agg);
-	if (p->agg->stacks.slots)
+	if (p->agg->want_stack)
 		d->stack_id = rp_agg_stack_id(p, regs);
 }
 NOKPROBE_SYMBOL(rp_kret_agg_entry);

@@ -48,6 +48,81 @@ static __always_inline u64 rp_pair_task_key(const struct rawprobe_probe *p)
 }
 
 /*
+ * The stack of a start, interned in its pair's stack table: the start's
+ * function first, as the innermost frame (a tracepoint's walk begins at
+ * the function that hit it), so that the ends' folded stacks show where
+ * each began.
+ */
+static noinline u64 rp_pair_stack_id(struct rawprobe_probe *p,
+				     struct pt_regs *regs)
+{
+	u64 frames[RAWPROBE_STACK_MAX];
+	unsigned int n = 0;
+
+	if (regs->orig_ax != RP_REGS_TRACEPOINT)
+		frames[n++] = (unsigned long)p->kp.addr;
+	n += rp_stack_save_max(regs, frames + n, RAWPROBE_STACK_MAX - n);
+	return rp_agg_stack_intern(&p->pair->stacks, frames, n);
+}
+NOKPROBE_SYMBOL(rp_pair_stack_id);
+
+/* An argument as its type reads it: s32 and u32 cut to 32 bits. */
+static u64 rp_pair_arg_word(const struct rawprobe_probe *p, const u64 *args,
+			    unsigned int i)
+{
+	switch (p->spec.argtypes[i]) {
+	case RAWPROBE_ARG_S32:
+		return (s64)(s32)args[i];
+	case RAWPROBE_ARG_U32:
+		return (u32)args[i];
+	default:
+		return args[i];
+	}
+}
+
+/*
+ * A start whose ends need it carries its task: an end runs in whichever
+ * task ends it (an interrupt, a waker), and a row of tcplife's names the
+ * process that opened the session. Where the ends count by the start's
+ * stack or arguments, those too. Not inlined: its carry array would give
+ * every start handler a stack canary to check.
+ */
+static noinline void rp_pair_start_carry(struct rawprobe_probe *p,
+					 struct pt_regs *regs, const u64 *args,
+					 u64 key, u64 now)
+{
+	struct rawprobe_pair *pair = p->pair;
+	u32 words = pair->t.stride - RP_PAIR_SLOT_WORDS, i;
+	struct rp_pair_carry c;
+
+	c.w[0] = (u64)current->tgid << 32 | (u32)current->pid;
+	memcpy(&c.w[1], current->comm, RAWPROBE_COMM_LEN);
+	if (words > RP_PAIR_CARRY_TASK) {
+		c.w[RP_PAIR_CARRY_STACK] = pair->stacks.slots ?
+					   rp_pair_stack_id(p, regs) : 0;
+		for (i = 0; RP_PAIR_CARRY_ARG0 + i < words; i++)
+			c.w[RP_PAIR_CARRY_ARG0 + i] =
+				args && i < p->spec.pair.carry_args ?
+				rp_pair_arg_word(p, args, i) : 0;
+	}
+	rp_pair_count_start(pair, rp_pair_put_carry(&pair->t, key, now, &c));
+}
+NOKPROBE_SYMBOL(rp_pair_start_carry);
+
+/* A start of key: stored (or not), carrying what its ends need. */
+static __always_inline void rp_pair_start(struct rawprobe_probe *p,
+					  struct pt_regs *regs,
+					  const u64 *args, u64 key)
+{
+	struct rawprobe_pair *pair = p->pair;
+
+	if (unlikely(pair->t.stride != RP_PAIR_SLOT_WORDS))
+		rp_pair_start_carry(p, regs, args, key, rp_pair_clock(pair));
+	else
+		rp_pair_hit_start(pair, key);
+}
+
+/*
  * A pair's probe keyed by the task, with no argument to compute (the
  * commonest: a pid from a system call to a wakeup): no argument arrays,
  * which the kernel would zero at every hit (INIT_STACK_ALL_ZERO).
@@ -57,7 +132,7 @@ int rp_pair_start_task_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct rawprobe_probe *p = container_of(kp, struct rawprobe_probe, kp);
 
 	if (!rp_emit_filtered(p, regs))
-		rp_pair_hit_start(p->pair, rp_pair_task_key(p));
+		rp_pair_start(p, regs, NULL, rp_pair_task_key(p));
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_start_task_pre);
@@ -85,7 +160,7 @@ int rp_pair_start_pre(struct kprobe *kp, struct pt_regs *regs)
 	u64 args[RAWPROBE_MAX_ARGS];
 
 	if (!rp_emit_filtered(p, regs))
-		rp_pair_hit_start(p->pair, rp_pair_key(p, regs, args));
+		rp_pair_start(p, regs, args, rp_pair_key(p, regs, args));
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_start_pre);
@@ -107,23 +182,6 @@ int rp_pair_end_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 NOKPROBE_SYMBOL(rp_pair_end_pre);
-
-/*
- * A start whose end writes records carries its task there: the end runs
- * in whichever task ends it (an interrupt, a waker), and a row of
- * tcplife's names the process that opened the session. Not inlined: its
- * carry array would give every start handler a stack canary to check.
- */
-noinline enum rp_pair_put_res rp_pair_put_task(struct rawprobe_pair *pair,
-					       u64 key, u64 now)
-{
-	struct rp_pair_carry c;
-
-	c.w[0] = (u64)current->tgid << 32 | (u32)current->pid;
-	memcpy(&c.w[1], current->comm, RAWPROBE_COMM_LEN);
-	return rp_pair_put_carry(&pair->t, key, now, &c);
-}
-NOKPROBE_SYMBOL(rp_pair_put_task);
 
 /*
  * The record of a completed pair: the end's own (its time, CPU and

@@ -26,14 +26,14 @@
 #include <asm/unwind.h>
 #include "core.h"
 
-static unsigned int rp_stack_save_here(u64 *frames)
+static unsigned int rp_stack_save_here(u64 *frames, unsigned int max)
 {
 	struct unwind_state state;
 	unsigned long addr;
 	unsigned int k = 0;
 
 	for (unwind_start(&state, current, NULL, NULL);
-	     !unwind_done(&state) && k < RAWPROBE_STACK_MAX;
+	     !unwind_done(&state) && k < max;
 	     unwind_next_frame(&state)) {
 		addr = unwind_get_return_address(&state);
 		if (!addr)
@@ -73,16 +73,17 @@ unsigned long rp_stack_tp_caller(const struct rawprobe_probe *p)
 }
 NOKPROBE_SYMBOL(rp_stack_tp_caller);
 
-unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
+unsigned int rp_stack_save_max(struct pt_regs *regs, u64 *frames,
+			       unsigned int max)
 {
 	struct unwind_state state;
 	unsigned long addr;
 	unsigned int k = 0;
 
 	if (regs->orig_ax == RP_REGS_TRACEPOINT)
-		return rp_stack_save_here(frames);
+		return rp_stack_save_here(frames, max);
 	for (unwind_start(&state, current, regs, NULL);
-	     !unwind_done(&state) && k < RAWPROBE_STACK_MAX;
+	     !unwind_done(&state) && k < max;
 	     unwind_next_frame(&state)) {
 		addr = unwind_get_return_address(&state);
 		if (!addr)
@@ -90,14 +91,14 @@ unsigned int rp_stack_save(struct pt_regs *regs, u64 *frames)
 		if (addr != instruction_pointer(regs))
 			frames[k++] = addr;
 	}
-	if (!k) {
+	if (!k && max) {
 		addr = regs_get_kernel_stack_nth(regs, 0);
 		if (addr)
 			frames[k++] = addr;
 	}
 	return k;
 }
-NOKPROBE_SYMBOL(rp_stack_save);
+NOKPROBE_SYMBOL(rp_stack_save_max);
 
 /* Into the record, where a string would go, flagged as a stack. */
 void rp_stack_record(struct rawprobe_record *rec, const u64 *frames,

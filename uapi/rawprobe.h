@@ -613,10 +613,17 @@ enum rawprobe_pair_attr {
 					 * dropped, counted as expired; 0:
 					 * never (default RAWPROBE_PAIR_EXPIRE_DEFAULT)
 					 */
+	RAWPROBE_PAIR_CARRY_ARGS,	/* u8, a start's: its first N
+					 * arguments (at most
+					 * RAWPROBE_PAIR_CARRY_ARGS_MAX, not
+					 * strings) go with it to its end,
+					 * for the end's AGG_KEY_START_ARG keys
+					 */
 	__RAWPROBE_PAIR_MAX,
 };
 #define RAWPROBE_PAIR_MAX (__RAWPROBE_PAIR_MAX - 1)
 #define RAWPROBE_PAIR_EXPIRE_DEFAULT	10000	/* ms */
+#define RAWPROBE_PAIR_CARRY_ARGS_MAX	4
 
 enum rawprobe_pair_role {
 	RAWPROBE_PAIR_START	= 1,
@@ -698,6 +705,16 @@ enum rawprobe_agg_key {
 	RAWPROBE_AGG_KEY_START_COMM	= 9,
 	RAWPROBE_AGG_KEY_START_PID	= 10,
 	RAWPROBE_AGG_KEY_START_TGID	= 11,
+	RAWPROBE_AGG_KEY_START_STACK	= 12,	/* its kernel stack, the start's
+						 * function the innermost frame
+						 * (a tracepoint's: the function
+						 * that hit it), interned in the
+						 * pair's stack table
+						 */
+	RAWPROBE_AGG_KEY_START_ARG	= 13,	/* the start's argument
+						 * AGG_KEY_ARGS[i], of the first
+						 * PAIR_CARRY_ARGS it carries
+						 */
 	__RAWPROBE_AGG_KEY_MAX,
 };
 #define RAWPROBE_AGG_MAX_KEYS		4

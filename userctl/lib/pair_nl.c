@@ -20,7 +20,9 @@ int rp_pair_put(struct nl_msg *msg, const struct rp_pair_req *p)
 	     nla_put_u8(msg, RAWPROBE_PAIR_KEY_ARG, p->key_arg)) ||
 	    (p->max_keys &&
 	     nla_put_u32(msg, RAWPROBE_PAIR_MAX_KEYS, p->max_keys)) ||
-	    nla_put_u32(msg, RAWPROBE_PAIR_EXPIRE_MS, p->expire_ms))
+	    nla_put_u32(msg, RAWPROBE_PAIR_EXPIRE_MS, p->expire_ms) ||
+	    (p->carry_args &&
+	     nla_put_u8(msg, RAWPROBE_PAIR_CARRY_ARGS, p->carry_args)))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -50,6 +52,8 @@ void rp_pair_from_attrs(struct nlattr **a, struct rp_pair_req *p,
 			p->max_keys = nla_get_u32(tb[RAWPROBE_PAIR_MAX_KEYS]);
 		if (tb[RAWPROBE_PAIR_EXPIRE_MS])
 			p->expire_ms = nla_get_u32(tb[RAWPROBE_PAIR_EXPIRE_MS]);
+		if (tb[RAWPROBE_PAIR_CARRY_ARGS])
+			p->carry_args = nla_get_u8(tb[RAWPROBE_PAIR_CARRY_ARGS]);
 	}
 	if (!a[RAWPROBE_A_PAIR_STATS] ||
 	    nla_parse_nested(s, RAWPROBE_PAIR_STAT_MAX,

@@ -22,6 +22,9 @@ struct rp_pair_req {
 	uint8_t key_arg;	/* _ARG: the argument (resolved) */
 	uint32_t max_keys;	/* 0: the module's default */
 	uint32_t expire_ms;
+	uint8_t carry_args;	/* a start's: its first arguments, for the
+				 * ends' --by start.NAME
+				 */
 	char key_expr[RP_PAIR_KEY_EXPR_MAX];	/* as written */
 };
 

@@ -55,6 +55,9 @@ struct rp_agg_req {
 	uint8_t nkeys;
 	uint8_t keys[RAWPROBE_AGG_MAX_KEYS];	/* enum rawprobe_agg_key */
 	uint8_t key_args[RAWPROBE_AGG_MAX_KEYS];
+	uint8_t key_types[RAWPROBE_AGG_MAX_KEYS];	/* START_ARG's: the
+							 * start's argument's
+							 */
 	uint8_t value_kind;			/* enum rawprobe_agg_value */
 	uint8_t value_arg;
 	uint8_t hist;				/* enum rawprobe_agg_hist */

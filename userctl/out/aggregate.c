@@ -19,8 +19,10 @@ static int rp_agg_key_label(const struct rp_agg_view *v, unsigned int i,
 			    uint64_t x, char *buf, size_t len)
 {
 	size_t n;
-	const char *l = v->desc ? rp_label(v->desc, v->argidx[i],
-					   v->argtypes[i], x, &n) : NULL;
+	/* (a start's argument is not one of this probe's) */
+	const char *l = v->desc && v->keys[i] == RAWPROBE_AGG_KEY_ARG ?
+			rp_label(v->desc, v->argidx[i], v->argtypes[i], x, &n) :
+			NULL;
 
 	if (!l)
 		return 0;
@@ -64,6 +66,7 @@ const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 		snprintf(buf, len, "%s", x < v->nfuncs ? v->funcs[x] : "?");
 		return buf;
 	case RAWPROBE_AGG_KEY_ARG:
+	case RAWPROBE_AGG_KEY_START_ARG:
 		if (v->argtypes[i] == RAWPROBE_ARG_KSTR ||
 		    v->argtypes[i] == RAWPROBE_ARG_USTR)
 			return rp_agg_key_text(buf, len, w);
@@ -118,8 +121,9 @@ static bool rp_agg_key_numeric(const struct rp_agg_view *v, unsigned int i)
 	       v->keys[i] != RAWPROBE_AGG_KEY_START_COMM &&
 	       v->keys[i] != RAWPROBE_AGG_KEY_CALLER &&
 	       v->keys[i] != RP_AGG_KEY_FUNC &&
-	       v->keys[i] != RAWPROBE_AGG_KEY_STACK &&
-	       !(v->keys[i] == RAWPROBE_AGG_KEY_ARG &&
+	       !rp_agg_key_is_stack(v->keys[i]) &&
+	       !((v->keys[i] == RAWPROBE_AGG_KEY_ARG ||
+		  v->keys[i] == RAWPROBE_AGG_KEY_START_ARG) &&
 		 (v->argtypes[i] == RAWPROBE_ARG_PTR ||
 		  v->argtypes[i] == RAWPROBE_ARG_KSTR ||
 		  v->argtypes[i] == RAWPROBE_ARG_USTR ||
@@ -229,7 +233,24 @@ static void rp_agg_json_hist(struct json *j, const struct rp_agg_view *v,
 
 static bool rp_agg_has_stack(const struct rp_agg_view *v)
 {
-	return !!memchr(v->keys, RAWPROBE_AGG_KEY_STACK, v->nkeys);
+	unsigned int i;
+
+	for (i = 0; i < v->nkeys; i++)
+		if (rp_agg_key_is_stack(v->keys[i]))
+			return true;
+	return false;
+}
+
+char *rp_agg_put_stack(char *p, const struct rp_agg_view *v,
+		       const struct rp_agg_result *r, size_t e, unsigned int i)
+{
+	const struct rp_agg_stack *st = rp_agg_stack_of(r, rp_agg_entry(r, e));
+	/* a start's stack has its function in it: no leaf to add */
+	uint64_t addr = v->keys[i] == RAWPROBE_AGG_KEY_STACK ? v->addr : 0;
+
+	if (st)
+		return rp_put_folded_stack(p, addr, st->frames, st->n);
+	return addr ? rp_put_folded_name(p, addr) : rp_put(p, "[unknown]", 9);
 }
 
 /* The interval's first line: when, how long, what, how many. */
@@ -256,15 +277,13 @@ static char *rp_agg_fold_key(char *p, const struct rp_agg_view *v,
 			     const struct rp_agg_result *r, size_t e,
 			     unsigned int i, const uint64_t **w)
 {
-	const struct rp_agg_stack *st;
 	char cell[RP_AGG_CELL];
 
 	switch (v->keys[i]) {
 	case RAWPROBE_AGG_KEY_STACK:
-		st = rp_agg_stack_of(r, rp_agg_entry(r, e));
+	case RAWPROBE_AGG_KEY_START_STACK:
 		(*w)++;
-		return st ? rp_put_folded_stack(p, v->addr, st->frames, st->n) :
-			    rp_put_folded_name(p, v->addr);
+		return rp_agg_put_stack(p, v, r, e, i);
 	case RAWPROBE_AGG_KEY_COMM:	/* raw: folding escapes it */
 	case RAWPROBE_AGG_KEY_START_COMM:
 		p = rp_put_folded_str(p, (const char *)*w, RAWPROBE_COMM_LEN);
@@ -416,9 +435,10 @@ static void rp_agg_json_entry(struct json *j, const struct rp_agg_view *v,
 	json_obj_open(j);
 	for (i = 0; i < v->nkeys; i++) {
 		k = w;
-		if (v->keys[i] == RAWPROBE_AGG_KEY_STACK) {
+		if (rp_agg_key_is_stack(v->keys[i])) {
 			st = rp_agg_stack_of(r, rp_agg_entry(r, e));
-			rp_stack_json(j, st ? st->frames : NULL, st ? st->n : 0);
+			rp_stack_json_as(j, v->names[i], st ? st->frames : NULL,
+					 st ? st->n : 0);
 			w++;
 			continue;
 		}

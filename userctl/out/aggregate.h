@@ -72,6 +72,18 @@ void rp_agg_totals_in_flight(struct rp_agg_totals *t);
  */
 const char *rp_agg_key_str(const struct rp_agg_view *v, unsigned int i,
 			   const uint64_t **w, char *buf, size_t len);
+/* A stack key: the probe's, or a pair's start's */
+static inline bool rp_agg_key_is_stack(unsigned char k)
+{
+	return k == RAWPROBE_AGG_KEY_STACK || k == RAWPROBE_AGG_KEY_START_STACK;
+}
+
+/*
+ * Entry e's stack (key i) folded at p, root first, down to the probed
+ * function; the end of what it wrote.
+ */
+char *rp_agg_put_stack(char *p, const struct rp_agg_view *v,
+		       const struct rp_agg_result *r, size_t e, unsigned int i);
 /* The func key first (RP_AGG_KEY_FUNC), of funcs[n], the others after */
 void rp_agg_view_func_key(struct rp_agg_view *v, const char *const *funcs,
 			  size_t n);

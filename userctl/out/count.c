@@ -58,6 +58,8 @@ void rp_count_view(const struct rp_probe_req *req, const char *probe,
 		if (a->keys[i] == RAWPROBE_AGG_KEY_ARG) {
 			v->argtypes[i] = req->argtypes[a->key_args[i]];
 			v->argidx[i] = a->key_args[i];
+		} else if (a->keys[i] == RAWPROBE_AGG_KEY_START_ARG) {
+			v->argtypes[i] = a->key_types[i];
 		}
 		v->names[i] = rp_agg_key_name(req, i, nm->keys[i],
 					      sizeof(nm->keys[i]));

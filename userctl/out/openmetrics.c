@@ -114,16 +114,13 @@ static void rp_om_escape(FILE *out, const char *s)
 
 /* A stack key's label: the stack folded, root first, as text shows it. */
 static void rp_om_stack(FILE *f, const struct rp_om *om, size_t e,
-			const uint64_t **w)
+			unsigned int i, const uint64_t **w)
 {
-	const struct rp_agg_stack *st = rp_agg_stack_of(om->r,
-							rp_agg_entry(om->r, e));
 	static char buf[RP_FOLDED_STACK_MAX + 1];
 	char *p;
 
 	(*w)++;
-	p = st ? rp_put_folded_stack(buf, om->v->addr, st->frames, st->n) :
-		 rp_put_folded_name(buf, om->v->addr);
+	p = rp_agg_put_stack(buf, om->v, om->r, e, i);
 	*p = '\0';
 	rp_om_escape(f, buf);
 }
@@ -145,8 +142,8 @@ static char *rp_om_entry_labels(const struct rp_om *om, size_t e)
 	fputc('"', f);
 	for (i = 0; i < om->v->nkeys; i++) {
 		fprintf(f, ",%s=\"", om->names[i]);
-		if (om->v->keys[i] == RAWPROBE_AGG_KEY_STACK)
-			rp_om_stack(f, om, e, &w);
+		if (rp_agg_key_is_stack(om->v->keys[i]))
+			rp_om_stack(f, om, e, i, &w);
 		else
 			rp_om_escape(f, rp_agg_key_str(om->v, i, &w, cell,
 						       sizeof(cell)));

@@ -48,17 +48,23 @@ char *rp_put_frame(char *p, uint64_t addr)
 	return rp_put_escaped(p, s, len);
 }
 
-void rp_stack_json(struct json *j, const uint64_t *frames, unsigned int n)
+void rp_stack_json_as(struct json *j, const char *key, const uint64_t *frames,
+		      unsigned int n)
 {
 	char buf[RP_KSYM_MAX];
 	unsigned int i;
 	size_t len;
 
-	json_key(j, "stack");
+	json_key(j, key);
 	json_arr_open(j);
 	for (i = 0; i < n; i++)
 		json_str(j, rp_frame_str(frames[i], buf, &len));
 	json_arr_close(j);
+}
+
+void rp_stack_json(struct json *j, const uint64_t *frames, unsigned int n)
+{
+	rp_stack_json_as(j, "stack", frames, n);
 }
 
 /* s[0..n) escaped, and each ';' as "\x3b": it separates the frames. */

@@ -42,6 +42,9 @@ char *rp_put_frame(char *p, uint64_t addr);
 
 /* "stack": [frames...] of a record that has one. */
 void rp_stack_json(struct json *j, const uint64_t *frames, unsigned int n);
+/* The same, under key ("start_stack") */
+void rp_stack_json_as(struct json *j, const char *key, const uint64_t *frames,
+		      unsigned int n);
 
 /*
  * Folded stacks (flamegraph.pl, speedscope): frames are function names

@@ -27,14 +27,15 @@ static const struct {
 	{ "start_comm",	RAWPROBE_AGG_KEY_START_COMM },
 	{ "start_pid",	RAWPROBE_AGG_KEY_START_PID },
 	{ "start_tgid",	RAWPROBE_AGG_KEY_START_TGID },
+	{ "start_stack", RAWPROBE_AGG_KEY_START_STACK },
 };
 
 #define RP_AGG_KEY_NAMES "comm, pid, tgid, cpu, caller, stack, retval, " \
-	"start_comm, start_pid, start_tgid (a pair's end), argN or an " \
-	"argument's name"
+	"start_comm, start_pid, start_tgid, start_stack, start.ARG (a " \
+	"pair's end), argN or an argument's name"
 
 /* The index of argument word ("arg2", or a name --args gave), or -1. */
-static int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
+int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
 {
 	const char *names = req->arg_names, *end;
 	char *stop;
@@ -66,6 +67,16 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 
 	if (a->nkeys == RAWPROBE_AGG_MAX_KEYS)
 		return rp_usage_error("--by: at most %d keys", RAWPROBE_AGG_MAX_KEYS);
+	if (!strncmp(word, RP_AGG_START_ARG, strlen(RP_AGG_START_ARG))) {
+		if (req->pair.role != RAWPROBE_PAIR_END)
+			return rp_usage_error("--by %s: an argument of a pair's "
+					      "start, known to its end (latency, "
+					      "probe add pair)", word);
+		/* the argument: rp_pair_carry_resolve()'s, with the starts */
+		a->key_args[a->nkeys] = 0;
+		a->keys[a->nkeys++] = RAWPROBE_AGG_KEY_START_ARG;
+		return RP_EXIT_OK;
+	}
 	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++) {
 		if (strcmp(word, rp_agg_keys[k].name))
 			continue;
@@ -260,6 +271,20 @@ const char *rp_agg_value_name(const struct rp_probe_req *req, char *buf,
 	}
 }
 
+const char *rp_agg_by_word(const struct rp_probe_req *req, unsigned int i,
+			   char *buf, size_t len)
+{
+	const char *w = req->agg.by;
+	unsigned int k;
+
+	for (k = 0; k < i && w; k++) {
+		w = strchr(w, ',');
+		w = w ? w + 1 : NULL;
+	}
+	snprintf(buf, len, "%.*s", w ? (int)strcspn(w, ",") : 0, w ? w : "");
+	return buf;
+}
+
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len)
 {
@@ -268,6 +293,13 @@ const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 	for (k = 0; k < sizeof(rp_agg_keys) / sizeof(rp_agg_keys[0]); k++)
 		if (rp_agg_keys[k].key == req->agg.keys[i])
 			return rp_agg_keys[k].name;
+	/* (agg show's probe was described, not given: no --by) */
+	if (req->agg.keys[i] == RAWPROBE_AGG_KEY_START_ARG) {
+		if (!*rp_agg_by_word(req, i, buf, len))
+			snprintf(buf, len, "%sarg%u", RP_AGG_START_ARG,
+				 req->agg.key_args[i]);
+		return buf;
+	}
 	return rp_agg_arg_name(req, req->agg.key_args[i], buf, len);
 }
 

@@ -151,3 +151,81 @@ int rp_pair_reqs_finish(struct rp_probe_req *reqs, size_t n,
 				      "KIND:TARGET --to KIND:TARGET");
 	return RP_EXIT_OK;
 }
+
+static bool rp_pair_carry_str(uint8_t t)
+{
+	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
+	       t == RAWPROBE_ARG_IP6;
+}
+
+/*
+ * --by start.NAME (word) of an end: the argument every start computes
+ * as NAME, at the same place among its first ones, which it carries.
+ */
+static int rp_pair_carry_key(struct rp_probe_req *reqs, size_t n,
+			     struct rp_probe_req *end, unsigned int k,
+			     const char *word)
+{
+	const char *name = word + strlen(RP_AGG_START_ARG);
+	struct rp_probe_req *s;
+	int at = -1, j;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s = &reqs[i];
+		if (s->pair.role != RAWPROBE_PAIR_START)
+			continue;
+		j = rp_agg_arg_index(s, name);
+		if (j < 0)
+			return rp_usage_error("--by %s: the start %s:%s computes "
+					      "no argument '%s' (give it --args "
+					      "'%s')", word, rp_kind_name(s->kind),
+					      s->symbol, name, name);
+		if (at >= 0 && j != at)
+			return rp_usage_error("--by %s: each start computes it "
+					      "as the same argument: give the "
+					      "starts their --args in the same "
+					      "order", word);
+		if (j >= RAWPROBE_PAIR_CARRY_ARGS_MAX)
+			return rp_usage_error("--by %s: a start carries its "
+					      "first %d arguments: give '%s' "
+					      "sooner in its --args", word,
+					      RAWPROBE_PAIR_CARRY_ARGS_MAX, name);
+		if (rp_pair_carry_str(s->argtypes[j]))
+			return rp_usage_error("--by %s: a start carries numbers, "
+					      "not strings or ip6 addresses",
+					      word);
+		at = j;
+		end->agg.key_types[k] = s->argtypes[j];
+		if (s->pair.carry_args <= j)
+			s->pair.carry_args = (uint8_t)(j + 1);
+	}
+	end->agg.key_args[k] = (uint8_t)at;
+	return RP_EXIT_OK;
+}
+
+int rp_pair_carry_resolve(struct rp_probe_req *reqs, size_t n)
+{
+	char word[sizeof(reqs->agg.by)];
+	struct rp_probe_req *e;
+	unsigned int k;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		e = &reqs[i];
+		if (e->pair.role != RAWPROBE_PAIR_END ||
+		    !(e->flags & RAWPROBE_F_AGG))
+			continue;
+		for (k = 0; k < e->agg.nkeys; k++) {
+			if (e->agg.keys[k] != RAWPROBE_AGG_KEY_START_ARG)
+				continue;
+			rc = rp_pair_carry_key(reqs, n, e, k,
+					       rp_agg_by_word(e, k, word,
+							      sizeof(word)));
+			if (rc)
+				return rc;
+		}
+	}
+	return RP_EXIT_OK;
+}

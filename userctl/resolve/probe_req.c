@@ -220,6 +220,9 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 		if (rc)
 			return rc;
 	}
+	rc = rp_pair_carry_resolve(reqs, n);
+	if (rc)
+		return rc;
 	rp_pairs_ftrace(reqs, n);
 	return RP_EXIT_OK;
 }

@@ -58,6 +58,13 @@ int rp_agg_opt(int opt, const char *arg, struct rp_probe_req *req);
 /* What --stats named: "retval", "latency", an argument's name */
 const char *rp_agg_value_name(const struct rp_probe_req *req, char *buf,
 			      size_t len);
+/* The index of argument word ("arg2", or a name --args gave), or -1 */
+int rp_agg_arg_index(const struct rp_probe_req *req, const char *word);
+/* --by's word for key i, as given ("start.fd") */
+const char *rp_agg_by_word(const struct rp_probe_req *req, unsigned int i,
+			   char *buf, size_t len);
+/* A pair's end's key of its start's argument: --by start.NAME */
+#define RP_AGG_START_ARG "start."
 /* A key's name as --by spells it ("comm", "arg1"), for headers */
 const char *rp_agg_key_name(const struct rp_probe_req *req, unsigned int i,
 			    char *buf, size_t len);
@@ -72,6 +79,12 @@ int rp_pair_key_opt(struct rp_probe_req *req, const char *opt,
 		    const char *expr);
 int rp_pair_req_prepare(struct rp_probe_req *req);
 void rp_pair_req_resolve(struct rp_probe_req *req);
+/*
+ * Once a batch's arguments are resolved: each end's --by start.NAME,
+ * the argument each start computes as NAME, which the starts carry to
+ * their ends (RAWPROBE_PAIR_CARRY_ARGS). RP_EXIT_OK or a usage error.
+ */
+int rp_pair_carry_resolve(struct rp_probe_req *reqs, size_t n);
 /*
  * A pair's options, shared by latency and probe add pair: --from and
  * --to add a probe (the caller's), the others are rp_pair_opt()'s.

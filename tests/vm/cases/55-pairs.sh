@@ -19,6 +19,21 @@ print(sum(eval(sys.argv[2], {"d": json.loads(l)}) for l in open(sys.argv[1]) if 
 PY
 }
 
+# count_json_ok FILE: FILE's documents as the schema's count says.
+count_json_ok() {
+	python3 tests/cli/validate_json.py count "$1" >/dev/null ||
+		fail "schema: $(python3 tests/cli/validate_json.py count "$1")"
+}
+
+# entries FILE CODE: what CODE prints, e every entry of FILE's documents.
+entries() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+e = [x for l in open(sys.argv[1]) if l.strip() for x in json.loads(l)["entries"]]
+exec(sys.argv[2])
+PY
+}
+
 # pair_stat ERRFILE NAME: a count of the "pair: ..." summary line.
 pair_stat() {
 	python3 - "$1" "$2" <<'PY'
@@ -136,6 +151,75 @@ t_pair_start_keys() {
 		"the sleep under its sleeper: $(cat $S/sk.json)"
 	expect_fail 2 "start_comm: the task of a pair's start" \
 		$CTL count kprobe:vfs_read --by start_comm
+}
+
+# The start's stack as a key: a sleep's, from its system call (the
+# start's function the innermost frame, the syscall entry below it), not
+# the end's (try_to_wake_up, from the timer that ends the sleep).
+t_pair_start_stack() {
+	cp "$(command -v sleep)" $S/sleeper8
+	bg_start $S/ss.out -j latency --by start_stack --comm sleeper8 --key pid \
+		--from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid' -o $S/ss.json
+	$S/sleeper8 0.05
+	$S/sleeper8 0.05
+	bg_stop INT
+	count_json_ok $S/ss.json
+	expect_eq "2 __x64_sys_clock_nanosleep 1 0" "$(entries $S/ss.json '
+f = [s.split("+")[0] for s in e[0]["start_stack"]] if e else []
+print(sum(x["count"] for x in e), f[0] if f else "none",
+      int(any(s.startswith(("do_syscall_64", "entry_SYSCALL_64")) for s in f)),
+      int("try_to_wake_up" in f))')" \
+		"both sleeps under the syscall's stack: $(cat $S/ss.json)"
+	expect_fail 1 "one stack: its own or its start's" $CTL latency --key pid \
+		--by stack,start_stack --from kprobe:__x64_sys_clock_nanosleep \
+		--to kprobe:try_to_wake_up --to-key 'p->pid'
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# The start's arguments as keys (--by start.NAME): getpgid(N), then
+# getppid(), by the same process: the latency from one to the other is
+# counted under the N the start saw, which the end does not know: 3
+# under 111, 5 under 222; a start that computes no such argument, or a
+# string, is refused.
+GETPGIDS='import os
+open("/proc/self/comm", "w").write("rp-carry")
+for n in [111] * 3 + [222] * 5:
+    try:
+        os.getpgid(n)
+    except OSError:
+        pass
+    os.getppid()'
+t_pair_start_args() {
+	local ids end
+	bg_start $S/sa.out -j latency --by start.pid --comm rp-carry --key tgid \
+		--from tracepoint:syscalls:sys_enter_getpgid --args pid \
+		--to tracepoint:syscalls:sys_enter_getppid -o $S/sa.json
+	py "$GETPGIDS"
+	bg_stop INT
+	count_json_ok $S/sa.json
+	expect_eq "111:3 222:5" "$(entries $S/sa.json '
+print(" ".join("%s:%d" % (x["start.pid"], x["count"]) for x in sorted(e, key=lambda x: x["start.pid"])))')" \
+		"the latencies under the start's pid argument: $(cat $S/sa.json)"
+	# the same from kprobes (the start's argument by BTF), persistent
+	ids=$($CTL probe add pair --comm rp-carry --key tgid --by start.pid \
+		--from kprobe:__x64_sys_getpgid --args pid \
+		--to kprobe:__x64_sys_getppid)
+	end=$(echo $ids | cut -d' ' -f2)
+	py "$GETPGIDS"
+	expect_eq "111:3 222:5" \
+		"$(json_get "$($CTL -j agg show "$end")" '" ".join("%d:%d" % (e["start.arg0"], e["count"]) for e in sorted(j["entries"], key=lambda e: e["start.arg0"]))')" \
+		"agg show: under the start's argument"
+	$CTL probe del $ids
+	expect_fail 2 "computes no argument 'fd'" $CTL latency --key tgid \
+		--by start.fd --from tracepoint:syscalls:sys_enter_getpgid --args pid \
+		--to tracepoint:syscalls:sys_enter_getppid
+	expect_fail 2 "numbers, not strings" $CTL latency --key tgid \
+		--by start.filename --from tracepoint:syscalls:sys_enter_openat \
+		--args filename:str --to tracepoint:syscalls:sys_exit_openat
+	expect_fail 2 "an argument of a pair's start" $CTL count kprobe:vfs_read \
+		--by start.count
+	expect_eq 0 "$(probe_count)" "probes left"
 }
 
 # A table of --max-keys 4 (8 slots): 20 tasks each start once and never
@@ -393,5 +477,5 @@ t_pair_refused() {
 }
 
 tests t_pair_sleep_known t_pair_openmetrics t_pair_causes t_pair_table_full t_pair_field_keys \
-	t_pair_by_keys t_pair_start_keys t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
+	t_pair_by_keys t_pair_start_keys t_pair_start_stack t_pair_start_args t_pair_block_io t_pair_runqlat t_pair_tcplife t_pair_records \
 	t_pair_persistent t_pair_persistent_records t_pair_refused
