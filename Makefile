@@ -8,7 +8,7 @@
 #   make vm              a shell in a QEMU guest with the module loaded
 #   make KDIR=/path      build the module against other kernel headers
 #   make install         module (modules_install) + install-ctl
-#   make install-ctl     rawprobectl, its man page, bash completion and JSON
+#   make install-ctl     rawprobectl, its man page, bash completion, tools and JSON
 #                        schema under $(DESTDIR)$(PREFIX) (no kernel needed)
 #   make check-debug     the in-VM suite on debug kernels built from
 #                        linux-source-6.12 (KASAN/lockdep, then KCSAN)
@@ -259,6 +259,8 @@ install-ctl: userctl/rawprobectl
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rawprobectl
 	install -D -m 0644 docs/schema/rawprobectl-v1.json \
 		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
+	install -d $(DESTDIR)$(PREFIX)/share/rawprobe/tools
+	install -m 0755 scripts/tools/*.rp $(DESTDIR)$(PREFIX)/share/rawprobe/tools/
 
 # What a probe module copied out of examples/ builds against: the API
 # header, the uapi header, scripts/probe-module.mk and the core's

@@ -24,6 +24,8 @@ static const struct rp_cmd rp_objects[] = {
 	{ "count",   rp_cmd_count,   "KIND:TARGET [--by KEY[,KEY]] [-i S]  counts in the kernel" },
 	{ "agg",     rp_cmd_agg,     "show|clear ID  a probe add --count probe's counts" },
 	{ "inject",  rp_cmd_inject,  "kmalloc|alloc_page [--in FUNC]...  fail allocations" },
+	{ "tool",    rp_cmd_tool,    "list|show NAME|NAME [OPTIONS]  bpftrace's tools, as scripts" },
+	{ "run",     rp_cmd_run,     "FILE [OPTIONS]  a script: a command kept in a file" },
 	{ "btf",     rp_cmd_btf,     "show FUNCTION...  prototypes from the kernel's BTF (--args auto)" },
 	{ "stats",   rp_cmd_stats,   "[show [ID...]] | reset ID|all  probe counters" },
 	{ "ring",    rp_cmd_ring,    "show|set  per-CPU ring geometry" },

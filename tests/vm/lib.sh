@@ -109,6 +109,19 @@ ready_line() {
 	grep -q 'Hit Ctrl-C to end\.$' "$1" 2>/dev/null
 }
 
+# null_blk_up: /dev/nullb0, a null_blk device that completes in the
+# submitter's context (irqmode=0), removed when the test's shell exits;
+# the test is skipped where the kernel has none (the debug kernels:
+# tinyconfig and fragments).
+null_blk_up() {
+	grep -qs '^CONFIG_BLK_DEV_NULL_BLK=[ym]' "$KMOD_ROOT/config" ||
+		skip "this kernel has no null_blk (CONFIG_BLK_DEV_NULL_BLK)"
+	modprobe -d "$KMOD_ROOT" null_blk nr_devices=1 irqmode=0 ||
+		fail "modprobe null_blk, which this kernel's config has"
+	trap 'rmmod null_blk 2>/dev/null || true' EXIT
+	wait_for "[ -b /dev/nullb0 ]" 100 || fail "no /dev/nullb0"
+}
+
 # bg_start OUT ARGS...: rawprobectl ARGS in the background, stdout to
 # OUT, stderr to OUT.err; waits for its readiness line (or its death).
 # Sets BG_PID, and BG_HAD: the probes there were before it.

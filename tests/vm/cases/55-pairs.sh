@@ -267,13 +267,7 @@ t_pair_field_keys() {
 # null_blk device: 64 direct reads of 4 KiB are 64 requests, each
 # started and ended once (keyed by the request), none left pending.
 t_pair_block_io() {
-	# the debug kernels (tinyconfig and fragments) have no null_blk
-	grep -qs '^CONFIG_BLK_DEV_NULL_BLK=[ym]' "$KMOD_ROOT/config" ||
-		skip "this kernel has no null_blk (CONFIG_BLK_DEV_NULL_BLK)"
-	modprobe -d "$KMOD_ROOT" null_blk nr_devices=1 irqmode=0 ||
-		fail "modprobe null_blk, which this kernel's config has"
-	trap 'rmmod null_blk 2>/dev/null || true' EXIT
-	wait_for "[ -b /dev/nullb0 ]" 100 || fail "no /dev/nullb0"
+	null_blk_up
 	bg_start $S/bio.out -j latency --key rq --from kprobe:blk_mq_start_request \
 		--to kprobe:blk_mq_end_request -o $S/bio.json
 	dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null

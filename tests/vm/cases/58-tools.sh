@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0
+# The tools (rawprobectl tool NAME: scripts/tools/*.rp) against bpftrace's
+# own .bt tools, both running over one scripted workload, and against the
+# workload's known truth where bpftrace has no such tool or the rows
+# cannot match (a histogram's noise). Also what runs them: tool list,
+# show, -h, a script of the user's with rawprobectl run.
+
+S=$T_SCRATCH
+KREL=$(uname -r)
+export RAWPROBE_TOOLS=$PWD/scripts/tools
+
+# bt_start OUT FILE.bt REGEX: bpftrace running FILE, stdout line-buffered
+# to OUT, waited for until OUT has REGEX (its BEGIN's header: BEGIN runs
+# once every probe is attached). Sets BT_PID.
+bt_start() {
+	# the debug kernels (tinyconfig and fragments) run no BPF
+	grep -qs '^CONFIG_BPF_EVENTS=y' "$KMOD_ROOT/config" ||
+		skip "this kernel has no BPF events (CONFIG_BPF_EVENTS): no bpftrace"
+	stdbuf -oL bpftrace "$2" > "$1" 2> "$1.err" &
+	BT_PID=$!
+	wait_for "grep -q '$3' $1 || ! kill -0 $BT_PID 2>/dev/null" 900 ||
+		fail "bpftrace $2 did not start: $(cat $1.err)"
+	kill -0 $BT_PID 2>/dev/null || fail "bpftrace $2: $(cat $1.err)"
+}
+
+# bt_stop: SIGINT, again each second (bpftrace 0.17 can miss one that
+# arrives before it waits), then its exit.
+bt_stop() {
+	local n=0
+	while kill -INT $BT_PID 2>/dev/null && [ $n -lt 30 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	wait $BT_PID 2>/dev/null || true
+}
+
+t_tools_list() {
+	local n
+	n=$($CTL tool list | wc -l)
+	expect_ge 8 "$n" "tools listed: $($CTL tool list)"
+	expect_match "^killsnoop +Trace signals" "$($CTL tool list)" "a tool's line"
+	expect_eq "$n" "$($CTL -j tool list | json_get "$(cat)" 'len(j)')" "-j lists as many"
+	expect_match "^trace kretprobe:__x64_sys_kill" "$($CTL tool show killsnoop)" \
+		"tool show: the script"
+	expect_match "^Usage: killsnoop \[-p PID\] \[-x\]" "$($CTL tool killsnoop -h)" "-h"
+	expect_fail 2 "unknown option '-q'" $CTL tool killsnoop -q
+	expect_fail 2 "no tool 'nosuch'" $CTL tool nosuch
+	expect_fail 2 "line 2: ' not closed" $CTL run <(printf "# x\ncount 'kprobe:x\n")
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# A script of the user's, run by rawprobectl run and as an executable
+# (#!/usr/bin/env -S rawprobectl run), with its option expanded.
+t_tools_run_script() {
+	local bin
+	bin=$(dirname "$(readlink -f "$CTL")")
+	printf '#!/usr/bin/env -S rawprobectl run\noption -n COMM "--comm {COMM}" "one command"\ncount kprobe:__x64_sys_getppid --by comm\n' > $S/getppid.rp
+	chmod +x $S/getppid.rp
+	bg_start $S/gp.out -j run $S/getppid.rp -n rp-script
+	py 'import os
+open("/proc/self/comm", "w").write("rp-script")
+for _ in range(7):
+    os.getppid()'
+	bg_stop INT
+	expect_eq "rp-script 7" "$(json_get "$(tail -1 $S/gp.out)" '" ".join(str(x) for e in j["entries"] for x in (e["comm"], e["count"]))')" \
+		"the script's count, its -n expanded: $(cat $S/gp.out)"
+	expect_match "^Usage: .*getppid.rp \[-n COMM\]" "$(PATH=$bin:$PATH $S/getppid.rp -h)" \
+		"the script run as a program"
+}
+
+# killsnoop: kill(2)'s rows of one command, each the same as bpftrace's
+# killsnoop.bt prints (PID COMM SIG TPID RESULT; the time apart).
+KILLS='import os
+open("/proc/self/comm", "w").write("rp-kill")
+for sig in (0, 0, 0):
+    os.kill(os.getpid(), sig)
+try:
+    os.kill(999999, 0)
+except OSError:
+    pass'
+t_tool_killsnoop() {
+	bt_start $S/bk.out /usr/sbin/killsnoop.bt RESULT
+	bg_start $S/rk.out tool killsnoop
+	py "$KILLS"
+	bg_stop INT
+	bt_stop
+	expect_eq 4 "$(grep -c ' rp-kill ' $S/rk.out)" "rows: $(cat $S/rk.out)"
+	expect_eq "$(grep ' rp-kill ' $S/bk.out | cut -c11- | sed 's/ *$//')" \
+		"$(grep ' rp-kill ' $S/rk.out | cut -c11- | sed 's/ *$//')" \
+		"the rows as bpftrace's: $(cat $S/bk.out)"
+	expect_match ' 999999 -3$' "$(grep ' rp-kill ' $S/rk.out)" "ESRCH's row"
+}
+
+# opensnoop: a command's opens, each file with its success or failure,
+# as bpftrace's opensnoop.bt has them (its FD and ERR columns, here the
+# result).
+OPENS='import os
+open("/proc/self/comm", "w").write("rp-open")
+for p in ("/etc/hostname", "/proc/self/stat", "/nonexistent/rp", "/etc/hostname"):
+    try:
+        os.close(os.open(p, os.O_RDONLY))
+    except OSError:
+        pass'
+t_tool_opensnoop() {
+	bt_start $S/bo.out /usr/sbin/opensnoop.bt PATH
+	bg_start $S/ro.out tool opensnoop -n rp-open
+	py "$OPENS"
+	bg_stop INT
+	bt_stop
+	# bpftrace: PID COMM FD ERR PATH; the tool: PID COMM RESULT PATH
+	expect_eq "$(awk '$2 == "rp-open" { print ($3 < 0 ? "err" : "ok"), $5 }' $S/bo.out)" \
+		"$(awk '$2 == "rp-open" { print ($3 < 0 ? "err" : "ok"), $4 }' $S/ro.out)" \
+		"the opens as bpftrace's: $(cat $S/bo.out)"
+	expect_eq "ok /etc/hostname ok /proc/self/stat err /nonexistent/rp ok /etc/hostname" \
+		"$(awk '$2 == "rp-open" && $4 !~ /^\/(lib|usr|etc\/ld)/ { print ($3 < 0 ? "err" : "ok"), $4 }' $S/ro.out | xargs)" \
+		"the workload's opens: $(cat $S/ro.out)"
+}
+
+# execsnoop: the programs a command runs, as the first word of
+# bpftrace's execsnoop.bt's ARGS.
+EXECS='import os
+open("/proc/self/comm", "w").write("rp-exec")
+for argv in (["/bin/true", "a"], ["/bin/echo", "b"], ["/bin/true"]):
+    os.waitpid(os.spawnv(os.P_NOWAIT, argv[0], argv), 0)'
+t_tool_execsnoop() {
+	bt_start $S/be.out /usr/sbin/execsnoop.bt ARGS
+	bg_start $S/re.out tool execsnoop -n rp-exec
+	py "$EXECS" >/dev/null
+	bg_stop INT
+	bt_stop
+	expect_eq "/bin/true /bin/echo /bin/true" "$(awk '{ print $4 }' $S/re.out | xargs)" \
+		"the programs: $(cat $S/re.out)"
+	expect_eq "$(grep -E ' /bin/(true|echo)( |$)' $S/be.out | awk '{ print $3 }' | xargs)" \
+		"$(awk '{ print $4 }' $S/re.out | xargs)" "as bpftrace's: $(cat $S/be.out)"
+}
+
+# vfscount: vfs_read by function, beside bpftrace's vfscount.bt over the
+# same 2,000 reads. The tool starts first and stops last: its window
+# holds bpftrace's, so it counts the workload and bpftrace's at least
+# (each one's startup reads files, which the other counts).
+t_tool_vfscount() {
+	local rp bt
+	bg_start $S/rv.out -j tool vfscount
+	bt_start $S/bv.out /usr/sbin/vfscount.bt 'Hit Ctrl-C'
+	dd if=/dev/zero of=/dev/null bs=1 count=2000 2>/dev/null
+	bt_stop
+	bg_stop INT
+	rp=$(json_get "$(tail -1 $S/rv.out)" 'sum(e["count"] for e in j["entries"] if e["func"] == "vfs_read")')
+	bt=$(sed -n 's/^@\[vfs_read\]: //p' $S/bv.out)
+	expect_ge 2000 "$rp" "rawprobe's vfs_read: the workload's at least"
+	# bpftrace 0.17's kprobe_multi on 6.12 counts no vfs_read, vfs_write
+	# or vfs_open (alone too): there, the workload's truth only
+	if [ -n "$bt" ] || [ "${KREL#6.1.}" != "$KREL" ]; then
+		expect_ge 2000 "${bt:-0}" "bpftrace's vfs_read: $(cat $S/bv.out)"
+		expect_ge "$bt" "$rp" "rawprobe's vfs_read, over bpftrace's window and more"
+	fi
+	expect_eq "$(sed -n 's/^@\[\(vfs_[a-z_]*\)\]: .*/\1/p' $S/bv.out | sort | xargs)" \
+		"$(json_get "$(tail -1 $S/rv.out)" '" ".join(sorted(e["func"] for e in j["entries"]))' | tr ' ' '\n' | grep -Fxf <(sed -n 's/^@\[\(vfs_[a-z_]*\)\]: .*/\1/p' $S/bv.out) | sort | xargs)" \
+		"every function bpftrace counted, counted"
+}
+
+# syscount: getppid's id (110) among the ten commonest, with the 3,000
+# calls of the workload, as bpftrace's syscount.bt counts them (the tool's
+# window holds bpftrace's, as vfscount's).
+t_tool_syscount() {
+	local rp bt
+	bg_start $S/rs.out -j tool syscount
+	bt_start $S/bs.out /usr/sbin/syscount.bt 'Hit Ctrl-C'
+	py 'import os
+for _ in range(3000):
+    os.getppid()'
+	bt_stop
+	bg_stop INT
+	rp=$(json_get "$(tail -1 $S/rs.out)" 'sum(e["count"] for e in j["entries"] if e["id"] == 110)')
+	bt=$(sed -n 's/^@syscall\[110\]: //p' $S/bs.out)
+	expect_ge 3000 "${bt:-0}" "bpftrace's getppid: $(cat $S/bs.out)"
+	expect_ge "$bt" "$rp" "rawprobe's getppid, over bpftrace's window: $(cat $S/rs.out)"
+}
+
+# vfsstat: per second, vfs_read's counts add up to the workload's reads
+# at least (bpftrace's vfsstat.bt prints the same per second; its rows
+# are the second's, which two tools cannot cut alike).
+t_tool_vfsstat() {
+	bg_start $S/vs.out -j tool vfsstat
+	dd if=/dev/zero of=/dev/null bs=1 count=1500 2>/dev/null
+	bg_stop INT
+	expect_ge 1500 "$(docs_sum_reads $S/vs.out)" "vfs_read over the intervals: $(cat $S/vs.out)"
+}
+docs_sum_reads() {
+	python3 -c 'import json, sys
+print(sum(e["count"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"] if e["func"] == "vfs_read"))' "$1"
+}
+
+# runqlat -c: a task that sleeps 8 times is woken to run 8 times at
+# least, each counted under its command (the workload's truth:
+# bpftrace's runqlat.bt has no per-command form).
+t_tool_runqlat() {
+	bg_start $S/rq.out -j tool runqlat -c
+	py 'import time
+open("/proc/self/comm", "w").write("rp-runq")
+for _ in range(8):
+    time.sleep(0.02)'
+	bg_stop INT
+	expect_ge 8 "$(python3 -c 'import json, sys
+print(sum(e["count"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"] if e["next->comm"] == "rp-runq"))' $S/rq.out)" \
+		"rp-runq's wakeups: $(grep -o '"rp-runq"[^}]*' $S/rq.out)"
+}
+
+# biolatency: 64 direct reads of a null_blk device are 64 requests in the
+# histogram (bpftrace's biolatency.bt probes blk_account_io_start, which
+# 6.1 inlines: the workload's truth instead).
+t_tool_biolatency() {
+	null_blk_up
+	bg_start $S/bl.out -j tool biolatency -c
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null
+	bg_stop INT
+	expect_eq 64 "$(python3 -c 'import json, sys
+print(sum(e["count"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"] if e["start_comm"] == "dd"))' $S/bl.out)" \
+		"dd's requests: $(cat $S/bl.out)"
+}
+
+tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
+	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency
