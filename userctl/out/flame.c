@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/cli.h"
+#include "lib/escape.h"
 #include "lib/json.h"
 #include "out/flame.h"
 
@@ -21,6 +22,22 @@ int rp_flame_format_parse(const char *s)
 	if (!strcmp(s, "speedscope"))
 		return RP_FLAME_SPEEDSCOPE;
 	return -1;
+}
+
+char *rp_flame_text(char *buf, const char *s, size_t n)
+{
+	const char *bs;
+
+	while (n) {
+		bs = memchr(s, '\\', n);
+		buf = rp_put_escaped(buf, s, bs ? (size_t)(bs - s) : n);
+		if (!bs)
+			break;
+		*buf++ = '\\';
+		n -= (size_t)(bs - s) + 1;
+		s = bs + 1;
+	}
+	return buf;
 }
 
 void rp_flame_init(struct rp_flame *f, const char *title)
@@ -276,6 +293,29 @@ int rp_flame_merge(struct rp_flame *f)
 
 /* --- speedscope: https://www.speedscope.app/file-format-schema.json --- */
 
+/*
+ * A name as a JSON string of its text (rp_flame_text()), UTF-8 kept:
+ * json.c escapes each byte past ASCII on its own (\u00XX, the byte),
+ * which keeps a record's raw bytes but shows "café" as "cafÃ©" in
+ * speedscope. Nothing the text holds needs more than '"' and '\\'
+ * escaped. buf holds 2 * RP_ESCAPED_MAX(n) + 3 bytes.
+ */
+static const char *rp_flame_json_name(char *buf, const char *s, size_t n)
+{
+	char *text = buf + RP_ESCAPED_MAX(n) + 2;
+	char *end = rp_flame_text(text, s, n), *p = buf;
+
+	*p++ = '"';
+	for (; text < end; text++) {
+		if (*text == '"' || *text == '\\')
+			*p++ = '\\';
+		*p++ = *text;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return buf;
+}
+
 /* A frame's index in shared.frames, by name: open addressing */
 struct rp_flame_names {
 	uint32_t *slots;	/* index + 1; 0: free */
@@ -377,11 +417,17 @@ static void rp_flame_profile(struct json *j, const struct rp_flame *f,
 int rp_flame_speedscope(const struct rp_flame *f, FILE *out)
 {
 	struct rp_flame_names t;
+	size_t i, max = 0;
+	char *name = NULL;
 	struct json j;
-	uint32_t i;
 	int err;
 
+	for (i = 0; i < f->nnodes; i++)
+		max = f->nodes[i].len > max ? f->nodes[i].len : max;
 	err = rp_flame_names_init(&t, f);
+	name = malloc(2 * RP_ESCAPED_MAX(max) + 3);
+	if (!err && !name)
+		err = -ENOMEM;
 	if (err)
 		goto out;
 	json_init(&j, out, false);
@@ -395,7 +441,8 @@ int rp_flame_speedscope(const struct rp_flame *f, FILE *out)
 	for (i = 0; i < t.n; i++) {
 		json_obj_open(&j);
 		json_key(&j, "name");
-		json_strn(&j, t.frames[i]->name, t.frames[i]->len);
+		json_raw(&j, rp_flame_json_name(name, t.frames[i]->name,
+						t.frames[i]->len));
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
@@ -410,6 +457,7 @@ int rp_flame_speedscope(const struct rp_flame *f, FILE *out)
 	json_obj_close(&j);
 	json_end_doc(&j);
 out:
+	free(name);
 	free(t.slots);
 	free(t.frames);
 	return err;

@@ -27,35 +27,20 @@
 /* Narrower frames are left out, as flamegraph.pl does: they cannot be seen */
 #define RP_SVG_MIN_W	0.1
 
-/*
- * A name as XML text or attribute: what escape.h escapes for a terminal
- * (controls, bytes that are not UTF-8, which no XML parser takes) as
- * "\xHH", then XML's five. A backslash stays one: folded names come
- * escaped already ("\x3b" for a ';'), and the graph shows them as the
- * folded lines do. scratch holds RP_ESCAPED_MAX(n) bytes.
- */
+/* A name (rp_flame_text()) as XML text or attribute: XML's five escaped */
 static void rp_svg_name(FILE *out, const char *s, size_t n, char *scratch)
 {
-	const char *bs, *p, *end;
+	const char *p, *end = rp_flame_text(scratch, s, n);
 
-	while (n) {
-		bs = memchr(s, '\\', n);
-		end = rp_put_escaped(scratch, s, bs ? (size_t)(bs - s) : n);
-		for (p = scratch; p < end; p++) {
-			switch (*p) {
-			case '&': fputs("&amp;", out); break;
-			case '<': fputs("&lt;", out); break;
-			case '>': fputs("&gt;", out); break;
-			case '"': fputs("&quot;", out); break;
-			case '\'': fputs("&apos;", out); break;
-			default: fputc(*p, out);
-			}
+	for (p = scratch; p < end; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: fputc(*p, out);
 		}
-		if (!bs)
-			return;
-		fputc('\\', out);
-		n -= (size_t)(bs - s) + 1;
-		s = bs + 1;
 	}
 }
 
