@@ -24,22 +24,6 @@ int rp_flame_format_parse(const char *s)
 	return -1;
 }
 
-char *rp_flame_text(char *buf, const char *s, size_t n)
-{
-	const char *bs;
-
-	while (n) {
-		bs = memchr(s, '\\', n);
-		buf = rp_put_escaped(buf, s, bs ? (size_t)(bs - s) : n);
-		if (!bs)
-			break;
-		*buf++ = '\\';
-		n -= (size_t)(bs - s) + 1;
-		s = bs + 1;
-	}
-	return buf;
-}
-
 void rp_flame_init(struct rp_flame *f, const char *title)
 {
 	memset(f, 0, sizeof(*f));
@@ -294,7 +278,8 @@ int rp_flame_merge(struct rp_flame *f)
 /* --- speedscope: https://www.speedscope.app/file-format-schema.json --- */
 
 /*
- * A name as a JSON string of its text (rp_flame_text()), UTF-8 kept:
+ * A name as a JSON string of its text (rp_put_escaped_keep_bs()), UTF-8
+ * kept:
  * json.c escapes each byte past ASCII on its own (\u00XX, the byte),
  * which keeps a record's raw bytes but shows "café" as "cafÃ©" in
  * speedscope. Nothing the text holds needs more than '"' and '\\'
@@ -303,7 +288,7 @@ int rp_flame_merge(struct rp_flame *f)
 static const char *rp_flame_json_name(char *buf, const char *s, size_t n)
 {
 	char *text = buf + RP_ESCAPED_MAX(n) + 2;
-	char *end = rp_flame_text(text, s, n), *p = buf;
+	char *end = rp_put_escaped_keep_bs(text, s, n), *p = buf;
 
 	*p++ = '"';
 	for (; text < end; text++) {

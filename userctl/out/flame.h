@@ -68,15 +68,6 @@ long rp_flame_read(struct rp_flame *f, FILE *in, unsigned long *bad);
  */
 int rp_flame_merge(struct rp_flame *f);
 
-/*
- * A frame's name as both documents show it: what escape.h escapes for a
- * terminal (controls, bytes that are not UTF-8, which neither XML nor a
- * browser takes) as "\xHH", but a backslash left one: folded names come
- * escaped already ("\x3b" for a ';') and are shown as the lines have
- * them. buf holds RP_ESCAPED_MAX(n) bytes; returns the end.
- */
-char *rp_flame_text(char *buf, const char *s, size_t n);
-
 /* Merges and writes the document: 0, -ENOMEM or -EIO */
 int rp_flame_write(struct rp_flame *f, FILE *out, int fmt);
 /* The writers, on a merged graph (flame_svg.c; speedscope in flame.c) */

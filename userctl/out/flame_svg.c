@@ -27,10 +27,15 @@
 /* Narrower frames are left out, as flamegraph.pl does: they cannot be seen */
 #define RP_SVG_MIN_W	0.1
 
-/* A name (rp_flame_text()) as XML text or attribute: XML's five escaped */
+/*
+ * A name as XML text or attribute: controls and bytes that are not
+ * UTF-8 (which no XML parser takes) as "\xHH", as terminal output has
+ * them, the folded escapes kept ("\x3b" for a ';'), then XML's five.
+ * scratch holds RP_ESCAPED_MAX(n) bytes.
+ */
 static void rp_svg_name(FILE *out, const char *s, size_t n, char *scratch)
 {
-	const char *p, *end = rp_flame_text(scratch, s, n);
+	const char *p, *end = rp_put_escaped_keep_bs(scratch, s, n);
 
 	for (p = scratch; p < end; p++) {
 		switch (*p) {
