@@ -11,6 +11,8 @@
 #   flame_check.py speedscope FOLDED JSON
 #   flame_check.py png PNG               a screenshot: a picture, not blank
 #   flame_check.py leaf FOLDED FUNC      every folded stack ends in FUNC
+#   flame_check.py leaves SVG            the SVG's leaf frames: "NAME COUNT"
+#                                        a name, their counts added up
 # Prints "ok: ..." or the first difference; exit 0 or 1.
 import json
 import re
@@ -254,6 +256,17 @@ def cmd_leaf(fold, func):
     print('ok: %d stacks end in %s' % (len(rows), func))
 
 
+def cmd_leaves(path):
+    """A leaf: no frame one deeper starts within its span."""
+    got = [f for _, f in svg_frames(ET.parse(path).getroot())]
+    leaves = {}
+    for name, d, s, c in got:
+        if not any(d2 == d + 1 and s <= s2 < s + c for _, d2, s2, _ in got):
+            leaves[name] = leaves.get(name, 0) + c
+    for name in sorted(leaves):
+        print(name, leaves[name])
+
+
 def main(argv):
     if argv[1] in ('svg', 'dom'):
         opts = dict(zip(argv[4::2], argv[5::2]))
@@ -263,6 +276,8 @@ def main(argv):
         cmd_speedscope(argv[2], argv[3])
     elif argv[1] == 'png':
         cmd_png(argv[2])
+    elif argv[1] == 'leaves':
+        cmd_leaves(argv[2])
     elif argv[1] == 'leaf':
         cmd_leaf(argv[2], argv[3])
     else:
