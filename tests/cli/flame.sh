@@ -80,6 +80,8 @@ check "speedscope stacks" 0 "^ok: 11 stacks, 37 frames, 90 samples$" "^$" \
 	-- bash -c "$CTL flamegraph -f speedscope --title T $T/in.folded > $T/in.json && python3 $CHECK speedscope $T/in.folded $T/in.json"
 check "speedscope schema" 0 "^valid: 1 documents$" "^$" -- $VALIDATE speedscope- "$T/in.json"
 check "speedscope names"  0 '"name":"T","activeProfileIndex":0,"exporter":"rawprobectl ' "^$" -- cat "$T/in.json"
+check "speedscope utf-8 kept" 0 '^\{"name":"café"\}( "Grafik \\"ü\\""){2}$' "^$" \
+	-- bash -c "$CTL flamegraph -f speedscope --title 'Grafik \"ü\"' $T/in.folded | grep -o -e '{\"name\":\"caf[^}]*}' -e '\"name\":\"Grafik[^,]*' | sed 's/^\"name\"://' | paste -sd' '"
 check "checker sees a lost stack" 1 "^FAIL: samples differ" "^$" \
 	-- bash -c "grep -v '^deep' $T/in.folded > $T/less.folded && $CTL flamegraph -f speedscope $T/less.folded > $T/less.json && python3 $CHECK speedscope $T/in.folded $T/less.json"
 

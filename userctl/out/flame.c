@@ -375,14 +375,16 @@ static void rp_flame_sample(struct json *j, struct rp_flame_names *t,
 	json_arr_close(j);
 }
 
+/* name: rp_flame_json_name()'s buffer, the title's room too */
 static void rp_flame_profile(struct json *j, const struct rp_flame *f,
-			     struct rp_flame_names *t)
+			     struct rp_flame_names *t, char *name)
 {
 	size_t i;
 
 	json_obj_open(j);
 	json_kv_str(j, "type", "sampled");
-	json_kv_str(j, "name", f->title);
+	json_key(j, "name");
+	json_raw(j, rp_flame_json_name(name, f->title, strlen(f->title)));
 	json_kv_str(j, "unit", "none");
 	json_kv_u64(j, "startValue", 0);
 	json_kv_u64(j, "endValue", f->total);
@@ -402,7 +404,7 @@ static void rp_flame_profile(struct json *j, const struct rp_flame *f,
 int rp_flame_speedscope(const struct rp_flame *f, FILE *out)
 {
 	struct rp_flame_names t;
-	size_t i, max = 0;
+	size_t i, max = strlen(f->title);
 	char *name = NULL;
 	struct json j;
 	int err;
@@ -434,9 +436,10 @@ int rp_flame_speedscope(const struct rp_flame *f, FILE *out)
 	json_obj_close(&j);
 	json_key(&j, "profiles");
 	json_arr_open(&j);
-	rp_flame_profile(&j, f, &t);
+	rp_flame_profile(&j, f, &t, name);
 	json_arr_close(&j);
-	json_kv_str(&j, "name", f->title);
+	json_key(&j, "name");
+	json_raw(&j, rp_flame_json_name(name, f->title, strlen(f->title)));
 	json_kv_u64(&j, "activeProfileIndex", 0);
 	json_kv_str(&j, "exporter", "rawprobectl " RAWPROBECTL_VERSION);
 	json_obj_close(&j);
