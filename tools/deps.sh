@@ -31,6 +31,7 @@ PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmoc
       zstd	# unpacks Debian 6.12's vmlinuz for its BTF (tests/cli/btf-fixture.sh)
       dwarves	# pahole: field offsets the host tests check --args paths against (tests/cli/btf.sh)
       prometheus	# promtool check metrics: count -f openmetrics's output (test_openmetrics, 50-count)
+      chromium	# headless: draws -f svg's flame graphs, runs their script (tests/cli/flame.sh)
       linux-source-6.12)	# YNL's schema and cli.py (tests/ynl)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev
       libssl-dev xz-utils kmod cpio dwarves)	# pahole: BTF

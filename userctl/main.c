@@ -23,6 +23,7 @@ static const struct rp_cmd rp_objects[] = {
 	{ "latency", rp_cmd_latency, "--from KIND:TARGET --to KIND:TARGET --key KEY  start to end" },
 	{ "count",   rp_cmd_count,   "KIND:TARGET [--by KEY[,KEY]] [-i S]  counts in the kernel" },
 	{ "agg",     rp_cmd_agg,     "show|clear ID  a probe add --count probe's counts" },
+	{ "flamegraph", rp_cmd_flamegraph, "[-f svg|speedscope] [FILE]  folded stacks drawn, no module" },
 	{ "inject",  rp_cmd_inject,  "kmalloc|alloc_page [--in FUNC]...  fail allocations" },
 	{ "tool",    rp_cmd_tool,    "list|show NAME|NAME [OPTIONS]  bpftrace's tools, as scripts" },
 	{ "run",     rp_cmd_run,     "FILE [OPTIONS]  a script: a command kept in a file" },
@@ -44,7 +45,7 @@ static void rp_main_usage(FILE *out)
 		"\n"
 		"Objects:\n");
 	for (c = rp_objects; c->name; c++)
-		fprintf(out, "  %-8s %s\n", c->name, c->help);
+		fprintf(out, "  %-10s %s\n", c->name, c->help);
 	fprintf(out,
 		"\n"
 		"Options:\n"

@@ -213,6 +213,23 @@ static void test_escape_worst_case(void **state)
 }
 
 
+/*
+ * Text escaped already (folded stacks): a backslash stays one, the rest
+ * is escaped as ever, across the pieces between backslashes too.
+ */
+static void test_escape_keep_backslash(void **state)
+{
+	static const char s[] = "\\a\\x3bb\x1b\xc3\xa9\xff\\";
+	char got[RP_ESCAPED_MAX(sizeof(s)) + 1], *end;
+
+	(void)state;
+	end = rp_put_escaped_keep_bs(got, s, sizeof(s) - 1);
+	assert_true(end - got <= RP_ESCAPED_MAX((ptrdiff_t)sizeof(s) - 1));
+	*end = '\0';
+	assert_string_equal(got, "\\a\\x3bb\\x1b\xc3\xa9\\xff\\");
+	assert_ptr_equal(rp_put_escaped_keep_bs(got, s, 0), got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_escape_utf8_kept),
 		cmocka_unit_test(test_escape_words),
 		cmocka_unit_test(test_escape_worst_case),
+		cmocka_unit_test(test_escape_keep_backslash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

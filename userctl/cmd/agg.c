@@ -76,7 +76,8 @@ static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 	int rc, err, fmt;
 
 	snprintf(usage, sizeof(usage), "Usage: rawprobectl agg %s ID%s\n", what,
-		 show ? " [-f text|json|openmetrics]" : "");
+		 show ? " [-f text|json|openmetrics|folded|svg|speedscope]" :
+		 "");
 	rc = rp_agg_args(usage, argc, argv, show, &id, &fmt);
 	if (rc)
 		return rc < 0 ? RP_EXIT_OK : rc;
@@ -109,10 +110,12 @@ static int rp_agg_one(const char *what, int argc, char **argv, bool show)
 		rp_count_view(&req, target, 0, &names, &v);
 		v.addr = pi.probed_addr;
 		rp_agg_sort_by_count(&r);
-		rp_count_print(fmt, &v, &r, NULL);
+		rc = rp_count_format_fits(fmt, &req.agg);
+		if (!rc && rp_count_print(fmt, &v, &r, NULL))
+			rc = RP_EXIT_FAIL;
 	}
 	rp_agg_result_free(&r);
-	return RP_EXIT_OK;
+	return rc;
 }
 
 static int rp_agg_show_cmd(int argc, char **argv)

@@ -23,5 +23,6 @@ int rp_cmd_agg(int argc, char **argv);
 int rp_cmd_inject(int argc, char **argv);
 int rp_cmd_run(int argc, char **argv);
 int rp_cmd_tool(int argc, char **argv);
+int rp_cmd_flamegraph(int argc, char **argv);
 
 #endif

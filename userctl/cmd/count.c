@@ -88,7 +88,10 @@ static void rp_count_usage(FILE *out)
 		"  -f, --format FMT     text (default), json (= -j) or openmetrics:\n"
 		"                       Prometheus' text format, for node_exporter's\n"
 		"                       textfile collector; its counts are the run's\n"
-		"                       so far, not the interval's (man page)\n"
+		"                       so far, not the interval's (man page);\n"
+		"                       with --by stack: folded (what text is\n"
+		"                       then), svg (a flame graph to open in a\n"
+		"                       browser) or speedscope (not with -i)\n"
 		"      --max-keys N     keys each CPU's table holds (default %d);\n"
 		"                       hits of keys past it are counted as dropped\n"
 		"      --include-self   count rawprobectl's own hits too (left out\n"
@@ -240,6 +243,11 @@ static int rp_count_parse(int argc, char **argv, struct rp_count_cfg *c)
 				      "count kprobe:vfs_read --by comm'");
 	if (c->format < 0)
 		c->format = rp_opts.json ? RP_COUNT_JSON : RP_COUNT_TEXT;
+	if ((c->format == RP_COUNT_SVG || c->format == RP_COUNT_SPEEDSCOPE) &&
+	    c->interval)
+		return rp_usage_error("-f %s is one document, of the whole run: "
+				      "not with -i", c->format == RP_COUNT_SVG ?
+				      "svg" : "speedscope");
 	rp_task_filter_leave_self_out(&c->req.filter);
 	return 0;
 }
@@ -369,9 +377,9 @@ static int rp_count_interval(struct rp_nl *nl, const struct rp_count_cfg *c,
 		return RP_EXIT_OK;
 	}
 	rp_agg_sort_by_count(&r);
-	rp_count_print(fmt, v, &r, last ? t : NULL);
+	err = rp_count_print(fmt, v, &r, last ? t : NULL);
 	rp_agg_result_free(&r);
-	return RP_EXIT_OK;
+	return err ? RP_EXIT_FAIL : RP_EXIT_OK;
 }
 
 /* Until the duration, a signal, or the probe's end; then the last read. */
@@ -494,6 +502,9 @@ static int rp_count_prepare(struct rp_count_cfg *c)
 		return rc;
 	/* the table's columns are the first's: the same --by for all */
 	c->req = c->reqs[0];
+	rc = rp_count_format_fits(c->format, &c->req.agg);
+	if (rc)
+		return rc;
 	if (c->glob && memchr(c->req.agg.keys, RAWPROBE_AGG_KEY_STACK,
 			      c->req.agg.nkeys))
 		return rp_usage_error("a glob is counted per function: not "

@@ -91,6 +91,22 @@ char *rp_put_escaped_bytes(char *p, const char *s, size_t n)
 	return p;
 }
 
+char *rp_put_escaped_keep_bs(char *p, const char *s, size_t n)
+{
+	const char *bs;
+
+	while (n) {
+		bs = memchr(s, '\\', n);
+		p = rp_put_escaped(p, s, bs ? (size_t)(bs - s) : n);
+		if (!bs)
+			break;
+		*p++ = '\\';
+		n -= (size_t)(bs - s) + 1;
+		s = bs + 1;
+	}
+	return p;
+}
+
 const char *rp_escape_str(char *buf, size_t len, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);

@@ -79,6 +79,13 @@ static inline char *rp_put_escaped_left(char *p, const char *s, size_t max,
 }
 
 /*
+ * s[0..n) escaped as rp_put_escaped() escapes it, but a backslash left
+ * one: for text that comes escaped already (folded stacks' "\x3b" for a
+ * ';'), shown as it is and made safe. Room for RP_ESCAPED_MAX(n) bytes.
+ */
+char *rp_put_escaped_keep_bs(char *p, const char *s, size_t n);
+
+/*
  * At most max bytes of s (up to a NUL), escaped into buf as a C string
  * for printf's "%s"; returns buf. A buf of RP_ESCAPED_MAX(max) + 1 bytes
  * holds any s; a smaller one gets a shorter piece of s.

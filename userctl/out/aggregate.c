@@ -11,6 +11,7 @@
 #include "lib/escape.h"
 #include "lib/symbols.h"
 #include "out/aggregate.h"
+#include "out/flame.h"
 #include "out/stack.h"
 
 /* A string key's text (escaped), its words read; *w is past the first. */
@@ -231,7 +232,7 @@ static void rp_agg_json_hist(struct json *j, const struct rp_agg_view *v,
 	json_arr_close(j);
 }
 
-static bool rp_agg_has_stack(const struct rp_agg_view *v)
+bool rp_agg_has_stack(const struct rp_agg_view *v)
 {
 	unsigned int i;
 
@@ -267,6 +268,16 @@ static void rp_agg_text_when(FILE *out, const struct rp_agg_view *v,
 		r->dropped);
 }
 
+static void rp_agg_text_total(FILE *out, const struct rp_agg_totals *t)
+{
+	fprintf(out, "total: %" PRIu64 " hits, %" PRIu64 " counted, %" PRIu64
+		" dropped", t->hits, t->counted, t->dropped);
+	if (t->at_return && t->in_flight)
+		fprintf(out, ", %" PRIu64 " in flight at the end (not counted)",
+			t->in_flight);
+	fputc('\n', out);
+}
+
 /* The most a folded line of the keys takes: the stack, the others' text. */
 #define RP_AGG_FOLDED_MAX	(RP_FOLDED_STACK_MAX + RAWPROBE_AGG_MAX_KEYS * \
 				 (RP_ESCAPED_MAX(RP_AGG_CELL) + 1) + \
@@ -296,27 +307,78 @@ static char *rp_agg_fold_key(char *p, const struct rp_agg_view *v,
 	}
 }
 
+/* Entry e's keys folded into line: "KEYS;root;...;function"; its length */
+static size_t rp_agg_fold_entry(char *line, const struct rp_agg_view *v,
+				const struct rp_agg_result *r, size_t e,
+				const uint64_t **w)
+{
+	unsigned int i;
+	char *p = line;
+
+	*w = rp_agg_entry(r, e);
+	for (i = 0; i < v->nkeys; i++) {
+		if (i)
+			*p++ = ';';
+		p = rp_agg_fold_key(p, v, r, e, i, w);
+	}
+	return (size_t)(p - line);
+}
+
 /* --by ...stack: "KEYS;root;...;function COUNT" per key, for flamegraph.pl */
 static void rp_agg_print_folded(FILE *out, const struct rp_agg_view *v,
 				const struct rp_agg_result *r, size_t n)
 {
 	static char line[RP_AGG_FOLDED_MAX];
 	const uint64_t *w;
-	unsigned int i;
-	size_t e;
-	char *p;
+	size_t e, len;
 
 	for (e = 0; e < n; e++) {
-		w = rp_agg_entry(r, e);
-		p = line;
-		for (i = 0; i < v->nkeys; i++) {
-			if (i)
-				*p++ = ';';
-			p = rp_agg_fold_key(p, v, r, e, i, &w);
-		}
-		fprintf(out, "%.*s %" PRIu64 "\n", (int)(p - line), line,
+		len = rp_agg_fold_entry(line, v, r, e, &w);
+		fprintf(out, "%.*s %" PRIu64 "\n", (int)len, line,
 			w[RP_AGG_W_COUNT]);
 	}
+}
+
+/* The same lines drawn: a flame graph, or speedscope's profile */
+static int rp_agg_print_flame(FILE *out, int fmt, const struct rp_agg_view *v,
+			      const struct rp_agg_result *r, size_t n)
+{
+	static char line[RP_AGG_FOLDED_MAX];
+	struct rp_flame f;
+	const uint64_t *w;
+	size_t e, len;
+	int err = 0;
+
+	rp_flame_init(&f, v->probe);
+	for (e = 0; !err && e < n; e++) {
+		len = rp_agg_fold_entry(line, v, r, e, &w);
+		err = rp_flame_add(&f, line, len, w[RP_AGG_W_COUNT]);
+	}
+	if (!err)
+		err = rp_flame_write(&f, out, fmt);
+	rp_flame_free(&f);
+	return err;
+}
+
+int rp_agg_print_stacks(FILE *out, int flame, const struct rp_agg_view *v,
+			const struct rp_agg_result *r,
+			const struct rp_agg_totals *t)
+{
+	size_t n = v->top && v->top < r->n ? v->top : r->n;
+	int err = 0;
+
+	rp_agg_text_when(stderr, v, r);
+	if (flame < 0)
+		rp_agg_print_folded(out, v, r, n);
+	else
+		err = rp_agg_print_flame(out, flame, v, r, n);
+	if (err)
+		fprintf(stderr, "rawprobectl: flame graph: %s\n",
+			strerror(-err));
+	if (t)
+		rp_agg_text_total(stderr, t);
+	fflush(out);
+	return err;
 }
 
 static void rp_agg_text_head(FILE *out, const struct rp_agg_view *v,
@@ -347,16 +409,6 @@ void rp_agg_totals_in_flight(struct rp_agg_totals *t)
 	t->in_flight = t->hits > seen ? t->hits - seen : 0;
 }
 
-static void rp_agg_text_total(FILE *out, const struct rp_agg_totals *t)
-{
-	fprintf(out, "total: %" PRIu64 " hits, %" PRIu64 " counted, %" PRIu64
-		" dropped", t->hits, t->counted, t->dropped);
-	if (t->at_return && t->in_flight)
-		fprintf(out, ", %" PRIu64 " in flight at the end (not counted)",
-			t->in_flight);
-	fputc('\n', out);
-}
-
 /*
  * A count with no key and no hit yet has no entry; its row says 0, as
  * bpftrace's count() prints 0 (a sum, a minimum of nothing: "-").
@@ -379,11 +431,7 @@ void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 	size_t e, n = v->top && v->top < r->n ? v->top : r->n;
 
 	if (rp_agg_has_stack(v)) {
-		rp_agg_text_when(stderr, v, r);
-		rp_agg_print_folded(out, v, r, n);
-		if (t)
-			rp_agg_text_total(stderr, t);
-		fflush(out);
+		rp_agg_print_stacks(out, -1, v, r, t);
 		return;
 	}
 	rp_agg_text_head(out, v, r);

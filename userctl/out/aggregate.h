@@ -94,6 +94,17 @@ size_t rp_agg_nbuckets(const struct rp_agg_view *v,
 void rp_agg_bounds(const struct rp_agg_view *v, size_t b, size_t nb,
 		   int64_t *lo, int64_t *hi, bool *open_lo, bool *open_hi);
 
+/* Does the view key by a stack (--by ...stack)? */
+bool rp_agg_has_stack(const struct rp_agg_view *v);
+/*
+ * A stack key's counts: folded lines (flame < 0, what text prints), or
+ * drawn, flame an enum rp_flame_format (out/flame.h). The interval's
+ * heading and the totals go to stderr: out holds stacks only.
+ * 0 or -errno.
+ */
+int rp_agg_print_stacks(FILE *out, int flame, const struct rp_agg_view *v,
+			const struct rp_agg_result *r,
+			const struct rp_agg_totals *t);
 void rp_agg_print_text(FILE *out, const struct rp_agg_view *v,
 		       const struct rp_agg_result *r,
 		       const struct rp_agg_totals *t);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include "lib/escape.h"
 #include "out/histogram.h"
+#include "out/flame.h"
 #include "out/stack.h"
 
 #define RP_LOG2_BUCKETS	65	/* [0], [1, 2), ... [2^63, 2^64) */
@@ -599,6 +600,26 @@ static void rp_hstack_json(struct json *j, const struct rp_hists *h,
 	json_end_doc(j);
 }
 
+/* -f svg, speedscope: the folded lines drawn */
+static int rp_hstack_flame(struct rp_sink *s, const struct rp_hists *h)
+{
+	const struct rp_hstacks *t = &h->stacks;
+	struct rp_flame f;
+	size_t i;
+	int err = 0;
+
+	rp_flame_init(&f, "hist --stack");
+	for (i = 0; !err && i < t->n; i++)
+		err = rp_flame_add(&f, t->v[i]->folded,
+				   strlen(t->v[i]->folded), t->v[i]->count);
+	if (!err)
+		err = rp_flame_write(&f, s->out, h->o.stacks ==
+				     RP_HIST_STACKS_SVG ? RP_FLAME_SVG :
+				     RP_FLAME_SPEEDSCOPE);
+	rp_flame_free(&f);
+	return err;
+}
+
 /* Folded lines, "stack count", for flamegraph.pl; or JSON, one a stack. */
 static void rp_hstack_end(struct rp_sink *s)
 {
@@ -606,12 +627,14 @@ static void rp_hstack_end(struct rp_sink *s)
 	struct rp_hstacks *t = &h->stacks;
 	size_t i;
 
-	if (rp_hstacks_merge(t, h->o.by_comm)) {
-		fprintf(stderr, "rawprobectl: hist: %s\n", strerror(ENOMEM));
-		s->err = -ENOMEM;
+	s->err = rp_hstacks_merge(t, h->o.by_comm);
+	if (!s->err && h->o.stacks >= RP_HIST_STACKS_SVG)
+		s->err = rp_hstack_flame(s, h);
+	if (s->err) {
+		fprintf(stderr, "rawprobectl: hist: %s\n", strerror(-s->err));
 		return;
 	}
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; h->o.stacks < RP_HIST_STACKS_SVG && i < t->n; i++) {
 		if (h->json)
 			rp_hstack_json(&s->json, h, t->v[i]);
 		else
@@ -751,7 +774,8 @@ int rp_hist_sink_init(struct rp_sink *s, const struct rp_hist_opts *o,
 	if (!h)
 		return -ENOMEM;
 	h->o = *o;
-	h->json = json;
+	/* -f folded, svg, speedscope: stacks as asked, whatever -j says */
+	h->json = json && o->stacks == RP_HIST_STACKS_TEXT;
 	s->ops = &rp_hist_ops;
 	s->out = out;
 	s->priv = h;

@@ -19,6 +19,14 @@ enum rp_hist_value {
 	RP_HIST_STACK,		/* counts per kernel stack (--stack), folded */
 };
 
+/* hist --stack's output (-f): folded lines, unless -j, or drawn */
+enum rp_hist_stacks {
+	RP_HIST_STACKS_TEXT,	/* folded lines; -j: a JSON document a stack */
+	RP_HIST_STACKS_FOLDED,	/* -f folded: folded lines, even with -j */
+	RP_HIST_STACKS_SVG,	/* -f svg: a flame graph (out/flame.h) */
+	RP_HIST_STACKS_SPEEDSCOPE,	/* -f speedscope */
+};
+
 struct rp_hist_opts {
 	int value;		/* enum rp_hist_value */
 	unsigned int arg;	/* RP_HIST_ARG: which one */
@@ -26,6 +34,7 @@ struct rp_hist_opts {
 	bool by_comm;		/* one histogram per probe and comm */
 	char by[128];		/* latency --by other keys: count's tables */
 	bool openmetrics;	/* -f openmetrics: the kernel's, run so far */
+	int stacks;		/* enum rp_hist_stacks */
 };
 
 /* The histogram sink: counts records, prints at end (text or JSON). */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/cli.h"
+#include "out/flame.h"
 #include "out/stream.h"
 #include "out/template.h"
 #include "resolve/glob.h"
@@ -181,7 +182,10 @@ static void rp_stream_usage(FILE *out, int mode)
 	else if (mode == RP_MODE_HIST)
 		fprintf(out,
 			"  -f, --format openmetrics the kernel's counts in Prometheus'\n"
-			"                           format, as count's (one probe)\n"
+			"                           format, as count's (one probe);\n"
+			"                           with --stack: folded (the default),\n"
+			"                           svg (a flame graph to open in a\n"
+			"                           browser) or speedscope\n"
 			"      --arg N              histogram of argument N (0..5)\n"
 			"      --retval             histogram of the return value\n"
 			"      --linear STEP        linear buckets of width STEP\n"
@@ -217,6 +221,22 @@ static void rp_stream_usage(FILE *out, int mode)
 		mode == RP_MODE_TRACE ?
 		"The probes write into rings of the command's own, which go with it.\n" :
 		"Probes that write records write into rings of the command's own.\n");
+}
+
+/* hist --stack's -f: folded, svg or speedscope; -1 for another format */
+static int rp_hist_stacks_format(const char *arg, struct rp_stream_cfg *c)
+{
+	int fmt = rp_flame_format_parse(arg);
+
+	if (!strcmp(arg, "folded"))
+		c->hist.stacks = RP_HIST_STACKS_FOLDED;
+	else if (fmt == RP_FLAME_SVG)
+		c->hist.stacks = RP_HIST_STACKS_SVG;
+	else if (fmt == RP_FLAME_SPEEDSCOPE)
+		c->hist.stacks = RP_HIST_STACKS_SPEEDSCOPE;
+	else
+		return -1;
+	return 0;
 }
 
 enum {
@@ -370,7 +390,14 @@ static int rp_stream_opt(int opt, const char *arg, struct rp_stream_cfg *c)
 			c->hist.openmetrics = true;
 			return 0;
 		}
+		if (c->mode == RP_MODE_HIST && !rp_hist_stacks_format(arg, c))
+			return 0;
 		c->format = rp_format_parse(arg);
+		if (c->format < 0 && rp_flame_format_parse(arg) >= 0)
+			return rp_usage_error("-f %s draws counted stacks: hist "
+					      "--stack -f %s (of records) or "
+					      "count --by stack -f %s (in the "
+					      "kernel)", arg, arg, arg);
 		if (c->format < 0 || c->format == RP_FMT_HIST)
 			return rp_usage_error("--format is text, json, csv, folded, "
 					      "perfetto, raw or ctf, not '%s'",
@@ -607,6 +634,9 @@ static int rp_stream_check(struct rp_stream_cfg *c)
 				      "rings of this command's own probes: give "
 				      "probes (%s)", c->mode == RP_MODE_STREAM ?
 				      "-e KIND:TARGET" : "KIND:TARGET");
+	if (c->hist.stacks && !c->hist_stack)
+		return rp_usage_error("-f folded, svg and speedscope write kernel "
+				      "stacks: hist --stack");
 	if (c->hist_stack && (c->hist_value || c->hist.step))
 		return rp_usage_error("hist --stack counts stacks: not with "
 				      "--arg, --retval or --linear");

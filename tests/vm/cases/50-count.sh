@@ -244,6 +244,31 @@ t_count_by_stack() {
 		"$(grep getpgid_loop $S/stk.prom | tail -n 1)" "a stack as a Prometheus label"
 }
 
+# -f folded, svg and speedscope: one getpgid_loop of 400 calls, so one
+# stack, the same in each. The graph's frames are the folded line's,
+# merged (tests/cli/flame_check.py), its one leaf the probed function,
+# 400 wide; the speedscope profile holds the same stack and count.
+t_count_flame() {
+	local f fmt chk=tests/cli/flame_check.py
+	for fmt in folded svg speedscope; do
+		f=$S/flame.$fmt
+		bg_start $f count kprobe:$SYS --by stack --comm getpgid_loop -f $fmt -d 60
+		$LOOP -w 0 400 >/dev/null
+		bg_stop INT
+		grep -q "total: .* hits" $f.err || fail "-f $fmt: no totals on stderr: $(cat $f.err)"
+	done
+	python3 $chk leaf $S/flame.folded $SYS > $S/flame.chk || fail "folded: $(cat $S/flame.chk)"
+	expect_eq 400 "$(awk '{ n += $NF } END { print n }' $S/flame.folded)" "the folded counts"
+	python3 $chk svg $S/flame.folded $S/flame.svg > $S/flame.chk ||
+		fail "svg against folded: $(cat $S/flame.chk); $(cat $S/flame.folded)"
+	expect_eq "$SYS 400" "$(python3 $chk leaves $S/flame.svg)" "the graph's leaf frame"
+	expect_eq 400 "$(sed -n 's/.*<svg [^>]* data-total="\([0-9]*\)".*/\1/p' $S/flame.svg)" "the graph's total"
+	python3 $chk speedscope $S/flame.folded $S/flame.speedscope > $S/flame.chk ||
+		fail "speedscope against folded: $(cat $S/flame.chk)"
+	$VALIDATE speedscope- $S/flame.speedscope >/dev/null ||
+		fail "speedscope schema: $($VALIDATE speedscope- $S/flame.speedscope)"
+}
+
 # Two slots for stacks, and kfree's many callers: the stacks past them
 # are counted as dropped, never lost.
 t_count_stack_overflow_counted() {
@@ -565,7 +590,7 @@ t_agg_tables_past_budget_take_nothing() {
 }
 
 tests t_count_by_comm_exact t_count_intervals_exact t_count_keyless_quiet t_count_several_targets t_count_by_comm_interleaved t_count_key_overflow_counted \
-	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack \
+	t_count_retval_stats t_count_hist_buckets t_count_by_caller t_count_by_stack t_count_flame \
 	t_count_stack_overflow_counted t_count_openmetrics t_count_bad_input \
 	t_count_killed_leaves_nothing t_agg_persistent t_agg_owned_refused \
 	t_count_equals_kprobe_profile t_count_udp_drops_by_caller t_count_rmmod_while_reading \
