@@ -26,6 +26,7 @@ static const struct rp_cmd rp_objects[] = {
 	{ "inject",  rp_cmd_inject,  "kmalloc|alloc_page [--in FUNC]...  fail allocations" },
 	{ "btf",     rp_cmd_btf,     "show FUNCTION...  prototypes from the kernel's BTF (--args auto)" },
 	{ "stats",   rp_cmd_stats,   "[show [ID...]] | reset ID|all  probe counters" },
+	{ "serve",   rp_cmd_serve,   "[--listen ADDR:PORT] [--config FILE]  Prometheus exporter" },
 	{ "ring",    rp_cmd_ring,    "show|set  per-CPU ring geometry" },
 	{ "monitor", rp_cmd_monitor, "         probe state changes, live" },
 	{ "doctor",  rp_cmd_doctor,  "         check this machine for rawprobe" },

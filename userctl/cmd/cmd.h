@@ -21,5 +21,6 @@ int rp_cmd_btf(int argc, char **argv);
 int rp_cmd_count(int argc, char **argv);
 int rp_cmd_agg(int argc, char **argv);
 int rp_cmd_inject(int argc, char **argv);
+int rp_cmd_serve(int argc, char **argv);
 
 #endif

@@ -132,8 +132,7 @@ static void rp_om_stack(FILE *f, const struct rp_om *om, size_t e,
 	rp_om_escape(f, buf);
 }
 
-/* The probe's labels, [probe_id="ID",]probe="...": malloc'd, or NULL */
-static char *rp_om_probe_labels(const struct rp_agg_view *v)
+char *rp_om_probe_labels(const struct rp_agg_view *v)
 {
 	char *s = NULL;
 	size_t len = 0;

@@ -57,6 +57,9 @@ void rp_om_rename(struct rp_om *om, const char *suffix);
 void rp_om_head(const struct rp_om *om, enum rp_om_part part);
 void rp_om_samples(const struct rp_om *om, enum rp_om_part part);
 
+/* v's probe as labels, [probe_id="ID",]probe="...": malloc'd, or NULL */
+char *rp_om_probe_labels(const struct rp_agg_view *v);
+
 /*
  * A key's name as a label name: lower case, [a-z0-9_], runs of anything
  * else one '_' ("skb->len": "skb_len", "fooBar": "foo_bar"); "key_"
