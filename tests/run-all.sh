@@ -100,6 +100,8 @@ host_tests() {
 	tally "host hostile CLI invocations (ASan+UBSan)" "${PIPESTATUS[0]}"
 	tests/cli/stack.sh 2>&1 | tee "$log"
 	tally "host kernel stack output (--stack, folded, hist --stack)" "${PIPESTATUS[0]}"
+	tests/cli/serve.sh 2>&1 | tee "$log"
+	tally "host exporter: serve's command line, config and HTTP server" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"
 	tally "host example template tests" "${PIPESTATUS[0]}"
 	tools/ctl-layers.py 2>&1 | tee "$log"

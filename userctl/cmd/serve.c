@@ -235,28 +235,32 @@ int rp_cmd_serve(int argc, char **argv)
 	struct rp_serve s = { 0 };
 	struct rp_httpd *h = NULL;
 	char why[256];
-	int rc;
+	int rc, err;
 
-	rc = rp_serve_parse(argc, argv, &s);
-	if (!rc && s.config)
-		rc = rp_conf_load(s.config, &s.reqs, &s.n);
-	if (rc)
-		goto out;
-	s.ids = calloc(s.n ? s.n : 1, sizeof(*s.ids));
-	s.x = rp_exporter_new();
-	h = s.ids && s.x ? rp_httpd_listen(s.listen, why, sizeof(why)) : NULL;
-	if (!h) {
-		fprintf(stderr, "rawprobectl: serve: %s\n",
-			s.ids && s.x ? why : "out of memory");
-		rc = s.ids && s.x && strstr(why, "--listen is") ?
-		     RP_EXIT_USAGE : RP_EXIT_FAIL;
-		goto out;
-	}
-	/* before the probes, without SA_RESTART: a signal stops their add */
+	/*
+	 * First, without SA_RESTART: a signal while the config is read ends
+	 * the command before it adds anything, one while it adds stops the
+	 * batch (the kernel takes it back).
+	 */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	rc = rp_serve_parse(argc, argv, &s);
+	if (!rc && s.config)
+		rc = rp_conf_load(s.config, &s.reqs, &s.n);
+	if (rc || rp_serve_stop)
+		goto out;
+	s.ids = calloc(s.n ? s.n : 1, sizeof(*s.ids));
+	s.x = rp_exporter_new();
+	snprintf(why, sizeof(why), "out of memory");
+	err = s.ids && s.x ? rp_httpd_listen(s.listen, &h, why, sizeof(why)) :
+			     -ENOMEM;
+	if (err) {
+		fprintf(stderr, "rawprobectl: serve: %s\n", why);
+		rc = err == -EINVAL ? RP_EXIT_USAGE : RP_EXIT_FAIL;
+		goto out;
+	}
 	rc = rp_serve_start(&s);
 	if (!rc && !rp_serve_stop)
 		rc = rp_serve_run(&s, h);

@@ -360,7 +360,8 @@ static int rp_http_local_port(int fd)
 	return atoi(port);
 }
 
-struct rp_httpd *rp_httpd_listen(const char *addr, char *err, size_t len)
+int rp_httpd_listen(const char *addr, struct rp_httpd **hp, char *err,
+		    size_t len)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST |
@@ -369,33 +370,32 @@ struct rp_httpd *rp_httpd_listen(const char *addr, char *err, size_t len)
 	struct rp_httpd *h;
 	const char *port;
 	char host[64];
-	int fd, rc;
+	int fd;
 
-	if (rp_http_split(addr, host, sizeof(host), &port)) {
-		snprintf(err, len, "--listen is ADDRESS:PORT (127.0.0.1:9435, "
-			 "[::1]:9435, :9435 for every address), not '%s'", addr);
-		return NULL;
-	}
-	rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &ai);
-	if (rc) {
-		snprintf(err, len, "--listen %s: %s", addr, gai_strerror(rc));
-		return NULL;
+	*hp = NULL;
+	if (rp_http_split(addr, host, sizeof(host), &port) ||
+	    getaddrinfo(host[0] ? host : NULL, port, &hints, &ai)) {
+		snprintf(err, len, "--listen is ADDRESS:PORT, numeric "
+			 "(127.0.0.1:9435, [::1]:9435, :9435 for every "
+			 "address), not '%s'", addr);
+		return -EINVAL;
 	}
 	fd = rp_http_bind(ai);
 	freeaddrinfo(ai);
 	if (fd < 0) {
 		snprintf(err, len, "--listen %s: %s", addr, strerror(-fd));
-		return NULL;
+		return fd;
 	}
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		close(fd);
 		snprintf(err, len, "out of memory");
-		return NULL;
+		return -ENOMEM;
 	}
 	h->fd = fd;
 	h->port = rp_http_local_port(fd);
-	return h;
+	*hp = h;
+	return 0;
 }
 
 int rp_httpd_port(const struct rp_httpd *h)

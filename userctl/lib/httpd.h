@@ -48,9 +48,11 @@ struct rp_httpd;
 
 /*
  * Listen on ADDR:PORT ("127.0.0.1:9435", "[::1]:9435", ":9435" for
- * every address). NULL with a reason in err if it cannot.
+ * every address; numeric, no name to look up): 0 and *h, or -EINVAL for
+ * an address that is not one, -errno if it cannot, the reason in err.
  */
-struct rp_httpd *rp_httpd_listen(const char *addr, char *err, size_t len);
+int rp_httpd_listen(const char *addr, struct rp_httpd **h, char *err,
+		    size_t len);
 /* The port it listens on (the kernel's choice for port 0) */
 int rp_httpd_port(const struct rp_httpd *h);
 /*

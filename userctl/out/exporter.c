@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/names.h"
 #include "lib/probe_nl.h"
 #include "out/count.h"
 #include "out/exporter.h"
@@ -34,7 +35,7 @@ enum { RP_EXP_HITS, RP_EXP_RECORDS, RP_EXP_LOST_RING, RP_EXP_LOST_MAXACTIVE,
 
 struct rp_exp_probe {
 	struct rp_probe_info pi;	/* as the last scrape found it */
-	char target[RP_TARGET_MAX];	/* "kprobe:vfs_read" */
+	char target[RP_TARGET_MAX + 16];	/* "kprobe:vfs_read" */
 	bool live;			/* in the last scrape's list */
 	uint64_t gone;			/* the scrape it went at */
 	uint64_t last[RP_EXP_NSTATS];	/* the kernel's, last read */
@@ -87,7 +88,8 @@ int rp_exporter_own(struct rp_exporter *x, const uint32_t *ids, size_t n)
 
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, ids, n * sizeof(*ids));
+	if (n)
+		memcpy(v, ids, n * sizeof(*ids));
 	free(x->own);
 	x->own = v;
 	x->nown = n;
@@ -190,9 +192,18 @@ static void rp_exp_read(struct rp_exporter *x, struct rp_nl *nl,
 }
 
 /* The list read: who is there, each one's totals and counts */
+/* KIND:TARGET, what tells a kprobe from a kretprobe on one function */
+static void rp_exp_target(const struct rp_probe_info *pi, char *buf,
+			  size_t len)
+{
+	int n = snprintf(buf, len, "%s:", rp_kind_name(pi->kind));
+
+	rp_probe_target(pi, buf + n, len - (size_t)n);
+}
+
 static int rp_exp_update(struct rp_exporter *x, struct rp_nl *nl)
 {
-	char target[RP_TARGET_MAX];
+	char target[RP_TARGET_MAX + 16];
 	struct rp_probe_info *v;
 	struct rp_exp_probe *p;
 	size_t n, i;
@@ -206,7 +217,7 @@ static int rp_exp_update(struct rp_exporter *x, struct rp_nl *nl)
 	for (i = 0; i < n; i++) {
 		if (!rp_exp_wanted(x, &v[i]))
 			continue;
-		rp_probe_target(&v[i], target, sizeof(target));
+		rp_exp_target(&v[i], target, sizeof(target));
 		p = rp_exp_find(x, &v[i], target);
 		if (!p)
 			continue;
