@@ -259,6 +259,10 @@ install-ctl: userctl/rawprobectl
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rawprobectl
 	install -D -m 0644 docs/schema/rawprobectl-v1.json \
 		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
+	install -D -m 0644 packaging/rawprobe-exporter.service \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/rawprobe-exporter.service
+	install -D -m 0644 packaging/exporter.conf \
+		$(DESTDIR)$(PREFIX)/share/rawprobe/exporter.conf
 
 # What a probe module copied out of examples/ builds against: the API
 # header, the uapi header, scripts/probe-module.mk and the core's
