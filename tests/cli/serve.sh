@@ -51,6 +51,8 @@ check "config: a line too long" 2 "^$" "long.conf:1: longer than 4095 bytes$" --
 check "config: no file" 2 "^$" "--config $T/none.conf: No such file" -- $CTL serve --config "$T/none.conf"
 conf good "kprobe vfs_read --by comm   # counted by command\n\"kprobe\" vfs_wr\\\\ite --count\n"
 check "config: good, no module" 3 "^$" "not loaded" -- $CTL serve --listen 127.0.0.1:0 --config "$T/good.conf"
+check "config: the packaged example" 3 "^$" "not loaded" -- env -u RAWPROBE_KALLSYMS $CTL serve --listen 127.0.0.1:0 --config "$repo/packaging/exporter.conf"
+check "completion" 0 "^--listen$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl serve --li); COMP_CWORD=2; _rawprobectl; echo \"\${COMPREPLY[*]}\""
 
 # The server itself, on a port of the kernel's choosing
 $SRV serve --listen 127.0.0.1:0 > "$T/srv.out" 2> "$T/srv.err" &
