@@ -94,6 +94,11 @@ static int rp_conf_line(char **argv, int argc, struct rp_probe_req **reqs,
 	}
 	if (!rc)
 		rc = rp_probe_reqs_expand(&line, &nl, a.max);
+	/* checked and resolved here, so that a mistake names its line */
+	if (!rc && rp_probe_check(line, nl))
+		rc = RP_EXIT_FAIL;
+	if (!rc)
+		rc = rp_probe_auto_args(line, nl);
 	v = rc ? NULL : realloc(*reqs, (*n + nl) * sizeof(*v));
 	if (!rc && !v)
 		rc = RP_EXIT_FAIL;
@@ -158,10 +163,6 @@ int rp_conf_load(const char *path, struct rp_probe_req **reqs, size_t *n)
 	fclose(f);
 	if (!rc && !*n)
 		rc = rp_usage_error("--config %s names no probe", path);
-	if (!rc && rp_probe_check(*reqs, *n))
-		rc = RP_EXIT_FAIL;
-	if (!rc)
-		rc = rp_probe_auto_args(*reqs, *n);
 	/* the exporter's, gone with its socket whatever becomes of it */
 	for (i = 0; !rc && i < *n; i++) {
 		(*reqs)[i].flags &= ~RAWPROBE_F_PERSISTENT;
