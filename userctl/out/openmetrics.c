@@ -440,6 +440,13 @@ void rp_om_samples(const struct rp_om *om, enum rp_om_part part)
 
 	switch (part) {
 	case RP_OM_HITS:
+		/*
+		 * A keyless count has its one series from the start, at 0:
+		 * Prometheus' increase() sees no rise in a series' first value
+		 */
+		if (!om->v->nkeys && !om->n)
+			fprintf(om->out, "rawprobe_hits_total{%s} 0\n",
+				om->probe);
 		for (e = 0; e < om->n; e++)
 			fprintf(om->out, "rawprobe_hits_total{%s} %" PRIu64 "\n",
 				om->labels[e], rp_agg_entry(om->r, e)
