@@ -30,8 +30,7 @@ int rp_conf_words(char *line, char **argv, int max, const char **why);
  * FILE read: every line's probes, globs expanded, checked, their
  * arguments resolved, owned by the command (not persistent), leaving
  * this process out. *reqs malloc'd. RP_EXIT_OK, or the exit code with
- * the file and line said (2 for a usage error, 1 for a target the
- * kernel does not have).
+ * the file and line said.
  */
 int rp_conf_load(const char *path, struct rp_probe_req **reqs, size_t *n);
 
