@@ -252,6 +252,8 @@ install: install-module install-ctl
 install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules_install
 
+# systemd's units; Debian 12's debhelper looks for them in /lib
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 install-ctl: userctl/rawprobectl
 	install -D -m 0755 userctl/rawprobectl $(DESTDIR)$(PREFIX)/sbin/rawprobectl
 	install -D -m 0644 man/rawprobectl.8 $(DESTDIR)$(PREFIX)/share/man/man8/rawprobectl.8
@@ -261,6 +263,10 @@ install-ctl: userctl/rawprobectl
 		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
 	install -d $(DESTDIR)$(PREFIX)/share/rawprobe/tools
 	install -m 0755 scripts/tools/*.rp $(DESTDIR)$(PREFIX)/share/rawprobe/tools/
+	install -D -m 0644 packaging/rawprobe-exporter.service \
+		$(DESTDIR)$(UNITDIR)/rawprobe-exporter.service
+	install -D -m 0644 packaging/exporter.conf \
+		$(DESTDIR)$(PREFIX)/share/rawprobe/exporter.conf
 
 # What a probe module copied out of examples/ builds against: the API
 # header, the uapi header, scripts/probe-module.mk and the core's

@@ -102,6 +102,8 @@ host_tests() {
 	tally "host kernel stack output (--stack, folded, hist --stack)" "${PIPESTATUS[0]}"
 	tests/cli/flame.sh 2>&1 | tee "$log"
 	tally "host flame graphs (flamegraph, -f svg and speedscope, Chromium)" "${PIPESTATUS[0]}"
+	tests/cli/serve.sh 2>&1 | tee "$log"
+	tally "host exporter: serve's command line, config and HTTP server" "${PIPESTATUS[0]}"
 	tests/examples/copy-build.sh 2>&1 | tee "$log"
 	tally "host example template tests" "${PIPESTATUS[0]}"
 	tools/ctl-layers.py 2>&1 | tee "$log"

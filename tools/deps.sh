@@ -26,11 +26,12 @@ PKGS=(build-essential pkg-config libnl-3-dev libnl-genl-3-dev libbpf-dev libcmoc
       qemu-system-x86 busybox-static kmod cpio gzip xz-utils util-linux
       bpftrace python3 python3-jsonschema python3-yaml groff-base man-db
       jq	# json_get's plain paths in the guest (tools/ctl-helpers.sh)
+      curl	# the exporter's /metrics and prometheus' API in the guest (57-serve)
       babeltrace2	# reads --format ctf traces back (tests/cli/ctf.sh)
       qemu-user	# qemu-x86_64 -plugin: the TCG instruction counter's host test (tests/tcg-insn)
       zstd	# unpacks Debian 6.12's vmlinuz for its BTF (tests/cli/btf-fixture.sh)
       dwarves	# pahole: field offsets the host tests check --args paths against (tests/cli/btf.sh)
-      prometheus	# promtool check metrics: count -f openmetrics's output (test_openmetrics, 50-count)
+      prometheus	# promtool check metrics (test_openmetrics, 50-count, serve.sh); the server scraping serve (57-serve)
       chromium	# headless: draws -f svg's flame graphs, runs their script (tests/cli/flame.sh)
       linux-source-6.12)	# YNL's schema and cli.py (tests/ynl)
 DEBUG_KERNEL_PKGS=(linux-source-6.12 build-essential flex bison bc libelf-dev

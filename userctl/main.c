@@ -29,6 +29,7 @@ static const struct rp_cmd rp_objects[] = {
 	{ "run",     rp_cmd_run,     "FILE [OPTIONS]  a script: a command kept in a file" },
 	{ "btf",     rp_cmd_btf,     "show FUNCTION...  prototypes from the kernel's BTF (--args auto)" },
 	{ "stats",   rp_cmd_stats,   "[show [ID...]] | reset ID|all  probe counters" },
+	{ "serve",   rp_cmd_serve,   "[--listen ADDR:PORT] [--config FILE]  Prometheus exporter" },
 	{ "ring",    rp_cmd_ring,    "show|set  per-CPU ring geometry" },
 	{ "monitor", rp_cmd_monitor, "         probe state changes, live" },
 	{ "doctor",  rp_cmd_doctor,  "         check this machine for rawprobe" },

@@ -463,13 +463,13 @@ comp rawprobectl probe add kprobe do_
 comp rawprobectl stream -f p
 comp rawprobectl hist --b
 SH
-check "completion"       0 "probe stream trace hist latency count agg inject tool run stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
+check "completion"       0 "probe stream trace hist latency count agg inject tool run serve stats ring monitor doctor version.*add del list show enable disable reset.*do_sys_openat2.*perfetto.*--by" "^$" \
 	-- bash -c "RAWPROBE_KALLSYMS=$T/kallsyms bash $T/comp.sh $repo | tr '\n' ' '"
 check "completion tracepoint" 0 "^tracepoint:sched:sched_switch tracepoint:sched:sched_wakeup$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl count tracepoint:sched:sched_); COMP_CWORD=2; RAWPROBECTL_TRACEFS=$T/tp _rawprobectl; echo \"\${COMPREPLY[*]}\""
 check "completion btf"   0 "^struct$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show st); COMP_CWORD=3; RAWPROBE_KALLSYMS=/dev/null _rawprobectl; echo \"\${COMPREPLY[*]}\""
 check "completion btf type" 0 "^$" "^$" -- bash -c ". $repo/completion/rawprobectl; COMP_WORDS=(rawprobectl btf show struct do_); COMP_CWORD=4; RAWPROBE_KALLSYMS=$T/kallsyms _rawprobectl; echo -n \"\${COMPREPLY[*]}\""
 check "completion objects" 0 "^$" "^$" -- bash -c "for o in \$($CTL help | awk '/^Objects:/ { f = 1; next } /^\$/ { f = 0 } f { print \$1 }'); do grep -q \"objects=.*\$o\" $repo/completion/rawprobectl || exit 1; done"
-check "make install-ctl" 0 "^$" "^$" -- bash -c "make -s -C $repo install-ctl DESTDIR=$T/root PREFIX=/usr >/dev/null && test -x $T/root/usr/sbin/rawprobectl && test -f $T/root/usr/share/man/man8/rawprobectl.8 && test -f $T/root/usr/share/bash-completion/completions/rawprobectl && test -f $T/root/usr/share/rawprobe/rawprobectl-v1.json"
+check "make install-ctl" 0 "^$" "^$" -- bash -c "make -s -C $repo install-ctl DESTDIR=$T/root PREFIX=/usr >/dev/null && test -x $T/root/usr/sbin/rawprobectl && test -f $T/root/usr/share/man/man8/rawprobectl.8 && test -f $T/root/usr/share/bash-completion/completions/rawprobectl && test -f $T/root/usr/share/rawprobe/rawprobectl-v1.json && test -f $T/root/usr/lib/systemd/system/rawprobe-exporter.service && test -f $T/root/usr/share/rawprobe/exporter.conf"
 # an installed rawprobectl finds its tools beside it (PREFIX/share)
 check "installed tool list" 0 "^killsnoop +Trace signals" "^$" -- \
 	env -u RAWPROBE_TOOLS $T/root/usr/sbin/rawprobectl tool list

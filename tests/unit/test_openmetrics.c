@@ -609,6 +609,23 @@ static void test_label_clashes(void **state)
 	result_free(r);
 }
 
+/* A keyless count with nothing counted yet: its one series, at 0 */
+static void test_empty_keyless(void **state)
+{
+	struct rp_agg_view v = { .probe = PROBE };
+	struct rp_agg_result *r = result_new(0, 1, 0);
+	char *text;
+
+	(void)state;
+	text = render(&v, r);
+	promtool_accepts(text);
+	assert_int_equal(count_prefix(text, "rawprobe_hits_total{"), 1);
+	assert_non_null(strstr(text, "\nrawprobe_hits_total{probe=\"" PROBE
+				 "\"} 0\n"));
+	free(text);
+	result_free(r);
+}
+
 /* Nothing counted yet: the families, no sample but dropped's */
 static void test_empty(void **state)
 {
@@ -765,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_stats_summary),
 		cmocka_unit_test(test_label_clashes),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_empty_keyless),
 		cmocka_unit_test(test_no_keys),
 		cmocka_unit_test(test_accumulate),
 	};

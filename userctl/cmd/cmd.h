@@ -24,5 +24,6 @@ int rp_cmd_inject(int argc, char **argv);
 int rp_cmd_run(int argc, char **argv);
 int rp_cmd_tool(int argc, char **argv);
 int rp_cmd_flamegraph(int argc, char **argv);
+int rp_cmd_serve(int argc, char **argv);
 
 #endif

@@ -15,96 +15,6 @@
 #include "resolve/glob.h"
 #include "resolve/probe_req.h"
 
-static void rp_add_usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: rawprobectl probe add KIND TARGET... [OPTIONS]\n"
-		"\n"
-		"  KIND     kprobe | kretprobe | jprobe\n"
-		"  TARGET   SYMBOL[+OFFSET] | MODULE:SYMBOL[+OFFSET] | 0xADDRESS\n"
-		"           | GLOB | MODULE:GLOB: 'tcp_*', 'vfs_rea?', 'ext4:ext4_*'\n"
-		"           (*, ?, [...]: every function kprobes can take whose\n"
-		"           name matches; --dry-run lists them)\n"
-		"           several targets, or '-' for one per line on stdin,\n"
-		"           are added as one batch: all of them or none\n"
-		"\n"
-		"  -a, --args SPEC      arguments to record: a count (raw values),\n"
-		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
-		"                       (str/ustr: kernel/user string, one per probe),\n"
-		"                       formats: hex,ksym,ip4,be16,be32 (printed so),\n"
-		"                       ip6 (a struct in6_addr, or a pointer to one)\n"
-		"                       named types: fd:s32,buf:ptr,count:u64, or\n"
-		"                       'auto': names and types from the kernel's BTF\n"
-		"                       (see 'rawprobectl btf show FUNC'), or by name\n"
-		"                       from BTF, parameters and fields of the structs\n"
-		"                       they point to: PATH[:TYPE],... where PATH is\n"
-		"                       ARG, then ->MEMBER, .MEMBER or [N] (ARG: a\n"
-		"                       parameter's name, argN, or retval in a\n"
-		"                       kretprobe), e.g. 'skb->len,skb->dev->name'\n"
-		"                       (a char array is a string); a field behind\n"
-		"                       a bad pointer shows as (fault)\n"
-		"      --filter EXPR    record only hits where EXPR holds (in the\n"
-		"                       kernel): comparisons VALUE OP CONST joined by\n"
-		"                       && and || (&& first), VALUE retval, argN or a\n"
-		"                       PATH as above; OP ==, !=, <, <=, >, >=, or &\n"
-		"                       (any of the bits; '& C == 0': none of them);\n"
-		"                       CONST a number (0x hex, negative) or an\n"
-		"                       enumerator; at most %d comparisons, %d\n"
-		"                       characters, e.g. 'retval < 0 && count > 4096'\n"
-		"                       (kretprobes test at return); strings (char\n"
-		"                       arrays and pointers, PATH:str, PATH:ustr)\n"
-		"                       with ==, != and the globs ~, !~ of a \"CONST\":\n"
-		"                       'tty->name ~ \"pts*\"'\n"
-		"  -m, --maxactive N    kretprobe instances (1..%u; default: kernel's)\n"
-		"  -s, --strmax N       bytes of string to capture (1..%u)\n"
-		"      --stack          record the kernel stack: up to %d callers,\n"
-		"                       innermost first (at a function's entry;\n"
-		"                       kretprobes: as it was entered); not with\n"
-		"                       a str/ustr argument\n"
-		"  -d, --disabled       add without arming ('probe enable ID' arms)\n"
-		"      --syscall        arguments come from a pt_regs argument\n"
-		"                       (automatic for __x64_sys_* symbols)\n"
-		"      --pid N          record only thread N     (in the kernel)\n"
-		"      --tgid N         record only process N\n"
-		"      --comm NAME      record only tasks named NAME (exact)\n"
-		"      --cpu N          record only on CPU N\n"
-		"      --cgroup PATH    record only tasks in this cgroup v2 or\n"
-		"                       below (a directory, absolute or under the\n"
-		"                       cgroup2 mount)\n"
-		"                       (rejected hits count as FILTERED)\n"
-		"      --count          count hits in the kernel instead of writing\n"
-		"                       records ('rawprobectl agg show ID' reads them);\n"
-		"      --by, --stats, --hist, --lhist, --max-keys  as count takes\n"
-		"                       them ('rawprobectl count --help'), --count implied\n"
-		"      --ring NAME      write records into the named session NAME\n"
-		"                       ('ring create NAME'; 'stream --ring NAME'\n"
-		"                       reads it) instead of the default session\n"
-		"      --dry-run        print the requests, add nothing\n"
-		"      --max-probes N   a glob may make N probes (default %d, at\n"
-		"                       most %d); more is refused, before any is added\n"
-		"\n"
-		"The probe persists after the command exits, like kprobe_events;\n"
-		"'probe del ID' removes it. Prints the new probes' ids.\n",
-		RAWPROBE_MAX_VALUE_TERMS, RAWPROBE_FILTER_STR_LEN - 1,
-		RAWPROBE_MAXACTIVE_MAX, RAWPROBE_STR_LEN - 1,
-		RAWPROBE_STACK_MAX, RP_GLOB_CAP_DEFAULT, RAWPROBE_MAX_PROBES);
-}
-
-#define RP_OPT_RING 0x400
-
-static const struct option rp_add_longopts[] = {
-	RP_PROBE_LONGOPTS,
-	RP_FILTER_LONGOPTS,
-	RP_AGG_LONGOPTS,
-	{ "disabled",  no_argument,       NULL, 'd' },
-	{ "syscall",   no_argument,       NULL, 'S' },
-	{ "dry-run",   no_argument,       NULL, 'n' },
-	{ "ring",      required_argument, NULL, RP_OPT_RING },
-	RP_GLOB_LONGOPT,
-	{ "help",      no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int rp_probe_add_one(struct rp_probe_req *req, const char *kind,
 			    const char *target, bool dry_run)
 {
@@ -365,65 +275,22 @@ out:
 
 static int rp_probe_add_cmd(int argc, char **argv)
 {
-	size_t max = RP_GLOB_CAP_DEFAULT;
-	struct rp_probe_req req;
-	bool dry_run = false;
-	int opt, rc;
+	struct rp_probe_add_args a;
+	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "pair"))
 		return rp_probe_add_pair(argc - 1, argv + 1);
-	memset(&req, 0, sizeof(req));
-	optind = 0;	/* full getopt reset: main() parsed already */
-	opterr = 0;	/* rp_bad_option() says what was wrong */
-	while ((opt = getopt_long(argc, argv, "a:m:s:dh", rp_add_longopts,
-				  NULL)) != -1) {
-		if (opt == 'h') {
-			rp_add_usage(stdout);
-			return RP_EXIT_OK;
-		}
-		if (opt == 'n') {
-			dry_run = true;
-			continue;
-		}
-		if (opt == RP_OPT_RING) {
-			rc = rp_ring_name_opt("--ring", optarg, &req.ring);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (opt == RP_OPT_MAX_PROBES) {
-			rc = rp_max_probes_opt(optarg, &max);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (opt == '?')
-			return rp_bad_option(argv, "a:m:s:dh", rp_add_longopts,
-					     "rawprobectl probe add");
-		/* persistent, an override would outlive whoever set it */
-		if (opt == RP_OPT_OVERRIDE)
-			return rp_usage_error("probe add makes persistent "
-					      "probes, and an override goes with "
-					      "its command: use 'trace "
-					      "KIND:TARGET --override VALUE' or "
-					      "'inject'");
-		rc = rp_is_agg_opt(opt) ? rp_agg_opt(opt, optarg, &req) :
-					  rp_probe_opt(opt, optarg, &req);
-		if (rc)
-			return rc;
-	}
-	if (argc - optind < 2) {
-		rp_add_usage(stderr);
-		return RP_EXIT_USAGE;
-	}
-	req.flags |= RAWPROBE_F_PERSISTENT;
+	rc = rp_probe_add_parse(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? RP_EXIT_OK : rc;
+	a.req.flags |= RAWPROBE_F_PERSISTENT;
 	/* one function: its description back; a glob's are many: ids */
-	if (argc - optind == 2 && strcmp(argv[optind + 1], "-") &&
-	    !rp_glob_is(argv[optind + 1]))
-		return rp_probe_add_one(&req, argv[optind], argv[optind + 1],
-					dry_run);
-	return rp_probe_add_targets(&req, argv[optind], argv + optind + 1,
-				    argc - optind - 1, dry_run, max);
+	if (a.ntargets == 1 && strcmp(a.targets[0], "-") &&
+	    !rp_glob_is(a.targets[0]))
+		return rp_probe_add_one(&a.req, a.kind, a.targets[0],
+					a.dry_run);
+	return rp_probe_add_targets(&a.req, a.kind, a.targets, a.ntargets,
+				    a.dry_run, a.max);
 }
 
 /* --- probe list / show --- */

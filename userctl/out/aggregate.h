@@ -26,6 +26,7 @@
 
 struct rp_agg_view {
 	const char *probe;		/* "kprobe:vfs_read" */
+	uint32_t probe_id;		/* OpenMetrics' probe_id label; 0: none */
 	unsigned int nkeys;
 	unsigned char keys[RP_AGG_VIEW_KEYS];	/* rawprobe_agg_key */
 	unsigned char argtypes[RP_AGG_VIEW_KEYS];	/* of ARG keys */

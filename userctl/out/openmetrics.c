@@ -42,12 +42,16 @@ struct rp_om {
 	char family[RP_OM_NAME + 16];		/* rawprobe_V */
 	bool seconds;				/* V in ns, shown in seconds */
 	char names[RP_AGG_VIEW_KEYS][RP_OM_NAME];	/* label names */
+	char *probe;				/* probe_id="..",probe="..",
+						 * escaped
+						 */
 	char **labels;				/* each entry's, escaped */
 };
 
 void rp_om_label_name(char *buf, size_t len, const char *name)
 {
-	static const char *const ours[] = { "probe", "le", "quantile" };
+	static const char *const ours[] = { "probe", "probe_id", "le",
+					    "quantile" };
 	unsigned char c, prev = 0;
 	size_t n = 0, i;
 	bool gap = false;
@@ -125,6 +129,27 @@ static void rp_om_stack(FILE *f, const struct rp_om *om, size_t e,
 	rp_om_escape(f, buf);
 }
 
+char *rp_om_probe_labels(const struct rp_agg_view *v)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	if (v->probe_id)
+		fprintf(f, "probe_id=\"%u\",", v->probe_id);
+	fputs("probe=\"", f);
+	rp_om_escape(f, v->probe);
+	fputc('"', f);
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* Entry e's labels, probe="...",KEY="...": malloc'd, NULL if no memory. */
 static char *rp_om_entry_labels(const struct rp_om *om, size_t e)
 {
@@ -137,9 +162,7 @@ static char *rp_om_entry_labels(const struct rp_om *om, size_t e)
 	f = open_memstream(&s, &len);
 	if (!f)
 		return NULL;
-	fputs("probe=\"", f);
-	rp_om_escape(f, om->v->probe);
-	fputc('"', f);
+	fputs(om->probe, f);
 	for (i = 0; i < om->v->nkeys; i++) {
 		fprintf(f, ",%s=\"", om->names[i]);
 		if (rp_agg_key_is_stack(om->v->keys[i]))
@@ -196,12 +219,6 @@ static void rp_om_num(FILE *out, int64_t x, bool seconds)
 		frac[--n] = '\0';
 	fprintf(out, "%s%" PRIu64 "%s%s", x < 0 ? "-" : "", a / 1000000000,
 		n ? "." : "", frac);
-}
-
-static void rp_om_head(FILE *out, const char *name, const char *type,
-		       const char *help)
-{
-	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /*
@@ -268,25 +285,12 @@ static void rp_om_hist(const struct rp_om *om, size_t e, size_t first,
 		om->labels[e], cum);
 }
 
-/* --stats: the value's summary or histogram, then its min and max */
-static void rp_om_value(struct rp_om *om)
+/* --stats: the value's summary or histogram */
+static void rp_om_value_samples(const struct rp_om *om)
 {
-	static const char *const ext[] = { "min", "max" };
 	size_t e, first = 0, last = 0, nb = rp_agg_nbuckets(om->v, om->r);
 	const uint64_t *val;
-	char help[160], name[sizeof(om->family) + 8];
-	unsigned int k;
 
-	rp_om_family(om);
-	if (om->seconds)
-		snprintf(help, sizeof(help), "Time from entry to return at a "
-			 "rawprobe kretprobe, or from a pair's start to its end, "
-			 "by key (rawprobectl count --stats latency, latency)");
-	else
-		snprintf(help, sizeof(help), "Values of %s at a rawprobe "
-			 "probe's hits, by key (rawprobectl count --stats)",
-			 om->family + strlen("rawprobe_"));
-	rp_om_head(om->out, om->family, nb ? "histogram" : "summary", help);
 	if (nb)
 		last = rp_om_last_bucket(om, nb, &first);
 	for (e = 0; e < om->n; e++) {
@@ -300,18 +304,161 @@ static void rp_om_value(struct rp_om *om)
 		fprintf(om->out, "\n%s_count{%s} %" PRIu64 "\n", om->family,
 			om->labels[e], val[RP_AGG_W_COUNT]);
 	}
-	for (k = 0; k < 2; k++) {
-		snprintf(name, sizeof(name), "%s_%s", om->family, ext[k]);
+}
+
+/* --stats: the value's lowest (k 0) or highest (1), as gauges */
+static void rp_om_extreme_samples(const struct rp_om *om, unsigned int k)
+{
+	const uint64_t *val;
+	size_t e;
+
+	for (e = 0; e < om->n; e++) {
+		val = rp_agg_entry(om->r, e) + om->r->key_words;
+		fprintf(om->out, "%s_%s{%s} ", om->family, k ? "max" : "min",
+			om->labels[e]);
+		rp_om_num(om->out, (int64_t)val[RP_AGG_W_MIN + k], om->seconds);
+		fputc('\n', om->out);
+	}
+}
+
+struct rp_om *rp_om_new(FILE *out, const struct rp_agg_view *v,
+			const struct rp_agg_result *r)
+{
+	struct rp_om *om = calloc(1, sizeof(*om));
+	size_t e;
+
+	if (!om)
+		return NULL;
+	om->out = out;
+	om->v = v;
+	om->r = r;
+	om->n = v->top && v->top < r->n ? v->top : r->n;
+	om->probe = rp_om_probe_labels(v);
+	om->labels = calloc(om->n ? om->n : 1, sizeof(*om->labels));
+	if (!om->probe || !om->labels) {
+		rp_om_free(om);
+		return NULL;
+	}
+	rp_om_names(om);
+	for (e = 0; e < om->n; e++)
+		if (!(om->labels[e] = rp_om_entry_labels(om, e)))
+			break;
+	if (e < om->n) {
+		fputs("rawprobectl: out of memory for the labels\n", stderr);
+		om->n = e;	/* the entries that have theirs */
+	}
+	if (v->stats)
+		rp_om_family(om);
+	return om;
+}
+
+void rp_om_free(struct rp_om *om)
+{
+	size_t e;
+
+	if (!om)
+		return;
+	for (e = 0; om->labels && e < om->n; e++)
+		free(om->labels[e]);
+	free(om->labels);
+	free(om->probe);
+	free(om);
+}
+
+bool rp_om_has(const struct rp_om *om, enum rp_om_part part)
+{
+	return part <= RP_OM_DROPPED || om->v->stats;
+}
+
+const char *rp_om_type(const struct rp_om *om, enum rp_om_part part)
+{
+	if (part <= RP_OM_DROPPED)
+		return "counter";
+	if (part == RP_OM_VALUE)
+		return rp_agg_nbuckets(om->v, om->r) ? "histogram" : "summary";
+	return "gauge";
+}
+
+void rp_om_name(const struct rp_om *om, enum rp_om_part part, char *buf,
+		size_t len)
+{
+	static const char *const fixed[] = {
+		[RP_OM_HITS] = "rawprobe_hits_total",
+		[RP_OM_DROPPED] = "rawprobe_dropped_hits_total",
+		[RP_OM_MIN] = "_min",
+		[RP_OM_MAX] = "_max",
+	};
+
+	if (part <= RP_OM_DROPPED)
+		snprintf(buf, len, "%s", fixed[part]);
+	else
+		snprintf(buf, len, "%s%s", om->family,
+			 part == RP_OM_VALUE ? "" : fixed[part]);
+}
+
+void rp_om_rename(struct rp_om *om, const char *suffix)
+{
+	size_t n = strlen(om->family);
+
+	snprintf(om->family + n, sizeof(om->family) - n, "%s", suffix);
+}
+
+void rp_om_head(const struct rp_om *om, enum rp_om_part part)
+{
+	char name[sizeof(om->family) + 8], help[200];
+
+	rp_om_name(om, part, name, sizeof(name));
+	if (part == RP_OM_HITS)
+		snprintf(help, sizeof(help), "Hits of a rawprobe probe counted "
+			 "in the kernel, by key (rawprobectl count)");
+	else if (part == RP_OM_DROPPED)
+		snprintf(help, sizeof(help), "Hits of a rawprobe probe whose "
+			 "key found no room in its table (--max-keys), counted "
+			 "under no key");
+	else if (part == RP_OM_VALUE && om->seconds)
+		snprintf(help, sizeof(help), "Time from entry to return at a "
+			 "rawprobe kretprobe, or from a pair's start to its end, "
+			 "by key (rawprobectl count --stats latency, latency)");
+	else if (part == RP_OM_VALUE)
+		snprintf(help, sizeof(help), "Values of %s at a rawprobe "
+			 "probe's hits, by key (rawprobectl count --stats)",
+			 om->family + strlen("rawprobe_"));
+	else
 		snprintf(help, sizeof(help), "The %s of %s since the start, "
-			 "by key", k ? "highest" : "lowest", om->family);
-		rp_om_head(om->out, name, "gauge", help);
-		for (e = 0; e < om->n; e++) {
-			val = rp_agg_entry(om->r, e) + om->r->key_words;
-			fprintf(om->out, "%s{%s} ", name, om->labels[e]);
-			rp_om_num(om->out, (int64_t)val[RP_AGG_W_MIN + k],
-				  om->seconds);
-			fputc('\n', om->out);
-		}
+			 "by key", part == RP_OM_MAX ? "highest" : "lowest",
+			 om->family);
+	fprintf(om->out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+		rp_om_type(om, part));
+}
+
+void rp_om_samples(const struct rp_om *om, enum rp_om_part part)
+{
+	size_t e;
+
+	switch (part) {
+	case RP_OM_HITS:
+		/*
+		 * A keyless count has its one series from the start, at 0:
+		 * Prometheus' increase() sees no rise in a series' first value
+		 */
+		if (!om->v->nkeys && !om->n)
+			fprintf(om->out, "rawprobe_hits_total{%s} 0\n",
+				om->probe);
+		for (e = 0; e < om->n; e++)
+			fprintf(om->out, "rawprobe_hits_total{%s} %" PRIu64 "\n",
+				om->labels[e], rp_agg_entry(om->r, e)
+				[om->r->key_words + RP_AGG_W_COUNT]);
+		break;
+	case RP_OM_DROPPED:
+		fprintf(om->out, "rawprobe_dropped_hits_total{%s} %" PRIu64
+			"\n", om->probe, om->r->dropped);
+		break;
+	case RP_OM_VALUE:
+		rp_om_value_samples(om);
+		break;
+	default:
+		rp_om_extreme_samples(om, part == RP_OM_MAX);
+		break;
 	}
 }
 
@@ -319,37 +466,21 @@ void rp_agg_print_openmetrics(FILE *out, const struct rp_agg_view *v,
 			      const struct rp_agg_result *r,
 			      const struct rp_agg_totals *t)
 {
-	struct rp_om om = { .out = out, .v = v, .r = r };
-	size_t e;
+	struct rp_om *om = rp_om_new(out, v, r);
+	int part;
 
 	(void)t;
-	om.n = v->top && v->top < r->n ? v->top : r->n;
-	om.labels = calloc(om.n ? om.n : 1, sizeof(*om.labels));
-	rp_om_names(&om);
-	for (e = 0; om.labels && e < om.n; e++)
-		if (!(om.labels[e] = rp_om_entry_labels(&om, e)))
-			break;
-	if (!om.labels || e < om.n) {
+	if (!om) {
 		fputs("rawprobectl: out of memory for the labels\n", stderr);
-		om.n = e;	/* the entries that have theirs */
+		return;
 	}
-	rp_om_head(out, "rawprobe_hits_total", "counter", "Hits of a rawprobe "
-		   "probe counted in the kernel, by key (rawprobectl count)");
-	for (e = 0; e < om.n; e++)
-		fprintf(out, "rawprobe_hits_total{%s} %" PRIu64 "\n",
-			om.labels[e],
-			rp_agg_entry(r, e)[r->key_words + RP_AGG_W_COUNT]);
-	rp_om_head(out, "rawprobe_dropped_hits_total", "counter", "Hits of a "
-		   "rawprobe probe whose key found no room in its table "
-		   "(--max-keys), counted under no key");
-	fputs("rawprobe_dropped_hits_total{probe=\"", out);
-	rp_om_escape(out, v->probe);
-	fprintf(out, "\"} %" PRIu64 "\n", r->dropped);
-	if (v->stats)
-		rp_om_value(&om);
+	for (part = 0; part < RP_OM_PARTS; part++) {
+		if (!rp_om_has(om, part))
+			continue;
+		rp_om_head(om, part);
+		rp_om_samples(om, part);
+	}
 	fputc('\n', out);
 	fflush(out);
-	for (e = 0; om.labels && e < om.n; e++)
-		free(om.labels[e]);
-	free(om.labels);
+	rp_om_free(om);
 }

@@ -12,6 +12,23 @@
 #include "lib/nl.h"
 #include "resolve/probe_req.h"
 
+/* probe add's command line: its options, the kind and the targets */
+struct rp_probe_add_args {
+	struct rp_probe_req req;	/* the options, for every target */
+	const char *kind;
+	char **targets;			/* argv's */
+	int ntargets;
+	bool dry_run;
+	size_t max;			/* --max-probes */
+};
+
+/*
+ * argv as probe add takes it (argv[0] the command's name): RP_EXIT_OK,
+ * -1 after --help, or the exit code of a usage error, said. The caller
+ * adds RAWPROBE_F_PERSISTENT or not.
+ */
+int rp_probe_add_parse(int argc, char **argv, struct rp_probe_add_args *a);
+
 /*
  * --ring: the session looked up before any probe is added, so that an
  * unknown name is said as one: RP_EXIT_OK or the exit code.
