@@ -401,7 +401,7 @@ PY
 }
 
 t_count_bad_input() {
-	expect_fail 2 "format is text, json or openmetrics, not 'xml'" $CTL count kprobe:vfs_read -f xml
+	expect_fail 2 "format is text, json, openmetrics, folded, svg or speedscope, not 'xml'" $CTL count kprobe:vfs_read -f xml
 	expect_fail 2 "unknown key 'stak'" $CTL count kprobe:vfs_read --by stak
 	expect_fail 2 "stack: the callers are known at a function's entry" $CTL count kprobe:vfs_read+0x4 --by stack
 	expect_fail 2 "only a kretprobe sees a return value" $CTL count kprobe:vfs_read --by retval
@@ -540,7 +540,7 @@ t_agg_persistent() {
 	promtool_ok $S/agg.prom
 	expect_eq 70 "$(sed -n 's/^rawprobe_hits_total{probe="'$SYS'",comm="getpgid_loop"} //p' $S/agg.prom)" \
 		"agg show -f openmetrics"
-	expect_fail 2 "format is text, json or openmetrics" $CTL agg show "$id" -f xml
+	expect_fail 2 "format is text, json, openmetrics, folded, svg or speedscope" $CTL agg show "$id" -f xml
 	expect_fail 1 "does not count" $CTL agg show "$($CTL probe add kprobe vfs_read)"
 	expect_fail 2 "Usage: rawprobectl agg show ID" $CTL agg show x
 	$CTL probe del all
