@@ -37,6 +37,13 @@
 # an enum, a bool, unsigned int (upper bits that are not its), a
 # pointer, int in a module, unsigned long, void, and one not in BTF.
 #
+# tests/cli/mkcapture.py --typed FILE writes instead records whose values
+# JSON and CSV type (tests/cli/btf.sh, with Debian 6.12's BTF):
+# an int function returning -2 in eax alone and sign-extended, a bool
+# function's false (0x100: its low byte) and true, a u32 and an s32
+# argument with upper register bits set, a bool argument, a pointer
+# returning ERR_PTR(-2), and a kretprobe of no known type.
+#
 # tests/cli/mkcapture.py --stack FILE writes instead records of probes
 # with --stack (RAWPROBE_REC_STACK: return addresses in the string area)
 # for tests/cli/stack.sh and its kallsyms (STACK_KALLSYMS below): the
@@ -291,6 +298,46 @@ def returns(path):
         f.write(b''.join(out))
 
 
+def typed(path):
+    probes = [
+        (1, KRETPROBE, 'kretprobe:vfs_fstatat', [S32, PTR], 'dfd,filename'),
+        (2, KRETPROBE, 'kretprobe:cc_platform_has', [U32], 'attr'),
+        (3, KPROBE, 'kprobe:__cpuhp_remove_state', [S32, U32],
+         'state,invoke'),
+        (4, KRETPROBE, 'kretprobe:filp_open', [], ''),
+        (5, KRETPROBE, 'kretprobe:no_such_fn_rp', [], '')]
+    out = [b'RPCAP001']
+    for pid, kind, name, argtypes, argnames in probes:
+        out.append(desc(pid, kind, name, argtypes))
+        if argnames:
+            out.append(names(pid, argnames))
+    recs = [
+        # int -2 in eax only (the register's upper half 0), then all of it
+        (1, [0xffffffff_ffffff9c, 0x7ffd0000], dict(retval=0xfffffffe)),
+        (1, [-100, 0x7ffd0000], dict(retval=-2)),
+        # bool false in al under other bits, then true; a u32 enum's
+        # upper register bits
+        (2, [0xdeadbeef_00000002], dict(retval=0x100)),
+        (2, [2], dict(retval=1)),
+        # an s32 of -1 in the low half, a bool: its low byte
+        (3, [0x00000000_ffffffff, 0x101], {}),
+        (3, [0, 0x200], {}),
+        (4, [], dict(retval=-2)),
+        (5, [], dict(retval=0xfffffffe)),
+    ]
+    for i, (probe, args, kw) in enumerate(recs):
+        kind = KPROBE if probe == 3 else KRETPROBE
+        if 'retval' in kw:
+            kw['latency'] = 10
+            r = kw['retval']
+            kw['retval'] = r - 2**64 if r >= 2**63 else r
+        out.append(record(7_600_000_000 + 1000 * i, i + 1, probe, kind, 0,
+                          700 + i % 2, 700, 'typed', 0xffffffff81100000,
+                          args, **kw))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
 # The kallsyms of tests/cli/stack.sh (RAWPROBE_KALLSYMS)
 STACK_KALLSYMS = """\
 ffffffff81000000 T _stext
@@ -504,6 +551,8 @@ if __name__ == '__main__':
         fetched(sys.argv[2])
     elif sys.argv[1] == '--returns':
         returns(sys.argv[2])
+    elif sys.argv[1] == '--typed':
+        typed(sys.argv[2])
     elif sys.argv[1] == '--stack':
         stacks(*sys.argv[2:4])
     else:
