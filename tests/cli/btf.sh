@@ -805,10 +805,13 @@ same "returns csv typed" "$T/returns-csv.txt" \
 	-- bash -c "$CTL stream -r $T/returns.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f19 | paste -sd' '"
 check "returns json schema" 0 "valid: 14 documents" "^$" -- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | $VALIDATE record"
 
-# --- values typed from BTF: an int's -2 in eax alone, a bool function's
-# false (0x100) and true, a u32's upper register bits, bool arguments,
-# a pointer's ERR_PTR(-2); enums by name in text ---
-python3 "$here/mkcapture.py" --typed "$T/untyped.rpc"
+# --- values typed from BTF where the capture kept no types: as the
+# capture that kept them reads without BTF (tests/cli/run.sh), and
+# enums by name in text; kept by -f raw for a replay without BTF ---
+python3 "$here/mkcapture.py" --typed "$T/typed.rpc"
+python3 "$here/mkcapture.py" --typed "$T/untyped.rpc" --no-types
+check "typed from BTF json" 0 "^$" "^$" \
+	-- bash -c "cmp <($CTL -j stream -r $T/untyped.rpc 2>/dev/null) <(RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/typed.rpc 2>/dev/null)"
 cat > "$T/typed-csv.txt" <<'CSV'
 -100,0x7ffd0000,,,,,,-2,10
 -100,0x7ffd0000,,,,,,-2,10
@@ -828,6 +831,8 @@ check "typed from BTF u32" 0 '"args":\[2\],"arg_names":\["attr"\],"retval":false
 check "typed from BTF schema" 0 "valid: 8 documents" "^$" -- bash -c "$CTL -j stream -r $T/untyped.rpc 2>/dev/null | $VALIDATE record"
 check "typed from BTF text" 0 "\(attr=CC_ATTR_GUEST_MEM_ENCRYPT\) = false .*\(state=CPUHP_INVALID, invoke=true\)" "^$" \
 	-- bash -c "$CTL stream -r $T/untyped.rpc 2>/dev/null | tr '\n' ' '"
+check "typed kept by raw" 0 "^$" "^$" \
+	-- bash -c "$CTL stream -r $T/untyped.rpc -f raw -o $T/kept.rpc 2>/dev/null && cmp <($CTL -j stream -r $T/untyped.rpc 2>/dev/null) <(RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/kept.rpc 2>/dev/null)"
 
 # A pair's probes on vmlinux functions' entries go through ftrace (the
 # kallsyms address sent): not an alias's (the kernel names the address

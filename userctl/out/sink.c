@@ -452,11 +452,15 @@ static const struct rp_sink_ops rp_perfetto_ops = {
  * A probe's description (struct rp_probe_desc up to its argument names,
  * RP_DESC_CAPTURE_SIZE bytes) comes before its first record (struct
  * rawprobe_record); the names of its arguments, if it has some, follow
- * the description (struct rp_cap_names). Readers skip items they do not
- * know, so older ones read such a capture without the names. The values
- * are typed from the BTF of the replay.
+ * the description (struct rp_cap_names), then its types where they were
+ * known (struct rp_cap_types). Readers skip items they do not know, so
+ * older ones read such a capture without the names or the types: the
+ * items are the format's versions, and the magic stays. A capture
+ * without types (older, or made without BTF) is typed from the BTF of
+ * the replay, as before types were kept.
  */
-enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3 };
+enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3,
+       RP_CAP_TYPES = 4 };
 
 struct rp_cap_item {
 	uint32_t tag, len;
@@ -466,8 +470,17 @@ struct rp_cap_names {
 	uint32_t id;
 	char names[RAWPROBE_ARG_NAMES_LEN];	/* NUL-terminated */
 };
+
+/* The types BTF gave, which the replay's machine may not have */
+struct rp_cap_types {
+	uint32_t id;
+	uint8_t ret_type;	/* enum rp_ret_type */
+	uint8_t arg_bool;	/* bit i: argument i is a bool */
+	uint8_t pad[2];		/* 0 */
+};
 _Static_assert(RP_DESC_CAPTURE_SIZE == 240, "the capture's probe item");
 _Static_assert(sizeof(struct rp_cap_names) == 132, "the capture's names item");
+_Static_assert(sizeof(struct rp_cap_types) == 8, "the capture's types item");
 
 static void rp_cap_put(FILE *out, uint32_t tag, const void *p, uint32_t len)
 {
@@ -482,20 +495,33 @@ static void rp_raw_begin(struct rp_sink *s)
 	fwrite(RP_CAPTURE_MAGIC, 8, 1, s->out);
 }
 
+/* A probe's description, its names and types, before its first record */
+static void rp_raw_desc(struct rp_sink *s, const struct rp_probe_desc *d)
+{
+	rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
+	if (rp_desc_has_names(d)) {
+		struct rp_cap_names n = { .id = d->id };
+
+		memcpy(n.names, d->arg_names, sizeof(n.names));
+		rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
+	}
+	if (d->ret_type != RP_RET_RAW || d->arg_bool) {
+		struct rp_cap_types t = {
+			.id = d->id, .ret_type = d->ret_type,
+			.arg_bool = d->arg_bool,
+		};
+
+		rp_cap_put(s->out, RP_CAP_TYPES, &t, sizeof(t));
+	}
+}
+
 static void rp_raw_record(struct rp_sink *s, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
 	struct rp_idset *known = s->priv;
 
-	if (d && rp_idset_add(known, d->id) == 1) {
-		rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
-		if (rp_desc_has_names(d)) {
-			struct rp_cap_names n = { .id = d->id };
-
-			memcpy(n.names, d->arg_names, sizeof(n.names));
-			rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
-		}
-	}
+	if (d && rp_idset_add(known, d->id) == 1)
+		rp_raw_desc(s, d);
 	rp_cap_put(s->out, RP_CAP_RECORD, r, sizeof(*r));
 }
 
@@ -593,7 +619,19 @@ static void rp_cap_names(struct rp_cap_probes *p, struct rp_cap_names *n)
 		rp_desc_set_names(d, n->names);
 }
 
-/* A record's probe, typed by types() before its first record */
+/* Types of the latest probe of that id; a type this reader lacks, raw */
+static void rp_cap_types(struct rp_cap_probes *p, const struct rp_cap_types *t)
+{
+	struct rp_probe_desc *d = rp_cap_find(p, t->id);
+
+	if (!d)
+		return;
+	d->ret_type = t->ret_type <= RP_RET_MAX ? t->ret_type : RP_RET_RAW;
+	d->arg_bool = t->arg_bool & rp_desc_bool_args(d);
+	d->types_known = 1;
+}
+
+/* A record's probe, typed by types() before its first record if need be */
 static const struct rp_probe_desc *
 rp_cap_record_desc(struct rp_cap_probes *p, uint32_t id, rp_desc_types_fn types)
 {
@@ -611,6 +649,7 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
 		struct rawprobe_record r;
 		struct rp_probe_desc d;
 		struct rp_cap_names n;
+		struct rp_cap_types t;
 	} u;
 	struct rp_cap_item it;
 	int err = 0;
@@ -619,6 +658,7 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
 		if ((it.tag == RP_CAP_PROBE && it.len != RP_DESC_CAPTURE_SIZE) ||
 		    (it.tag == RP_CAP_RECORD && it.len != sizeof(u.r)) ||
 		    (it.tag == RP_CAP_NAMES && it.len != sizeof(u.n)) ||
+		    (it.tag == RP_CAP_TYPES && it.len != sizeof(u.t)) ||
 		    it.len > sizeof(u))
 			return -EBADMSG;
 		if (it.len && fread(&u, it.len, 1, f) != 1)
@@ -627,6 +667,8 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
 			err = rp_cap_add(probes, &u.d);
 		else if (it.tag == RP_CAP_NAMES)
 			rp_cap_names(probes, &u.n);
+		else if (it.tag == RP_CAP_TYPES)
+			rp_cap_types(probes, &u.t);
 		else if (it.tag == RP_CAP_RECORD)
 			err = fn(&u.r, rp_cap_record_desc(probes, u.r.probe_id,
 							  types), ctx);

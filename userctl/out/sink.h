@@ -65,8 +65,8 @@ void rp_sink_flush(struct rp_sink *s);
 #define RP_CAPTURE_MAGIC "RPCAP001"
 /*
  * Read path record by record; fn gets each with its probe's description.
- * types, if not NULL, types a description (rp_btf_desc_types()) before
- * its first record.
+ * types, if not NULL, types a description the capture kept no types of
+ * (rp_btf_desc_types()), before its first record.
  */
 typedef int (*rp_capture_fn)(const struct rawprobe_record *r,
 			     const struct rp_probe_desc *d, void *ctx);

@@ -63,7 +63,7 @@ static unsigned long long rp_now_ns(void)
 
 /*
  * Text names bools and enums, and text, JSON and CSV type return values
- * and bools, from BTF: looked up per probe
+ * and bools, from BTF (a capture keeps the types): looked up per probe
  * when its description is made, before the reading starts. (At the first
  * record, BTF's parse and the lookup stalled a kretprobe stream's first
  * drain for 0.4 s under TCG while the loop it traced filled the rings
