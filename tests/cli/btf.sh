@@ -765,7 +765,7 @@ check "template field"   2 "^$" "'1x' is no field \(time, ts, cpu" -- $CTL strea
 check "template fields"  2 "^$" "more than 64 fields" -- $CTL stream -r "$T/names.rpc" --template "$(printf '{pid}%.0s' $(seq 65))"
 check "template json"    2 "^$" "--template writes text lines: not with --format json" -- $CTL stream -r "$T/names.rpc" --template '{pid}' -f json
 
-# --- kretprobes' return values typed from BTF: text only ---
+# --- kretprobes' return values typed from BTF ---
 python3 "$here/mkcapture.py" --returns "$T/returns.rpc"
 cat >"$T/returns.txt" <<'EOF'
      7.500000   0     500 cat              kretprobe:it_real_fn     = HRTIMER_NORESTART (10 ns)
@@ -786,13 +786,53 @@ EOF
 same "returns text"      "$T/returns.txt" -- $CTL stream -r "$T/returns.rpc"
 same "returns text, ASan" "$T/returns.txt" -- env ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
 	UBSAN_OPTIONS=halt_on_error=1:exitcode=98 "$repo/build/asan/rawprobectl" stream -r "$T/returns.rpc"
-# without BTF: the register, signed, as before; JSON keeps it so
+# without BTF: the register, signed, as before; with it, JSON has the
+# register in retval_raw where retval reads otherwise
 echo "0 1 7 256 1 -2401053092612145148 -131391578578944 -2 4294967295 0 -1 5 -14 4294967295" >"$T/returns-raw.txt"
 same "returns without BTF" "$T/returns-raw.txt" \
 	-- bash -c "RAWPROBECTL_BTF=/nonexistent $CTL stream -r $T/returns.rpc 2>/dev/null | sed -E 's/.* = (-?[0-9]+) \\(10 ns\\)\$/\\1/' | paste -sd' '"
 same "returns json raw"  "$T/returns-raw.txt" \
-	-- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.loads(l)[\"retval\"] for l in sys.stdin])'"
+	-- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.loads(l).get(\"retval_raw\", json.loads(l)[\"retval\"]) for l in sys.stdin])'"
+same "returns json without BTF" "$T/returns-raw.txt" \
+	-- bash -c "RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.loads(l)[\"retval\"] for l in sys.stdin])'"
+# typed: an enum's number, a bool, u32, a pointer unsigned, int, unsigned
+# long, void and no BTF as the register
+echo "0 1 7 false true 4 18446612682130972672 18446744073709551614 -1 0 18446744073709551615 5 -14 4294967295" >"$T/returns-json.txt"
+same "returns json typed" "$T/returns-json.txt" \
+	-- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.dumps(json.loads(l)[\"retval\"]) for l in sys.stdin])'"
+echo "0 1 7 false true 4 0xffff888003a1e000 0xfffffffffffffffe -1 0 18446744073709551615 5 -14 4294967295" >"$T/returns-csv.txt"
+same "returns csv typed" "$T/returns-csv.txt" \
+	-- bash -c "$CTL stream -r $T/returns.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f19 | paste -sd' '"
 check "returns json schema" 0 "valid: 14 documents" "^$" -- bash -c "$CTL -j stream -r $T/returns.rpc 2>/dev/null | $VALIDATE record"
+
+# --- values typed from BTF where the capture kept no types: as the
+# capture that kept them reads without BTF (tests/cli/run.sh), and
+# enums by name in text; kept by -f raw for a replay without BTF ---
+python3 "$here/mkcapture.py" --typed "$T/typed.rpc"
+python3 "$here/mkcapture.py" --typed "$T/untyped.rpc" --no-types
+check "typed from BTF json" 0 "^$" "^$" \
+	-- bash -c "cmp <($CTL -j stream -r $T/untyped.rpc 2>/dev/null) <(RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/typed.rpc 2>/dev/null)"
+cat > "$T/typed-csv.txt" <<'CSV'
+-100,0x7ffd0000,,,,,,-2,10
+-100,0x7ffd0000,,,,,,-2,10
+2,,,,,,,false,10
+2,,,,,,,true,10
+-1,true,,,,,,,
+0,false,,,,,,,
+,,,,,,,0xfffffffffffffffe,10
+,,,,,,,4294967294,10
+CSV
+check "typed from BTF csv" 0 "^$" "^$" \
+	-- bash -c "$CTL stream -r $T/untyped.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f12-20 | diff $T/typed-csv.txt -"
+check "typed from BTF values" 0 '^-2 -2 false true \[-1, true\] \[0, false\] 18446744073709551614 4294967294$' "^$" \
+	-- bash -c "$CTL -j stream -r $T/untyped.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.dumps(r[\"retval\"] if \"retval\" in r else r[\"args\"]) for r in map(json.loads, sys.stdin)])'"
+check "typed from BTF u32" 0 '"args":\[2\],"arg_names":\["attr"\],"retval":false,"retval_raw":256,' "^$" \
+	-- bash -c "$CTL -j stream -r $T/untyped.rpc 2>/dev/null | sed -n 3p"
+check "typed from BTF schema" 0 "valid: 8 documents" "^$" -- bash -c "$CTL -j stream -r $T/untyped.rpc 2>/dev/null | $VALIDATE record"
+check "typed from BTF text" 0 "\(attr=CC_ATTR_GUEST_MEM_ENCRYPT\) = false .*\(state=CPUHP_INVALID, invoke=true\)" "^$" \
+	-- bash -c "$CTL stream -r $T/untyped.rpc 2>/dev/null | tr '\n' ' '"
+check "typed kept by raw" 0 "^$" "^$" \
+	-- bash -c "$CTL stream -r $T/untyped.rpc -f raw -o $T/kept.rpc 2>/dev/null && cmp <($CTL -j stream -r $T/untyped.rpc 2>/dev/null) <(RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/kept.rpc 2>/dev/null)"
 
 # A pair's probes on vmlinux functions' entries go through ftrace (the
 # kallsyms address sent): not an alias's (the kernel names the address

@@ -37,6 +37,14 @@
 # an enum, a bool, unsigned int (upper bits that are not its), a
 # pointer, int in a module, unsigned long, void, and one not in BTF.
 #
+# tests/cli/mkcapture.py --typed FILE [--no-types] writes instead records
+# whose values JSON and CSV type (tests/cli/run.sh without BTF, from the
+# types item; tests/cli/btf.sh with Debian 6.12's BTF and --no-types):
+# an int function returning -2 in eax alone and sign-extended, a bool
+# function's false (0x100: its low byte) and true, a u32 and an s32
+# argument with upper register bits set, a bool argument, a pointer
+# returning ERR_PTR(-2), and a kretprobe of no known type.
+#
 # tests/cli/mkcapture.py --stack FILE writes instead records of probes
 # with --stack (RAWPROBE_REC_STACK: return addresses in the string area)
 # for tests/cli/stack.sh and its kallsyms (STACK_KALLSYMS below): the
@@ -49,7 +57,9 @@
 # payload): 1 = a probe description (the first 240 bytes of struct
 # rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
 # 3 = the argument names of the probe described last with that id (u32
-# id, 128 bytes "fd,buf,count" and NULs).
+# id, 128 bytes "fd,buf,count" and NULs), 4 = its types (u32 id, u8
+# return type: 0 unknown, 1 s64, 2 u64, 3 s32, 4 u32, 5 bool, 6 ptr; u8
+# bit i: argument i is a bool; 2 bytes 0).
 import random
 import struct
 import sys
@@ -75,6 +85,14 @@ def desc(pid, kind, name, types, is_addr=0, by_name=0, pair_end=0):
 def names(pid, text):
     body = struct.pack('<I128s', pid, as_bytes(text))
     return struct.pack('<II', 3, len(body)) + body
+
+
+RET_RAW, RET_S64, RET_U64, RET_S32, RET_U32, RET_BOOL, RET_PTR = range(7)
+
+
+def types(pid, ret, arg_bool=0):
+    body = struct.pack('<IBBxx', pid, ret, arg_bool)
+    return struct.pack('<II', 4, len(body)) + body
 
 
 STR_ARG_MULTI = 0xfe
@@ -287,6 +305,50 @@ def returns(path):
         out.append(record(7_500_000_000 + 1000 * i, i + 1, probe, KRETPROBE,
                           0, 500, 500, 'cat', 0xffffffff81100000,
                           retval=ret, latency=10))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
+def typed(path, keep_types=True):
+    probes = [
+        (1, KRETPROBE, 'kretprobe:vfs_fstatat', [S32, PTR], 'dfd,filename',
+         RET_S32, 0),
+        (2, KRETPROBE, 'kretprobe:cc_platform_has', [U32], 'attr',
+         RET_BOOL, 0),
+        (3, KPROBE, 'kprobe:__cpuhp_remove_state', [S32, U32],
+         'state,invoke', RET_RAW, 0b10),
+        (4, KRETPROBE, 'kretprobe:filp_open', [], '', RET_PTR, 0),
+        (5, KRETPROBE, 'kretprobe:no_such_fn_rp', [], '', RET_RAW, 0)]
+    out = [b'RPCAP001']
+    for pid, kind, name, argtypes, argnames, ret, bools in probes:
+        out.append(desc(pid, kind, name, argtypes))
+        if argnames:
+            out.append(names(pid, argnames))
+        if keep_types and (ret != RET_RAW or bools):
+            out.append(types(pid, ret, bools))
+    recs = [
+        # int -2 in eax only (the register's upper half 0), then all of it
+        (1, [0xffffffff_ffffff9c, 0x7ffd0000], dict(retval=0xfffffffe)),
+        (1, [-100, 0x7ffd0000], dict(retval=-2)),
+        # bool false in al under other bits, then true; a u32 enum's
+        # upper register bits
+        (2, [0xdeadbeef_00000002], dict(retval=0x100)),
+        (2, [2], dict(retval=1)),
+        # an s32 of -1 in the low half, a bool: its low byte
+        (3, [0x00000000_ffffffff, 0x101], {}),
+        (3, [0, 0x200], {}),
+        (4, [], dict(retval=-2)),
+        (5, [], dict(retval=0xfffffffe)),
+    ]
+    for i, (probe, args, kw) in enumerate(recs):
+        kind = KPROBE if probe == 3 else KRETPROBE
+        if 'retval' in kw:
+            kw['latency'] = 10
+            r = kw['retval']
+            kw['retval'] = r - 2**64 if r >= 2**63 else r
+        out.append(record(7_600_000_000 + 1000 * i, i + 1, probe, kind, 0,
+                          700 + i % 2, 700, 'typed', 0xffffffff81100000,
+                          args, **kw))
     with open(path, 'wb') as f:
         f.write(b''.join(out))
 
@@ -504,6 +566,8 @@ if __name__ == '__main__':
         fetched(sys.argv[2])
     elif sys.argv[1] == '--returns':
         returns(sys.argv[2])
+    elif sys.argv[1] == '--typed':
+        typed(sys.argv[2], sys.argv[3:4] != ['--no-types'])
     elif sys.argv[1] == '--stack':
         stacks(*sys.argv[2:4])
     else:

@@ -377,6 +377,97 @@ print('perfetto ok')
 PY
 check "perfetto slices"  0 "perfetto ok" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f perfetto -o $T/p.json 2>/dev/null && python3 $T/perfetto.py $T/p.json"
 check "raw round trip"   0 "^$" "^$" -- bash -c "$CTL stream -r $T/cap.rpc -f raw -o $T/cap2.rpc 2>/dev/null && cmp <($CTL -j stream -r $T/cap.rpc 2>/dev/null) <($CTL -j stream -r $T/cap2.rpc 2>/dev/null)"
+# --- values by their types, from the capture's types item (no BTF here):
+# an int's -2 in eax alone, a bool function's false (0x100) and true, a
+# u32's and an s32's upper register bits, a bool argument, a pointer's
+# ERR_PTR(-2); retval_raw where retval reads otherwise; a probe of no
+# known type as before ---
+python3 "$here/mkcapture.py" --typed "$T/typed.rpc"
+NOBTF="env RAWPROBECTL_BTF=/nonexistent"
+cat > "$T/typed.py" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 8, len(recs)
+assert recs[0]['retval'] == -2 and recs[0]['retval_raw'] == 4294967294, recs[0]
+assert recs[0]['args'] == [-100, 0x7ffd0000], recs[0]
+assert recs[1]['retval'] == -2 and 'retval_raw' not in recs[1], recs[1]
+assert recs[2]['retval'] is False and recs[2]['retval_raw'] == 256, recs[2]
+assert recs[3]['retval'] is True and recs[3]['retval_raw'] == 1, recs[3]
+assert recs[2]['args'] == [2], recs[2]
+assert recs[4]['args'] == [-1, True] and recs[5]['args'] == [0, False], recs[4:6]
+assert recs[6]['retval'] == 2**64 - 2 and recs[6]['retval_raw'] == -2, recs[6]
+assert recs[7]['retval'] == 4294967294 and 'retval_raw' not in recs[7], recs[7]
+print('typed json ok')
+PY
+# -p's documents, one a line
+cat > "$T/pretty.py" <<'PY'
+import json, sys
+t, dec, i = sys.stdin.read(), json.JSONDecoder(), 0
+while t[i:].strip():
+    o, i = dec.raw_decode(t, len(t) - len(t[i:].lstrip()))
+    print(json.dumps(o))
+PY
+check "typed json"       0 "^typed json ok$" "^$" -- bash -c "$NOBTF $CTL -j stream -r $T/typed.rpc -o $T/typed.json 2>/dev/null && python3 $T/typed.py $T/typed.json"
+check "typed json pretty" 0 "^typed json ok$" "^$" -- bash -c "$NOBTF $CTL -p stream -r $T/typed.rpc 2>/dev/null | python3 $T/pretty.py > $T/typed-p.json && python3 $T/typed.py $T/typed-p.json"
+check "typed json schema" 0 "valid: 8 documents" "^$" -- bash -c "$NOBTF $CTL -j stream -r $T/typed.rpc 2>/dev/null | $VALIDATE record"
+cat > "$T/typed-csv.txt" <<'CSV'
+-100,0x7ffd0000,,,,,,-2,10
+-100,0x7ffd0000,,,,,,-2,10
+2,,,,,,,false,10
+2,,,,,,,true,10
+-1,true,,,,,,,
+0,false,,,,,,,
+,,,,,,,0xfffffffffffffffe,10
+,,,,,,,4294967294,10
+CSV
+check "typed csv"        0 "^$" "^$" -- bash -c "$NOBTF $CTL stream -r $T/typed.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f12-20 | diff $T/typed-csv.txt -"
+cat > "$T/typed.txt" <<'TXT'
+     7.600000   0     700 typed            kretprobe:vfs_fstatat    (dfd=-100, filename=0x7ffd0000) = -2 (10 ns)
+     7.600001   0     701 typed            kretprobe:vfs_fstatat    (dfd=-100, filename=0x7ffd0000) = -2 (10 ns)
+     7.600002   0     700 typed            kretprobe:cc_platform_has (attr=2) = false (10 ns)
+     7.600003   0     701 typed            kretprobe:cc_platform_has (attr=2) = true (10 ns)
+     7.600004   0     700 typed            kprobe:__cpuhp_remove_state (state=-1, invoke=true)
+     7.600005   0     701 typed            kprobe:__cpuhp_remove_state (state=0, invoke=false)
+     7.600006   0     700 typed            kretprobe:filp_open      = 0xfffffffffffffffe (10 ns)
+     7.600007   0     701 typed            kretprobe:no_such_fn_rp  = 4294967294 (10 ns)
+TXT
+check "typed text"       0 "^$" "^$" -- bash -c "$NOBTF $CTL stream -r $T/typed.rpc 2>/dev/null | diff $T/typed.txt -"
+check "typed perfetto"   0 '"arg0":2,"retval":false\}.*"arg0":-1,"arg1":true\}' "^$" -- bash -c "$NOBTF $CTL stream -r $T/typed.rpc -f perfetto 2>/dev/null | tr -d '\n'"
+# the types item is written back with the probe
+check "typed raw round trip" 0 "^$" "^$" -- bash -c "$NOBTF $CTL stream -r $T/typed.rpc -f raw -o $T/typed2.rpc 2>/dev/null && cmp <($NOBTF $CTL -j stream -r $T/typed.rpc 2>/dev/null) <($NOBTF $CTL -j stream -r $T/typed2.rpc 2>/dev/null)"
+# a types item of another length is refused; an unknown return type, or
+# a probe the capture does not describe, is read as no type known; bools
+# only among the 32-bit arguments
+cat > "$T/badtypes.py" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+first = d.index(struct.pack('<II', 2, 256))     # the first record's item
+rec = d[first:first + 8 + 256]
+body = struct.pack('<IBBxx', 1, 99, 0xff) if sys.argv[3] == 'unknown' else \
+    struct.pack('<IBBxxx', 1, 3, 0) if sys.argv[3] == 'long' else \
+    struct.pack('<IBBxx', 77, 3, 0)
+open(sys.argv[2], 'wb').write(d + struct.pack('<II', 4, len(body)) + body + rec)
+PY
+python3 "$T/badtypes.py" "$T/typed.rpc" "$T/badlen.rpc" long
+python3 "$T/badtypes.py" "$T/typed.rpc" "$T/badret.rpc" unknown
+python3 "$T/badtypes.py" "$T/typed.rpc" "$T/badid.rpc" other
+check "types item length" 1 "^$" "Bad message" -- env RAWPROBECTL_BTF=/nonexistent $CTL stream -r "$T/badlen.rpc" -o /dev/null
+check "types item unknown type" 0 '"args":\[true,2147287040\],"arg_names":\["dfd","filename"\],"retval":4294967294,"latency_ns":10\}$' "^$" \
+	-- bash -c "$NOBTF $CTL -j stream -r $T/badret.rpc 2>/dev/null | tail -1"
+check "types item other probe" 0 '"retval":-2,"retval_raw":4294967294,"latency_ns":10\}$' "^$" \
+	-- bash -c "$NOBTF $CTL -j stream -r $T/badid.rpc 2>/dev/null | tail -1"
+# without the types item (an older capture) nor BTF: the register, as
+# before types; 32-bit arguments cut all the same
+python3 "$here/mkcapture.py" --typed "$T/untyped.rpc" --no-types
+cat > "$T/untyped.py" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+print(*[r['retval'] if 'retval' in r else r['args'] for r in recs],
+      'raw' in str(recs))
+PY
+check "untyped json"     0 "^4294967294 -2 256 1 \[-1, 257\] \[0, 512\] -2 4294967294 False$" "^$" \
+	-- bash -c "$NOBTF $CTL -j stream -r $T/untyped.rpc 2>/dev/null | python3 $T/untyped.py"
+check "untyped u32 cut"  0 '"args":\[2\],' "^$" -- bash -c "$NOBTF $CTL -j stream -r $T/untyped.rpc 2>/dev/null | sed -n 3p"
 check "not a capture"    1 "^$" "not a rawprobectl capture" -- $CTL stream -r "$T/kallsyms"
 check "missing capture"  1 "^$" "No such file" -- $CTL stream -r "$T/nope"
 

@@ -153,6 +153,58 @@ static int ref_names(const struct rp_probe_desc *d, char names[][128])
 	return n;
 }
 
+/* An argument's value as its 32-bit type has it: the upper bits dropped */
+static uint64_t ref_cut(unsigned int type, uint64_t v)
+{
+	if (type == RAWPROBE_ARG_S32)
+		return (uint64_t)(int64_t)(int32_t)v;
+	return type == RAWPROBE_ARG_U32 ? (uint32_t)v : v;
+}
+
+/* A bool (d->arg_bool): its low byte, true or false; NULL if not one */
+static const char *ref_bool_arg(const struct rp_probe_desc *d, unsigned int i,
+				uint64_t v)
+{
+	if (!d || !((d->arg_bool >> i) & 1))
+		return NULL;
+	return v & 0xff ? "true" : "false";
+}
+
+/*
+ * A return value by d->ret_type into buf (a pointer: in hex for text, a
+ * number for JSON); *differs: it is not the register as a signed number.
+ */
+static void ref_ret(char *buf, size_t len, const struct rp_probe_desc *d,
+		    int64_t raw, bool json, bool *differs)
+{
+	uint64_t v = (uint64_t)raw;
+
+	*differs = raw < 0;
+	switch (d ? d->ret_type : RP_RET_RAW) {
+	case RP_RET_U64:
+		snprintf(buf, len, "%" PRIu64, v);
+		break;
+	case RP_RET_S32:
+		snprintf(buf, len, "%" PRId32, (int32_t)v);
+		*differs = (int32_t)v != raw;
+		break;
+	case RP_RET_U32:
+		snprintf(buf, len, "%" PRIu32, (uint32_t)v);
+		*differs = (int64_t)(uint32_t)v != raw;
+		break;
+	case RP_RET_BOOL:
+		snprintf(buf, len, "%s", v & 0xff ? "true" : "false");
+		*differs = true;
+		break;
+	case RP_RET_PTR:
+		snprintf(buf, len, json ? "%" PRIu64 : "0x%" PRIx64, v);
+		break;
+	default:
+		snprintf(buf, len, "%" PRId64, raw);
+		*differs = false;
+	}
+}
+
 static const char *ref_label_of(const struct rp_probe_desc *d, unsigned int i,
 				unsigned int type, uint64_t v)
 {
@@ -217,6 +269,9 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 	int nnames = ref_names(d, names);
 	const char *label;
 	unsigned int i, type;
+	char ret[32];
+	bool differs;
+	uint64_t v;
 
 	fprintf(out, "%6llu.%06llu %3u %7u ", t / 1000000000ULL,
 		(t / 1000) % 1000000ULL, r->cpu, r->pid);
@@ -233,6 +288,7 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 			if ((int)i < nnames)
 				fprintf(out, "%s=", names[i]);
 			type = rp_argtype_of(d, i);
+			v = ref_cut(type, r->args[i]);
 			if ((r->fault_mask >> i) & 1)
 				fputs("(fault)", out);
 			else if ((r->flags & RAWPROBE_REC_STR) && i == r->str_arg)
@@ -240,13 +296,15 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 			else if ((r->flags & RAWPROBE_REC_STR_FAULT) &&
 				 i == r->str_arg)
 				fputs("<fault>", out);
-			else if (nnames && (label = ref_label_of(d, i, type,
-								  r->args[i])))
+			else if ((label = ref_bool_arg(d, i, r->args[i])))
+				fputs(label, out);
+			else if (nnames &&
+				 (label = ref_label_of(d, i, type, v)))
 				fputs(label, out);
 			else if (nnames && type == RAWPROBE_ARG_U64)
-				fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
+				fprintf(out, "%" PRIu64, v);
 			else
-				ref_arg(out, type, r->args[i]);
+				ref_arg(out, type, v);
 		}
 		fputc(')', out);
 	}
@@ -257,9 +315,13 @@ static void ref_text(FILE *out, const struct rawprobe_record *r,
 	}
 	if ((r->flags & RAWPROBE_REC_RETVAL) && ref_is_pair(d))
 		fprintf(out, " (%" PRIu64 " ns)", (uint64_t)r->latency_ns);
-	else if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, " = %" PRId64 " (%" PRIu64 " ns)",
-			(int64_t)r->retval, (uint64_t)r->latency_ns);
+	else if (r->flags & RAWPROBE_REC_RETVAL) {
+		ref_ret(ret, sizeof(ret), d, r->retval, false, &differs);
+		fprintf(out, " = %s", ret);
+		if (d && d->ret_type == RP_RET_PTR)
+			ref_sym(out, (uint64_t)r->retval);
+		fprintf(out, " (%" PRIu64 " ns)", (uint64_t)r->latency_ns);
+	}
 	fputc('\n', out);
 	ref_text_stack(out, r);
 }
@@ -339,9 +401,11 @@ static void ref_json_args_text(FILE *out, const struct rawprobe_record *r,
 static void ref_json(FILE *out, const struct rawprobe_record *r,
 		     const struct rp_probe_desc *d)
 {
-	char sym[200], names[RAWPROBE_MAX_ARGS][128];
+	char sym[200], names[RAWPROBE_MAX_ARGS][128], ret[32];
 	int nnames = ref_names(d, names);
+	const char *b;
 	unsigned int i;
+	bool differs;
 
 	fprintf(out, "{\"ts_ns\":%" PRIu64 ",\"seq\":%" PRIu64
 		",\"cpu\":%u,\"pid\":%u,\"tgid\":%u", (uint64_t)r->ts_ns,
@@ -359,14 +423,17 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 		fputs(",\"args\":[", out);
 		for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 			unsigned int t = rp_argtype_of(d, i);
+			uint64_t v = ref_cut(t, r->args[i]);
 
 			fputs(i ? "," : "", out);
 			if ((r->fault_mask >> i) & 1)
 				fputs("null", out);
+			else if ((b = ref_bool_arg(d, i, r->args[i])))
+				fputs(b, out);
 			else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
-				fprintf(out, "%" PRId64, (int64_t)r->args[i]);
+				fprintf(out, "%" PRId64, (int64_t)v);
 			else
-				fprintf(out, "%" PRIu64, (uint64_t)r->args[i]);
+				fprintf(out, "%" PRIu64, v);
 		}
 		fputc(']', out);
 		for (i = 0; i < (unsigned int)nnames; i++)
@@ -377,7 +444,11 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 		ref_json_args_text(out, r, d);
 	}
 	if (r->flags & RAWPROBE_REC_STR) {
-		ref_json_str(out, "str", r->str);
+		/* the area up to a NUL (a stack's frames may have none) */
+		char str[RAWPROBE_STR_LEN + 1] = "";
+
+		memcpy(str, r->str, RAWPROBE_STR_LEN);
+		ref_json_str(out, "str", str);
 		fprintf(out, ",\"str_truncated\":%s",
 			r->flags & RAWPROBE_REC_STR_TRUNC ? "true" : "false");
 	}
@@ -389,9 +460,15 @@ static void ref_json(FILE *out, const struct rawprobe_record *r,
 		fprintf(out, ",\"latency_ns\":%" PRIu64 ",\"end_pid\":%" PRIu32
 			",\"end_tgid\":%" PRIu32, (uint64_t)r->latency_ns,
 			(uint32_t)r->end_task, (uint32_t)(r->end_task >> 32));
-	else if (r->flags & RAWPROBE_REC_RETVAL)
-		fprintf(out, ",\"retval\":%" PRId64 ",\"latency_ns\":%" PRIu64,
-			(int64_t)r->retval, (uint64_t)r->latency_ns);
+	else if (r->flags & RAWPROBE_REC_RETVAL) {
+		ref_ret(ret, sizeof(ret), d, r->retval, true, &differs);
+		fprintf(out, ",\"retval\":%s", ret);
+		if (differs)
+			fprintf(out, ",\"retval_raw\":%" PRId64,
+				(int64_t)r->retval);
+		fprintf(out, ",\"latency_ns\":%" PRIu64,
+			(uint64_t)r->latency_ns);
+	}
 	fputs("}\n", out);
 }
 
@@ -705,19 +782,22 @@ static void test_text_worst_stack(void **state)
 
 /*
  * The test's return types, by probe id: s32, u32, s64, u64, ptr; 10 a
- * bool, 11 an enum whose value 2 has a name that is no identifier.
+ * bool, 11 an enum (u32) whose value 2 has a name that is no identifier;
+ * 12 not known.
  */
-static const char *test_ret_label(const struct rp_probe_desc *d, uint64_t v,
-				  unsigned int *type)
+static unsigned char test_ret_type(uint32_t id)
 {
-	static const unsigned int types[] = {
-		RAWPROBE_ARG_S32, RAWPROBE_ARG_U32, RAWPROBE_ARG_S64,
-		RAWPROBE_ARG_U64, RAWPROBE_ARG_PTR,
+	static const unsigned char types[] = {
+		RP_RET_S32, RP_RET_U32, RP_RET_S64, RP_RET_U64, RP_RET_PTR,
 	};
 
-	*type = d->id < 10 ? types[d->id % 5] : RAWPROBE_ARG_U32;
-	if (d->id == 10)
-		return v & 0xff ? "true" : "false";
+	if (id < 10)
+		return types[id % 5];
+	return id == 10 ? RP_RET_BOOL : id == 11 ? RP_RET_U32 : RP_RET_RAW;
+}
+
+static const char *test_ret_label(const struct rp_probe_desc *d, uint64_t v)
+{
 	if (d->id == 11)
 		return v == 1 ? "HRTIMER_RESTART" : v == 2 ? "not one" : NULL;
 	return NULL;
@@ -727,7 +807,8 @@ static const char *test_ret_label(const struct rp_probe_desc *d, uint64_t v,
 static void check_ret(uint32_t id, uint64_t v, const char *want)
 {
 	struct rp_probe_desc d = { .id = id, .kind = RAWPROBE_KIND_KRETPROBE,
-				   .name = "kretprobe:f" };
+				   .name = "kretprobe:f",
+				   .ret_type = test_ret_type(id) };
 	struct rawprobe_record r;
 	char *text, *at;
 
@@ -746,7 +827,8 @@ static void check_ret(uint32_t id, uint64_t v, const char *want)
 /* Return values typed from BTF (rp_ret_label_fn): a register's bits. */
 static void test_ret_typed(void **state)
 {
-	struct rp_probe_desc d = { .id = 4, .kind = RAWPROBE_KIND_KRETPROBE };
+	struct rp_probe_desc d = { .id = 4, .kind = RAWPROBE_KIND_KRETPROBE,
+				   .ret_type = RP_RET_PTR };
 	struct rawprobe_record r;
 	char *text;
 
@@ -780,8 +862,80 @@ static void test_ret_typed(void **state)
 	assert_null(strchr(text, 0x1b));
 	free(text);
 	/* no type known: the signed 64 bits, as before */
+	check_ret(12, 0xffffffffULL, " = 4294967295 (7 ns)\n");
+	check_ret(12, 0x100, " = 256 (7 ns)\n");
+	/* an enum's type without its names: the number */
 	rp_format_set_ret_labels(NULL);
-	check_ret(0, 0xffffffffULL, " = 4294967295 (7 ns)\n");
+	check_ret(11, 0xffffffff00000001ULL, " = 1 (7 ns)\n");
+}
+
+/* The part of r's JSON (compact and pretty) from "args" to its end */
+static void check_json_tail(const struct rawprobe_record *r,
+			    const struct rp_probe_desc *d, const char *want)
+{
+	char *text = format_as(JSON_BUF, r, d), *at;
+
+	at = strstr(text, ",\"args\":");
+	assert_non_null(at);
+	assert_string_equal(at, want);
+	free(text);
+	check_same(PRETTY_FILE, PRETTY_BUF, r, d);
+}
+
+/*
+ * JSON's typed values: a bool argument true or false by its low byte, a
+ * u32's and an s32's upper register bits dropped; the return value by
+ * its type, the register in retval_raw where that reads otherwise.
+ */
+static void test_json_typed(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 1, .kind = RAWPROBE_KIND_KRETPROBE, .nargs = 4,
+		.argtypes = { RAWPROBE_ARG_U32, RAWPROBE_ARG_U32,
+			      RAWPROBE_ARG_S32, RAWPROBE_ARG_PTR },
+		.name = "kretprobe:f", .arg_bool = 1, .ret_type = RP_RET_S32,
+	};
+	struct rawprobe_record r;
+
+	(void)state;
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_KRETPROBE;
+	r.flags = RAWPROBE_REC_ARGS | RAWPROBE_REC_RETVAL;
+	r.nargs = 4;
+	r.args[0] = 0x100;			/* a bool: its low byte */
+	r.args[1] = 0xdeadbeef00000005ULL;	/* u32: 5 */
+	r.args[2] = 0x00000000fffffffeULL;	/* s32: -2 */
+	r.args[3] = 0xffff888000001000ULL;
+	r.retval = 0xfffffffe;			/* int -2 in eax */
+	r.latency_ns = 7;
+	check_json_tail(&r, &d, ",\"args\":[false,5,-2,18446612682070036480],"
+			"\"retval\":-2,\"retval_raw\":4294967294,"
+			"\"latency_ns\":7}\n");
+	r.args[0] = 0xff01;
+	r.retval = -2;			/* sign-extended: the same */
+	check_json_tail(&r, &d, ",\"args\":[true,5,-2,18446612682070036480],"
+			"\"retval\":-2,\"latency_ns\":7}\n");
+	d.ret_type = RP_RET_BOOL;
+	r.retval = 0x100;
+	check_json_tail(&r, &d, ",\"args\":[true,5,-2,18446612682070036480],"
+			"\"retval\":false,\"retval_raw\":256,"
+			"\"latency_ns\":7}\n");
+	d.ret_type = RP_RET_U32;
+	r.retval = -1;
+	check_json_tail(&r, &d, ",\"args\":[true,5,-2,18446612682070036480],"
+			"\"retval\":4294967295,\"retval_raw\":-1,"
+			"\"latency_ns\":7}\n");
+	d.ret_type = RP_RET_PTR;
+	r.retval = -2;				/* ERR_PTR(-ENOENT) */
+	check_json_tail(&r, &d, ",\"args\":[true,5,-2,18446612682070036480],"
+			"\"retval\":18446744073709551614,\"retval_raw\":-2,"
+			"\"latency_ns\":7}\n");
+	/* no types known: the register, signed, as before types */
+	d.ret_type = RP_RET_RAW;
+	d.arg_bool = 0;
+	r.retval = 0xfffffffe;
+	check_json_tail(&r, &d, ",\"args\":[65281,5,-2,18446612682070036480],"
+			"\"retval\":4294967294,\"latency_ns\":7}\n");
 }
 
 /* The test's labels: every other value, of the longest length kept. */
@@ -1354,6 +1508,8 @@ static void test_random_records(void **state)
 			d.argtypes[k] = (uint8_t)(rnd() % __RAWPROBE_ARG_MAX);
 		rnd_string(d.name, sizeof(d.name));
 		rnd_names(&d);
+		d.ret_type = (uint8_t)(rnd() % (RP_RET_MAX + 1));
+		d.arg_bool = (uint8_t)(rnd() % 2 ? rnd() % 64 : 0);
 		set_labels(rnd() % 2 ? test_label : NULL);
 		check_both(&r, rnd() % 8 ? &d : NULL);
 	}
@@ -1490,6 +1646,7 @@ int main(void)
 		cmocka_unit_test(test_text_name_ready),
 		cmocka_unit_test(test_put_lengths),
 		cmocka_unit_test(test_ret_typed),
+		cmocka_unit_test(test_json_typed),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_fetch_faults),
 		cmocka_unit_test(test_value_formats),

@@ -20,6 +20,18 @@ void rp_desc_name_ready(struct rp_probe_desc *d)
 			    (unsigned char)n : 0;
 }
 
+unsigned char rp_desc_bool_args(const struct rp_probe_desc *d)
+{
+	unsigned char mask = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->nargs && i < RAWPROBE_MAX_ARGS; i++)
+		if (d->argtypes[i] == RAWPROBE_ARG_U32 ||
+		    d->argtypes[i] == RAWPROBE_ARG_S32)
+			mask |= 1U << i;
+	return mask;
+}
+
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 {
 	size_t len = strnlen(names, sizeof(d->arg_names)), start = 0, i;

@@ -11,6 +11,23 @@
 #include <stdint.h>
 #include "rawprobe.h"
 
+/*
+ * A kretprobe's return value's type, from its function's BTF (or a
+ * capture that kept it): output cuts the register to it and prints it
+ * so. RP_RET_RAW: not known (no BTF, a void or struct return, not a
+ * kretprobe): the register as a signed 64-bit number.
+ */
+enum rp_ret_type {
+	RP_RET_RAW,
+	RP_RET_S64,
+	RP_RET_U64,
+	RP_RET_S32,
+	RP_RET_U32,
+	RP_RET_BOOL,
+	RP_RET_PTR,
+	RP_RET_MAX = RP_RET_PTR,
+};
+
 /* What stream prints per probe: its name and argument types. */
 #define RP_PROBE_NAME_MAX 224
 struct rp_probe_desc {
@@ -45,6 +62,13 @@ struct rp_probe_desc {
 	 * set by rp_desc_name_ready(); 0: unknown, escaped at every record.
 	 */
 	unsigned char name_plain_len;
+	/*
+	 * Types argtypes do not say, from BTF (rp_btf_desc_types()) or a
+	 * capture's types item: the return value's (enum rp_ret_type), and
+	 * the arguments that are bools (bit i: argument i), which JSON and
+	 * CSV print as true or false. types_known: looked for already.
+	 */
+	unsigned char ret_type, arg_bool, types_known;
 };
 #define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
 
@@ -54,6 +78,12 @@ struct rp_probe_desc {
  * names if names is not that.
  */
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
+/*
+ * The arguments that may be bools (bit i: argument i): those recorded as
+ * 32-bit integers, as --args auto records a bool; one declared :u64 or
+ * :hex is read as declared.
+ */
+unsigned char rp_desc_bool_args(const struct rp_probe_desc *d);
 /* Once d->name is set: what text's lines need to copy it without a scan. */
 void rp_desc_name_ready(struct rp_probe_desc *d);
 static inline int rp_desc_has_names(const struct rp_probe_desc *d)

@@ -259,6 +259,10 @@ void rp_probe_desc(const struct rp_probe_info *pi, struct rp_probe_desc *d)
 	d->pair_end = pi->pair.role == RAWPROBE_PAIR_END &&
 		      !(pi->flags & RAWPROBE_F_AGG);
 	rp_desc_set_names(d, pi->arg_names);
+	/* the kernel does not know them: resolution's, from BTF */
+	d->ret_type = RP_RET_RAW;
+	d->arg_bool = 0;
+	d->types_known = 0;
 }
 
 static int rp_collect_one(struct nlattr **a, void *ctx)

@@ -148,6 +148,26 @@ int rp_desc_has_fmt(const struct rp_probe_desc *d)
 	return 0;
 }
 
+char *rp_put_typed(char *p, struct rp_typed t)
+{
+	switch (t.form) {
+	case RP_FORM_S64:
+		return rp_put_s64(p, (int64_t)t.v);
+	case RP_FORM_BOOL:
+		return t.v ? rp_put(p, "true", 4) : rp_put(p, "false", 5);
+	default:
+		return rp_put_u64(p, t.v);
+	}
+}
+
+void rp_json_typed(struct json *j, struct rp_typed t)
+{
+	char one[RP_S64_CHARS_MAX + 1];
+
+	*rp_put_typed(one, t) = '\0';
+	json_raw(j, one);
+}
+
 static char *rp_text_arg(char *p, unsigned int type, uint64_t v)
 {
 	char buf[RP_FMT_VALUE_MAX];
@@ -173,6 +193,7 @@ char *rp_text_arg_value(char *p, const struct rawprobe_record *r,
 {
 	int named = rp_desc_has_names(d);
 	unsigned int t = rp_argtype_of(d, i);
+	struct rp_typed v = rp_arg_typed(d, i, r->args[i]);
 	struct rp_rec_str rs;
 	const char *label;
 	size_t len;
@@ -184,11 +205,14 @@ char *rp_text_arg_value(char *p, const struct rawprobe_record *r,
 			return rp_text_str(p, &rs);
 		return rp_put_escaped(p, rs.s, rs.len);
 	}
-	if (named && (label = rp_label(d, i, t, r->args[i], &len)))
+	/* a bool a capture kept: true or false without BTF too */
+	if (v.form == RP_FORM_BOOL)
+		return rp_put_typed(p, v);
+	if (named && (label = rp_label(d, i, t, v.v, &len)))
 		return rp_put(p, label, len);
 	if (named && t == RAWPROBE_ARG_U64)
-		return rp_put_u64(p, r->args[i]);	/* a declared integer */
-	return rp_text_arg(p, t, r->args[i]);
+		return rp_put_u64(p, v.v);	/* a declared integer */
+	return rp_text_arg(p, t, v.v);
 }
 
 static char *rp_text_args(char *p, const struct rawprobe_record *r,
@@ -281,28 +305,18 @@ static char *rp_text_head(char *p, const struct rawprobe_record *r)
 char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
 			const struct rp_probe_desc *d)
 {
-	unsigned int type = RAWPROBE_ARG_S64;
-	uint64_t v = (uint64_t)r->retval;
+	struct rp_typed v = rp_ret_typed(d, r->retval);
 	const char *label;
 	size_t len;
 
-	if (!rp_ret_label || !d)
-		return rp_put_s64(p, r->retval);
-	label = rp_label_shown(rp_ret_label(d, v, &type), &len);
-	if (label)
+	if (v.form == RP_FORM_PTR)
+		return rp_text_arg(p, RAWPROBE_ARG_PTR, v.v);
+	/* an integer of a known type may be an enum's: its enumerator */
+	if (v.form != RP_FORM_BOOL && d && d->ret_type != RP_RET_RAW &&
+	    rp_ret_label &&
+	    (label = rp_label_shown(rp_ret_label(d, v.v), &len)))
 		return rp_put(p, label, len);
-	switch (type) {
-	case RAWPROBE_ARG_S32:
-		return rp_put_s64(p, (int32_t)v);
-	case RAWPROBE_ARG_U32:
-		return rp_put_u64(p, (uint32_t)v);
-	case RAWPROBE_ARG_U64:
-		return rp_put_u64(p, v);
-	case RAWPROBE_ARG_PTR:
-		return rp_text_arg(p, type, v);
-	default:
-		return rp_put_s64(p, (int64_t)v);
-	}
+	return rp_put_typed(p, v);
 }
 
 /*
@@ -475,6 +489,15 @@ static void rp_json_args_text(struct json *j, const struct rawprobe_record *r,
 	json_arr_close(j);
 }
 
+/* Argument i as "args" has it: typed (rp_arg_typed), or null (a fault) */
+static char *rp_json_arg(char *p, const struct rawprobe_record *r,
+			 const struct rp_probe_desc *d, unsigned int i)
+{
+	if (rp_arg_faulted(r, i))
+		return JSON_PUT_LIT(p, "null");
+	return rp_put_typed(p, rp_arg_typed(d, i, r->args[i]));
+}
+
 static void rp_json_args(struct json *j, const struct rawprobe_record *r,
 			 const struct rp_probe_desc *d)
 {
@@ -489,26 +512,17 @@ static void rp_json_args(struct json *j, const struct rawprobe_record *r,
 		json_arr_open(j);
 	}
 	for (i = 0; i < n; i++) {
-		unsigned int t = rp_argtype_of(d, i);
-		bool sign = t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64;
-
 		if (!p) {
 			if (rp_arg_faulted(r, i))
 				json_null(j);
-			else if (sign)
-				json_s64(j, (int64_t)r->args[i]);
 			else
-				json_u64(j, r->args[i]);
+				rp_json_typed(j, rp_arg_typed(d, i,
+							      r->args[i]));
 			continue;
 		}
 		if (i)
 			*p++ = ',';
-		if (rp_arg_faulted(r, i))
-			p = JSON_PUT_LIT(p, "null");
-		else if (sign)
-			p = rp_put_s64(p, (int64_t)r->args[i]);
-		else
-			p = rp_put_u64(p, r->args[i]);
+		p = rp_json_arg(p, r, d, i);
 	}
 	if (p) {
 		*p++ = ']';
@@ -583,22 +597,36 @@ static void rp_json_pair(struct json *j, const struct rawprobe_record *r)
 	json_kv_u64(j, "end_tgid", r->end_task >> 32);
 }
 
+/*
+ * "retval" as its function's type has it (rp_ret_typed); "retval_raw",
+ * the register as a signed number (retval before types), where that
+ * reads otherwise.
+ */
 static void rp_json_retval(struct json *j, const struct rawprobe_record *r,
 			   const struct rp_probe_desc *d)
 {
+	struct rp_typed v;
+	bool raw;
 	char *p;
 
 	if (rp_rec_is_pair(r, d)) {
 		rp_json_pair(j, r);
 		return;
 	}
-	p = json_cursor(j, 32 + RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
+	v = rp_ret_typed(d, r->retval);
+	raw = rp_typed_differs(v, r->retval);
+	p = json_cursor(j, 48 + 2 * RP_S64_CHARS_MAX + RP_U64_DIGITS_MAX);
 	if (!p) {
-		json_kv_s64(j, "retval", r->retval);
+		json_key(j, "retval");
+		rp_json_typed(j, v);
+		if (raw)
+			json_kv_s64(j, "retval_raw", r->retval);
 		json_kv_u64(j, "latency_ns", r->latency_ns);
 		return;
 	}
-	p = rp_put_s64(JSON_PUT_LIT(p, ",\"retval\":"), r->retval);
+	p = rp_put_typed(JSON_PUT_LIT(p, ",\"retval\":"), v);
+	if (raw)
+		p = rp_put_s64(JSON_PUT_LIT(p, ",\"retval_raw\":"), r->retval);
 	p = rp_put_u64(JSON_PUT_LIT(p, ",\"latency_ns\":"), r->latency_ns);
 	json_cursor_done(j, p, 1);
 }

@@ -35,14 +35,12 @@ const char *rp_label(const struct rp_probe_desc *d, unsigned int i,
 		     unsigned int type, uint64_t v, size_t *len);
 
 /*
- * How a kretprobe's return value v reads, from its function's type: *type
- * is RAWPROBE_ARG_S32, U32, S64, U64 or PTR (the register's bits above
- * a 32-bit type's are not the value's), and a label as rp_arg_label_fn's
- * ("true", an enumerator's name) or NULL. Set by whoever knows the types
- * (BTF: btf.c); by default, NULL: a signed 64-bit number.
+ * The name of a kretprobe's return value v (cut to d->ret_type): an
+ * enumerator's, or NULL. Set by whoever knows the types (BTF: btf.c);
+ * NULL by default. The type itself is d->ret_type.
  */
 typedef const char *(*rp_ret_label_fn)(const struct rp_probe_desc *d,
-				       uint64_t v, unsigned int *type);
+				       uint64_t v);
 void rp_format_set_ret_labels(rp_ret_label_fn fn);
 
 /*
@@ -76,6 +74,94 @@ static inline int rp_rec_is_pair(const struct rawprobe_record *r,
 
 /* The type of argument i of a record (u64 when d does not say). */
 unsigned int rp_argtype_of(const struct rp_probe_desc *d, unsigned int i);
+
+/*
+ * A typed value: how it prints (a signed or an unsigned number, true or
+ * false, or a pointer: in JSON an unsigned number, as ptr arguments
+ * always were; in text and CSV hex), and the value cut to its type.
+ */
+enum rp_form { RP_FORM_U64, RP_FORM_S64, RP_FORM_BOOL, RP_FORM_PTR };
+struct rp_typed {
+	uint64_t v;
+	enum rp_form form;
+};
+
+/* v cut to its 32-bit type: the register's upper bits are not the value's */
+static inline uint64_t rp_arg_cut(unsigned int type, uint64_t v)
+{
+	if (type == RAWPROBE_ARG_S32)
+		return (uint64_t)(int64_t)(int32_t)v;
+	return type == RAWPROBE_ARG_U32 ? (uint32_t)v : v;
+}
+
+/* A _Bool is its register's low byte (the x86-64 ABI leaves the rest). */
+static inline struct rp_typed rp_typed_bool(uint64_t v)
+{
+	return (struct rp_typed){ (v & 0xff) != 0, RP_FORM_BOOL };
+}
+
+/* Argument i of d's record, of value v, typed. */
+static inline struct rp_typed rp_arg_typed(const struct rp_probe_desc *d,
+					   unsigned int i, uint64_t v)
+{
+	unsigned int t = rp_argtype_of(d, i);
+
+	if (d && (d->arg_bool >> i) & 1)
+		return rp_typed_bool(v);
+	v = rp_arg_cut(t, v);
+	if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
+		return (struct rp_typed){ v, RP_FORM_S64 };
+	return (struct rp_typed){ v, t == RAWPROBE_ARG_PTR ? RP_FORM_PTR :
+							     RP_FORM_U64 };
+}
+
+/*
+ * A kretprobe's return value, the register raw, by d->ret_type; unknown:
+ * the register, signed.
+ */
+static inline struct rp_typed rp_ret_typed(const struct rp_probe_desc *d,
+					   int64_t raw)
+{
+	uint64_t v = (uint64_t)raw;
+
+	switch (d ? d->ret_type : RP_RET_RAW) {
+	case RP_RET_U64:
+		return (struct rp_typed){ v, RP_FORM_U64 };
+	case RP_RET_S32:
+		return (struct rp_typed){ rp_arg_cut(RAWPROBE_ARG_S32, v),
+					  RP_FORM_S64 };
+	case RP_RET_U32:
+		return (struct rp_typed){ rp_arg_cut(RAWPROBE_ARG_U32, v),
+					  RP_FORM_U64 };
+	case RP_RET_BOOL:
+		return rp_typed_bool(v);
+	case RP_RET_PTR:
+		return (struct rp_typed){ v, RP_FORM_PTR };
+	default:
+		return (struct rp_typed){ v, RP_FORM_S64 };
+	}
+}
+
+/*
+ * Does t read otherwise than raw, the register as a signed number (what
+ * a return value was before its type was known)?
+ */
+static inline bool rp_typed_differs(struct rp_typed t, int64_t raw)
+{
+	if (t.form == RP_FORM_BOOL)
+		return true;
+	if (t.form == RP_FORM_S64)
+		return (int64_t)t.v != raw;
+	return t.v != (uint64_t)raw || raw < 0;
+}
+
+/*
+ * t as JSON and CSV have it: a number, signed or not (a pointer's
+ * unsigned), true or false. At most RP_S64_CHARS_MAX bytes.
+ */
+char *rp_put_typed(char *p, struct rp_typed t);
+/* The same, a value of the JSON document j */
+void rp_json_typed(struct json *j, struct rp_typed t);
 /* Is argument i of r the captured string (or its fault)? */
 int rp_arg_is_str(const struct rawprobe_record *r, unsigned int i);
 /* Did argument i's field fetch hit an unreadable address (no value)? */

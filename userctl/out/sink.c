@@ -195,6 +195,12 @@ static char *rp_csv_ksym(char *p, uint64_t v)
 	return p;
 }
 
+/* A typed value as JSON has it, but a pointer in hex, as text has it */
+static char *rp_csv_typed(char *p, struct rp_typed t)
+{
+	return t.form == RP_FORM_PTR ? rp_put_hex(p, t.v) : rp_put_typed(p, t);
+}
+
 /*
  * The argument columns. One string goes in the str column, its
  * argument's left empty; several go each in its argument's column.
@@ -218,19 +224,16 @@ static char *rp_csv_args(char *p, const struct rawprobe_record *r,
 		    rp_arg_is_str(r, i) || rp_arg_faulted(r, i))
 			continue;
 		t = rp_argtype_of(d, i);
-		if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
-			p = rp_put_s64(p, (int64_t)r->args[i]);
-		else if (t == RAWPROBE_ARG_PTR)
-			p = rp_put_hex(p, r->args[i]);
-		else if (t == RAWPROBE_ARG_KSYM)
+		if (t == RAWPROBE_ARG_KSYM)
 			p = rp_csv_ksym(p, r->args[i]);
 		else if (rp_argtype_is_fmt(t))
 			p += rp_fmt_value(p, t, r->args[i]);
 		else
-			p = rp_put_u64(p, r->args[i]);
+			p = rp_csv_typed(p, rp_arg_typed(d, i, r->args[i]));
 	}
 	return p;
 }
+
 
 /* The most a row takes before its stack. */
 #define RP_CSV_ROW_MAX	(8 * (RP_S64_CHARS_MAX + 1) + 32 + \
@@ -270,7 +273,7 @@ static void rp_csv_record(struct rp_sink *s, const struct rawprobe_record *r,
 	if (r->flags & RAWPROBE_REC_RETVAL) {
 		/* a pair's has a latency and no return value */
 		if (!rp_rec_is_pair(r, d))
-			p = rp_put_s64(p, r->retval);
+			p = rp_csv_typed(p, rp_ret_typed(d, r->retval));
 		p = rp_put_u64(rp_put(p, ",", 1), r->latency_ns);
 	} else {
 		*p++ = ',';
@@ -337,6 +340,17 @@ static void rp_perfetto_thread(struct rp_sink *s,
 	rp_perfetto_event_end(s);
 }
 
+/* A return value as -j has it, or a pair's record's end task */
+static void rp_perfetto_retval(struct json *j, const struct rawprobe_record *r,
+			       const struct rp_probe_desc *d)
+{
+	json_key(j, "retval");
+	if (rp_rec_is_pair(r, d))
+		json_s64(j, r->retval);
+	else
+		rp_json_typed(j, rp_ret_typed(d, r->retval));
+}
+
 static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 			     const struct rp_probe_desc *d)
 {
@@ -349,7 +363,6 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 	json_kv_u64(j, "cpu", r->cpu);
 	for (i = 0; (r->flags & RAWPROBE_REC_ARGS) && i < r->nargs &&
 		    i < RAWPROBE_MAX_ARGS; i++) {
-		unsigned int t = rp_argtype_of(d, i);
 		struct rp_rec_str rs;
 
 		snprintf(key, sizeof(key), "arg%u", i);
@@ -362,17 +375,17 @@ static void rp_perfetto_args(struct rp_sink *s, const struct rawprobe_record *r,
 		}
 		if (rp_arg_is_str(r, i) && !rp_arg_faulted(r, i))
 			continue;
-		if (rp_arg_faulted(r, i))
+		if (rp_arg_faulted(r, i)) {
 			json_kv_str(j, key, "(fault)");	/* as text shows it */
-		else if (t == RAWPROBE_ARG_S32 || t == RAWPROBE_ARG_S64)
-			json_kv_s64(j, key, (int64_t)r->args[i]);
-		else
-			json_kv_u64(j, key, r->args[i]);
+			continue;
+		}
+		json_key(j, key);	/* typed as -j has them */
+		rp_json_typed(j, rp_arg_typed(d, i, r->args[i]));
 	}
 	if ((r->flags & RAWPROBE_REC_STR) && !rp_rec_multi_str(r))
 		json_kv_str(j, "str", r->str);
 	if (r->flags & RAWPROBE_REC_RETVAL)
-		json_kv_s64(j, "retval", r->retval);
+		rp_perfetto_retval(j, r, d);
 	/* as -j has it: the UI lists args.stack[0], [1], ... */
 	if (rp_has_stack(r)) {
 		uint64_t frames[RAWPROBE_STACK_MAX];
@@ -439,10 +452,15 @@ static const struct rp_sink_ops rp_perfetto_ops = {
  * A probe's description (struct rp_probe_desc up to its argument names,
  * RP_DESC_CAPTURE_SIZE bytes) comes before its first record (struct
  * rawprobe_record); the names of its arguments, if it has some, follow
- * the description (struct rp_cap_names). Readers skip items they do not
- * know, so older ones read such a capture without the names.
+ * the description (struct rp_cap_names), then its types where they were
+ * known (struct rp_cap_types). Readers skip items they do not know, so
+ * older ones read such a capture without the names or the types: the
+ * items are the format's versions, and the magic stays. A capture
+ * without types (older, or made without BTF) is typed from the BTF of
+ * the replay, as before types were kept.
  */
-enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3 };
+enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3,
+       RP_CAP_TYPES = 4 };
 
 struct rp_cap_item {
 	uint32_t tag, len;
@@ -452,8 +470,17 @@ struct rp_cap_names {
 	uint32_t id;
 	char names[RAWPROBE_ARG_NAMES_LEN];	/* NUL-terminated */
 };
+
+/* The types BTF gave, which the replay's machine may not have */
+struct rp_cap_types {
+	uint32_t id;
+	uint8_t ret_type;	/* enum rp_ret_type */
+	uint8_t arg_bool;	/* bit i: argument i is a bool */
+	uint8_t pad[2];		/* 0 */
+};
 _Static_assert(RP_DESC_CAPTURE_SIZE == 240, "the capture's probe item");
 _Static_assert(sizeof(struct rp_cap_names) == 132, "the capture's names item");
+_Static_assert(sizeof(struct rp_cap_types) == 8, "the capture's types item");
 
 static void rp_cap_put(FILE *out, uint32_t tag, const void *p, uint32_t len)
 {
@@ -468,20 +495,33 @@ static void rp_raw_begin(struct rp_sink *s)
 	fwrite(RP_CAPTURE_MAGIC, 8, 1, s->out);
 }
 
+/* A probe's description, its names and types, before its first record */
+static void rp_raw_desc(struct rp_sink *s, const struct rp_probe_desc *d)
+{
+	rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
+	if (rp_desc_has_names(d)) {
+		struct rp_cap_names n = { .id = d->id };
+
+		memcpy(n.names, d->arg_names, sizeof(n.names));
+		rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
+	}
+	if (d->ret_type != RP_RET_RAW || d->arg_bool) {
+		struct rp_cap_types t = {
+			.id = d->id, .ret_type = d->ret_type,
+			.arg_bool = d->arg_bool,
+		};
+
+		rp_cap_put(s->out, RP_CAP_TYPES, &t, sizeof(t));
+	}
+}
+
 static void rp_raw_record(struct rp_sink *s, const struct rawprobe_record *r,
 			  const struct rp_probe_desc *d)
 {
 	struct rp_idset *known = s->priv;
 
-	if (d && rp_idset_add(known, d->id) == 1) {
-		rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
-		if (rp_desc_has_names(d)) {
-			struct rp_cap_names n = { .id = d->id };
-
-			memcpy(n.names, d->arg_names, sizeof(n.names));
-			rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
-		}
-	}
+	if (d && rp_idset_add(known, d->id) == 1)
+		rp_raw_desc(s, d);
 	rp_cap_put(s->out, RP_CAP_RECORD, r, sizeof(*r));
 }
 
@@ -579,13 +619,37 @@ static void rp_cap_names(struct rp_cap_probes *p, struct rp_cap_names *n)
 		rp_desc_set_names(d, n->names);
 }
 
-static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
-			struct rp_cap_probes *probes)
+/* Types of the latest probe of that id; a type this reader lacks, raw */
+static void rp_cap_types(struct rp_cap_probes *p, const struct rp_cap_types *t)
+{
+	struct rp_probe_desc *d = rp_cap_find(p, t->id);
+
+	if (!d)
+		return;
+	d->ret_type = t->ret_type <= RP_RET_MAX ? t->ret_type : RP_RET_RAW;
+	d->arg_bool = t->arg_bool & rp_desc_bool_args(d);
+	d->types_known = 1;
+}
+
+/* A record's probe, typed by types() before its first record if need be */
+static const struct rp_probe_desc *
+rp_cap_record_desc(struct rp_cap_probes *p, uint32_t id, rp_desc_types_fn types)
+{
+	struct rp_probe_desc *d = rp_cap_find(p, id);
+
+	if (d && !d->types_known && types)
+		types(d);
+	return d;
+}
+
+static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
+			void *ctx, struct rp_cap_probes *probes)
 {
 	union {
 		struct rawprobe_record r;
 		struct rp_probe_desc d;
 		struct rp_cap_names n;
+		struct rp_cap_types t;
 	} u;
 	struct rp_cap_item it;
 	int err = 0;
@@ -594,6 +658,7 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
 		if ((it.tag == RP_CAP_PROBE && it.len != RP_DESC_CAPTURE_SIZE) ||
 		    (it.tag == RP_CAP_RECORD && it.len != sizeof(u.r)) ||
 		    (it.tag == RP_CAP_NAMES && it.len != sizeof(u.n)) ||
+		    (it.tag == RP_CAP_TYPES && it.len != sizeof(u.t)) ||
 		    it.len > sizeof(u))
 			return -EBADMSG;
 		if (it.len && fread(&u, it.len, 1, f) != 1)
@@ -602,15 +667,19 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, void *ctx,
 			err = rp_cap_add(probes, &u.d);
 		else if (it.tag == RP_CAP_NAMES)
 			rp_cap_names(probes, &u.n);
+		else if (it.tag == RP_CAP_TYPES)
+			rp_cap_types(probes, &u.t);
 		else if (it.tag == RP_CAP_RECORD)
-			err = fn(&u.r, rp_cap_find(probes, u.r.probe_id), ctx);
+			err = fn(&u.r, rp_cap_record_desc(probes, u.r.probe_id,
+							  types), ctx);
 	}
 	return err > 0 ? 0 : err;
 }
 
 #define RP_CAPTURE_BUF	(1 << 20)
 
-int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
+int rp_capture_read(const char *path, rp_capture_fn fn,
+		    rp_desc_types_fn types, void *ctx)
 {
 	struct rp_cap_probes probes = { 0 };
 	char magic[8];
@@ -627,7 +696,7 @@ int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx)
 	    memcmp(magic, RP_CAPTURE_MAGIC, sizeof(magic)))
 		err = -EPROTO;
 	else
-		err = rp_cap_items(f, fn, ctx, &probes);
+		err = rp_cap_items(f, fn, types, ctx, &probes);
 	if (f != stdin)
 		fclose(f);
 	free(buf);

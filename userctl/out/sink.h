@@ -63,9 +63,15 @@ void rp_sink_flush(struct rp_sink *s);
 
 /* Capture files (--format raw / --input) */
 #define RP_CAPTURE_MAGIC "RPCAP001"
-/* Read path record by record; fn gets each with its probe's description. */
+/*
+ * Read path record by record; fn gets each with its probe's description.
+ * types, if not NULL, types a description the capture kept no types of
+ * (rp_btf_desc_types()), before its first record.
+ */
 typedef int (*rp_capture_fn)(const struct rawprobe_record *r,
 			     const struct rp_probe_desc *d, void *ctx);
-int rp_capture_read(const char *path, rp_capture_fn fn, void *ctx);
+typedef void (*rp_desc_types_fn)(struct rp_probe_desc *d);
+int rp_capture_read(const char *path, rp_capture_fn fn,
+		    rp_desc_types_fn types, void *ctx);
 
 #endif

@@ -61,12 +61,55 @@ static unsigned long long rp_now_ns(void)
 
 /* --- probe descriptions --- */
 
-void rp_stream_refresh(struct rp_stream *s)
+/*
+ * Text names bools and enums, and text, JSON and CSV type return values
+ * and bools, from BTF (a capture keeps the types): looked up per probe
+ * when its description is made, before the reading starts. (At the first
+ * record, BTF's parse and the lookup stalled a kretprobe stream's first
+ * drain for 0.4 s under TCG while the loop it traced filled the rings
+ * ten times over.)
+ */
+static bool rp_stream_types(const struct rp_stream_cfg *c)
 {
+	return !c->quiet &&
+	       (c->format == RP_FMT_TEXT || c->format == RP_FMT_JSON ||
+		c->format == RP_FMT_CSV || c->format == RP_FMT_PERFETTO ||
+		c->format == RP_FMT_RAW);
+}
+
+/*
+ * d's types: those of the description it replaces (a probe's do not
+ * change; a glob's thousand probes are not looked up again at each
+ * refresh), else BTF's. Dumps come in the same order: the search starts
+ * where the last one ended (*at).
+ */
+static void rp_stream_desc_types(struct rp_probe_desc *d,
+				 const struct rp_probe_desc *old, size_t n_old,
+				 size_t *at)
+{
+	const struct rp_probe_desc *o;
 	size_t i;
 
+	for (i = 0; i < n_old; i++) {
+		o = &old[(*at + i) % n_old];
+		if (o->id != d->id || strcmp(o->name, d->name) ||
+		    !o->types_known)
+			continue;
+		d->ret_type = o->ret_type;
+		d->arg_bool = o->arg_bool;
+		d->types_known = 1;
+		*at = (*at + i + 1) % n_old;
+		return;
+	}
+	rp_btf_desc_types(d);
+}
+
+void rp_stream_refresh(struct rp_stream *s)
+{
+	struct rp_probe_desc *old = s->descs;
+	size_t n_old = s->nr_probes, at = 0, i;
+
 	free(s->probes);
-	free(s->descs);
 	s->probes = NULL;
 	s->nr_probes = 0;
 	rp_probe_dump(&s->nl, &s->probes, &s->nr_probes);
@@ -76,31 +119,13 @@ void rp_stream_refresh(struct rp_stream *s)
 		s->nr_probes = 0;
 	for (i = 0; i < s->nr_probes; i++) {
 		rp_probe_desc(&s->probes[i], &s->descs[i]);
+		if (rp_stream_types(s->cfg))
+			rp_stream_desc_types(&s->descs[i], old, n_old, &at);
 		if (s->probes[i].id > s->max_known_id)
 			s->max_known_id = s->probes[i].id;
 	}
+	free(old);
 	s->last = 0;
-}
-
-/*
- * Text names bools and enums, and types return values, from BTF, which a
- * probe's first record would look up: done before the reading starts.
- * (At the first record, BTF's parse and the lookup stalled a kretprobe
- * stream's first drain for 0.4 s under TCG while the loop it traced
- * filled the rings ten times over.)
- */
-static bool rp_stream_labels(const struct rp_stream_cfg *c)
-{
-	return !c->quiet && c->format == RP_FMT_TEXT;
-}
-
-static void rp_stream_labels_prepare(struct rp_stream *s)
-{
-	size_t i;
-
-	if (rp_stream_labels(s->cfg))
-		for (i = 0; i < s->nr_probes; i++)
-			rp_btf_labels_prepare(&s->descs[i]);
 }
 
 static const struct rp_probe_desc *rp_stream_lookup(struct rp_stream *s,
@@ -480,11 +505,13 @@ static int rp_stream_sink_end(struct rp_stream *s)
 
 static int rp_stream_replay(struct rp_stream *s)
 {
+	rp_desc_types_fn types;
 	int err, rc;
 
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
-	err = rp_capture_read(s->cfg->input, rp_stream_replayed, s);
+	types = rp_stream_types(s->cfg) ? rp_btf_desc_types : NULL;
+	err = rp_capture_read(s->cfg->input, rp_stream_replayed, types, s);
 	rc = rp_stream_sink_end(s);
 	if (err) {
 		fprintf(stderr, "rawprobectl: %s: %s%s\n", s->cfg->input,
@@ -658,7 +685,7 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (!c->quiet && c->format != RP_FMT_RAW &&
 	    (c->format != RP_FMT_HIST || c->hist.value == RP_HIST_STACK))
 		rp_ksyms_preload();
-	if (rp_stream_labels(c))
+	if (rp_stream_types(c))
 		rp_btf_labels_preload(c->reqs, c->nreqs);
 	err = rp_stream_add(s, c->reqs, c->nreqs);
 	if (err)	/* a Ctrl-C while a glob armed is not a failure */
@@ -672,7 +699,6 @@ static int rp_stream_live(struct rp_stream *s, struct rp_stream_cfg *c)
 	if (rp_stream_sink(s))
 		return RP_EXIT_FAIL;
 	rp_stream_refresh(s);
-	rp_stream_labels_prepare(s);
 	rp_stream_ready(s);
 	rp_stream_loop(s, c->duration);
 

@@ -43,19 +43,21 @@ int rp_btf_req_args(struct rp_probe_req *req);
 const char *rp_btf_arg_label(const struct rp_probe_desc *d, unsigned int i,
 			     uint64_t v);
 /*
- * How the return value v of d's function reads (a kretprobe's), from its
- * BTF: its type as an argument of that type is recorded, and its label
- * as rp_btf_arg_label() gives one. An rp_ret_label_fn.
+ * The enumerator's name of the return value v of d's function (a
+ * kretprobe's, its function's return type an enum), from its BTF, or
+ * NULL. An rp_ret_label_fn.
  */
-const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,
-			     unsigned int *type);
+const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v);
 /*
- * Look up now what d's first record would make rp_btf_arg_label() and
- * rp_btf_ret_label() look up (its function's prototype, BTF itself at
- * the first call): a stream does it before it reads, so that its first
- * drain does not stall while the rings fill.
+ * d's types from its function's BTF: the return value's (a kretprobe's)
+ * and which named arguments are bools (d->ret_type, d->arg_bool; left
+ * unknown without BTF); d->types_known set. It looks up what d's records
+ * would make rp_btf_arg_label() and rp_btf_ret_label() look up (its
+ * function's prototype, BTF itself at the first call): a stream does it
+ * before it reads, so that its first drain does not stall while the
+ * rings fill.
  */
-void rp_btf_labels_prepare(const struct rp_probe_desc *d);
+void rp_btf_desc_types(struct rp_probe_desc *d);
 /* The same for probes still to be added, by their functions' names. */
 void rp_btf_labels_preload(const struct rp_probe_req *reqs, unsigned int n);
 

@@ -25,8 +25,8 @@ struct rp_btf_labels {
 	const struct btf *btf;
 	unsigned char how[RAWPROBE_MAX_ARGS];
 	uint32_t type[RAWPROBE_MAX_ARGS];
-	/* the return value's (kretprobes): how, type id, rawprobe type */
-	unsigned char ret_how, ret_argtype;
+	/* the return value's (kretprobes): how, type id, enum rp_ret_type */
+	unsigned char ret_how, ret_kind;
 	uint32_t ret_type;
 };
 
@@ -90,22 +90,30 @@ static int rp_btf_label_type(const struct rp_probe_desc *d,
 
 /*
  * The return value's type: as an argument of it would be recorded, so
- * printed; a signed 64-bit number when there is none (void) or it fits
- * no register.
+ * printed, or a bool; not known (the register, signed) when there is
+ * none (void) or it fits no register.
  */
 static void rp_btf_ret_make(struct rp_btf_labels *l,
 			    const struct rp_btf_proto *pr)
 {
+	static const unsigned char kinds[] = {
+		[RAWPROBE_ARG_U64] = RP_RET_U64,
+		[RAWPROBE_ARG_S64] = RP_RET_S64,
+		[RAWPROBE_ARG_S32] = RP_RET_S32,
+		[RAWPROBE_ARG_U32] = RP_RET_U32,
+		[RAWPROBE_ARG_PTR] = RP_RET_PTR,
+	};
 	uint32_t id = pr->ret_id;
+	unsigned char t;
 
-	l->ret_argtype = RAWPROBE_ARG_S64;
-	if (!id || rp_btf_fit(pr->btf, id, &l->ret_argtype) != RP_FIT_OK) {
-		l->ret_argtype = RAWPROBE_ARG_S64;
+	l->ret_kind = RP_RET_RAW;
+	if (!id || rp_btf_fit(pr->btf, id, &t) != RP_FIT_OK ||
+	    t >= ARRAY_SIZE(kinds))
 		return;
-	}
 	rp_btf_skip(pr->btf, &id);
 	l->ret_how = rp_btf_label_how(pr->btf, id);
 	l->ret_type = id;
+	l->ret_kind = l->ret_how == RP_LABEL_BOOL ? RP_RET_BOOL : kinds[t];
 }
 
 static void rp_btf_labels_make(struct rp_btf_labels *l,
@@ -248,23 +256,33 @@ void rp_btf_labels_preload(const struct rp_probe_req *reqs, unsigned int n)
 					 false);
 }
 
-void rp_btf_labels_prepare(const struct rp_probe_desc *d)
+void rp_btf_desc_types(struct rp_probe_desc *d)
 {
-	if (d->kind == RAWPROBE_KIND_KRETPROBE || rp_desc_has_names(d))
-		rp_btf_labels(d);
+	const struct rp_btf_labels *l;
+	unsigned int i;
+
+	d->types_known = 1;
+	if (d->kind != RAWPROBE_KIND_KRETPROBE && !rp_desc_has_names(d))
+		return;
+	l = rp_btf_labels(d);
+	if (!l || !l->btf)
+		return;
+	if (d->kind == RAWPROBE_KIND_KRETPROBE)
+		d->ret_type = l->ret_kind;
+	for (i = 0; rp_desc_has_names(d) && i < RAWPROBE_MAX_ARGS; i++)
+		if (l->how[i] == RP_LABEL_BOOL)
+			d->arg_bool |= 1U << i;
+	d->arg_bool &= rp_desc_bool_args(d);
 }
 
-const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v,
-			     unsigned int *type)
+const char *rp_btf_ret_label(const struct rp_probe_desc *d, uint64_t v)
 {
 	const struct rp_btf_labels *l;
 
-	*type = RAWPROBE_ARG_S64;
 	if (d->kind != RAWPROBE_KIND_KRETPROBE)
 		return NULL;
 	l = rp_btf_labels(d);
-	if (!l || !l->btf)
+	if (!l || !l->btf || l->ret_how != RP_LABEL_ENUM)
 		return NULL;
-	*type = l->ret_argtype;
 	return rp_btf_label(l->btf, l->ret_how, l->ret_type, v);
 }

@@ -87,5 +87,66 @@ t_auto_syscall_match_ftrace() {
 		fail "rawprobe and ftrace differ: $(diff $S/rp-open.vals $S/ft-open.vals | head -10)"
 }
 
+# JSON's return values by their functions' types from the running
+# kernel's BTF: capable()'s bool true for root's nice -n -5 and false for
+# nobody's (can_nice() asks for CAP_SYS_NICE); vfs_fstatat()'s int -2
+# (ENOENT) for a missing file, whatever the register's upper half.
+t_json_typed_retval() {
+	local root nobody
+	bg_start $S/cap.json trace kretprobe:capable --comm nice -f json -d 120
+	root=$(nice -n -5 sh -c 'echo $$')
+	nobody=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all nice -n -5 sh -c 'echo $$' 2>/dev/null)
+	bg_stop INT
+	$VALIDATE record $S/cap.json >/dev/null || fail "schema: $($VALIDATE record $S/cap.json)"
+	expect_eq "True True False" "$(py '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+print(all(type(r["retval"]) is bool for r in recs),
+      any(r["retval"] is True for r in recs if r["pid"] == int(sys.argv[2])),
+      any(r["retval"] is True for r in recs if r["pid"] == int(sys.argv[3])))
+' $S/cap.json "$root" "$nobody")" "capable(): booleans, root's nice true, nobody's never"
+	expect_ge 1 "$(grep -c "\"pid\":$nobody,.*\"retval\":false" $S/cap.json)" "nobody's nice refused"
+
+	bg_start $S/stat.json trace kretprobe:vfs_fstatat --comm test -f json -d 120
+	/usr/bin/test -e /nonexistent-rawprobe || true
+	bg_stop INT
+	$VALIDATE record $S/stat.json >/dev/null || fail "schema: $($VALIDATE record $S/stat.json)"
+	expect_eq "True True" "$(py '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+enoent = [r for r in recs if r["retval"] == -2]
+print(all(type(r["retval"]) is int for r in recs),
+      len(enoent) >= 1 and
+      all(r.get("retval_raw", -2) in (-2, 4294967294) for r in enoent))
+' $S/stat.json)" "vfs_fstatat(): ints, -2 for the missing file"
+}
+
+# A u32 argument whose register has upper bits set: umask(2)'s mask
+# passed in a 64-bit register. The kernel records its 32 bits
+# (rp_args_types(): the capture's record holds 18), and JSON prints them.
+t_json_u32_cut() {
+	bg_start $S/umask.out trace jprobe:__x64_sys_umask --args mask:u32 \
+		--comm python3 -f raw -o $S/umask.rpc -d 120
+	py 'import ctypes; ctypes.CDLL(None).syscall(95, ctypes.c_ulong(0xdeadbeef00000012))'
+	bg_stop INT
+	# items: u32 tag, u32 length; a record's (tag 2) args[0] at 56
+	expect_eq "[18]" "$(py '
+import struct, sys
+d, i, v = open(sys.argv[1], "rb").read(), 8, []
+while i < len(d):
+    tag, n = struct.unpack_from("<II", d, i)
+    if tag == 2:
+        v.append(struct.unpack_from("<Q", d, i + 8 + 56)[0])
+    i += 8 + n
+print(sorted(set(v)))
+' $S/umask.rpc)" "the kernel's record of umask(0xdeadbeef00000012)"
+	$CTL -j stream -r $S/umask.rpc > $S/umask.json 2>/dev/null
+	$VALIDATE record $S/umask.json >/dev/null || fail "schema: $($VALIDATE record $S/umask.json)"
+	expect_ge 1 "$(grep -c '"args":\[18\],"arg_names":\["mask"\]' $S/umask.json)" \
+		"its mask in JSON: 18"
+}
+
 tests t_btf_show_live t_auto_names_kept t_auto_args_match_ftrace \
-	t_auto_kretprobe t_auto_syscall_match_ftrace
+	t_auto_kretprobe t_auto_syscall_match_ftrace t_json_typed_retval \
+	t_json_u32_cut
