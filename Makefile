@@ -259,8 +259,8 @@ install-ctl: userctl/rawprobectl
 	install -D -m 0644 man/rawprobectl.8 $(DESTDIR)$(PREFIX)/share/man/man8/rawprobectl.8
 	install -D -m 0644 completion/rawprobectl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rawprobectl
-	install -D -m 0644 docs/schema/rawprobectl-v1.json \
-		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v1.json
+	install -D -m 0644 docs/schema/rawprobectl-v2.json \
+		$(DESTDIR)$(PREFIX)/share/rawprobe/rawprobectl-v2.json
 	install -d $(DESTDIR)$(PREFIX)/share/rawprobe/tools
 	install -m 0755 scripts/tools/*.rp $(DESTDIR)$(PREFIX)/share/rawprobe/tools/
 	install -D -m 0644 packaging/rawprobe-exporter.service \

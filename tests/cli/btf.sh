@@ -812,18 +812,8 @@ python3 "$here/mkcapture.py" --typed "$T/typed.rpc"
 python3 "$here/mkcapture.py" --typed "$T/untyped.rpc" --no-types
 check "typed from BTF json" 0 "^$" "^$" \
 	-- bash -c "cmp <($CTL -j stream -r $T/untyped.rpc 2>/dev/null) <(RAWPROBECTL_BTF=/nonexistent $CTL -j stream -r $T/typed.rpc 2>/dev/null)"
-cat > "$T/typed-csv.txt" <<'CSV'
--100,0x7ffd0000,,,,,,-2,10
--100,0x7ffd0000,,,,,,-2,10
-2,,,,,,,false,10
-2,,,,,,,true,10
--1,true,,,,,,,
-0,false,,,,,,,
-,,,,,,,0xfffffffffffffffe,10
-,,,,,,,4294967294,10
-CSV
 check "typed from BTF csv" 0 "^$" "^$" \
-	-- bash -c "$CTL stream -r $T/untyped.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f12-20 | diff $T/typed-csv.txt -"
+	-- bash -c "$CTL stream -r $T/untyped.rpc -f csv 2>/dev/null | sed 1d | cut -d, -f12-20 | diff $here/typed.csv -"
 check "typed from BTF values" 0 '^-2 -2 false true \[-1, true\] \[0, false\] 18446744073709551614 4294967294$' "^$" \
 	-- bash -c "$CTL -j stream -r $T/untyped.rpc 2>/dev/null | python3 -c 'import json, sys; print(*[json.dumps(r[\"retval\"] if \"retval\" in r else r[\"args\"]) for r in map(json.loads, sys.stdin)])'"
 check "typed from BTF u32" 0 '"args":\[2\],"arg_names":\["attr"\],"retval":false,"retval_raw":256,' "^$" \

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Validate rawprobectl's JSON output against docs/schema/rawprobectl-v1.json.
+# Validate rawprobectl's JSON output against docs/schema/rawprobectl-v2.json.
 #   validate_json.py DEF [FILE]   each line of FILE (or stdin) is one
 #                                 document of $defs/DEF ("-": the whole
 #                                 input is one document, e.g. -p output)
@@ -15,7 +15,7 @@ import sys
 import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCHEMA = os.path.join(HERE, '..', '..', 'docs', 'schema', 'rawprobectl-v1.json')
+SCHEMA = os.path.join(HERE, '..', '..', 'docs', 'schema', 'rawprobectl-v2.json')
 
 
 def main(argv):

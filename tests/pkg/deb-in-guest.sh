@@ -134,7 +134,7 @@ t_rawprobectl_version() {
 t_rawprobectl_files() {
 	man -w rawprobectl | grep -q '^/usr/share/man/man8/rawprobectl\.8' || fail "man -w rawprobectl"
 	[ -f /usr/share/bash-completion/completions/rawprobectl ] || fail "no bash completion"
-	python3 -m json.tool /usr/share/rawprobe/rawprobectl-v1.json >/dev/null ||
+	python3 -m json.tool /usr/share/rawprobe/rawprobectl-v2.json >/dev/null ||
 		fail "the JSON schema does not parse"
 }
 

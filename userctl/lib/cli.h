@@ -112,7 +112,7 @@ void rp_ready_line(const char *verb, const char *const *names,
 int rp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #define RAWPROBECTL_VERSION "0.1.0"
-/* docs/schema/rawprobectl-v1.json */
-#define RAWPROBECTL_JSON_SCHEMA 1
+/* docs/schema/rawprobectl-v2.json */
+#define RAWPROBECTL_JSON_SCHEMA 2
 
 #endif

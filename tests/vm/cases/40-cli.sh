@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rawprobectl on real workloads: trace, hist, exports (perfetto, CSV),
 # doctor, stats, filters, and cleanup on SIGINT/SIGTERM. JSON output is
-# validated against docs/schema/rawprobectl-v1.json.
+# validated against docs/schema/rawprobectl-v2.json.
 
 S=$T_SCRATCH
 VALIDATE=tests/cli/validate_json.py
