@@ -219,5 +219,49 @@ print(sum(e["count"] for l in open(sys.argv[1]) if l.strip() for e in json.loads
 		"dd's requests: $(cat $S/bl.out)"
 }
 
+# The TCP tools' workload: two loopback connections accepted, each with
+# 3,000 bytes sent, and a connect to a closed port (refused: its RST),
+# by one command; it prints the listener's and the closed port.
+TCPS='import socket
+open("/proc/self/comm", "w").write("rp-tcp")
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+port = srv.getsockname()[1]
+for _ in range(2):
+    c = socket.create_connection(("127.0.0.1", port))
+    a, _ = srv.accept()
+    c.sendall(b"x" * 3000)
+    a.recv(10000)
+    c.close()
+    a.close()
+dead = socket.socket()
+dead.bind(("127.0.0.1", 0))
+dport = dead.getsockname()[1]
+dead.close()
+try:
+    socket.create_connection(("127.0.0.1", dport))
+except OSError:
+    pass
+print(port, dport)'
+
+# tcpconnect: the workload's three connects, each row (PID COMM SADDR
+# SPORT DADDR DPORT; the time apart) as bpftrace's tcpconnect.bt prints it.
+t_tool_tcpconnect() {
+	local port dead
+	ip link set lo up
+	bt_start $S/btc.out /usr/sbin/tcpconnect.bt DPORT
+	bg_start $S/rtc.out tool tcpconnect -n rp-tcp
+	read -r port dead < <(py "$TCPS")
+	bg_stop INT
+	bt_stop
+	expect_eq "$port $port $dead" "$(awk '{ print $7 }' $S/rtc.out | xargs)" \
+		"the ports connected to: $(cat $S/rtc.out)"
+	expect_eq "$(grep ' rp-tcp ' $S/btc.out | cut -c10- | sed 's/ *$//')" \
+		"$(grep ' rp-tcp ' $S/rtc.out | cut -c10- | sed 's/ *$//')" \
+		"the rows as bpftrace's: $(cat $S/btc.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
-	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency
+	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
+	t_tool_tcpconnect
