@@ -262,6 +262,23 @@ t_tool_tcpconnect() {
 		"the rows as bpftrace's: $(cat $S/btc.out)"
 }
 
+# tcpaccept: the workload's two accepts, as bpftrace's tcpaccept.bt has
+# them (PID COMM RADDR RPORT LADDR LPORT; the tool has no BL column).
+t_tool_tcpaccept() {
+	local port dead
+	ip link set lo up
+	bt_start $S/bta.out /usr/sbin/tcpaccept.bt LPORT
+	bg_start $S/rta.out tool tcpaccept -n rp-tcp
+	read -r port dead < <(py "$TCPS")
+	bg_stop INT
+	bt_stop
+	expect_eq "$port $port" "$(awk '{ print $7 }' $S/rta.out | xargs)" \
+		"the ports accepted on: $(cat $S/rta.out)"
+	expect_eq "$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/bta.out)" \
+		"$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/rta.out)" \
+		"the rows as bpftrace's: $(cat $S/bta.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
-	t_tool_tcpconnect
+	t_tool_tcpconnect t_tool_tcpaccept
