@@ -279,6 +279,26 @@ t_tool_tcpaccept() {
 		"the rows as bpftrace's: $(cat $S/bta.out)"
 }
 
+# tcplife: the workload's three connections, each a row at its close
+# with the connecting process, as bpftrace's tcplife.bt prints the
+# connecting side's rows (PID COMM LADDR LPORT RADDR RPORT; its
+# accepted sides' rows, whose RPORT is a client's, the tool leaves out).
+t_tool_tcplife() {
+	local port dead
+	ip link set lo up
+	bt_start $S/btl.out /usr/sbin/tcplife.bt RPORT
+	bg_start $S/rtl.out tool tcplife -n rp-tcp
+	read -r port dead < <(py "$TCPS")
+	bg_stop INT
+	bt_stop
+	expect_eq "$port $port $dead" "$(awk '{ print $6 }' $S/rtl.out | xargs)" \
+		"the sessions' remote ports: $(cat $S/rtl.out)"
+	expect_eq 3 "$(awk '$7 ~ /^[0-9]+$/' $S/rtl.out | wc -l)" "each with its MS"
+	expect_eq "$(awk -v p=$port -v d=$dead '$2 == "rp-tcp" && ($6 == p || $6 == d) { print $1, $2, $3, $4, $5, $6 }' $S/btl.out)" \
+		"$(awk '$2 == "rp-tcp" { print $1, $2, $3, $4, $5, $6 }' $S/rtl.out)" \
+		"the rows as bpftrace's: $(cat $S/btl.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
-	t_tool_tcpconnect t_tool_tcpaccept
+	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife
