@@ -299,6 +299,30 @@ t_tool_tcplife() {
 		"the rows as bpftrace's: $(cat $S/btl.out)"
 }
 
+# capable: a root child's checks, CAP_SYS_NICE (23) for nice(-1) and
+# CAP_SETUID (7) for setuid(), each row (UID PID COMM CAP AUDIT) as
+# bpftrace's capable.bt prints it (its NAME column apart).
+CAPS='import os
+pid = os.fork()
+if pid == 0:
+    open("/proc/self/comm", "w").write("rp-cap")
+    os.nice(-1)
+    os.setuid(65534)
+    os._exit(0)
+os.waitpid(pid, 0)'
+t_tool_capable() {
+	bt_start $S/bcp.out /usr/sbin/capable.bt AUDIT
+	bg_start $S/rcp.out tool capable -n rp-cap
+	py "$CAPS"
+	bg_stop INT
+	bt_stop
+	expect_eq '23 7' "$(awk '{ print $5 }' $S/rcp.out | grep -xE '23|7' | xargs)" \
+		"CAP_SYS_NICE, then CAP_SETUID: $(cat $S/rcp.out)"
+	expect_eq "$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $7 }' $S/bcp.out)" \
+		"$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $6 }' $S/rcp.out)" \
+		"the rows as bpftrace's: $(cat $S/bcp.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
-	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife
+	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_capable
