@@ -323,6 +323,38 @@ t_tool_capable() {
 		"the rows as bpftrace's: $(cat $S/bcp.out)"
 }
 
+# setuids: a root child's setresuid(0, 0, 0), setuid(65534) and a
+# setuid(0) refused (EPERM), with their arguments and results as
+# bpftrace's setuids.bt prints them (its UID column apart: the tool has
+# none).
+SETUIDS='import os
+pid = os.fork()
+if pid == 0:
+    open("/proc/self/comm", "w").write("rp-setuid")
+    os.setresuid(0, 0, 0)
+    os.setuid(65534)
+    try:
+        os.setuid(0)
+    except OSError:
+        pass
+    os._exit(0)
+os.waitpid(pid, 0)'
+t_tool_setuids() {
+	bt_start $S/bsu.out /usr/sbin/setuids.bt SYSCALL
+	bg_start $S/rsu.out tool setuids -n rp-setuid
+	py "$SETUIDS"
+	bg_stop INT
+	bt_stop
+	# the tool's rows in the .bt's words: SYSCALL ARGS (RET)
+	awk '{ sub("kretprobe:__x64_sys_", "", $4)
+		if ($4 == "setresuid") print $2, $3, $4, $6, $7, $8, $9
+		else print $2, $3, $4, $5, $9 }' $S/rsu.out > $S/rsu.rows
+	expect_eq "setresuid ruid=0 euid=0 suid=0 (0) setuid uid=65534 (0) setuid uid=0 (-1)" \
+		"$(cut -d' ' -f3- $S/rsu.rows | xargs)" "the calls: $(cat $S/rsu.out)"
+	expect_eq "$(awk '$3 == "rp-setuid" { $1 = ""; $4 = ""; print }' $S/bsu.out | xargs -L1)" \
+		"$(xargs -L1 < $S/rsu.rows)" "the rows as bpftrace's: $(cat $S/bsu.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
-	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_capable
+	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_capable t_tool_setuids
