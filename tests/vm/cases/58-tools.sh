@@ -299,6 +299,53 @@ t_tool_tcplife() {
 		"the rows as bpftrace's: $(cat $S/btl.out)"
 }
 
+# The retransmit workload: a loopback connection whose segment netem
+# drops (loss 100% on lo, then none) until the sender has resent it
+# twice on its timer (TCP_INFO's tcpi_retransmits), then delivered; it
+# prints the sender's port. The drops are tcpdrop's too (QDISC_DROP).
+RETRANS='import socket, struct, subprocess, time
+open("/proc/self/comm", "w").write("rp-retrans")
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+c = socket.create_connection(srv.getsockname())
+a, _ = srv.accept()
+subprocess.run(["tc", "qdisc", "add", "dev", "lo", "root", "netem", "loss", "100%"], check=True)
+try:
+    c.sendall(b"x" * 100)
+    end = time.time() + 30
+    while c.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[2] < 2 and time.time() < end:
+        time.sleep(0.05)
+finally:
+    subprocess.run(["tc", "qdisc", "del", "dev", "lo", "root"], check=True)
+assert len(a.recv(1000)) == 100
+print(c.getsockname()[1])'
+netem_up() {
+	ip link set lo up
+	modprobe -d "$KMOD_ROOT" sch_netem || skip "no sch_netem for this kernel"
+	command -v tc >/dev/null || skip "no tc"
+}
+# tcp_states: the .bt's STATE names as the tools' numbers, in awk
+TCP_STATES='BEGIN { split("ESTABLISHED SYN_SENT SYN_RECV FIN_WAIT1 FIN_WAIT2 TIME_WAIT CLOSE CLOSE_WAIT LAST_ACK LISTEN CLOSING NEW_SYN_RECV", n, " "); for (i in n) st[n[i]] = i }'
+
+# tcpretrans: the sender's retransmits (two at least), each row (LPORT
+# RADDR:RPORT STATE) as bpftrace's tcpretrans.bt prints it (its LADDR
+# apart: the tool has none; STATE by number).
+t_tool_tcpretrans() {
+	local cport
+	netem_up
+	bt_start $S/brt.out /usr/sbin/tcpretrans.bt STATE
+	bg_start $S/rrt.out tool tcpretrans
+	cport=$(py "$RETRANS")
+	bg_stop INT
+	bt_stop
+	expect_ge 2 "$(awk -v p="$cport" '$3 == p && $5 == 1' $S/rrt.out | wc -l)" \
+		"the sender's retransmits, ESTABLISHED: $(cat $S/rrt.out)"
+	expect_eq "$(awk -v p="$cport" "$TCP_STATES"' { split($3, l, ":") } l[2] == p { print l[2], $4, st[$5] }' $S/brt.out)" \
+		"$(awk -v p="$cport" '$3 == p { print $3, $4, $5 }' $S/rrt.out)" \
+		"the rows as bpftrace's: $(cat $S/brt.out)"
+}
+
 # capable: a root child's checks, CAP_SYS_NICE (23) for nice(-1) and
 # CAP_SETUID (7) for setuid(), each row (UID PID COMM CAP AUDIT) as
 # bpftrace's capable.bt prints it (its NAME column apart).
@@ -357,4 +404,5 @@ t_tool_setuids() {
 
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
-	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_capable t_tool_setuids
+	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_tcpretrans \
+	t_tool_capable t_tool_setuids
