@@ -402,7 +402,33 @@ t_tool_setuids() {
 		"$(xargs -L1 < $S/rsu.rows)" "the rows as bpftrace's: $(cat $S/bsu.out)"
 }
 
+# dcsnoop: a command's stats of a file and of a name that is not there,
+# twice each: their lookups, as bpftrace's dcsnoop.bt prints them (T
+# FILE, in any order: the .bt's rows come per CPU; R for lookup_fast's,
+# M for d_lookup's).
+DCS='import os, sys
+open("/proc/self/comm", "w").write("rp-dcache")
+for n in ("a1", "nosuch", "a1", "nosuch"):
+    try:
+        os.stat(sys.argv[1] + "/" + n)
+    except OSError:
+        pass'
+t_tool_dcsnoop() {
+	mkdir -p $S/dc && : > $S/dc/a1
+	bt_start $S/bdc.out /usr/sbin/dcsnoop.bt FILE
+	bg_start $S/rdc.out tool dcsnoop -n rp-dcache
+	py "$DCS" $S/dc
+	bg_stop INT
+	bt_stop
+	awk '$4 == "kprobe:lookup_fast" { print "R", $5 } $4 == "kretprobe:d_lookup" { print "M", $6 }' \
+		$S/rdc.out | sort > $S/rdc.rows
+	expect_ge 2 "$(grep -c '^R nosuch$' $S/rdc.rows)" "the missing name's lookups: $(cat $S/rdc.out)"
+	expect_ge 2 "$(grep -c '^R a1$' $S/rdc.rows)" "the file's"
+	expect_eq "$(awk '$3 == "rp-dcache" { print $4, $5 }' $S/bdc.out | sort)" \
+		"$(cat $S/rdc.rows)" "the rows as bpftrace's: $(grep rp-dcache $S/bdc.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
 	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_tcpretrans \
-	t_tool_capable t_tool_setuids
+	t_tool_capable t_tool_setuids t_tool_dcsnoop
