@@ -428,7 +428,36 @@ t_tool_dcsnoop() {
 		"$(cat $S/rdc.rows)" "the rows as bpftrace's: $(grep rp-dcache $S/bdc.out)"
 }
 
+# writeback: sync(1) of an ext4 on a loop device with 400 KiB dirty: its
+# writeback rows (DEVICE PAGES REASON; PAGES masked with 0xffff and
+# REASON by the .bt's name), as bpftrace's writeback.bt prints them.
+t_tool_writeback() {
+	local dev
+	modprobe -d "$KMOD_ROOT" loop && modprobe -d "$KMOD_ROOT" ext4 ||
+		skip "no loop or ext4 module for this kernel"
+	truncate -s 32M $S/wb.img && mkfs.ext4 -q $S/wb.img && mkdir -p $S/wb &&
+		mount -o loop $S/wb.img $S/wb || fail "mount an ext4 on a loop device"
+	dev=$(lsblk -no MAJ:MIN "$(losetup -j $S/wb.img | cut -d: -f1)" | tr -d ' ')
+	sync
+	bt_start $S/bwb.out /usr/sbin/writeback.bt REASON
+	bg_start $S/rwb.out tool writeback
+	dd if=/dev/zero of=$S/wb/f bs=4k count=100 2>/dev/null
+	sync
+	bg_stop INT
+	bt_stop
+	umount $S/wb
+	expect_ge 1 "$(awk -v d="$dev" '$2 == d && $4 == "WB_REASON_SYNC"' $S/rwb.out | wc -l)" \
+		"$dev's sync: $(cat $S/rwb.out)"
+	expect_eq "$(awk -v d="$dev" '$2 == d { print $2, $3, $4 }' $S/bwb.out)" \
+		"$(python3 -c 'import sys
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) > 4 and f[1] == sys.argv[2]:
+        print(f[1], int(f[2]) & 0xffff, f[3].replace("WB_REASON_", "").lower())' $S/rwb.out "$dev")" \
+		"the rows as bpftrace's: $(cat $S/bwb.out)"
+}
+
 tests t_tools_list t_tools_run_script t_tool_killsnoop t_tool_opensnoop t_tool_execsnoop \
 	t_tool_vfscount t_tool_syscount t_tool_vfsstat t_tool_runqlat t_tool_biolatency \
 	t_tool_tcpconnect t_tool_tcpaccept t_tool_tcplife t_tool_tcpretrans \
-	t_tool_capable t_tool_setuids t_tool_dcsnoop
+	t_tool_capable t_tool_setuids t_tool_dcsnoop t_tool_writeback
