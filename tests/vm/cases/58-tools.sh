@@ -34,6 +34,20 @@ bt_stop() {
 	wait $BT_PID 2>/dev/null || true
 }
 
+# side_by_side TOOL HEADER WORKLOAD [OPTIONS...]: bpftrace's TOOL.bt (its
+# header's last word HEADER) and rawprobectl tool TOOL OPTIONS over the
+# python WORKLOAD: their rows in $S/bt-TOOL.out and $S/rp-TOOL.out, what
+# the workload printed in $S/TOOL.wl.
+side_by_side() {
+	local tool=$1 header=$2 workload=$3
+	shift 3
+	bt_start $S/bt-$tool.out /usr/sbin/$tool.bt "$header"
+	bg_start $S/rp-$tool.out tool $tool "$@"
+	py "$workload" > $S/$tool.wl
+	bg_stop INT
+	bt_stop
+}
+
 t_tools_list() {
 	local n
 	n=$($CTL tool list | wc -l)
@@ -245,21 +259,19 @@ except OSError:
     pass
 print(port, dport)'
 
+
 # tcpconnect: the workload's three connects, each row (PID COMM SADDR
 # SPORT DADDR DPORT; the time apart) as bpftrace's tcpconnect.bt prints it.
 t_tool_tcpconnect() {
 	local port dead
 	ip link set lo up
-	bt_start $S/btc.out /usr/sbin/tcpconnect.bt DPORT
-	bg_start $S/rtc.out tool tcpconnect -n rp-tcp
-	read -r port dead < <(py "$TCPS")
-	bg_stop INT
-	bt_stop
-	expect_eq "$port $port $dead" "$(awk '{ print $7 }' $S/rtc.out | xargs)" \
-		"the ports connected to: $(cat $S/rtc.out)"
-	expect_eq "$(grep ' rp-tcp ' $S/btc.out | cut -c10- | sed 's/ *$//')" \
-		"$(grep ' rp-tcp ' $S/rtc.out | cut -c10- | sed 's/ *$//')" \
-		"the rows as bpftrace's: $(cat $S/btc.out)"
+	side_by_side tcpconnect DPORT "$TCPS" -n rp-tcp
+	read -r port dead < $S/tcpconnect.wl
+	expect_eq "$port $port $dead" "$(awk '{ print $7 }' $S/rp-tcpconnect.out | xargs)" \
+		"the ports connected to: $(cat $S/rp-tcpconnect.out)"
+	expect_eq "$(grep ' rp-tcp ' $S/bt-tcpconnect.out | cut -c10- | sed 's/ *$//')" \
+		"$(grep ' rp-tcp ' $S/rp-tcpconnect.out | cut -c10- | sed 's/ *$//')" \
+		"the rows as bpftrace's: $(cat $S/bt-tcpconnect.out)"
 }
 
 # tcpaccept: the workload's two accepts, as bpftrace's tcpaccept.bt has
@@ -267,16 +279,13 @@ t_tool_tcpconnect() {
 t_tool_tcpaccept() {
 	local port dead
 	ip link set lo up
-	bt_start $S/bta.out /usr/sbin/tcpaccept.bt LPORT
-	bg_start $S/rta.out tool tcpaccept -n rp-tcp
-	read -r port dead < <(py "$TCPS")
-	bg_stop INT
-	bt_stop
-	expect_eq "$port $port" "$(awk '{ print $7 }' $S/rta.out | xargs)" \
-		"the ports accepted on: $(cat $S/rta.out)"
-	expect_eq "$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/bta.out)" \
-		"$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/rta.out)" \
-		"the rows as bpftrace's: $(cat $S/bta.out)"
+	side_by_side tcpaccept LPORT "$TCPS" -n rp-tcp
+	read -r port dead < $S/tcpaccept.wl
+	expect_eq "$port $port" "$(awk '{ print $7 }' $S/rp-tcpaccept.out | xargs)" \
+		"the ports accepted on: $(cat $S/rp-tcpaccept.out)"
+	expect_eq "$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/bt-tcpaccept.out)" \
+		"$(awk '$3 == "rp-tcp" { print $2, $3, $4, $5, $6, $7 }' $S/rp-tcpaccept.out)" \
+		"the rows as bpftrace's: $(cat $S/bt-tcpaccept.out)"
 }
 
 # tcplife: the workload's three connections, each a row at its close
@@ -286,17 +295,14 @@ t_tool_tcpaccept() {
 t_tool_tcplife() {
 	local port dead
 	ip link set lo up
-	bt_start $S/btl.out /usr/sbin/tcplife.bt RPORT
-	bg_start $S/rtl.out tool tcplife -n rp-tcp
-	read -r port dead < <(py "$TCPS")
-	bg_stop INT
-	bt_stop
-	expect_eq "$port $port $dead" "$(awk '{ print $6 }' $S/rtl.out | xargs)" \
-		"the sessions' remote ports: $(cat $S/rtl.out)"
-	expect_eq 3 "$(awk '$7 ~ /^[0-9]+$/' $S/rtl.out | wc -l)" "each with its MS"
-	expect_eq "$(awk -v p=$port -v d=$dead '$2 == "rp-tcp" && ($6 == p || $6 == d) { print $1, $2, $3, $4, $5, $6 }' $S/btl.out)" \
-		"$(awk '$2 == "rp-tcp" { print $1, $2, $3, $4, $5, $6 }' $S/rtl.out)" \
-		"the rows as bpftrace's: $(cat $S/btl.out)"
+	side_by_side tcplife RPORT "$TCPS" -n rp-tcp
+	read -r port dead < $S/tcplife.wl
+	expect_eq "$port $port $dead" "$(awk '{ print $6 }' $S/rp-tcplife.out | xargs)" \
+		"the sessions' remote ports: $(cat $S/rp-tcplife.out)"
+	expect_eq 3 "$(awk '$7 ~ /^[0-9]+$/' $S/rp-tcplife.out | wc -l)" "each with its MS"
+	expect_eq "$(awk -v p=$port -v d=$dead '$2 == "rp-tcp" && ($6 == p || $6 == d) { print $1, $2, $3, $4, $5, $6 }' $S/bt-tcplife.out)" \
+		"$(awk '$2 == "rp-tcp" { print $1, $2, $3, $4, $5, $6 }' $S/rp-tcplife.out)" \
+		"the rows as bpftrace's: $(cat $S/bt-tcplife.out)"
 }
 
 # The retransmit workload: a loopback connection whose segment netem
@@ -334,16 +340,13 @@ TCP_STATES='BEGIN { split("ESTABLISHED SYN_SENT SYN_RECV FIN_WAIT1 FIN_WAIT2 TIM
 t_tool_tcpretrans() {
 	local cport
 	netem_up
-	bt_start $S/brt.out /usr/sbin/tcpretrans.bt STATE
-	bg_start $S/rrt.out tool tcpretrans
-	cport=$(py "$RETRANS")
-	bg_stop INT
-	bt_stop
-	expect_ge 2 "$(awk -v p="$cport" '$3 == p && $5 == 1' $S/rrt.out | wc -l)" \
-		"the sender's retransmits, ESTABLISHED: $(cat $S/rrt.out)"
-	expect_eq "$(awk -v p="$cport" "$TCP_STATES"' { split($3, l, ":") } l[2] == p { print l[2], $4, st[$5] }' $S/brt.out)" \
-		"$(awk -v p="$cport" '$3 == p { print $3, $4, $5 }' $S/rrt.out)" \
-		"the rows as bpftrace's: $(cat $S/brt.out)"
+	side_by_side tcpretrans STATE "$RETRANS"
+	cport=$(cat $S/tcpretrans.wl)
+	expect_ge 2 "$(awk -v p="$cport" '$3 == p && $5 == 1' $S/rp-tcpretrans.out | wc -l)" \
+		"the sender's retransmits, ESTABLISHED: $(cat $S/rp-tcpretrans.out)"
+	expect_eq "$(awk -v p="$cport" "$TCP_STATES"' { split($3, l, ":") } l[2] == p { print l[2], $4, st[$5] }' $S/bt-tcpretrans.out)" \
+		"$(awk -v p="$cport" '$3 == p { print $3, $4, $5 }' $S/rp-tcpretrans.out)" \
+		"the rows as bpftrace's: $(cat $S/bt-tcpretrans.out)"
 }
 
 # tcpdrop: netem's drops of the sender's segments (QDISC_DROP, a reason:
@@ -356,18 +359,15 @@ t_tool_tcpretrans() {
 t_tool_tcpdrop() {
 	local cport
 	netem_up
-	bt_start $S/bdr.out /usr/sbin/tcpdrop.bt STATE
-	bg_start $S/rdr.out tool tcpdrop
-	cport=$(py "$RETRANS")
-	bg_stop INT
-	bt_stop
-	expect_ge 3 "$(awk -v p="$cport" '$4 == p' $S/rdr.out | wc -l)" \
-		"the sender's drops, the first and two resent: $(cat $S/rdr.out)"
-	expect_eq 1 "$(awk -v p="$cport" '$4 == p && $3 == "rp-retrans"' $S/rdr.out | wc -l)" \
+	side_by_side tcpdrop STATE "$RETRANS"
+	cport=$(cat $S/tcpdrop.wl)
+	expect_ge 3 "$(awk -v p="$cport" '$4 == p' $S/rp-tcpdrop.out | wc -l)" \
+		"the sender's drops, the first and two resent: $(cat $S/rp-tcpdrop.out)"
+	expect_eq 1 "$(awk -v p="$cport" '$4 == p && $3 == "rp-retrans"' $S/rp-tcpdrop.out | wc -l)" \
 		"the first in the sender's task"
-	expect_eq "$(awk -v p="$cport" "$TCP_STATES"' NF == 6 { split($4, l, ":") } NF == 6 && l[2] == p { print $2, $3, l[2], $5, st[$6] }' $S/bdr.out)" \
-		"$(awk -v p="$cport" '$4 == p { print $2, $3, $4, $5, $6 }' $S/rdr.out)" \
-		"the rows as bpftrace's: $(cat $S/bdr.out)"
+	expect_eq "$(awk -v p="$cport" "$TCP_STATES"' NF == 6 { split($4, l, ":") } NF == 6 && l[2] == p { print $2, $3, l[2], $5, st[$6] }' $S/bt-tcpdrop.out)" \
+		"$(awk -v p="$cport" '$4 == p { print $2, $3, $4, $5, $6 }' $S/rp-tcpdrop.out)" \
+		"the rows as bpftrace's: $(cat $S/bt-tcpdrop.out)"
 }
 
 # capable: a root child's checks, CAP_SYS_NICE (23) for nice(-1) and
@@ -382,16 +382,12 @@ if pid == 0:
     os._exit(0)
 os.waitpid(pid, 0)'
 t_tool_capable() {
-	bt_start $S/bcp.out /usr/sbin/capable.bt AUDIT
-	bg_start $S/rcp.out tool capable -n rp-cap
-	py "$CAPS"
-	bg_stop INT
-	bt_stop
-	expect_eq '23 7' "$(awk '{ print $5 }' $S/rcp.out | grep -xE '23|7' | xargs)" \
-		"CAP_SYS_NICE, then CAP_SETUID: $(cat $S/rcp.out)"
-	expect_eq "$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $7 }' $S/bcp.out)" \
-		"$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $6 }' $S/rcp.out)" \
-		"the rows as bpftrace's: $(cat $S/bcp.out)"
+	side_by_side capable AUDIT "$CAPS" -n rp-cap
+	expect_eq '23 7' "$(awk '{ print $5 }' $S/rp-capable.out | grep -xE '23|7' | xargs)" \
+		"CAP_SYS_NICE, then CAP_SETUID: $(cat $S/rp-capable.out)"
+	expect_eq "$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $7 }' $S/bt-capable.out)" \
+		"$(awk '$4 == "rp-cap" { print $2, $3, $4, $5, $6 }' $S/rp-capable.out)" \
+		"the rows as bpftrace's: $(cat $S/bt-capable.out)"
 }
 
 # setuids: a root child's setresuid(0, 0, 0), setuid(65534) and a
@@ -411,19 +407,15 @@ if pid == 0:
     os._exit(0)
 os.waitpid(pid, 0)'
 t_tool_setuids() {
-	bt_start $S/bsu.out /usr/sbin/setuids.bt SYSCALL
-	bg_start $S/rsu.out tool setuids -n rp-setuid
-	py "$SETUIDS"
-	bg_stop INT
-	bt_stop
+	side_by_side setuids SYSCALL "$SETUIDS" -n rp-setuid
 	# the tool's rows in the .bt's words: SYSCALL ARGS (RET)
 	awk '{ sub("kretprobe:__x64_sys_", "", $4)
 		if ($4 == "setresuid") print $2, $3, $4, $6, $7, $8, $9
-		else print $2, $3, $4, $5, $9 }' $S/rsu.out > $S/rsu.rows
+		else print $2, $3, $4, $5, $9 }' $S/rp-setuids.out > $S/rsu.rows
 	expect_eq "setresuid ruid=0 euid=0 suid=0 (0) setuid uid=65534 (0) setuid uid=0 (-1)" \
-		"$(cut -d' ' -f3- $S/rsu.rows | xargs)" "the calls: $(cat $S/rsu.out)"
-	expect_eq "$(awk '$3 == "rp-setuid" { $1 = ""; $4 = ""; print }' $S/bsu.out | xargs -L1)" \
-		"$(xargs -L1 < $S/rsu.rows)" "the rows as bpftrace's: $(cat $S/bsu.out)"
+		"$(cut -d' ' -f3- $S/rsu.rows | xargs)" "the calls: $(cat $S/rp-setuids.out)"
+	expect_eq "$(awk '$3 == "rp-setuid" { $1 = ""; $4 = ""; print }' $S/bt-setuids.out | xargs -L1)" \
+		"$(xargs -L1 < $S/rsu.rows)" "the rows as bpftrace's: $(cat $S/bt-setuids.out)"
 }
 
 # dcsnoop: a command's stats of a file and of a name that is not there,
