@@ -252,8 +252,9 @@ static void rp_stream_pair_summary(const struct rp_stream *s)
 	size_t i;
 
 	for (i = 0; i < s->nr_probes; i++) {
+		/* (another command's pair is not this one's) */
 		if (s->probes[i].pair.role != RAWPROBE_PAIR_END ||
-		    !s->probes[i].pair_stats.set)
+		    !s->probes[i].pair_stats.set || !rp_stream_in_session(s, i))
 			continue;
 		rp_pair_summary(stderr, &s->probes[i].pair_stats);
 		return;

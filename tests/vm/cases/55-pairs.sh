@@ -371,6 +371,7 @@ t_pair_tcplife() {
 # of 200, 500 and 800 ms, each its own row, ended by the closing task;
 # a filter on the latency keeps the two longer ones.
 t_pair_records() {
+	local other
 	lo_up
 	bg_start $S/lr.out -j latency --records --key sk \
 		--from kprobe:tcp_v4_connect \
@@ -396,8 +397,16 @@ open('$S/lr.pid', 'w').write(str(__import__('os').getpid()))"
 	# the sessions of over 400 ms, as text; the shorter one is filtered
 	bg_start $S/lt.out latency --records --key sk --from kprobe:tcp_v4_connect \
 		--to kprobe:tcp_set_state --filter 'state == 7 && latency > 400000000'
+	# another command beside it, whose summary is of its own probes only
+	$CTL trace kprobe:__x64_sys_getppid > $S/other.out 2> $S/other.err &
+	other=$!
+	wait_for "ready_line $S/other.err || ! kill -0 $other 2>/dev/null" 300
 	py "open('/proc/self/comm', 'w').write('rp-tcplife')
 $TCPLIFE"
+	kill -INT $other
+	wait $other
+	expect_eq 0 "$(grep -c '^pair: ' $S/other.err)" \
+		"another command's summary, no pair line: $(cat $S/other.err)"
 	bg_stop INT
 	expect_eq 2 "$(grep -cE 'rp-tcplife .*tcp_set_state.* \([0-9]{9} ns\)$' $S/lt.out)" \
 		"text: the start's comm, the latency: $(cat $S/lt.out)"
