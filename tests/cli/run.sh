@@ -555,6 +555,8 @@ check "make install-ctl" 0 "^$" "^$" -- bash -c "make -s -C $repo install-ctl DE
 check "installed tool list" 0 "^killsnoop +Trace signals" "^$" -- \
 	env -u RAWPROBE_TOOLS $T/root/usr/sbin/rawprobectl tool list
 # the tools and scripts: what runs without the module
+check "by start. empty" 2 "^$" "--by start.NAME: NAME, an argument" -- \
+	$CTL latency --key pid --by start. --from kprobe:vfs_read --to kprobe:vfs_write
 check "tool list" 0 "^vfscount +Count VFS calls" "^$" -- $CTL tool list
 check "tool show" 0 "^count 'kprobe:vfs_\*'" "^$" -- $CTL tool show vfscount
 check "tool -h" 0 "^Runs: rawprobectl count 'kprobe:vfs_\*'" "^$" -- $CTL tool vfscount -h

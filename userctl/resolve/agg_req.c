@@ -72,6 +72,9 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 			return rp_usage_error("--by %s: an argument of a pair's "
 					      "start, known to its end (latency, "
 					      "probe add pair)", word);
+		if (!word[strlen(RP_AGG_START_ARG)])
+			return rp_usage_error("--by start.NAME: NAME, an argument "
+					      "of the starts' --args");
 		/* the argument: rp_pair_carry_resolve()'s, with the starts */
 		a->key_args[a->nkeys] = 0;
 		a->keys[a->nkeys++] = RAWPROBE_AGG_KEY_START_ARG;
