@@ -163,8 +163,13 @@ t_tool_vfscount() {
 	bt=$(sed -n 's/^@\[vfs_read\]: //p' $S/bv.out)
 	expect_ge 2000 "$rp" "rawprobe's vfs_read: the workload's at least"
 	# bpftrace 0.17's kprobe_multi on 6.12 counts no vfs_read, vfs_write
-	# or vfs_open (alone too): there, the workload's truth only
-	if [ -n "$bt" ] || [ "${KREL#6.1.}" != "$KREL" ]; then
+	# or vfs_open (alone too), and on 6.1 now and then counts nothing at
+	# all, its map empty though its probes were attached (its header is
+	# printed from the poll loop, after the attach): then the workload's
+	# truth only, said in the output
+	if ! grep -q '^@\[' $S/bv.out; then
+		echo "    bpftrace's vfscount.bt counted no call at all: the workload's truth only"
+	elif [ -n "$bt" ] || [ "${KREL#6.1.}" != "$KREL" ]; then
 		expect_ge 2000 "${bt:-0}" "bpftrace's vfs_read: $(cat $S/bv.out)"
 		expect_ge "$bt" "$rp" "rawprobe's vfs_read, over bpftrace's window and more"
 	fi
