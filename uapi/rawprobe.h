@@ -19,7 +19,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RAWPROBE_ABI_VERSION	8	/* 2: fault_mask (field fetches),
+#define RAWPROBE_ABI_VERSION	9	/* 2: fault_mask (field fetches),
 					 * 3: the tsc clock (RAWPROBE_REC_TSC),
 					 * 4: several strings a record
 					 *    (RAWPROBE_STR_ARG_MULTI),
@@ -34,6 +34,8 @@
 					 *    seq taken after the reservation
 					 * 8: A_FTRACE_ADDR, F_FTRACE: entry
 					 *    probes armed a batch at a time
+					 * 9: value formats of lookups
+					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -825,6 +827,16 @@ enum rawprobe_argtype {
 	 * (or the segment's len) is 16, or less if truncated (--strmax).
 	 */
 	RAWPROBE_ARG_IP6	= 12,
+	/*
+	 * Value formats of lookups, recorded as u64 like HEX: a TCP state
+	 * (include/net/tcp_states.h), a capability, a signal, an errno
+	 * (negative, or the low 32 bits of a negative int); readers print
+	 * the name, and the number where the table has none.
+	 */
+	RAWPROBE_ARG_TCPSTATE	= 13,
+	RAWPROBE_ARG_CAP	= 14,
+	RAWPROBE_ARG_SIGNAL	= 15,
+	RAWPROBE_ARG_ERRNO	= 16,
 	__RAWPROBE_ARG_MAX,
 };
 
