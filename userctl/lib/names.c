@@ -59,6 +59,10 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_BE16]	= "be16",
 	[RAWPROBE_ARG_BE32]	= "be32",
 	[RAWPROBE_ARG_IP6]	= "ip6",
+	[RAWPROBE_ARG_TCPSTATE]	= "tcpstate",
+	[RAWPROBE_ARG_CAP]	= "cap",
+	[RAWPROBE_ARG_SIGNAL]	= "signal",
+	[RAWPROBE_ARG_ERRNO]	= "errno",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)
@@ -133,6 +137,13 @@ int rp_argtype_parse(const char *s)
 	return rp_parse(rp_argtypes, ARRAY_SIZE(rp_argtypes), s);
 }
 
+int rp_argtype_word(const char *s)
+{
+	int t = rp_argtype_parse(s);
+
+	return t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO ? -1 : t;
+}
+
 int rp_is_ident(const char *s, size_t len, size_t max)
 {
 	size_t i;
@@ -186,7 +197,7 @@ int rp_argspec_parse_names(const char *spec, unsigned char *types,
 			return -ERANGE;
 		/* every argument named, or none: one name per argument */
 		t = named ? rp_argspec_named(tok, names, size) :
-			    rp_argtype_parse(tok);
+			    rp_argtype_word(tok);
 		if (t < 0)
 			return -EINVAL;
 		types[n++] = (unsigned char)t;

@@ -18,6 +18,12 @@ const char *rp_clock_name(unsigned int clock);
 int rp_clock_parse(const char *s);		/* -1 if unknown */
 const char *rp_argtype_name(unsigned int type);
 int rp_argtype_parse(const char *s);		/* -1 if unknown */
+/*
+ * A bare type word of a positional list ("u64,s32"): not a lookup's
+ * (cap, signal, errno, tcpstate name parameters as often as formats:
+ * those are NAME:TYPE's only).
+ */
+int rp_argtype_word(const char *s);
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */
 int rp_argspec_parse(const char *spec, unsigned char *types);
 /*
