@@ -219,6 +219,10 @@ struct rawprobe_probe {
 					 * share the record's str[]
 					 */
 	u8 nraw;			/* argument registers fetches read */
+	bool str_at_return;		/* a string is read from the return
+					 * value: a kretprobe reads all of
+					 * them at return
+					 */
 	struct rp_probe_spec spec;
 	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
 	struct rp_owner *owner;		/* owning socket; NULL: persistent */

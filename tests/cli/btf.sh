@@ -489,8 +489,18 @@ check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an ar
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
 	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
-check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32, ip6\)" \
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32, ip6, tcpstate, cap, signal, errno\)" \
 	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
+# lookups: a parameter's own name may be a lookup's (cap_capable's cap),
+# which a bare word never is: 'cap,opts' is two names, not a type list
+check "lookup cap named" 0 "^args cap u32, fetch 2//4/1/0/0/0 3//4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe cap_capable --args 'cap:cap,opts'
+check "lookup bare names" 0 "^args s32 u32, fetch 2//4/1/0/0/0 3//4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe cap_capable --args 'cap,opts'
+check "lookup on a field" 0 "^args tcpstate errno signal, fetch 0/[0-9]+/1/0/0/0/0 0/[0-9]+/4/1/0/0/0 1//4/1/0/0/0, terms $" "^$" \
+	-- progs kprobe tcp_set_state --args 'sk->__sk_common.skc_state:tcpstate,sk->sk_err:errno,state:signal'
+check "lookup bare type list" 2 "^$" "bad --args 'u64,errno': a count 0..6, 'auto', or up to 6 of u64,.*ip6, each NAME:TYPE or none" \
+	-- $ADD kprobe vfs_read --args 'u64,errno' --dry-run
 # :ip6: a struct in6_addr's address (no load), or a pointer's value; the
 # string area carries its 16 bytes
 check "ip6 field and pointer" 0 "^args ip6 ip6 be16, fetch 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+,[0-9]+/2/0/0/0/0, terms $" "^$" \
@@ -543,7 +553,7 @@ check "path length a string" 2 "^$" "'tty->name', the length of 'buf', is a str:
 	-- $ADD kprobe pty_write --args 'tty->name,buf:str:tty->name' --dry-run
 check "path length of a number" 2 "^$" "--args 'c:...:tty->name': a length is for a string" \
 	-- $ADD kprobe pty_write --args 'tty->name,c:u64:tty->name' --dry-run
-check "path string at return" 2 "^$" "'retval->name' is read from the return value, at return, where the other strings are not" \
+check "path strings at return" 0 "args=retval->name:str,filename:ustr" "^$" \
 	-- $ADD kretprobe getname --args 'retval->name:str,filename:ustr' --dry-run
 check "path kretprobe string" 0 "skb->dev->name:str" "^$" \
 	-- $ADD kretprobe consume_skb --args 'skb->dev->name' --dry-run
