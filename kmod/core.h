@@ -243,14 +243,21 @@ static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
 
+/* Addresses copied into the string area: bytes, no NUL, no bound */
+static inline bool rp_argtype_is_addr(u8 t)
+{
+	return t == RAWPROBE_ARG_IP6 || t == RAWPROBE_ARG_INET_SADDR ||
+	       t == RAWPROBE_ARG_INET_DADDR;
+}
+
 /*
  * The argument types captured into the record's string area: strings,
- * and an IPv6 address's 16 bytes.
+ * an IPv6 address's 16 bytes, and a socket's address.
  */
 static inline bool rp_argtype_is_str(u8 t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       t == RAWPROBE_ARG_IP6;
+	       rp_argtype_is_addr(t);
 }
 
 /* Kernel lockdown forbids what rawprobe does: reading kernel memory. */

@@ -35,7 +35,9 @@
 					 * 8: A_FTRACE_ADDR, F_FTRACE: entry
 					 *    probes armed a batch at a time
 					 * 9: value formats of lookups
-					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO)
+					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO),
+					 *    a socket's address v4 or v6
+					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -837,6 +839,18 @@ enum rawprobe_argtype {
 	RAWPROBE_ARG_CAP	= 14,
 	RAWPROBE_ARG_SIGNAL	= 15,
 	RAWPROBE_ARG_ERRNO	= 16,
+	/* 17, 18: user and kernel string arrays */
+	/*
+	 * A socket's local (SADDR) or remote (DADDR) address, IPv4 or IPv6
+	 * as its skc_family says: the value is a struct sock_common's
+	 * address (a struct sock's, which begins with one); the kernel
+	 * copies skc_rcv_saddr or skc_daddr (4 bytes), or skc_v6_rcv_saddr
+	 * or skc_v6_daddr (16), into str[] as an IP6's 16; readers tell the
+	 * two apart by the length, and print nothing for another family
+	 * (a length of 0).
+	 */
+	RAWPROBE_ARG_INET_SADDR	= 19,
+	RAWPROBE_ARG_INET_DADDR	= 20,
 	__RAWPROBE_ARG_MAX,
 };
 

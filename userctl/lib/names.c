@@ -63,6 +63,8 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_CAP]	= "cap",
 	[RAWPROBE_ARG_SIGNAL]	= "signal",
 	[RAWPROBE_ARG_ERRNO]	= "errno",
+	[RAWPROBE_ARG_INET_SADDR] = "saddr",
+	[RAWPROBE_ARG_INET_DADDR] = "daddr",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)
@@ -141,7 +143,9 @@ int rp_argtype_word(const char *s)
 {
 	int t = rp_argtype_parse(s);
 
-	return t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO ? -1 : t;
+	return (t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO) ||
+	       t == RAWPROBE_ARG_INET_SADDR || t == RAWPROBE_ARG_INET_DADDR ?
+	       -1 : t;
 }
 
 int rp_is_ident(const char *s, size_t len, size_t max)

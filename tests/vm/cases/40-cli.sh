@@ -306,6 +306,35 @@ print(l.getsockname()[1])'
 	expect_match '"str":"::1"' "$(grep tcp_connect $S/ip6.json)" "JSON, alone"
 }
 
+# :saddr, :daddr: one probe sees IPv4 and IPv6 connects, each address
+# as its socket's family says, in text, --template and JSON.
+t_value_format_inet() {
+	local p4 p6
+	ip link set lo up
+	bg_start $S/inet.txt trace kprobe:tcp_connect -d 60 \
+		--args 'sk:saddr,sk:daddr,sk->__sk_common.skc_dport:be16' \
+		--template '{arg0} {arg1} {arg2}'
+	p4=$(py 'import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname())
+print(l.getsockname()[1])')
+	p6=$(py 'import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::1", 0)); l.listen(1)
+c = socket.create_connection(("::1", l.getsockname()[1]))
+print(l.getsockname()[1])')
+	bg_stop INT
+	expect_match "^127\.0\.0\.1 127\.0\.0\.1 $p4\$" "$(cat $S/inet.txt)" "IPv4's, by its family"
+	expect_match "^::1 ::1 $p6\$" "$(cat $S/inet.txt)" "IPv6's, by its family"
+	bg_start $S/inet.json -j trace kprobe:tcp_connect -d 60 --args 'sk:daddr'
+	py 'import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::", 0)); l.listen(1)
+c = socket.create_connection(("127.0.0.1", l.getsockname()[1]))' >/dev/null
+	bg_stop INT
+	expect_match '"str":"127\.0\.0\.1"' "$(grep tcp_connect $S/inet.json)" "JSON: an IPv4 connect"
+	python3 tests/cli/validate_json.py record $S/inet.json >/dev/null ||
+		fail "$S/inet.json against the schema"
+}
+
 # Lookups: a signal, an errno, a capability by name, in text, in
 # JSON's args_text and as count's key (cap_capable's own parameter is
 # named cap, as the format is).
@@ -416,5 +445,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_lookups t_self_left_out \
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_format_inet t_value_lookups t_self_left_out \
 	t_ready_line_after_arming t_hostile_kernel_errors
