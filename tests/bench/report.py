@@ -672,7 +672,7 @@ def glob_section(path, command, conditions):
     out = [f"Measured {time.strftime('%Y-%m-%d', time.localtime(os.path.getmtime(path)))} "
            f"on Linux {kernel} with:\n\n    {command}\n",
            "Wall-clock time, one run each. rawprobe: `probe add kprobe "
-           "GLOB` (the expansion, then batches of 256, each batch armed "
+           "GLOB` (the expansion, then batches of up to 1,024, each batch armed "
            "in one ftrace update through rawprobe's ftrace_ops) and "
            "`probe del` of its ids; expand: the same `probe add "
            "--dry-run`, the CLI's part of arm (ftrace's list, the "

@@ -527,17 +527,28 @@ static int rp_batch_ids(struct nlattr **a, void *ctx)
 }
 
 /* One ADD_BATCH message: all of reqs are added, or none. */
+/*
+ * A batch is one nested attribute, whose length is a u16: its entries
+ * stop short of 64 KiB (about 1,000 plain kprobes, fewer with
+ * arguments and filters), well inside what one send may carry.
+ */
+#define RP_BATCH_BYTES	(60 * 1024)
+
+/*
+ * One PROBE_ADD_BATCH of reqs[0..*n): as many as RP_BATCH_BYTES holds,
+ * *n set to how many went.
+ */
 static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
-			      size_t n, uint32_t *ids)
+			      size_t *n, uint32_t *ids)
 {
-	struct rp_batch_reply r = { .ids = ids, .max = n };
+	struct rp_batch_reply r = { .ids = ids };
 	struct nlattr *batch, *entry;
 	struct nl_msg *msg;
 	size_t i;
 	int err;
 
 	msg = rp_nl_msg_size(nl, RAWPROBE_CMD_PROBE_ADD_BATCH, 0,
-			     4096 + n * (sizeof(*reqs) + 64));
+			     RP_BATCH_BYTES + 4096 + sizeof(*reqs) + 64);
 	if (!msg)
 		return -ENOMEM;
 	if (nla_put_u32(msg, RAWPROBE_A_FLAGS, reqs[0].flags &
@@ -546,13 +557,16 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 	batch = nla_nest_start(msg, RAWPROBE_A_BATCH);
 	if (!batch)
 		goto full;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < *n && (!i || nlmsg_datalen(nlmsg_hdr(msg)) <
+				RP_BATCH_BYTES); i++) {
 		entry = nla_nest_start(msg, (int)(i + 1));
 		if (!entry || rp_put_req(msg, &reqs[i]))
 			goto full;
 		nla_nest_end(msg, entry);
 	}
 	nla_nest_end(msg, batch);
+	*n = i;
+	r.max = i;
 	err = rp_nl_call(nl, msg, rp_batch_ids, &r);
 	if (err) {
 		char what[300] = "batch";
@@ -562,7 +576,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 			struct rp_probe_info t = { 0 };
 
 			memcpy(&idx, nl->cookie, sizeof(idx));
-			if (idx < n) {
+			if (idx < *n) {
 				t.offset = reqs[idx].offset;
 				t.addr = reqs[idx].addr;
 				snprintf(t.symbol, sizeof(t.symbol), "%s",
@@ -576,7 +590,7 @@ static int rp_probe_add_chunk(struct rp_nl *nl, const struct rp_probe_req *reqs,
 		rp_add_hints(nl, &reqs[0], err);
 		return err;
 	}
-	return r.n == n ? 0 : -EBADMSG;
+	return r.n == *n ? 0 : -EBADMSG;
 full:
 	nlmsg_free(msg);
 	return -EMSGSIZE;
@@ -596,9 +610,12 @@ int rp_probe_del_many(struct rp_nl *nl, const uint32_t *ids, size_t n)
 }
 
 /*
- * Batches of 256, each all-or-nothing in the kernel; and the whole too:
- * when one is refused, the batches added before it are removed (a glob
- * of 1,000 functions is added whole or not at all), in one grace period
+ * Batches of up to RAWPROBE_MAX_BATCH (as many as a message holds), each
+ * all-or-nothing in the kernel, and armed in one ftrace update where
+ * the kernel can (kmod/fentry.c: each update walks every ftrace record,
+ * so fewer, larger batches arm a glob sooner); and the whole too: when
+ * one is refused, the batches added before it are removed (a glob of
+ * 1,000 functions is added whole or not at all), in one grace period
  * per RAWPROBE_MAX_BATCH.
  */
 int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
@@ -608,9 +625,8 @@ int rp_probe_add_many(struct rp_nl *nl, const struct rp_probe_req *reqs,
 	int err = 0;
 
 	for (i = 0; !err && i < n; i += chunk) {
-		/* 256 keeps a message well inside the socket buffer */
-		chunk = n - i < 256 ? n - i : 256;
-		err = rp_probe_add_chunk(nl, reqs + i, chunk, ids + i);
+		chunk = n - i < RAWPROBE_MAX_BATCH ? n - i : RAWPROBE_MAX_BATCH;
+		err = rp_probe_add_chunk(nl, reqs + i, &chunk, ids + i);
 		if (err && i && rp_probe_del_many(nl, ids, i))
 			fprintf(stderr, "rawprobectl: %zu probes of this batch "
 				"were added and could not be removed: see "

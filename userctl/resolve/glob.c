@@ -204,14 +204,12 @@ static int rp_str_cmp(const void *a, const void *b)
  * where ("name [module]" was cut to "name"), and a name on it anywhere
  * is left out everywhere, rather than risk the batch.
  */
-static void rp_glob_drop_blacklisted(struct rp_glob_result *r)
+static void rp_glob_drop_blacklisted(struct rp_glob_result *r, char **bl,
+				     size_t nb)
 {
-	size_t nb, i, out = 0;
-	char **bl = rp_blacklist_read(&nb);
+	size_t i, out = 0;
 	const char *key;
 
-	if (nb)
-		qsort(bl, nb, sizeof(*bl), rp_str_cmp);
 	for (i = 0; i < r->n; i++) {
 		key = r->v[i].name;
 		if (nb && bsearch(&key, bl, nb, sizeof(*bl), rp_str_cmp)) {
@@ -221,9 +219,6 @@ static void rp_glob_drop_blacklisted(struct rp_glob_result *r)
 		r->v[out++] = r->v[i];
 	}
 	r->n = out;
-	for (i = 0; i < nb; i++)
-		free(bl[i]);
-	free(bl);
 }
 
 /*
@@ -233,36 +228,41 @@ static void rp_glob_drop_blacklisted(struct rp_glob_result *r)
  * ftrace listed, and the CLI refuses such a name as ambiguous. Each is
  * probed by address ('probe add kprobe 0xADDR'), deliberately.
  */
-static int rp_glob_drop_shared(struct rp_glob_result *r)
+static int rp_glob_drop_shared(struct rp_glob_result *r, size_t nr)
 {
 	const char **names, **mods;
-	size_t i, out = 0;
+	size_t i, k, at, out, total = 0;
 	int *nmatch, err = 0;
 	uint64_t *addr;
 
-	names = calloc(r->n + 1, sizeof(*names));
-	mods = calloc(r->n + 1, sizeof(*mods));
-	nmatch = calloc(r->n + 1, sizeof(*nmatch));
-	addr = calloc(r->n + 1, sizeof(*addr));
+	for (k = 0; k < nr; k++)
+		total += r[k].n;
+	names = calloc(total + 1, sizeof(*names));
+	mods = calloc(total + 1, sizeof(*mods));
+	nmatch = calloc(total + 1, sizeof(*nmatch));
+	addr = calloc(total + 1, sizeof(*addr));
 	if (!names || !mods || !nmatch || !addr) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < r->n; i++) {
-		names[i] = r->v[i].name;
-		mods[i] = r->v[i].module;
-	}
-	if (rp_symbols_count(names, mods, r->n, nmatch, addr))
-		goto out;	/* no kallsyms: the kernel judges */
-	for (i = 0; i < r->n; i++) {
-		if (nmatch[i] > 1) {
-			r->shared++;
-			continue;
+	for (k = 0, at = 0; k < nr; k++)
+		for (i = 0; i < r[k].n; i++, at++) {
+			names[at] = r[k].v[i].name;
+			mods[at] = r[k].v[i].module;
 		}
-		r->v[i].addr = addr[i];
-		r->v[out++] = r->v[i];
+	if (rp_symbols_count(names, mods, total, nmatch, addr))
+		goto out;	/* no kallsyms: the kernel judges */
+	for (k = 0, at = 0; k < nr; k++) {
+		for (i = 0, out = 0; i < r[k].n; i++, at++) {
+			if (nmatch[at] > 1) {
+				r[k].shared++;
+				continue;
+			}
+			r[k].v[i].addr = addr[at];
+			r[k].v[out++] = r[k].v[i];
+		}
+		r[k].n = out;
 	}
-	r->n = out;
 out:
 	free(names);
 	free(mods);
@@ -271,19 +271,42 @@ out:
 	return err;
 }
 
+int rp_glob_expand_all(const char *const *modules, const char *const *pats,
+		       size_t n, struct rp_glob_result *r)
+{
+	size_t k, nb = 0, found = 0;
+	char **bl = NULL;
+	int err = 0;
+
+	memset(r, 0, n * sizeof(*r));
+	for (k = 0; !err && k < n; k++) {
+		err = rp_glob_read_afl(modules[k], pats[k], &r[k]);
+		if (!err)
+			rp_glob_drop_listed_twice(&r[k]);
+		found += r[k].n;
+	}
+	/* no blacklist to read, nor note of it, for nothing */
+	if (!err && found) {
+		bl = rp_blacklist_read(&nb);
+		if (nb)
+			qsort(bl, nb, sizeof(*bl), rp_str_cmp);
+		for (k = 0; k < n; k++)
+			rp_glob_drop_blacklisted(&r[k], bl, nb);
+		err = rp_glob_drop_shared(r, n);
+	}
+	for (k = 0; k < nb; k++)
+		free(bl[k]);
+	free(bl);
+	if (err)
+		for (k = 0; k < n; k++)
+			rp_glob_result_free(&r[k]);
+	return err;
+}
+
 int rp_glob_expand(const char *module, const char *pat,
 		   struct rp_glob_result *r)
 {
-	int err;
-
-	memset(r, 0, sizeof(*r));
-	err = rp_glob_read_afl(module, pat, r);
-	if (err)
-		return err;
-	rp_glob_drop_listed_twice(r);
-	if (r->n)	/* no blacklist to read, nor note of it, for nothing */
-		rp_glob_drop_blacklisted(r);
-	return r->n ? rp_glob_drop_shared(r) : 0;
+	return rp_glob_expand_all(&module, &pat, 1, r);
 }
 
 /*

@@ -47,6 +47,13 @@ struct rp_glob_result {
 int rp_glob_expand(const char *module, const char *pat,
 		   struct rp_glob_result *r);
 /*
+ * n globs at once, r[0..n) as rp_glob_expand() gives each: the lists
+ * and kallsyms read once for all of them (a kallsyms scan is most of an
+ * expansion's time). On error, every r[k] is freed.
+ */
+int rp_glob_expand_all(const char *const *modules, const char *const *pats,
+		       size_t n, struct rp_glob_result *r);
+/*
  * The tracepoints of available_events whose "SUBSYSTEM:EVENT" matches
  * pat ("sched:sched_*", "*:*_exit"), sorted, less the events with no
  * tracepoint a probe takes (ftrace's own and dynamic events), counted in

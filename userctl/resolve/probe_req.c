@@ -435,18 +435,20 @@ static int rp_glob_cap_check(const struct rp_probe_req *g, size_t total,
 			      RAWPROBE_MAX_PROBES);
 }
 
-/* Expand reqs[at], a glob, in place: *n grows by its functions less 1. */
+/*
+ * Expand reqs[at], a glob, in place: *n grows by its functions less 1.
+ * A function glob's result r comes expanded (rp_glob_funcs()), and is
+ * freed here; an event glob's is made here.
+ */
 static int rp_glob_expand_one(struct rp_probe_req **reqs, size_t *n,
-			      size_t at, size_t max)
+			      size_t at, size_t max, struct rp_glob_result r)
 {
 	struct rp_probe_req g = (*reqs)[at], *v;
-	struct rp_glob_result r;
 	size_t total;
-	int err, rc;
+	int err = 0, rc;
 
-	err = g.kind == RAWPROBE_KIND_TRACEPOINT ?
-	      rp_glob_events(g.symbol, &r) :
-	      rp_glob_expand(g.module, g.symbol, &r);
+	if (g.kind == RAWPROBE_KIND_TRACEPOINT)
+		err = rp_glob_events(g.symbol, &r);
 	if (!err)
 		err = rp_glob_said(&g, &r);
 	if (err) {
@@ -468,22 +470,69 @@ static int rp_glob_expand_one(struct rp_probe_req **reqs, size_t *n,
 	return RP_EXIT_OK;
 }
 
+static bool rp_req_is_func_glob(const struct rp_probe_req *r)
+{
+	return r->glob && r->kind != RAWPROBE_KIND_TRACEPOINT;
+}
+
+/*
+ * The function globs of reqs[0..n), expanded together (kallsyms read
+ * once: seven globs cost about one): their results in order, in *out.
+ */
+static int rp_glob_funcs(const struct rp_probe_req *reqs, size_t n,
+			 struct rp_glob_result **out, size_t *nout)
+{
+	const char **mods, **pats;
+	size_t i, k = 0;
+	int err = -ENOMEM;
+
+	*nout = 0;
+	for (i = 0; i < n; i++)
+		*nout += rp_req_is_func_glob(&reqs[i]);
+	*out = calloc(*nout + 1, sizeof(**out));
+	mods = calloc(*nout + 1, sizeof(*mods));
+	pats = calloc(*nout + 1, sizeof(*pats));
+	if (*out && mods && pats) {
+		for (i = 0; i < n; i++) {
+			if (!rp_req_is_func_glob(&reqs[i]))
+				continue;
+			mods[k] = reqs[i].module;
+			pats[k++] = reqs[i].symbol;
+		}
+		err = *nout ? rp_glob_expand_all(mods, pats, *nout, *out) : 0;
+	}
+	free(mods);
+	free(pats);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
 int rp_probe_reqs_expand(struct rp_probe_req **reqs, size_t *n, size_t max)
 {
-	size_t i, len;
-	int rc;
+	struct rp_glob_result *funcs, none = { 0 };
+	size_t i, len, k = 0, nfuncs;
+	int rc = RP_EXIT_OK, err;
 
-	for (i = 0; i < *n; i += len) {
+	err = rp_glob_funcs(*reqs, *n, &funcs, &nfuncs);
+	if (err)
+		return rp_exit_from_errno(err);
+	for (i = 0; !rc && i < *n; i += len) {
 		len = 1;
 		if (!(*reqs)[i].glob)
 			continue;
 		len = *n;
-		rc = rp_glob_expand_one(reqs, n, i, max);
-		if (rc)
-			return rc;
+		rc = rp_glob_expand_one(reqs, n, i, max,
+					rp_req_is_func_glob(&(*reqs)[i]) ?
+					funcs[k++] : none);
 		len = *n - len + 1;	/* past the new requests */
 	}
-	return RP_EXIT_OK;
+	while (k < nfuncs)	/* those an error left unspliced */
+		rp_glob_result_free(&funcs[k++]);
+	free(funcs);
+	return rc;
 }
 
 /* "kretprobe:vfs_read" -> kind and target */
