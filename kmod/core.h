@@ -239,14 +239,20 @@ static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
 
+/* A string array, joined into the string area (argv). */
+static inline bool rp_argtype_is_strv(u8 t)
+{
+	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
+}
+
 /*
  * The argument types captured into the record's string area: strings,
- * and an IPv6 address's 16 bytes.
+ * string arrays and an IPv6 address's 16 bytes.
  */
 static inline bool rp_argtype_is_str(u8 t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       t == RAWPROBE_ARG_IP6;
+	       t == RAWPROBE_ARG_IP6 || rp_argtype_is_strv(t);
 }
 
 /* Kernel lockdown forbids what rawprobe does: reading kernel memory. */

@@ -35,7 +35,9 @@
 					 * 8: A_FTRACE_ADDR, F_FTRACE: entry
 					 *    probes armed a batch at a time
 					 * 9: value formats of lookups
-					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO)
+					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO);
+					 *    string arrays joined
+					 *    (RAWPROBE_ARG_KSTRV, _USTRV)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -47,6 +49,7 @@
 #define RAWPROBE_MAX_ARGS	6
 #define RAWPROBE_COMM_LEN	16
 #define RAWPROBE_STR_LEN	128
+#define RAWPROBE_STRV_MAX	20	/* strings joined of an ARG_KSTRV */
 #define RAWPROBE_RECORD_SIZE	256
 #define RAWPROBE_RECORD_SHIFT	8
 
@@ -837,6 +840,17 @@ enum rawprobe_argtype {
 	RAWPROBE_ARG_CAP	= 14,
 	RAWPROBE_ARG_SIGNAL	= 15,
 	RAWPROBE_ARG_ERRNO	= 16,
+	/*
+	 * A NULL-terminated array of string pointers (execve's argv), of
+	 * kernel or user memory: its strings joined with single spaces into
+	 * str[] as one string argument's (bpftrace's join()). At most
+	 * RAWPROBE_STRV_MAX of them; more, or a string cut at --strmax or
+	 * by the string area, says the string truncated; an array that
+	 * cannot be read (or its first string), the string's fault; a later
+	 * string that cannot be read ends the join there, truncated.
+	 */
+	RAWPROBE_ARG_KSTRV	= 17,
+	RAWPROBE_ARG_USTRV	= 18,
 	__RAWPROBE_ARG_MAX,
 };
 

@@ -308,6 +308,7 @@ fmt() {	# SYSCALL FIELD...
 }
 fmt read 'unsigned int fd' 'char * buf' 'size_t count'
 fmt lseek 'unsigned int fd' 'frob_t offset' 'unsigned int whence'
+fmt execve 'const char * filename' 'const char *const * argv' 'const char *const * envp'
 export RAWPROBECTL_TRACEFS=$T/tracefs
 check "syscall format"   0 "^kprobe:__x64_sys_openat +int dfd +const char \* filename +int flags +umode_t mode +long retval" \
 	"syscalls:sys_enter_openat's format" -- bash -c "$CTL btf show __x64_sys_openat | tr '\n' ' '"
@@ -489,7 +490,7 @@ check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an ar
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
 	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
-check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32, ip6\)" \
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, strv, ustrv, hex, ksym, ip4, be16, be32, ip6\)" \
 	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
 # :ip6: a struct in6_addr's address (no load), or a pointer's value; the
 # string area carries its 16 bytes
@@ -874,6 +875,27 @@ check "syscall event user string" 0 "^tracepoint:syscalls:sys_enter_read args=bu
 	-- bash -c "$TPFS $CTL trace tracepoint:syscalls:sys_enter_read --args 'buf:str:count,count' --dry-run | head -1"
 check "syscall entry user string" 0 "^kprobe:__x64_sys_read args=buf:ustr,count:u64 syscall$" "^$" \
 	-- bash -c "$CTL trace kprobe:__x64_sys_read --args 'buf:str:count,count' --dry-run | head -1"
+# :strv, a NULL-terminated array of strings joined (execve's argv): a
+# syscall's own is the user's, as :str is; printed, not a key nor compared
+mkdir -p "$T/tpx/events/syscalls" && cp -r "$T/tracefs/events/syscalls/sys_enter_execve" "$T/tpx/events/syscalls/"
+printf 'syscalls:sys_enter_execve\n' >"$T/tpx/available_events"
+TPX="RAWPROBECTL_TRACEFS=$T/tpx"
+check "strv syscall event" 0 "^tracepoint:syscalls:sys_enter_execve args=filename:ustr,argv:ustrv$" "^$" \
+	-- bash -c "$TPX $CTL trace tracepoint:syscalls:sys_enter_execve --args 'filename:str,argv:strv' --dry-run | head -1"
+check "strv syscall entry" 0 "^kprobe:__x64_sys_execve args=argv:ustrv syscall$" "^$" \
+	-- bash -c "$CTL trace kprobe:__x64_sys_execve --args 'argv:strv' --dry-run | head -1"
+check "strv kernel"      0 "^kprobe:call_usermodehelper args=argv:strv,envp:ustrv persistent$" "^$" \
+	-- bash -c "$ADD kprobe call_usermodehelper --args 'argv:strv,envp:ustrv' --dry-run | head -1"
+check "strv json"        0 "valid: 1 documents" "^$" \
+	-- bash -c "$TPX $CTL -j trace t:syscalls:sys_enter_execve --args 'filename:str,argv:strv' --dry-run | $VALIDATE probe_request"
+check "strv not a key"   2 "^$" "--by argv: a string array \(:strv\) is a record's string \(trace\), not a key" \
+	-- env "$TPX" $CTL count t:syscalls:sys_enter_execve --args 'argv:strv' --by argv --dry-run
+check "strv no length"   2 "^$" "--args 'argv:...:filename': a length is for a string \(:str, :ustr\)" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --args 'argv:strv:filename,filename' --dry-run
+check "strv not in filters" 2 "^$" "'argv:strv': a filter's operand takes :str \(a kernel string\) or :ustr" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --filter 'argv:strv == "a"' --dry-run
+check "strv with a stack" 2 "^$" "--stack takes the record's string area" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --args 'argv:strv' --stack --dry-run
 check "syscall event ret filter" 0 "term0: src=arg0 size=8 signed lt 0" "^$" \
 	-- env "$TPFS" $CTL trace t:syscalls:sys_exit_read --filter 'ret < 0' --dry-run
 check "syscall event glob" 0 "^tracepoint:syscalls:sys_enter_getpid args=none tracepoint:syscalls:sys_enter_read args=none tracepoint:syscalls:sys_exit_read args=none $" \

@@ -59,6 +59,8 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_BE16]	= "be16",
 	[RAWPROBE_ARG_BE32]	= "be32",
 	[RAWPROBE_ARG_IP6]	= "ip6",
+	[RAWPROBE_ARG_KSTRV]	= "strv",
+	[RAWPROBE_ARG_USTRV]	= "ustrv",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)

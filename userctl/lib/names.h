@@ -18,6 +18,20 @@ const char *rp_clock_name(unsigned int clock);
 int rp_clock_parse(const char *s);		/* -1 if unknown */
 const char *rp_argtype_name(unsigned int type);
 int rp_argtype_parse(const char *s);		/* -1 if unknown */
+
+/* A string array (strv, ustrv): its strings joined, as one string. */
+static inline int rp_argtype_is_strv(unsigned int t)
+{
+	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
+}
+
+/* What the record's string area carries: strings, their arrays, ip6. */
+static inline int rp_argtype_is_area(unsigned int t)
+{
+	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
+	       t == RAWPROBE_ARG_IP6 || rp_argtype_is_strv(t);
+}
+
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */
 int rp_argspec_parse(const char *spec, unsigned char *types);
 /*

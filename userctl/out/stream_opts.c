@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/cli.h"
+#include "lib/names.h"
 #include "out/flame.h"
 #include "out/stream.h"
 #include "out/template.h"
@@ -551,9 +552,7 @@ int rp_hist_strings(struct rp_stream_cfg *c)
 	for (i = 0; c->in_kernel && c->hist.value == RP_HIST_ARG &&
 		    i < c->nreqs; i++)
 		for (k = 0; k < (unsigned int)c->reqs[i].nargs; k++)
-			str |= c->reqs[i].argtypes[k] == RAWPROBE_ARG_KSTR ||
-			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_USTR ||
-			       c->reqs[i].argtypes[k] == RAWPROBE_ARG_IP6;
+			str |= rp_argtype_is_area(c->reqs[i].argtypes[k]);
 	if (!str)
 		return rp_hist_rings(c);
 	if (c->interval)

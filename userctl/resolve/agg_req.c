@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/cli.h"
+#include "lib/names.h"
 #include "resolve/probe_req.h"
 
 static const struct {
@@ -105,6 +106,11 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 		return rp_usage_error("--by: unknown key '%s' (%s%s)", word,
 				      RP_AGG_KEY_NAMES, req->nargs ? "" :
 				      "; arguments need --args");
+	/* the kernel joins them in a record's string area, not in a key */
+	if (rp_argtype_is_strv(req->argtypes[arg]))
+		return rp_usage_error("--by %s: a string array (:strv) is "
+				      "a record's string (trace), not a key",
+				      word);
 	a->key_args[a->nkeys] = (uint8_t)arg;
 	a->keys[a->nkeys++] = RAWPROBE_AGG_KEY_ARG;
 	return RP_EXIT_OK;

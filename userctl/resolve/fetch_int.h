@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "rawprobe.h"
 #include "resolve/btf_int.h"
+#include "lib/names.h"
 #include "lib/path.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -48,10 +49,10 @@ static inline bool rp_is_str_type(int type)
 	return type == RAWPROBE_ARG_KSTR || type == RAWPROBE_ARG_USTR;
 }
 
-/* What the record's string area carries: strings, an IPv6 address. */
+/* What the record's string area carries (names.h) */
 static inline bool rp_is_area_type(int type)
 {
-	return rp_is_str_type(type) || type == RAWPROBE_ARG_IP6;
+	return type >= 0 && rp_argtype_is_area((unsigned int)type);
 }
 
 /* "rawprobectl: <cx->what>: <message>" (nothing if cx is quiet): usage */

@@ -154,8 +154,7 @@ int rp_pair_reqs_finish(struct rp_probe_req *reqs, size_t n,
 
 static bool rp_pair_carry_str(uint8_t t)
 {
-	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       t == RAWPROBE_ARG_IP6;
+	return rp_argtype_is_area(t);
 }
 
 /*

@@ -113,9 +113,7 @@ static int rp_stack_args_check(const struct rp_probe_req *r)
 	if (!(r->flags & RAWPROBE_F_STACK))
 		return RP_EXIT_OK;
 	for (i = 0; i < r->nargs; i++) {
-		if (r->argtypes[i] != RAWPROBE_ARG_KSTR &&
-		    r->argtypes[i] != RAWPROBE_ARG_USTR &&
-		    r->argtypes[i] != RAWPROBE_ARG_IP6)
+		if (!rp_argtype_is_area(r->argtypes[i]))
 			continue;
 		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
 			    args, sizeof(args));
