@@ -833,6 +833,47 @@ static void test_multi_strings(void **state)
 	free(text);
 }
 
+/*
+ * :strv: the kernel joins an argv into one segment, a string to every
+ * output (at its argument, "..." where cut: 20 strings at most).
+ */
+static void test_strv(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 9, .kind = RAWPROBE_KIND_TRACEPOINT, .nargs = 2,
+		.by_name = 1,
+		.argtypes = { RAWPROBE_ARG_USTR, RAWPROBE_ARG_USTRV },
+		.name = "tracepoint:syscalls:sys_enter_execve",
+	};
+	struct rawprobe_record r;
+	char *text, *csv;
+
+	(void)state;
+	assert_string_equal(rp_argtype_name(RAWPROBE_ARG_KSTRV), "strv");
+	assert_int_equal(rp_argtype_parse("ustrv"), RAWPROBE_ARG_USTRV);
+	assert_int_equal(rp_desc_set_names(&d, "filename,argv"), 0);
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_TRACEPOINT;
+	r.flags = RAWPROBE_REC_ARGS;
+	r.nargs = 2;
+	r.str_arg = RAWPROBE_STR_ARG_MULTI;
+	r.str_len = 0;
+	add_seg(&r, 0, RAWPROBE_REC_STR, "/bin/true");
+	add_seg(&r, 1, RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC,
+		"true a  b c");
+	text = format_as(TEXT, &r, &d);
+	assert_non_null(strstr(text, "(filename=\"/bin/true\", "
+				     "argv=\"true a  b c\"...)\n"));
+	free(text);
+	text = format_as(JSON_BUF, &r, &d);
+	assert_non_null(strstr(text, "{\"arg\":1,\"str\":\"true a  b c\","
+				     "\"truncated\":true}"));
+	free(text);
+	csv = csv_of(&r, &d);
+	assert_non_null(strstr(csv, ",\"/bin/true\",\"true a  b c\","));
+	free(csv);
+}
+
 /* Append a segment of n raw bytes (an :ip6 address) */
 static void add_seg_bytes(struct rawprobe_record *r, unsigned int arg,
 			  const unsigned char *b, size_t n)
@@ -1220,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_value_formats),
 		cmocka_unit_test(test_random_records),
 		cmocka_unit_test(test_multi_strings),
+		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_multi_strings_garbage),
 		cmocka_unit_test(test_ip6),
 	};
