@@ -638,6 +638,17 @@ static char *sink_of(int fmt, const struct rawprobe_record *r,
 	return out;
 }
 
+/* What one formatter writes for r holds want. */
+static void assert_formats(enum how how, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d, const char *want)
+{
+	char *text = format_as(how, r, d);
+
+	if (!strstr(text, want))
+		fail_msg("'%s' not in: %s", want, text);
+	free(text);
+}
+
 /* CSV's row of r, as a malloc'd string */
 static char *csv_of(const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
@@ -735,14 +746,10 @@ static void test_fetch_faults(void **state)
 	r.str_arg = 2;
 	r.fault_mask = 1U << 0 | 1U << 2;
 	check_both(&r, &d);
-	text = format_as(TEXT, &r, &d);
-	assert_non_null(strstr(text, " (file->f_pos=(fault), count=4096, "
-				     "file->f_path.dentry->d_name.name=(fault))"));
-	free(text);
-	text = format_as(JSON_BUF, &r, &d);
-	assert_non_null(strstr(text, "\"args\":[null,4096,null],\"arg_names\":"
-				     "[\"file->f_pos\",\"count\","));
-	free(text);
+	assert_formats(TEXT, &r, &d, " (file->f_pos=(fault), count=4096, "
+		       "file->f_path.dentry->d_name.name=(fault))");
+	assert_formats(JSON_BUF, &r, &d, "\"args\":[null,4096,null],"
+		       "\"arg_names\":[\"file->f_pos\",\"count\",");
 
 	/*
 	 * CSV: the faulted argument's field is empty, as a string's is
@@ -846,7 +853,7 @@ static void test_strv(void **state)
 		.name = "tracepoint:syscalls:sys_enter_execve",
 	};
 	struct rawprobe_record r;
-	char *text, *csv;
+	char *csv;
 
 	(void)state;
 	assert_string_equal(rp_argtype_name(RAWPROBE_ARG_KSTRV), "strv");
@@ -861,14 +868,10 @@ static void test_strv(void **state)
 	add_seg(&r, 0, RAWPROBE_REC_STR, "/bin/true");
 	add_seg(&r, 1, RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC,
 		"true a  b c");
-	text = format_as(TEXT, &r, &d);
-	assert_non_null(strstr(text, "(filename=\"/bin/true\", "
-				     "argv=\"true a  b c\"...)\n"));
-	free(text);
-	text = format_as(JSON_BUF, &r, &d);
-	assert_non_null(strstr(text, "{\"arg\":1,\"str\":\"true a  b c\","
-				     "\"truncated\":true}"));
-	free(text);
+	assert_formats(TEXT, &r, &d, "(filename=\"/bin/true\", "
+				     "argv=\"true a  b c\"...)\n");
+	assert_formats(JSON_BUF, &r, &d, "{\"arg\":1,\"str\":\"true a  b c\","
+				     "\"truncated\":true}");
 	csv = csv_of(&r, &d);
 	assert_non_null(strstr(csv, ",\"/bin/true\",\"true a  b c\","));
 	free(csv);

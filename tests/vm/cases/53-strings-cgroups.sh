@@ -240,6 +240,13 @@ for i in range(2):
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# argv_is JOIN TRUNCATED WHAT: one record of $S/argv.json has the argv
+# (its second string) JOIN, a python expression
+argv_is() {
+	expect_eq 1 "$(count_records $S/argv.json "r['strs'][1] == {'arg': 1, 'str': $1, 'truncated': $2}")" \
+		"$3: $(cat $S/argv.json)"
+}
+
 # :strv joins a NULL-terminated array of strings, execve's argv, with
 # spaces (bpftrace's join()): an empty string is an empty word; one cut
 # at the string area, or more than 20 strings, says truncated (20 do
@@ -269,18 +276,14 @@ run(None, ctypes.c_void_p(8))
 run(None, (ctypes.c_char_p * 1)(None))"
 	bg_stop INT
 	validate_all $S/argv.json
-	n=$(count_records $S/argv.json "r['strs'][0]['str'] == '/bin/true' and r['strs'][1] == {'arg': 1, 'str': 'true a  b c', 'truncated': False}")
-	expect_eq 1 "$n" "argv with an empty string joined: $(cat $S/argv.json)"
-	n=$(count_records $S/argv.json "(r['strs'][1]['str'] or '').startswith('true yyy') and r['strs'][1]['str'].strip('y') == 'true ' and r['strs'][1]['truncated']")
-	expect_eq 1 "$n" "a long string cut, truncated"
-	n=$(count_records $S/argv.json "r['strs'][1]['str'] == 'true ' + ' '.join(map(str, range(19))) and r['strs'][1]['truncated']")
-	expect_eq 1 "$n" "31 strings: the first 20, truncated"
-	n=$(count_records $S/argv.json "r['strs'][1]['str'] == 'true ' + ' '.join(map(str, range(19))) and not r['strs'][1]['truncated']")
-	expect_eq 1 "$n" "20 strings, all of them"
+	argv_is "'true a  b c'" False "argv with an empty string joined"
+	# the area: 128 bytes, less /bin/true's segment and this one's header
+	argv_is "'true ' + 'y' * 106" True "a long string cut, truncated"
+	argv_is "'true ' + ' '.join(map(str, range(19)))" True "31 strings: the first 20, truncated"
+	argv_is "'true ' + ' '.join(map(str, range(19)))" False "20 strings, all of them"
+	argv_is "''" False "an empty argv"
 	n=$(count_records $S/argv.json "r['strs'][1]['str'] is None and r.get('str_fault')")
 	expect_eq 1 "$n" "an unreadable argv, a fault"
-	n=$(count_records $S/argv.json "r['strs'][1] == {'arg': 1, 'str': '', 'truncated': False}")
-	expect_eq 1 "$n" "an empty argv"
 	# --strmax bounds the join; --template prints it as a string
 	bg_start $S/argvt.out trace tracepoint:syscalls:sys_enter_execve \
 		--comm python3 --args 'argv:strv' --strmax 8 \
