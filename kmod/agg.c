@@ -248,6 +248,12 @@ static int rp_agg_check_str(const struct rp_probe_spec *spec, unsigned int i,
 			       "a string array (strv, ustrv) is printed, not a key");
 		return -EINVAL;
 	}
+	if (spec->argtypes[i] == RAWPROBE_ARG_INET_SADDR ||
+	    spec->argtypes[i] == RAWPROBE_ARG_INET_DADDR) {
+		NL_SET_ERR_MSG(extack,
+			       "a socket's address (:saddr, :daddr) is no key: a key is one family's");
+		return -EINVAL;
+	}
 	if (spec->kind == RAWPROBE_KIND_KRETPROBE) {
 		NL_SET_ERR_MSG(extack,
 			       "a string key is read at an entry probe's hit: not in a kretprobe's aggregation");

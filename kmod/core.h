@@ -219,6 +219,10 @@ struct rawprobe_probe {
 					 * share the record's str[]
 					 */
 	u8 nraw;			/* argument registers fetches read */
+	bool str_at_return;		/* a string is read from the return
+					 * value: a kretprobe reads all of
+					 * them at return
+					 */
 	struct rp_probe_spec spec;
 	char target[MODULE_NAME_LEN + KSYM_NAME_LEN];	/* "mod:sym" */
 	struct rp_owner *owner;		/* owning socket; NULL: persistent */
@@ -245,14 +249,21 @@ static inline bool rp_argtype_is_strv(u8 t)
 	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
 }
 
+/* Addresses copied into the string area: bytes, no NUL, no bound */
+static inline bool rp_argtype_is_addr(u8 t)
+{
+	return t == RAWPROBE_ARG_IP6 || t == RAWPROBE_ARG_INET_SADDR ||
+	       t == RAWPROBE_ARG_INET_DADDR;
+}
+
 /*
  * The argument types captured into the record's string area: strings,
- * string arrays and an IPv6 address's 16 bytes.
+ * string arrays, an IPv6 address's 16 bytes, and a socket's address.
  */
 static inline bool rp_argtype_is_str(u8 t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       t == RAWPROBE_ARG_IP6 || rp_argtype_is_strv(t);
+	       rp_argtype_is_addr(t) || rp_argtype_is_strv(t);
 }
 
 /* Kernel lockdown forbids what rawprobe does: reading kernel memory. */

@@ -32,16 +32,14 @@ struct rp_kret_data {
 };
 
 /*
- * A string is read at entry, where its argument means what it meant to
+ * Strings are read at entry, where an argument means what it meant to
  * the caller (a file name a call is given, before the call frees or
- * rewrites it); one fetched from the return value can only be read at
- * return.
+ * rewrites it); when one is fetched from the return value, which only
+ * return has, all are read at return (rp_note_ret_str()).
  */
 static inline bool rp_kret_str_at_entry(const struct rawprobe_probe *p)
 {
-	return p->str_arg >= 0 &&
-	       !(p->spec.nfetch &&
-		 p->spec.fetch[p->str_arg].src == RAWPROBE_FETCH_RETVAL);
+	return p->str_arg >= 0 && !p->str_at_return;
 }
 
 /* Arguments as the record shows them, and what a value filter reads. */

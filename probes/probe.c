@@ -33,28 +33,21 @@ static int rp_check_stack(struct rawprobe_probe *p,
 }
 
 /*
- * Strings are read together, at entry for a kretprobe; one fetched from
- * the return value is read at return, so it is its probe's only one.
+ * Strings are read together: at a kretprobe's entry, where an argument
+ * still means what it meant to the caller; or, when one is fetched from
+ * the return value, which only return has, all of them at return (the
+ * entry's pointers, the memory as it is then).
  */
-static int rp_check_ret_str(struct rawprobe_probe *p,
-			    struct netlink_ext_ack *extack)
+static void rp_note_ret_str(struct rawprobe_probe *p)
 {
 	const struct rp_probe_spec *s = &p->spec;
 	unsigned int i;
 
-	if (p->nstr < 2 || !s->nfetch)
-		return 0;
-	for (i = 0; i < s->nargs; i++) {
-		u8 t = s->argtypes[i];
-
-		if (rp_argtype_is_str(t) &&
-		    s->fetch[i].src == RAWPROBE_FETCH_RETVAL) {
-			NL_SET_ERR_MSG(extack,
-				       "a string read from the return value is its probe's only string");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	p->str_at_return = false;
+	for (i = 0; i < s->nfetch && i < s->nargs; i++)
+		if (rp_argtype_is_str(s->argtypes[i]) &&
+		    s->fetch[i].src == RAWPROBE_FETCH_RETVAL)
+			p->str_at_return = true;
 }
 
 /*
@@ -72,7 +65,7 @@ static int rp_check_str_lens(struct rawprobe_probe *p,
 		if (!s->str_len_arg[i])
 			continue;
 		j = s->str_len_arg[i] - 1U;
-		if (s->argtypes[i] == RAWPROBE_ARG_IP6 ||
+		if (rp_argtype_is_addr(s->argtypes[i]) ||
 		    rp_argtype_is_strv(s->argtypes[i]) ||
 		    !rp_argtype_is_str(s->argtypes[i]) || j >= s->nargs ||
 		    rp_argtype_is_str(s->argtypes[j]) ||
@@ -107,8 +100,8 @@ static int rp_check_args(struct rawprobe_probe *p, struct netlink_ext_ack *extac
 			p->str_arg = i;
 		p->nstr++;
 	}
-	return rp_check_ret_str(p, extack) ?: rp_check_str_lens(p, extack) ?:
-	       rp_check_stack(p, extack);
+	rp_note_ret_str(p);
+	return rp_check_str_lens(p, extack) ?: rp_check_stack(p, extack);
 }
 
 /*

@@ -35,9 +35,11 @@
 					 * 8: A_FTRACE_ADDR, F_FTRACE: entry
 					 *    probes armed a batch at a time
 					 * 9: value formats of lookups
-					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO);
+					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO),
 					 *    string arrays joined
-					 *    (RAWPROBE_ARG_KSTRV, _USTRV)
+					 *    (RAWPROBE_ARG_KSTRV, _USTRV),
+					 *    a socket's address v4 or v6
+					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR)
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -851,6 +853,17 @@ enum rawprobe_argtype {
 	 */
 	RAWPROBE_ARG_KSTRV	= 17,
 	RAWPROBE_ARG_USTRV	= 18,
+	/*
+	 * A socket's local (SADDR) or remote (DADDR) address, IPv4 or IPv6
+	 * as its skc_family says: the value is a struct sock_common's
+	 * address (a struct sock's, which begins with one); the kernel
+	 * copies skc_rcv_saddr or skc_daddr (4 bytes), or skc_v6_rcv_saddr
+	 * or skc_v6_daddr (16), into str[] as an IP6's 16; readers tell the
+	 * two apart by the length, and print nothing for another family
+	 * (a length of 0).
+	 */
+	RAWPROBE_ARG_INET_SADDR	= 19,
+	RAWPROBE_ARG_INET_DADDR	= 20,
 	__RAWPROBE_ARG_MAX,
 };
 

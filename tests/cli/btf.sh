@@ -490,8 +490,30 @@ check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an ar
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
 	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
-check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, strv, ustrv, hex, ksym, ip4, be16, be32, ip6\)" \
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, strv, ustrv, hex, ksym, ip4, be16, be32, ip6, tcpstate, cap, signal, errno\)" \
 	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
+# lookups: a parameter's own name may be a lookup's (cap_capable's cap),
+# which a bare word never is: 'cap,opts' is two names, not a type list
+check "lookup cap named" 0 "^args cap u32, fetch 2//4/1/0/0/0 3//4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe cap_capable --args 'cap:cap,opts'
+check "lookup bare names" 0 "^args s32 u32, fetch 2//4/1/0/0/0 3//4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe cap_capable --args 'cap,opts'
+check "lookup on a field" 0 "^args tcpstate errno signal, fetch 0/[0-9]+/1/0/0/0/0 0/[0-9]+/4/1/0/0/0 1//4/1/0/0/0, terms $" "^$" \
+	-- progs kprobe tcp_set_state --args 'sk->__sk_common.skc_state:tcpstate,sk->sk_err:errno,state:signal'
+# :saddr, :daddr: a socket's address as its family says; the value a
+# struct sock_common's address (a pointer, or the struct in memory)
+check "inet pointer and struct" 0 "^args saddr daddr daddr, fetch 0/([0-9]+)/8/0/0/0/0 0/\\1/8/0/0/0/0 0/\\1/8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'sock->sk:saddr,sock->sk:daddr,sock->sk->__sk_common:daddr'
+check "inet of tcp_sock" 0 "arg0 sk: src=arg0 size=8" "^$" \
+	-- $ADD kprobe tcp_rcv_established --args 'sk:saddr' --dry-run
+check "inet not a socket" 2 "^$" "'sock->file:saddr': is struct file \*: ':saddr' takes a socket \(struct sock \*, or a struct that begins with struct sock_common\)" \
+	-- $ADD kprobe inet_release --args 'sock->file:saddr' --dry-run
+check "inet no key"      2 "^$" "--by sk: a socket's address \(:daddr\) is IPv4's or IPv6's as the socket is: no key" \
+	-- $CTL count kprobe:tcp_connect --args 'sk:daddr' --by sk --dry-run
+check "inet with a stack" 2 "^$" "not with a str/ustr/strv/ip6/saddr/daddr argument" \
+	-- $ADD kprobe tcp_connect --args 'sk:daddr' --stack --dry-run
+check "lookup bare type list" 2 "^$" "bad --args 'u64,errno': a count 0..6, 'auto', or up to 6 of u64,.*ip6, each NAME:TYPE or none" \
+	-- $ADD kprobe vfs_read --args 'u64,errno' --dry-run
 # :ip6: a struct in6_addr's address (no load), or a pointer's value; the
 # string area carries its 16 bytes
 check "ip6 field and pointer" 0 "^args ip6 ip6 be16, fetch 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+/8/0/0/0/[0-9]+ 0/[0-9]+,[0-9]+/2/0/0/0/0, terms $" "^$" \
@@ -504,7 +526,7 @@ check "ip6 struct not 16" 2 "^$" "is struct sock_common: ':ip6' takes a 16-byte 
 	-- $ADD kprobe inet_release --args 'sock->sk->__sk_common:ip6' --dry-run
 check "ip6 not in filters" 2 "^$" "'addr:ip6': a filter's operand takes :str \(a kernel string\) or :ustr" \
 	-- $ADD kprobe ipv6_chk_addr --filter 'addr:ip6 == 1' --dry-run
-check "ip6 with a stack" 2 "^$" "not with a str/ustr/ip6 argument" \
+check "ip6 with a stack" 2 "^$" "not with a str/ustr/strv/ip6/saddr/daddr argument" \
 	-- $ADD kprobe ipv6_chk_addr --args 'addr:ip6' --stack --dry-run
 check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
 	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
@@ -544,7 +566,7 @@ check "path length a string" 2 "^$" "'tty->name', the length of 'buf', is a str:
 	-- $ADD kprobe pty_write --args 'tty->name,buf:str:tty->name' --dry-run
 check "path length of a number" 2 "^$" "--args 'c:...:tty->name': a length is for a string" \
 	-- $ADD kprobe pty_write --args 'tty->name,c:u64:tty->name' --dry-run
-check "path string at return" 2 "^$" "'retval->name' is read from the return value, at return, where the other strings are not" \
+check "path strings at return" 0 "args=retval->name:str,filename:ustr" "^$" \
 	-- $ADD kretprobe getname --args 'retval->name:str,filename:ustr' --dry-run
 check "path kretprobe string" 0 "skb->dev->name:str" "^$" \
 	-- $ADD kretprobe consume_skb --args 'skb->dev->name' --dry-run

@@ -307,21 +307,23 @@ static void str_terms_malformed(struct rp_nl *nl)
 }
 
 /*
- * Several strings are read together, at a kretprobe's entry: one from
- * the return value (read at return) must be its probe's only string.
+ * Strings from the return value are read at return with the others; a
+ * string's length is not one (the bound would be read after the string
+ * it bounds was sized).
  */
 static void strings_malformed(struct rp_nl *nl)
 {
 	struct rawprobe_fetch f[2] = { fetch_of(RAWPROBE_FETCH_RETVAL, 8),
 				       fetch_of(1, 8) };
-	unsigned char types[2] = { RAWPROBE_ARG_KSTR, RAWPROBE_ARG_USTR };
+	unsigned char types[2] = { RAWPROBE_ARG_U64, RAWPROBE_ARG_USTR };
+	unsigned char len[2] = { 0, 1 };
 	struct nl_msg *msg = add_msg(nl, RAWPROBE_KIND_KRETPROBE, "getname");
 
-	f[0].nloads = 1;
 	nla_put_u8(msg, RAWPROBE_A_NARGS, 2);
 	nla_put(msg, RAWPROBE_A_ARGTYPES, sizeof(types), types);
 	nla_put(msg, RAWPROBE_A_FETCH, sizeof(f), f);
-	expect(nl, "strings: one from the return value among others", msg,
+	nla_put(msg, RAWPROBE_A_STR_LEN_ARGS, sizeof(len), len);
+	expect(nl, "strings: a length from the return value", msg,
 	       -EINVAL, true);
 }
 

@@ -9,6 +9,7 @@
 #ifndef RP_TEST_REF_FORMAT_H
 #define RP_TEST_REF_FORMAT_H
 
+#include "lib/lookup.h"
 
 /* A pair's record (latency --records): its probe's desc says so */
 static bool ref_is_pair(const struct rp_probe_desc *d)
@@ -47,10 +48,48 @@ static void ref_str(FILE *out, const struct rawprobe_record *r)
 	fprintf(out, "\"%s", r->flags & RAWPROBE_REC_STR_TRUNC ? "..." : "");
 }
 
-/* The value formats (hex, ksym, ip4, be16, be32), as text prints them */
+static int ref_is_fmt(unsigned int t)
+{
+	return (t >= RAWPROBE_ARG_HEX && t <= RAWPROBE_ARG_BE32) ||
+	       (t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO);
+}
+
+/*
+ * A lookup's name (the tables are test_lookup.c's, against libc's): an
+ * int's low half, an errno negative (a long's, or an int's unextended)
+ */
+static void ref_lookup(char *buf, size_t len, unsigned int type, uint64_t v)
+{
+	const char *name;
+	int64_t e = (v >> 32) ? (int64_t)v : (int64_t)(int32_t)v;
+
+	if (type == RAWPROBE_ARG_ERRNO) {
+		name = e < 0 && e > -4096 ? rp_lookup_errno((uint64_t)-e) : NULL;
+		if (name)
+			snprintf(buf, len, "-%s", name);
+		else
+			snprintf(buf, len, "%" PRId64, e);
+		return;
+	}
+	name = type == RAWPROBE_ARG_TCPSTATE ? rp_lookup_tcpstate((uint32_t)v) :
+	       type == RAWPROBE_ARG_CAP ? rp_lookup_cap((uint32_t)v) :
+	       rp_lookup_signal((uint32_t)v);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%d", (int32_t)v);
+}
+
+/* The value formats (hex, ksym, ip4, be16, be32, lookups), as text prints them */
 static void ref_fmt(char *buf, size_t len, unsigned int type, uint64_t v)
 {
 	switch (type) {
+	case RAWPROBE_ARG_TCPSTATE:
+	case RAWPROBE_ARG_CAP:
+	case RAWPROBE_ARG_SIGNAL:
+	case RAWPROBE_ARG_ERRNO:
+		ref_lookup(buf, len, type, v);
+		break;
 	case RAWPROBE_ARG_KSYM:
 		rp_ksym_format(v, buf, len);
 		if (!buf[0])
@@ -81,7 +120,7 @@ static void ref_arg(FILE *out, unsigned int type, uint64_t v)
 {
 	char buf[256];
 
-	if (type >= RAWPROBE_ARG_HEX && type <= RAWPROBE_ARG_BE32) {
+	if (ref_is_fmt(type)) {
 		ref_fmt(buf, sizeof(buf), type, v);
 		ref_escape(out, buf, sizeof(buf));
 		return;
@@ -346,16 +385,14 @@ static void ref_json_args_text(FILE *out, const struct rawprobe_record *r,
 	char buf[256];
 
 	for (i = 0; d && i < d->nargs; i++)
-		any |= d->argtypes[i] >= RAWPROBE_ARG_HEX &&
-		       d->argtypes[i] <= RAWPROBE_ARG_BE32;
+		any |= ref_is_fmt(d->argtypes[i]);
 	if (!any)
 		return;
 	fputs(",\"args_text\":[", out);
 	for (i = 0; i < r->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 		t = rp_argtype_of(d, i);
 		fputs(i ? "," : "", out);
-		if (t < RAWPROBE_ARG_HEX || t > RAWPROBE_ARG_BE32 ||
-		    (r->fault_mask >> i) & 1 ||
+		if (!ref_is_fmt(t) || (r->fault_mask >> i) & 1 ||
 		    ((r->flags & (RAWPROBE_REC_STR | RAWPROBE_REC_STR_FAULT)) &&
 		     i == r->str_arg)) {
 			fputs("null", out);

@@ -59,8 +59,14 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_BE16]	= "be16",
 	[RAWPROBE_ARG_BE32]	= "be32",
 	[RAWPROBE_ARG_IP6]	= "ip6",
+	[RAWPROBE_ARG_TCPSTATE]	= "tcpstate",
+	[RAWPROBE_ARG_CAP]	= "cap",
+	[RAWPROBE_ARG_SIGNAL]	= "signal",
+	[RAWPROBE_ARG_ERRNO]	= "errno",
 	[RAWPROBE_ARG_KSTRV]	= "strv",
 	[RAWPROBE_ARG_USTRV]	= "ustrv",
+	[RAWPROBE_ARG_INET_SADDR] = "saddr",
+	[RAWPROBE_ARG_INET_DADDR] = "daddr",
 };
 
 static const char *rp_name(const char *const *names, size_t n, unsigned int v)
@@ -135,6 +141,15 @@ int rp_argtype_parse(const char *s)
 	return rp_parse(rp_argtypes, ARRAY_SIZE(rp_argtypes), s);
 }
 
+int rp_argtype_word(const char *s)
+{
+	int t = rp_argtype_parse(s);
+
+	return (t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO) ||
+	       t == RAWPROBE_ARG_INET_SADDR || t == RAWPROBE_ARG_INET_DADDR ?
+	       -1 : t;
+}
+
 int rp_is_ident(const char *s, size_t len, size_t max)
 {
 	size_t i;
@@ -188,7 +203,7 @@ int rp_argspec_parse_names(const char *spec, unsigned char *types,
 			return -ERANGE;
 		/* every argument named, or none: one name per argument */
 		t = named ? rp_argspec_named(tok, names, size) :
-			    rp_argtype_parse(tok);
+			    rp_argtype_word(tok);
 		if (t < 0)
 			return -EINVAL;
 		types[n++] = (unsigned char)t;

@@ -18,6 +18,19 @@ const char *rp_clock_name(unsigned int clock);
 int rp_clock_parse(const char *s);		/* -1 if unknown */
 const char *rp_argtype_name(unsigned int type);
 int rp_argtype_parse(const char *s);		/* -1 if unknown */
+/*
+ * A bare type word of a positional list ("u64,s32"): not a lookup's nor
+ * a socket address's (cap, signal, errno, saddr name parameters as
+ * often as types: those are NAME:TYPE's only).
+ */
+int rp_argtype_word(const char *s);
+
+/* Addresses the kernel copies into the string area: bytes, no NUL */
+static inline int rp_argtype_is_addr(unsigned int t)
+{
+	return t == RAWPROBE_ARG_IP6 || t == RAWPROBE_ARG_INET_SADDR ||
+	       t == RAWPROBE_ARG_INET_DADDR;
+}
 
 /* A string array (strv, ustrv): its strings joined, as one string. */
 static inline int rp_argtype_is_strv(unsigned int t)
@@ -25,13 +38,12 @@ static inline int rp_argtype_is_strv(unsigned int t)
 	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
 }
 
-/* What the record's string area carries: strings, their arrays, ip6. */
+/* What the record's string area carries: strings, their arrays, addresses */
 static inline int rp_argtype_is_area(unsigned int t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       t == RAWPROBE_ARG_IP6 || rp_argtype_is_strv(t);
+	       rp_argtype_is_addr(t) || rp_argtype_is_strv(t);
 }
-
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */
 int rp_argspec_parse(const char *spec, unsigned char *types);
 /*

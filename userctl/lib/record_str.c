@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <string.h>
+#include "lib/names.h"
 #include "lib/record_str.h"
 
 #define RP_STR_FLAGS	(RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC | \
@@ -72,10 +73,11 @@ bool rp_rec_own_str(const struct rawprobe_record *r, struct rp_rec_str *out)
 	return true;
 }
 
+/* An address argument (ip6, saddr, daddr): its bytes are text to make */
 static bool rp_desc_ip6(const struct rp_probe_desc *d, unsigned int i)
 {
 	return d && i < d->nargs && i < RAWPROBE_MAX_ARGS &&
-	       d->argtypes[i] == RAWPROBE_ARG_IP6;
+	       rp_argtype_is_addr(d->argtypes[i]);
 }
 
 static bool rp_desc_has_ip6(const struct rp_probe_desc *d)
@@ -88,13 +90,24 @@ static bool rp_desc_has_ip6(const struct rp_probe_desc *d)
 	return false;
 }
 
-/* n bytes of an address (16, fewer if cut: the rest 0), as inet_ntop() */
-static size_t rp_ip6_text(char *buf, const char *bytes, size_t n)
+/*
+ * n bytes of an address as inet_ntop() writes it: an ip6's 16 (fewer if
+ * cut: the rest 0); a socket's 4 (IPv4) or 16 (IPv6), none for another
+ * family.
+ */
+static size_t rp_ip6_text(char *buf, unsigned int type, const char *bytes,
+			  size_t n)
 {
 	unsigned char a[16] = { 0 };
+	int af = AF_INET6;
 
+	if (type != RAWPROBE_ARG_IP6 && n != 16)
+		af = AF_INET;
+	if (type != RAWPROBE_ARG_IP6 && n != 4 && n != 16)
+		n = 0;
 	memcpy(a, bytes, n < sizeof(a) ? n : sizeof(a));
-	if (!inet_ntop(AF_INET6, a, buf, INET6_ADDRSTRLEN))
+	if ((type != RAWPROBE_ARG_IP6 && !n) ||
+	    !inet_ntop(af, a, buf, INET6_ADDRSTRLEN))
 		buf[0] = '\0';
 	return strlen(buf);
 }
@@ -137,7 +150,8 @@ static void rp_segs_ip6_text(struct rawprobe_record *out,
 			break;
 		if (rp_desc_ip6(d, seg->arg) && (seg->flags & RAWPROBE_REC_STR))
 			rp_seg_put(out, &to, seg, text,
-				   rp_ip6_text(text, seg->str, seg->len));
+				   rp_ip6_text(text, d->argtypes[seg->arg],
+					       seg->str, seg->len));
 		else
 			rp_seg_put(out, &to, seg, seg->str, seg->len);
 		at += hdr + seg->len + 1;
@@ -160,7 +174,8 @@ bool rp_rec_ip6_text(struct rawprobe_record *out,
 	if (multi)
 		rp_segs_ip6_text(out, r, d);
 	else
-		out->str_len = (uint8_t)rp_ip6_text(out->str, r->str,
-						    rp_rec_str_end(r));
+		out->str_len = (uint8_t)rp_ip6_text(out->str,
+						    d->argtypes[r->str_arg],
+						    r->str, rp_rec_str_end(r));
 	return true;
 }

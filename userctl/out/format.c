@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include "lib/escape.h"
+#include "lib/lookup.h"
 #include "lib/record_str.h"
 #include "out/format.h"
 #include "lib/path.h"
@@ -130,6 +131,12 @@ size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v)
 		break;
 	case RAWPROBE_ARG_BE32:
 		p = rp_put_u64(p, __builtin_bswap32((uint32_t)v));
+		break;
+	case RAWPROBE_ARG_TCPSTATE:
+	case RAWPROBE_ARG_CAP:
+	case RAWPROBE_ARG_SIGNAL:
+	case RAWPROBE_ARG_ERRNO:
+		p += rp_lookup_format(p, type, v);
 		break;
 	default:
 		p = rp_put_hex(p, v);

@@ -48,13 +48,15 @@ void rp_format_set_ret_labels(rp_ret_label_fn fn);
  * as hex, sym+off (ksym: a code address; hex when it is in no known
  * function), a dotted quad (ip4: the low 32 bits, in network order as
  * memory holds them), or the low 16 or 32 bits big-endian in decimal
- * (be16, a port; be32). rp_fmt_value() writes v so into buf, of at least
+ * (be16, a port; be32), or a name from a table (tcpstate, cap, signal,
+ * errno: lib/lookup.h). rp_fmt_value() writes v so into buf, of at least
  * RP_FMT_VALUE_MAX bytes, unescaped and NUL-terminated; returns the
  * length.
  */
 static inline int rp_argtype_is_fmt(unsigned int t)
 {
-	return t >= RAWPROBE_ARG_HEX && t <= RAWPROBE_ARG_BE32;
+	return (t >= RAWPROBE_ARG_HEX && t <= RAWPROBE_ARG_BE32) ||
+	       (t >= RAWPROBE_ARG_TCPSTATE && t <= RAWPROBE_ARG_ERRNO);
 }
 #define RP_FMT_VALUE_MAX	240	/* RP_KSYM_MAX and a NUL */
 size_t rp_fmt_value(char *buf, unsigned int type, uint64_t v);

@@ -111,6 +111,13 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 		return rp_usage_error("--by %s: a string array (:strv) is "
 				      "a record's string (trace), not a key",
 				      word);
+	if (req->argtypes[arg] == RAWPROBE_ARG_INET_SADDR ||
+	    req->argtypes[arg] == RAWPROBE_ARG_INET_DADDR)
+		return rp_usage_error("--by %s: a socket's address (:%s) is "
+				      "IPv4's or IPv6's as the socket is: no "
+				      "key (key by skc_daddr:ip4 or "
+				      "skc_v6_daddr:ip6)", word,
+				      rp_argtype_name(req->argtypes[arg]));
 	a->key_args[a->nkeys] = (uint8_t)arg;
 	a->keys[a->nkeys++] = RAWPROBE_AGG_KEY_ARG;
 	return RP_EXIT_OK;

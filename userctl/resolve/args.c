@@ -76,7 +76,8 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
 					      "s32, u32, ptr, str, ustr, strv, "
 					      "ustrv, hex, ksym, ip4, be16, "
-					      "be32, ip6)", c + 1);
+					      "be32, ip6, tcpstate, cap, signal, "
+					      "errno)", c + 1);
 	}
 	err = rp_operand_compile(cx, p, want, o);
 	/*
@@ -90,31 +91,6 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 			o->argtype = RAWPROBE_ARG_USTRV;
 	}
 	return err;
-}
-
-/*
- * Several strings share the record's string area, read together (at a
- * kretprobe's entry): one read from the return value, at return, is its
- * probe's only string (the kernel's rule).
- */
-static int rp_args_strings(const struct rp_probe_req *r,
-			   char names[][RAWPROBE_ARG_NAMES_LEN])
-{
-	int i, nstr = 0, ret = -1;
-
-	for (i = 0; i < r->nargs; i++) {
-		if (!rp_is_area_type(r->argtypes[i]))
-			continue;
-		nstr++;
-		if (r->fetch[i].src == RAWPROBE_FETCH_RETVAL)
-			ret = i;
-	}
-	if (nstr > 1 && ret >= 0)
-		return rp_usage_error("--args: '%s' is read from the return "
-				      "value, at return, where the other "
-				      "strings are not: it is its probe's only "
-				      "string", names[ret]);
-	return RP_EXIT_OK;
 }
 
 /*
@@ -219,8 +195,7 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 	r->nfetch = (uint8_t)n;
 	if (pr.syscall)
 		r->flags |= RAWPROBE_F_SYSCALL;
-	return rp_args_names(r, names) ?: rp_args_strings(r, names) ?:
-	       rp_args_lens(r, names, lens);
+	return rp_args_names(r, names) ?: rp_args_lens(r, names, lens);
 }
 
 int rp_fetch_labels_compile(struct rp_probe_req *r)
@@ -257,7 +232,7 @@ static bool rp_arg_is_name(const char *elem, size_t len)
 	for (i = 0; i < ARRAY_SIZE(ctypes); i++)
 		if (!strcmp(word, ctypes[i]))
 			return false;
-	return !isdigit((unsigned char)word[0]) && rp_argtype_parse(word) < 0;
+	return !isdigit((unsigned char)word[0]) && rp_argtype_word(word) < 0;
 }
 
 /* A bare type word of the positional form (u64, s32, ...). */
@@ -269,7 +244,7 @@ static bool rp_arg_is_type(const char *elem, size_t len)
 		return false;
 	memcpy(word, elem, len);
 	word[len] = '\0';
-	return rp_argtype_parse(word) >= 0;
+	return rp_argtype_word(word) >= 0;
 }
 
 /*

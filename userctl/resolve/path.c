@@ -558,6 +558,57 @@ static int rp_walk_ip6_end(struct rp_walk *w, const struct btf_type *t,
 	return 0;
 }
 
+/* Does the struct id begin with a struct sock_common, at offset 0? */
+static bool rp_btf_is_sock(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+	int depth;
+
+	for (depth = 0; depth < 8; depth++) {
+		t = rp_btf_skip(btf, &id);
+		if (!t || !btf_is_struct(t))
+			return false;
+		if (!strcmp(btf__name_by_offset(btf, t->name_off), "sock_common"))
+			return true;
+		if (!btf_vlen(t) || btf_member_bit_offset(t, 0))
+			return false;
+		id = btf_members(t)[0].type;
+	}
+	return false;
+}
+
+/*
+ * :saddr, :daddr, the kernel reads a socket's family and address: the
+ * value is a struct sock_common's address, a pointer to a struct that
+ * begins with one (struct sock, inet_sock, tcp_sock), or such a struct
+ * in memory (no load).
+ */
+static int rp_walk_inet_end(struct rp_walk *w, const struct btf_type *t,
+			    uint32_t id, int want, struct rp_operand *o)
+{
+	uint32_t to = btf_is_ptr(t) ? t->type : id;
+	char ty[RP_BTF_TYPE_MAX];
+
+	rp_walk_spell(w, w->type, ty);
+	if (!rp_btf_is_sock(w->btf, to))
+		return rp_walk_error(w, "is %s: ':%s' takes a socket (struct "
+				     "sock *, or a struct that begins with "
+				     "struct sock_common)", ty,
+				     rp_argtype_name((unsigned int)want));
+	if (btf_is_ptr(t))
+		return rp_walk_scalar_end(w, t, want, o);
+	if (!w->mem)
+		return rp_walk_error(w, "is a struct passed by value: ':%s' "
+				     "reads one in memory",
+				     rp_argtype_name((unsigned int)want));
+	o->argtype = (unsigned char)want;
+	if (rp_walk_range(w))
+		return RP_EXIT_USAGE;
+	w->f->add = (int32_t)w->off;
+	w->f->size = 8;		/* the struct's address */
+	return 0;
+}
+
 static int rp_walk_end(struct rp_walk *w, int want, struct rp_operand *o)
 {
 	char ty[RP_BTF_TYPE_MAX];
@@ -574,6 +625,8 @@ static int rp_walk_end(struct rp_walk *w, int want, struct rp_operand *o)
 		return rp_walk_error(w, "is void: there is no value to read");
 	if (want == RAWPROBE_ARG_IP6)
 		return rp_walk_ip6_end(w, t, id, o);
+	if (want == RAWPROBE_ARG_INET_SADDR || want == RAWPROBE_ARG_INET_DADDR)
+		return rp_walk_inet_end(w, t, id, want, o);
 	if (btf_is_array(t))
 		return rp_walk_array_end(w, t, want, o);
 	if (btf_is_composite(t))

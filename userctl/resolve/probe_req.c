@@ -118,8 +118,8 @@ static int rp_stack_args_check(const struct rp_probe_req *r)
 		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
 			    args, sizeof(args));
 		return rp_usage_error("--stack takes the record's string "
-				      "area: not with a str/ustr/ip6 argument "
-				      "(--args %s)", args);
+				      "area: not with a str/ustr/strv/ip6/"
+				      "saddr/daddr argument (--args %s)", args);
 	}
 	return RP_EXIT_OK;
 }

@@ -306,6 +306,66 @@ print(l.getsockname()[1])'
 	expect_match '"str":"::1"' "$(grep tcp_connect $S/ip6.json)" "JSON, alone"
 }
 
+# :saddr, :daddr: one probe sees IPv4 and IPv6 connects, each address
+# as its socket's family says, in text, --template and JSON.
+t_value_format_inet() {
+	local p4 p6
+	ip link set lo up
+	bg_start $S/inet.txt trace kprobe:tcp_connect -d 60 \
+		--args 'sk:saddr,sk:daddr,sk->__sk_common.skc_dport:be16' \
+		--template '{arg0} {arg1} {arg2}'
+	p4=$(py 'import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname())
+print(l.getsockname()[1])')
+	p6=$(py 'import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::1", 0)); l.listen(1)
+c = socket.create_connection(("::1", l.getsockname()[1]))
+print(l.getsockname()[1])')
+	bg_stop INT
+	expect_match "^127\.0\.0\.1 127\.0\.0\.1 $p4\$" "$(cat $S/inet.txt)" "IPv4's, by its family"
+	expect_match "^::1 ::1 $p6\$" "$(cat $S/inet.txt)" "IPv6's, by its family"
+	bg_start $S/inet.json -j trace kprobe:tcp_connect -d 60 --args 'sk:daddr'
+	py 'import socket
+l = socket.socket(socket.AF_INET6); l.bind(("::", 0)); l.listen(1)
+c = socket.create_connection(("127.0.0.1", l.getsockname()[1]))' >/dev/null
+	bg_stop INT
+	expect_match '"str":"127\.0\.0\.1"' "$(grep tcp_connect $S/inet.json)" "JSON: an IPv4 connect"
+	python3 tests/cli/validate_json.py record $S/inet.json >/dev/null ||
+		fail "$S/inet.json against the schema"
+}
+
+# Lookups: a signal, an errno, a capability by name, in text, in
+# JSON's args_text and as count's key (cap_capable's own parameter is
+# named cap, as the format is).
+t_value_lookups() {
+	local sleeper
+	sleep 60 &
+	sleeper=$!
+	bg_start $S/lk.txt trace kprobe:__x64_sys_kill -d 60 \
+		--args 'pid,sig:signal' --filter "pid == $sleeper"
+	kill -0 $sleeper
+	kill -USR1 $sleeper
+	wait $sleeper 2>/dev/null || true
+	bg_stop INT
+	expect_match "pid=$sleeper, sig=0\).*pid=$sleeper, sig=SIGUSR1\)" "$(cat $S/lk.txt | tr '\n' ' ')" \
+		"0, then SIGUSR1 by name"
+	bg_start $S/lk.json -j trace kretprobe:do_sys_openat2 -d 60 \
+		--args 'retval:errno' --comm lkopen
+	cp /bin/cat $S/lkopen
+	! $S/lkopen /nonexistent/lookup 2>/dev/null
+	bg_stop INT
+	expect_match '"args_text":\["-ENOENT"\]' "$(cat $S/lk.json)" "errno by name in JSON"
+	touch $S/lkfile
+	cp /bin/chown $S/lkchown
+	bg_start $S/lkc.json -j count kprobe:cap_capable -d 60 --args 'cap:cap' \
+		--by cap --comm lkchown
+	$S/lkchown 65534 $S/lkfile
+	bg_stop INT
+	expect_ge 1 "$(json_get "$(tail -1 $S/lkc.json)" 'sum(e["count"] for e in j["entries"] if e["cap"] == "CAP_CHOWN")')" \
+		"CAP_CHOWN as count's key: $(cat $S/lkc.json)"
+}
+
 # A command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
@@ -385,5 +445,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_self_left_out \
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_format_inet t_value_lookups t_self_left_out \
 	t_ready_line_after_arming t_hostile_kernel_errors

@@ -235,9 +235,20 @@ for i in range(2):
 	n=$(count_records $S/ren.json "True")
 	expect_eq 2 "$n" "records (the rename that worked is filtered)"
 	validate_all $S/ren.json
-	expect_fail 2 "is read from the return value, at return, where the other strings are not" \
-		$CTL probe add kretprobe getname --args 'retval->name:str,filename:ustr'
 	expect_eq 0 "$(probe_count)" "probes left"
+}
+
+# Strings from the return value among others: all read at return, the
+# entry's user pointer as the kernel's copy of it (getname's own).
+t_strings_at_return() {
+	bg_start $S/gn.json -j trace kretprobe:getname --comm gnopen -d 60 \
+		--args 'retval->name:str,filename:ustr,retval->uptr:ustr'
+	cp /bin/cat $S/gnopen
+	! $S/gnopen $S/none-at-return 2>/dev/null
+	bg_stop INT
+	n=$(count_records $S/gn.json "[x['str'] for x in r['strs']] == ['$S/none-at-return'] * 3")
+	expect_ge 1 "$n" "the kernel's copy, the user's name, its pointer: $(cat $S/gn.json)"
+	validate_all $S/gn.json
 }
 
 # argv_is JOIN TRUNCATED WHAT: one record of $S/argv.json has the argv
@@ -306,5 +317,6 @@ except OSError: pass"
 }
 
 tests t_char_array_equals_and_globs t_kernel_pointer t_user_string \
-	t_faults_and_long_strings t_cgroup_filter t_several_strings t_bad_input \
+	t_faults_and_long_strings t_cgroup_filter t_several_strings t_strings_at_return \
+	t_bad_input \
 	t_string_constants_not_duplicates t_string_arrays
