@@ -300,6 +300,7 @@ static u8 rp_strv_capture(struct rawprobe_probe *p, unsigned long src,
 	return RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
 }
 NOKPROBE_SYMBOL(rp_strv_capture);
+
 /*
  * A socket's address (:saddr, :daddr), as its family says: the 4 bytes
  * of IPv4's, or IPv6's 16, which readers tell apart by the length; for
@@ -350,7 +351,7 @@ static u8 rp_arg_capture(struct rawprobe_probe *p, const u64 *args,
 
 	if (t == RAWPROBE_ARG_IP6)
 		return rp_ip6_capture(p, args[i], max, buf, len);
-	if (t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV)
+	if (rp_argtype_is_strv(t))
 		return rp_strv_capture(p, args[i], max,
 				       t == RAWPROBE_ARG_USTRV, buf, len);
 	if (t == RAWPROBE_ARG_INET_SADDR || t == RAWPROBE_ARG_INET_DADDR)
