@@ -239,6 +239,15 @@ static int rp_agg_check_str(const struct rp_probe_spec *spec, unsigned int i,
 
 	if (!rp_argtype_is_str(spec->argtypes[i]))
 		return 0;
+	/*
+	 * A join is a record's string, made in the record's area; a key is
+	 * a string's first bytes (as bpftrace's join() is no map key).
+	 */
+	if (rp_argtype_is_strv(spec->argtypes[i])) {
+		NL_SET_ERR_MSG(extack,
+			       "a string array (strv, ustrv) is printed, not a key");
+		return -EINVAL;
+	}
 	if (spec->argtypes[i] == RAWPROBE_ARG_INET_SADDR ||
 	    spec->argtypes[i] == RAWPROBE_ARG_INET_DADDR) {
 		NL_SET_ERR_MSG(extack,

@@ -243,6 +243,12 @@ static inline struct kprobe *rp_probe_kprobe(struct rawprobe_probe *p)
 	return p->spec.kind == RAWPROBE_KIND_KRETPROBE ? &p->krp.kp : &p->kp;
 }
 
+/* A string array, joined into the string area (argv). */
+static inline bool rp_argtype_is_strv(u8 t)
+{
+	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
+}
+
 /* Addresses copied into the string area: bytes, no NUL, no bound */
 static inline bool rp_argtype_is_addr(u8 t)
 {
@@ -252,12 +258,12 @@ static inline bool rp_argtype_is_addr(u8 t)
 
 /*
  * The argument types captured into the record's string area: strings,
- * an IPv6 address's 16 bytes, and a socket's address.
+ * string arrays, an IPv6 address's 16 bytes, and a socket's address.
  */
 static inline bool rp_argtype_is_str(u8 t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       rp_argtype_is_addr(t);
+	       rp_argtype_is_addr(t) || rp_argtype_is_strv(t);
 }
 
 /* Kernel lockdown forbids what rawprobe does: reading kernel memory. */

@@ -232,6 +232,75 @@ static u8 rp_ip6_capture(struct rawprobe_probe *p, unsigned long src,
 }
 NOKPROBE_SYMBOL(rp_ip6_capture);
 
+/* Element k of a string array: the pointer, or false if unreadable. */
+static bool rp_strv_elem(const struct rawprobe_probe *p, unsigned long src,
+			 unsigned int k, bool user, unsigned long *ptr)
+{
+	/* an ia32 system call's array is of 32-bit pointers */
+	size_t sz = user && p->syscall_ia32 ? sizeof(u32) : sizeof(u64);
+	unsigned long at = src + k * sz;
+	u64 v = 0;
+
+	if (user ? copy_from_user_nofault(&v, (const void __user *)at, sz) :
+		   copy_from_kernel_nofault(&v, (const void *)at, sz))
+		return false;
+	*ptr = v;
+	return true;
+}
+NOKPROBE_SYMBOL(rp_strv_elem);
+
+/*
+ * A NULL-terminated array of string pointers at src, its strings joined
+ * with single spaces into buf, at most max bytes, as bpftrace's join():
+ * argv. At most RAWPROBE_STRV_MAX strings: a bound, as the hit path
+ * loops on what the traced process controls. What cannot be read ends
+ * the join, truncated (a fault if nothing was read, the array at all).
+ */
+static u8 rp_strv_capture(struct rawprobe_probe *p, unsigned long src,
+			  size_t max, bool user, char *buf, u8 *len)
+{
+	size_t lim = min_t(size_t, max, RAWPROBE_STR_LEN - 1), at = 0;
+	unsigned long ptr = 0;
+	bool trunc = false;
+	unsigned int k;
+	long n = 0;
+
+	for (k = 0; k < RAWPROBE_STRV_MAX && !trunc; k++) {
+		if (!rp_strv_elem(p, src, k, user, &ptr)) {
+			n = -EFAULT;
+			break;
+		}
+		if (!ptr)
+			break;
+		if (k && at >= lim) {
+			trunc = true;
+			break;
+		}
+		n = rp_copy_string(buf + at + !!k, ptr, lim - at - !!k, user,
+				   &trunc);
+		if (n < 0)
+			break;
+		if (k)
+			buf[at++] = ' ';
+		at += n;
+	}
+	if (n < 0 && !k) {
+		/* nothing read: a fault */
+		buf[0] = '\0';
+		*len = 0;
+		this_cpu_inc(p->stats->str_faults);
+		return RAWPROBE_REC_STR_FAULT;
+	}
+	/* the join ends at what cannot be read, or past the bound */
+	if (n < 0 || (k == RAWPROBE_STRV_MAX && !trunc &&
+		      (!rp_strv_elem(p, src, k, user, &ptr) || ptr)))
+		trunc = true;
+	buf[at] = '\0';
+	*len = at;
+	return RAWPROBE_REC_STR | (trunc ? RAWPROBE_REC_STR_TRUNC : 0);
+}
+NOKPROBE_SYMBOL(rp_strv_capture);
+
 /*
  * A socket's address (:saddr, :daddr), as its family says: the 4 bytes
  * of IPv4's, or IPv6's 16, which readers tell apart by the length; for
@@ -282,6 +351,9 @@ static u8 rp_arg_capture(struct rawprobe_probe *p, const u64 *args,
 
 	if (t == RAWPROBE_ARG_IP6)
 		return rp_ip6_capture(p, args[i], max, buf, len);
+	if (rp_argtype_is_strv(t))
+		return rp_strv_capture(p, args[i], max,
+				       t == RAWPROBE_ARG_USTRV, buf, len);
 	if (t == RAWPROBE_ARG_INET_SADDR || t == RAWPROBE_ARG_INET_DADDR)
 		return rp_inet_capture(p, args[i], t == RAWPROBE_ARG_INET_SADDR,
 				       max, buf, len);

@@ -66,6 +66,7 @@ static int rp_check_str_lens(struct rawprobe_probe *p,
 			continue;
 		j = s->str_len_arg[i] - 1U;
 		if (rp_argtype_is_addr(s->argtypes[i]) ||
+		    rp_argtype_is_strv(s->argtypes[i]) ||
 		    !rp_argtype_is_str(s->argtypes[i]) || j >= s->nargs ||
 		    rp_argtype_is_str(s->argtypes[j]) ||
 		    s->argtypes[j] == RAWPROBE_ARG_PTR ||

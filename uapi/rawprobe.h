@@ -36,6 +36,8 @@
 					 *    probes armed a batch at a time
 					 * 9: value formats of lookups
 					 *    (RAWPROBE_ARG_TCPSTATE..ERRNO),
+					 *    string arrays joined
+					 *    (RAWPROBE_ARG_KSTRV, _USTRV),
 					 *    a socket's address v4 or v6
 					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR)
 					 */
@@ -49,6 +51,7 @@
 #define RAWPROBE_MAX_ARGS	6
 #define RAWPROBE_COMM_LEN	16
 #define RAWPROBE_STR_LEN	128
+#define RAWPROBE_STRV_MAX	20	/* strings joined of an ARG_KSTRV */
 #define RAWPROBE_RECORD_SIZE	256
 #define RAWPROBE_RECORD_SHIFT	8
 
@@ -839,7 +842,17 @@ enum rawprobe_argtype {
 	RAWPROBE_ARG_CAP	= 14,
 	RAWPROBE_ARG_SIGNAL	= 15,
 	RAWPROBE_ARG_ERRNO	= 16,
-	/* 17, 18: user and kernel string arrays */
+	/*
+	 * A NULL-terminated array of string pointers (execve's argv), of
+	 * kernel or user memory: its strings joined with single spaces into
+	 * str[] as one string argument's (bpftrace's join()). At most
+	 * RAWPROBE_STRV_MAX of them; more, or a string cut at --strmax or
+	 * by the string area, says the string truncated; an array that
+	 * cannot be read (or its first string), the string's fault; a later
+	 * string that cannot be read ends the join there, truncated.
+	 */
+	RAWPROBE_ARG_KSTRV	= 17,
+	RAWPROBE_ARG_USTRV	= 18,
 	/*
 	 * A socket's local (SADDR) or remote (DADDR) address, IPv4 or IPv6
 	 * as its skc_family says: the value is a struct sock_common's

@@ -308,6 +308,7 @@ fmt() {	# SYSCALL FIELD...
 }
 fmt read 'unsigned int fd' 'char * buf' 'size_t count'
 fmt lseek 'unsigned int fd' 'frob_t offset' 'unsigned int whence'
+fmt execve 'const char * filename' 'const char *const * argv' 'const char *const * envp'
 export RAWPROBECTL_TRACEFS=$T/tracefs
 check "syscall format"   0 "^kprobe:__x64_sys_openat +int dfd +const char \* filename +int flags +umode_t mode +long retval" \
 	"syscalls:sys_enter_openat's format" -- bash -c "$CTL btf show __x64_sys_openat | tr '\n' ' '"
@@ -489,7 +490,7 @@ check "names not parameters" 2 "^$" "^rawprobectl: --args 'fd:s32': is not an ar
 	-- $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
 check "value formats"    0 "^args ip4 be16 ksym hex, fetch 0/[0-9]+,[0-9]+/4/0/0/0/0 0/[0-9]+,[0-9]+/2/0/0/0/0 0/[0-9]+,[0-9]+/8/0/0/0/0 0/[0-9]+/4/0/0/0/0, terms $" "^$" \
 	-- progs kprobe inet_release --args 'sock->sk->__sk_common.skc_daddr:ip4,sock->sk->__sk_common.skc_dport:be16,sock->sk->sk_state_change:ksym,sock->state:hex'
-check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, hex, ksym, ip4, be16, be32, ip6, tcpstate, cap, signal, errno\)" \
+check "value format unknown" 2 "^$" "unknown type 'ip5' \(u64, s64, s32, u32, ptr, str, ustr, strv, ustrv, hex, ksym, ip4, be16, be32, ip6, tcpstate, cap, signal, errno\)" \
 	-- $ADD kprobe inet_release --args 'sock->state:ip5' --dry-run
 # lookups: a parameter's own name may be a lookup's (cap_capable's cap),
 # which a bare word never is: 'cap,opts' is two names, not a type list
@@ -509,7 +510,7 @@ check "inet not a socket" 2 "^$" "'sock->file:saddr': is struct file \*: ':saddr
 	-- $ADD kprobe inet_release --args 'sock->file:saddr' --dry-run
 check "inet no key"      2 "^$" "--by sk: a socket's address \(:daddr\) is IPv4's or IPv6's as the socket is: no key" \
 	-- $CTL count kprobe:tcp_connect --args 'sk:daddr' --by sk --dry-run
-check "inet with a stack" 2 "^$" "not with a str/ustr/ip6/saddr/daddr argument" \
+check "inet with a stack" 2 "^$" "not with a str/ustr/strv/ip6/saddr/daddr argument" \
 	-- $ADD kprobe tcp_connect --args 'sk:daddr' --stack --dry-run
 check "lookup bare type list" 2 "^$" "bad --args 'u64,errno': a count 0..6, 'auto', or up to 6 of u64,.*ip6, each NAME:TYPE or none" \
 	-- $ADD kprobe vfs_read --args 'u64,errno' --dry-run
@@ -525,7 +526,7 @@ check "ip6 struct not 16" 2 "^$" "is struct sock_common: ':ip6' takes a 16-byte 
 	-- $ADD kprobe inet_release --args 'sock->sk->__sk_common:ip6' --dry-run
 check "ip6 not in filters" 2 "^$" "'addr:ip6': a filter's operand takes :str \(a kernel string\) or :ustr" \
 	-- $ADD kprobe ipv6_chk_addr --filter 'addr:ip6 == 1' --dry-run
-check "ip6 with a stack" 2 "^$" "not with a str/ustr/ip6/saddr/daddr argument" \
+check "ip6 with a stack" 2 "^$" "not with a str/ustr/strv/ip6/saddr/daddr argument" \
 	-- $ADD kprobe ipv6_chk_addr --args 'addr:ip6' --stack --dry-run
 check "labels without BTF" 0 "^kprobe:vfs_read args=fd:s32,buf:ptr persistent$" "^$" \
 	-- env RAWPROBECTL_BTF=/nonexistent $ADD kprobe vfs_read --args fd:s32,buf:ptr --dry-run
@@ -896,6 +897,27 @@ check "syscall event user string" 0 "^tracepoint:syscalls:sys_enter_read args=bu
 	-- bash -c "$TPFS $CTL trace tracepoint:syscalls:sys_enter_read --args 'buf:str:count,count' --dry-run | head -1"
 check "syscall entry user string" 0 "^kprobe:__x64_sys_read args=buf:ustr,count:u64 syscall$" "^$" \
 	-- bash -c "$CTL trace kprobe:__x64_sys_read --args 'buf:str:count,count' --dry-run | head -1"
+# :strv, a NULL-terminated array of strings joined (execve's argv): a
+# syscall's own is the user's, as :str is; printed, not a key nor compared
+mkdir -p "$T/tpx/events/syscalls" && cp -r "$T/tracefs/events/syscalls/sys_enter_execve" "$T/tpx/events/syscalls/"
+printf 'syscalls:sys_enter_execve\n' >"$T/tpx/available_events"
+TPX="RAWPROBECTL_TRACEFS=$T/tpx"
+check "strv syscall event" 0 "^tracepoint:syscalls:sys_enter_execve args=filename:ustr,argv:ustrv$" "^$" \
+	-- bash -c "$TPX $CTL trace tracepoint:syscalls:sys_enter_execve --args 'filename:str,argv:strv' --dry-run | head -1"
+check "strv syscall entry" 0 "^kprobe:__x64_sys_execve args=argv:ustrv syscall$" "^$" \
+	-- bash -c "$CTL trace kprobe:__x64_sys_execve --args 'argv:strv' --dry-run | head -1"
+check "strv kernel"      0 "^kprobe:call_usermodehelper args=argv:strv,envp:ustrv persistent$" "^$" \
+	-- bash -c "$ADD kprobe call_usermodehelper --args 'argv:strv,envp:ustrv' --dry-run | head -1"
+check "strv json"        0 "valid: 1 documents" "^$" \
+	-- bash -c "$TPX $CTL -j trace t:syscalls:sys_enter_execve --args 'filename:str,argv:strv' --dry-run | $VALIDATE probe_request"
+check "strv not a key"   2 "^$" "--by argv: a string array \(:strv\) is a record's string \(trace\), not a key" \
+	-- env "$TPX" $CTL count t:syscalls:sys_enter_execve --args 'argv:strv' --by argv --dry-run
+check "strv no length"   2 "^$" "--args 'argv:...:filename': a length is for a string \(:str, :ustr\)" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --args 'argv:strv:filename,filename' --dry-run
+check "strv not in filters" 2 "^$" "'argv:strv': a filter's operand takes :str \(a kernel string\) or :ustr" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --filter 'argv:strv == "a"' --dry-run
+check "strv with a stack" 2 "^$" "--stack takes the record's string area" \
+	-- env "$TPX" $CTL trace t:syscalls:sys_enter_execve --args 'argv:strv' --stack --dry-run
 check "syscall event ret filter" 0 "term0: src=arg0 size=8 signed lt 0" "^$" \
 	-- env "$TPFS" $CTL trace t:syscalls:sys_exit_read --filter 'ret < 0' --dry-run
 check "syscall event glob" 0 "^tracepoint:syscalls:sys_enter_getpid args=none tracepoint:syscalls:sys_enter_read args=none tracepoint:syscalls:sys_exit_read args=none $" \

@@ -48,11 +48,11 @@ check "in a module, inside" 2 "^$" "^rawprobectl: --stack: ext4:ext4_file_read_i
 	-- $CTL probe add kprobe ext4:ext4_file_read_iter+0x10 --stack
 check "raw address"      2 "^$" "^rawprobectl: --stack needs a function's name, not an address: stacks are recorded at a function's entry$" \
 	-- $CTL probe add kprobe 0xffffffff81100000 --stack
-check "ustr argument"    2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/ip6/saddr/daddr argument \(--args s32,ustr\)$" \
+check "ustr argument"    2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/strv/ip6/saddr/daddr argument \(--args s32,ustr\)$" \
 	-- $CTL probe add jprobe do_sys_openat2 --stack -a s32,ustr
-check "str argument named" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/ip6/saddr/daddr argument \(--args dfd:s32,name:str\)$" \
+check "str argument named" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/strv/ip6/saddr/daddr argument \(--args dfd:s32,name:str\)$" \
 	-- env RAWPROBECTL_BTF=/nonexistent $CTL probe add jprobe do_sys_openat2 -a dfd:s32,name:str --stack
-check "str argument by name" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/ip6/saddr/daddr argument \(--args dfd:s32,filename:str\)$" \
+check "str argument by name" 2 "^$" "^rawprobectl: --stack takes the record's string area: not with a str/ustr/strv/ip6/saddr/daddr argument \(--args dfd:s32,filename:str\)$" \
 	-- env RAWPROBECTL_BTF="$("$here/btf-fixture.sh")" $CTL probe add jprobe do_sys_openat2 -a dfd:s32,filename:str --stack
 check "batch refused whole" 2 "^$" "vfs_read\+0x8 is not a function's entry" \
 	-- $CTL probe add kprobe ksys_read vfs_read+0x8 --stack --dry-run

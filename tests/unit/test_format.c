@@ -638,6 +638,17 @@ static char *sink_of(int fmt, const struct rawprobe_record *r,
 	return out;
 }
 
+/* What one formatter writes for r holds want. */
+static void assert_formats(enum how how, const struct rawprobe_record *r,
+			   const struct rp_probe_desc *d, const char *want)
+{
+	char *text = format_as(how, r, d);
+
+	if (!strstr(text, want))
+		fail_msg("'%s' not in: %s", want, text);
+	free(text);
+}
+
 /* CSV's row of r, as a malloc'd string */
 static char *csv_of(const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
@@ -735,14 +746,10 @@ static void test_fetch_faults(void **state)
 	r.str_arg = 2;
 	r.fault_mask = 1U << 0 | 1U << 2;
 	check_both(&r, &d);
-	text = format_as(TEXT, &r, &d);
-	assert_non_null(strstr(text, " (file->f_pos=(fault), count=4096, "
-				     "file->f_path.dentry->d_name.name=(fault))"));
-	free(text);
-	text = format_as(JSON_BUF, &r, &d);
-	assert_non_null(strstr(text, "\"args\":[null,4096,null],\"arg_names\":"
-				     "[\"file->f_pos\",\"count\","));
-	free(text);
+	assert_formats(TEXT, &r, &d, " (file->f_pos=(fault), count=4096, "
+		       "file->f_path.dentry->d_name.name=(fault))");
+	assert_formats(JSON_BUF, &r, &d, "\"args\":[null,4096,null],"
+		       "\"arg_names\":[\"file->f_pos\",\"count\",");
 
 	/*
 	 * CSV: the faulted argument's field is empty, as a string's is
@@ -831,6 +838,43 @@ static void test_multi_strings(void **state)
 	text = format_as(TEXT, &r, &d);
 	assert_non_null(strstr(text, "(tty->name=\"pts0\", buf=0x"));
 	free(text);
+}
+
+/*
+ * :strv: the kernel joins an argv into one segment, a string to every
+ * output (at its argument, "..." where cut: 20 strings at most).
+ */
+static void test_strv(void **state)
+{
+	struct rp_probe_desc d = {
+		.id = 9, .kind = RAWPROBE_KIND_TRACEPOINT, .nargs = 2,
+		.by_name = 1,
+		.argtypes = { RAWPROBE_ARG_USTR, RAWPROBE_ARG_USTRV },
+		.name = "tracepoint:syscalls:sys_enter_execve",
+	};
+	struct rawprobe_record r;
+	char *csv;
+
+	(void)state;
+	assert_string_equal(rp_argtype_name(RAWPROBE_ARG_KSTRV), "strv");
+	assert_int_equal(rp_argtype_parse("ustrv"), RAWPROBE_ARG_USTRV);
+	assert_int_equal(rp_desc_set_names(&d, "filename,argv"), 0);
+	base_record(&r);
+	r.kind = RAWPROBE_KIND_TRACEPOINT;
+	r.flags = RAWPROBE_REC_ARGS;
+	r.nargs = 2;
+	r.str_arg = RAWPROBE_STR_ARG_MULTI;
+	r.str_len = 0;
+	add_seg(&r, 0, RAWPROBE_REC_STR, "/bin/true");
+	add_seg(&r, 1, RAWPROBE_REC_STR | RAWPROBE_REC_STR_TRUNC,
+		"true a  b c");
+	assert_formats(TEXT, &r, &d, "(filename=\"/bin/true\", "
+				     "argv=\"true a  b c\"...)\n");
+	assert_formats(JSON_BUF, &r, &d, "{\"arg\":1,\"str\":\"true a  b c\","
+				     "\"truncated\":true}");
+	csv = csv_of(&r, &d);
+	assert_non_null(strstr(csv, ",\"/bin/true\",\"true a  b c\","));
+	free(csv);
 }
 
 /* Append a segment of n raw bytes (an :ip6 address) */
@@ -1220,6 +1264,7 @@ int main(void)
 		cmocka_unit_test(test_value_formats),
 		cmocka_unit_test(test_random_records),
 		cmocka_unit_test(test_multi_strings),
+		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_multi_strings_garbage),
 		cmocka_unit_test(test_ip6),
 	};

@@ -63,6 +63,8 @@ static const char *const rp_argtypes[] = {
 	[RAWPROBE_ARG_CAP]	= "cap",
 	[RAWPROBE_ARG_SIGNAL]	= "signal",
 	[RAWPROBE_ARG_ERRNO]	= "errno",
+	[RAWPROBE_ARG_KSTRV]	= "strv",
+	[RAWPROBE_ARG_USTRV]	= "ustrv",
 	[RAWPROBE_ARG_INET_SADDR] = "saddr",
 	[RAWPROBE_ARG_INET_DADDR] = "daddr",
 };

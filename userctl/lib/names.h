@@ -32,11 +32,17 @@ static inline int rp_argtype_is_addr(unsigned int t)
 	       t == RAWPROBE_ARG_INET_DADDR;
 }
 
-/* What the record's string area carries: strings and addresses */
+/* A string array (strv, ustrv): its strings joined, as one string. */
+static inline int rp_argtype_is_strv(unsigned int t)
+{
+	return t == RAWPROBE_ARG_KSTRV || t == RAWPROBE_ARG_USTRV;
+}
+
+/* What the record's string area carries: strings, their arrays, addresses */
 static inline int rp_argtype_is_area(unsigned int t)
 {
 	return t == RAWPROBE_ARG_KSTR || t == RAWPROBE_ARG_USTR ||
-	       rp_argtype_is_addr(t);
+	       rp_argtype_is_addr(t) || rp_argtype_is_strv(t);
 }
 /* "s32,ustr,u64": fills types[], returns the count or a negative errno. */
 int rp_argspec_parse(const char *spec, unsigned char *types);

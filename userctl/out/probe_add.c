@@ -31,6 +31,8 @@ static void rp_add_usage(FILE *out)
 		"  -a, --args SPEC      arguments to record: a count (raw values),\n"
 		"                       types: u64,s64,s32,u32,ptr,str,ustr\n"
 		"                       (str/ustr: kernel/user string, one per probe),\n"
+		"                       strv,ustrv (a NULL-terminated array of\n"
+		"                       strings, argv: joined with spaces),\n"
 		"                       formats: hex,ksym,ip4,be16,be32 (printed so),\n"
 		"                       ip6 (a struct in6_addr, or a pointer to one)\n"
 		"                       named types: fd:s32,buf:ptr,count:u64, or\n"

@@ -106,6 +106,11 @@ static int rp_agg_key_resolve(struct rp_probe_req *req, const char *word)
 		return rp_usage_error("--by: unknown key '%s' (%s%s)", word,
 				      RP_AGG_KEY_NAMES, req->nargs ? "" :
 				      "; arguments need --args");
+	/* the kernel joins them in a record's string area, not in a key */
+	if (rp_argtype_is_strv(req->argtypes[arg]))
+		return rp_usage_error("--by %s: a string array (:strv) is "
+				      "a record's string (trace), not a key",
+				      word);
 	if (req->argtypes[arg] == RAWPROBE_ARG_INET_SADDR ||
 	    req->argtypes[arg] == RAWPROBE_ARG_INET_DADDR)
 		return rp_usage_error("--by %s: a socket's address (:%s) is "

@@ -74,15 +74,22 @@ static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 		       rp_argtype_parse(rp_trim(type)) : -1;
 		if (want < 0)
 			return rp_fetch_error(cx, "unknown type '%s' (u64, s64, "
-					      "s32, u32, ptr, str, ustr, hex, "
-					      "ksym, ip4, be16, be32, ip6, "
-					      "tcpstate, cap, signal, errno)", c + 1);
+					      "s32, u32, ptr, str, ustr, strv, "
+					      "ustrv, hex, ksym, ip4, be16, "
+					      "be32, ip6, tcpstate, cap, signal, "
+					      "errno)", c + 1);
 	}
 	err = rp_operand_compile(cx, p, want, o);
-	/* a syscall's own char pointer is the user's: ':str' reads there */
-	if (!err && o->argtype == RAWPROBE_ARG_KSTR && !o->f.nloads &&
-	    cx->pr && cx->pr->user_ptrs)
-		o->argtype = RAWPROBE_ARG_USTR;
+	/*
+	 * a syscall's own char pointer is the user's: ':str' reads there;
+	 * and its array of them (execve's argv), ':strv'
+	 */
+	if (!err && !o->f.nloads && cx->pr && cx->pr->user_ptrs) {
+		if (o->argtype == RAWPROBE_ARG_KSTR)
+			o->argtype = RAWPROBE_ARG_USTR;
+		else if (o->argtype == RAWPROBE_ARG_KSTRV)
+			o->argtype = RAWPROBE_ARG_USTRV;
+	}
 	return err;
 }
 

@@ -49,7 +49,7 @@ static inline bool rp_is_str_type(int type)
 	return type == RAWPROBE_ARG_KSTR || type == RAWPROBE_ARG_USTR;
 }
 
-/* What the record's string area carries: strings, addresses. */
+/* What the record's string area carries (names.h) */
 static inline bool rp_is_area_type(int type)
 {
 	return type >= 0 && rp_argtype_is_area((unsigned int)type);

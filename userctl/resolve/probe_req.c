@@ -118,8 +118,8 @@ static int rp_stack_args_check(const struct rp_probe_req *r)
 		rp_args_str(r->argtypes, (unsigned int)r->nargs, r->arg_names,
 			    args, sizeof(args));
 		return rp_usage_error("--stack takes the record's string "
-				      "area: not with a str/ustr/ip6/saddr/daddr argument "
-				      "(--args %s)", args);
+				      "area: not with a str/ustr/strv/ip6/"
+				      "saddr/daddr argument (--args %s)", args);
 	}
 	return RP_EXIT_OK;
 }
@@ -272,7 +272,7 @@ int rp_probe_opt(int opt, const char *arg, struct rp_probe_req *req)
 		if (n < 0)
 			return rp_usage_error("bad --args '%s': a count 0..%d, 'auto', "
 					      "or up to %d of u64,s64,s32,u32,ptr,str,ustr,"
-					      "hex,ksym,ip4,be16,be32,ip6, "
+					      "strv,ustrv,hex,ksym,ip4,be16,be32,ip6, "
 					      "each NAME:TYPE or none",
 					      arg, RAWPROBE_MAX_ARGS, RAWPROBE_MAX_ARGS);
 		req->nargs = n;

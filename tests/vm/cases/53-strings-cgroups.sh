@@ -251,7 +251,72 @@ t_strings_at_return() {
 	validate_all $S/gn.json
 }
 
+# argv_is JOIN TRUNCATED WHAT: one record of $S/argv.json has the argv
+# (its second string) JOIN, a python expression
+argv_is() {
+	expect_eq 1 "$(count_records $S/argv.json "r['strs'][1] == {'arg': 1, 'str': $1, 'truncated': $2}")" \
+		"$3: $(cat $S/argv.json)"
+}
+
+# :strv joins a NULL-terminated array of strings, execve's argv, with
+# spaces (bpftrace's join()): an empty string is an empty word; one cut
+# at the string area, or more than 20 strings, says truncated (20 do
+# not); an unreadable array is a fault, an empty one an empty string.
+# A kernel array of kernel strings (kernel_execve's, a module request's
+# helper) is joined by the same code, read as the kernel's.
+t_string_arrays() {
+	local long n
+	long=$(printf 'y%.0s' $(seq 150))
+	bg_start $S/argv.out -j trace tracepoint:syscalls:sys_enter_execve \
+		--comm python3 --args 'filename:str,argv:strv' -o $S/argv.json
+	py "import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def run(argv, raw=None):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            if raw is None: os.execv('/bin/true', argv)
+            libc.syscall(59, b'/bin/true', raw, None)
+        finally: os._exit(127)
+    os.waitpid(pid, 0)
+run(['true', 'a', '', 'b c'])
+run(['true', '$long'])
+run(['true'] + [str(i) for i in range(30)])
+run(['true'] + [str(i) for i in range(19)])
+run(None, ctypes.c_void_p(8))
+run(None, (ctypes.c_char_p * 1)(None))"
+	bg_stop INT
+	validate_all $S/argv.json
+	argv_is "'true a  b c'" False "argv with an empty string joined"
+	# the area: 128 bytes, less /bin/true's segment and this one's header
+	argv_is "'true ' + 'y' * 106" True "a long string cut, truncated"
+	argv_is "'true ' + ' '.join(map(str, range(19)))" True "31 strings: the first 20, truncated"
+	argv_is "'true ' + ' '.join(map(str, range(19)))" False "20 strings, all of them"
+	argv_is "''" False "an empty argv"
+	n=$(count_records $S/argv.json "r['strs'][1]['str'] is None and r.get('str_fault')")
+	expect_eq 1 "$n" "an unreadable argv, a fault"
+	# --strmax bounds the join; --template prints it as a string
+	bg_start $S/argvt.out trace tracepoint:syscalls:sys_enter_execve \
+		--comm python3 --args 'argv:strv' --strmax 8 \
+		--template '{comm} [{argv}]' -o $S/argvt.txt
+	py "import os
+if os.fork() == 0: os.execv('/bin/true', ['true', 'a', '', 'b c'])
+os.wait()"
+	bg_stop INT
+	expect_match '^python3 \[true a  \]$' "$(cat $S/argvt.txt)" "--strmax 8 (8 bytes), a template"
+	# the kernel's own: a module request's helper (no such family)
+	bg_start $S/kargv.out -j trace kprobe:kernel_execve --args 'argv:strv' \
+		-o $S/kargv.json
+	py "import socket
+try: socket.socket(12, socket.SOCK_DGRAM)
+except OSError: pass"
+	bg_stop INT
+	n=$(count_records $S/kargv.json "r['str'].endswith(' net-pf-12') and not r['str_truncated']")
+	expect_ge 1 "$n" "kernel_execve's argv, a kernel array"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 tests t_char_array_equals_and_globs t_kernel_pointer t_user_string \
 	t_faults_and_long_strings t_cgroup_filter t_several_strings t_strings_at_return \
 	t_bad_input \
-	t_string_constants_not_duplicates
+	t_string_constants_not_duplicates t_string_arrays

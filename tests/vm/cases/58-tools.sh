@@ -130,22 +130,26 @@ t_tool_opensnoop() {
 		"the workload's opens: $(cat $S/ro.out)"
 }
 
-# execsnoop: the programs a command runs, as the first word of
-# bpftrace's execsnoop.bt's ARGS.
+# execsnoop: the command lines a command runs, its argv joined, as
+# bpftrace's execsnoop.bt's ARGS (after TIME(ms) and PID; the tool's
+# after the time, PID and COMM).
 EXECS='import os
 open("/proc/self/comm", "w").write("rp-exec")
-for argv in (["/bin/true", "a"], ["/bin/echo", "b"], ["/bin/true"]):
+for argv in (["/bin/true", "a"], ["/bin/echo", "b", "-n", "c d"], ["/bin/true"]):
     os.waitpid(os.spawnv(os.P_NOWAIT, argv[0], argv), 0)'
 t_tool_execsnoop() {
+	local rp
 	bt_start $S/be.out /usr/sbin/execsnoop.bt ARGS
 	bg_start $S/re.out tool execsnoop -n rp-exec
 	py "$EXECS" >/dev/null
 	bg_stop INT
 	bt_stop
-	expect_eq "/bin/true /bin/echo /bin/true" "$(awk '{ print $4 }' $S/re.out | xargs)" \
-		"the programs: $(cat $S/re.out)"
-	expect_eq "$(grep -E ' /bin/(true|echo)( |$)' $S/be.out | awk '{ print $3 }' | xargs)" \
-		"$(awk '{ print $4 }' $S/re.out | xargs)" "as bpftrace's: $(cat $S/be.out)"
+	rp=$(sed -E 's/^[^ ]+ +[0-9]+ +rp-exec +//' $S/re.out | paste -sd '|')
+	expect_eq "/bin/true a|/bin/echo b -n c d|/bin/true" "$rp" \
+		"the command lines: $(cat $S/re.out)"
+	expect_eq "$(grep -E '^[0-9]+ +[0-9]+ +/bin/(true|echo)( |$)' $S/be.out |
+		sed -E 's/^[0-9]+ +[0-9]+ +//' | paste -sd '|')" "$rp" \
+		"the rows' ARGS as bpftrace's: $(cat $S/be.out)"
 }
 
 # vfscount: vfs_read by function, beside bpftrace's vfscount.bt over the
