@@ -42,14 +42,14 @@ static int rp_syntax_error(const struct rp_fctx *cx, const struct rp_path *p,
 			      "if any)", at, p->text);
 }
 
+/* (a script's --args may run over lines: an element's blanks and newlines) */
 static char *rp_trim(char *s)
 {
 	char *end;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
+	s += strspn(s, " \t\r\n");
 	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+	while (end > s && strchr(" \t\r\n", end[-1]))
 		*--end = '\0';
 	return s;
 }
