@@ -573,6 +573,8 @@ check "cast syntax"      2 "^$" "expected a cast, '\(\(struct NAME \*\)PATH\)->M
 	-- $ADD kprobe inet_release --args '((union x *)sock)->y' --dry-run
 check "cast unclosed"    2 "^$" "expected a cast, .* at the end" \
 	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->sk->bytes_acked' --dry-run
+check "cast, no member"  2 "^$" "--args '\(\(struct tcp_sock \*\)sock->sk\)->': expected a name or an index at the end" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->sk)->' --dry-run
 check "cast not filtered" 2 "^$" "parentheses are not supported" \
 	-- $ADD kprobe inet_release --filter '((struct tcp_sock *)sock->sk)->bytes_acked > 0' --dry-run
 check "alias not a name" 2 "^$" "--args '1x=sock->state': '1x': an alias is NAME=PATH, NAME an identifier of at most 63 characters" \

@@ -164,7 +164,7 @@ int rp_path_parse(const char **s, struct rp_path *p)
 
 	p->text[0] = '\0';
 	p->nsteps = p->cast_at = 0;
-	p->cast[0] = '\0';
+	p->cast[0] = p->head[0] = '\0';
 	p->cast_end = 0;
 	if (*c == '(') {
 		in = rp_skip_blanks(c + 1);
@@ -182,7 +182,8 @@ int rp_path_parse(const char **s, struct rp_path *p)
 	p->cast_at = p->nsteps;
 	if (!err && paren) {
 		err = rp_path_word(&c, ")") ?: rp_path_append(p, ")", 1);
-		p->cast_end = (unsigned int)strlen(p->text);
+		if (!err)
+			p->cast_end = (unsigned int)strlen(p->text);
 		err = err ?: rp_path_steps(&c, p);
 	}
 	*s = err ? c : rp_skip_blanks(c);

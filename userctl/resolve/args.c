@@ -27,7 +27,9 @@ static int rp_syntax_error(const struct rp_fctx *cx, const struct rp_path *p,
 				      "2^31, %d characters in all)", at,
 				      RP_PATH_NAME_MAX - 1, RP_PATH_STEPS_MAX,
 				      RAWPROBE_ARG_NAMES_LEN - 1);
-	if (err && p->text[0] == '(')
+	/* (the cast itself, or its closing parenthesis) */
+	if (err && p->text[0] == '(' &&
+	    (!p->head[0] || (p->text[1] == '(' && !p->cast_end)))
 		return rp_fetch_error(cx, "expected a cast, '((struct NAME *)PATH)"
 				      "->MEMBER' or '(struct NAME *)PATH', %s%s%s",
 				      *at ? "at '" : "at the end", at,
