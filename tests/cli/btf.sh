@@ -835,6 +835,9 @@ cat >"$T/alias.txt" <<'EOF'
 EOF
 same "alias text"        "$T/alias.txt" -- $CTL stream -r "$T/alias.rpc"
 check "alias json"       0 '"arg_names":\["state","daddr","dport","rx"\]' "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | head -1"
+check "alias json valid" 0 "valid: 3 documents" "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | $VALIDATE record"
+check "cast json valid"  0 "valid: 1 documents" "^$" \
+	-- bash -c "$ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,((struct tcp_sock *)sock->sk)->bytes_received,(struct tcp_sock *)sock->sk' --dry-run | $VALIDATE probe_request"
 check "alias template"   0 "^SS_UNCONNECTED 127.0.0.1:80 12345 -$" "^$" \
 	-- bash -c "$CTL stream -r $T/alias.rpc -c 1 --template '{state} {daddr}:{dport} {rx} {st}' 2>/dev/null"
 check "alias raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/alias.rpc -f raw -o $T/alias2.rpc 2>/dev/null && cmp <($CTL stream -r $T/alias.rpc 2>/dev/null) <($CTL stream -r $T/alias2.rpc 2>/dev/null)"
