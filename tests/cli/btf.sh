@@ -561,6 +561,8 @@ check "cast"             0 "^args u64 u64 ptr, fetch 0/$sock_sk,$tp_acked/8/0/0/
 	-- progs kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,( ( struct  tcp_sock*) sock -> sk ) -> bytes_received,(struct tcp_sock *)sock->sk'
 check "cast its text"    0 '"arg_names":\["tx","\(\(struct tcp_sock \*\)sock->sk\)->bytes_received"\]' "^$" \
 	-- $ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,( ( struct  tcp_sock*) sock -> sk ) -> bytes_received' --dry-run
+check "cast json valid"  0 "valid: 1 documents" "^$" \
+	-- bash -c "$ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,((struct tcp_sock *)sock->sk)->bytes_received,(struct tcp_sock *)sock->sk' --dry-run | $VALIDATE probe_request"
 check "cast module"      0 "^args u64, fetch 0/[0-9]+,[0-9]+/8/0/0/0/0, terms $" "^$" \
 	-- progs kprobe ext4:ext4_sync_file --args '((struct inode *)file->f_inode)->i_ino'
 check "cast unknown struct" 2 "^$" "^rawprobectl: --args '\(\(struct tcp_sok \*\)sock->sk\)->x': 'sock->sk' is cast to struct tcp_sok, which the BTF of inet_release \(vmlinux's, or its module's\) does not have$" \
@@ -836,8 +838,6 @@ EOF
 same "alias text"        "$T/alias.txt" -- $CTL stream -r "$T/alias.rpc"
 check "alias json"       0 '"arg_names":\["state","daddr","dport","rx"\]' "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | head -1"
 check "alias json valid" 0 "valid: 3 documents" "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | $VALIDATE record"
-check "cast json valid"  0 "valid: 1 documents" "^$" \
-	-- bash -c "$ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,((struct tcp_sock *)sock->sk)->bytes_received,(struct tcp_sock *)sock->sk' --dry-run | $VALIDATE probe_request"
 check "alias template"   0 "^SS_UNCONNECTED 127.0.0.1:80 12345 -$" "^$" \
 	-- bash -c "$CTL stream -r $T/alias.rpc -c 1 --template '{state} {daddr}:{dport} {rx} {st}' 2>/dev/null"
 check "alias raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/alias.rpc -f raw -o $T/alias2.rpc 2>/dev/null && cmp <($CTL stream -r $T/alias.rpc 2>/dev/null) <($CTL stream -r $T/alias2.rpc 2>/dev/null)"
