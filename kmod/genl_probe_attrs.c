@@ -368,8 +368,10 @@ static int rp_parse_cgroup(struct nlattr *a, struct netlink_ext_ack *extack,
 
 /*
  * Names are echoed to every reader of the probe list (text, JSON, CSV):
- * identifiers and field paths only (skb->dev->name, a.b[2]), one per
- * argument, so that no output needs escaping. ASCII only: the kernel's
+ * identifiers and field paths only (skb->dev->name, a.b[2], a cast's
+ * "((struct tcp_sock *)sk)->x"), or an alias of one ("tx=sk->x"), one per
+ * argument, so that no output needs escaping (no comma, quote or
+ * backslash). ASCII only: the kernel's
  * isalnum() is Latin-1's, and takes 0xc0-0xff for letters.
  */
 static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
@@ -384,7 +386,8 @@ static int rp_parse_arg_names(struct nlattr *a, struct netlink_ext_ack *extack,
 		if (*c == ',' && !empty) {
 			names++;
 			empty = true;
-		} else if ((isascii(*c) && isalnum(*c)) || strchr("_.[]", *c)) {
+		} else if ((isascii(*c) && isalnum(*c)) ||
+			   strchr("_.[]=()* ", *c)) {
 			empty = false;
 		} else if (c[0] == '-' && c[1] == '>') {
 			empty = false;

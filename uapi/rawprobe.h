@@ -39,7 +39,9 @@
 					 *    string arrays joined
 					 *    (RAWPROBE_ARG_KSTRV, _USTRV),
 					 *    a socket's address v4 or v6
-					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR)
+					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR);
+					 *    A_ARG_NAMES of 511 characters,
+					 *    "NAME=PATH" aliases and casts
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -452,8 +454,10 @@ enum rawprobe_attr {
 	RAWPROBE_A_ARG_NAMES,		/* string, < RAWPROBE_ARG_NAMES_LEN: the
 					 * arguments' names, comma-separated,
 					 * one per argument ([A-Za-z0-9_], and
-					 * "->", ".", "[", "]" of field paths);
-					 * kept and reported, for output only
+					 * "->", ".", "[", "]" of field paths,
+					 * "(", ")", "*", " " of casts, "=" of
+					 * an alias: NAME=PATH); kept and
+					 * reported, for output only
 					 */
 	/*
 	 * Field fetches and value filters, compiled by the CLI from BTF
@@ -952,7 +956,7 @@ struct rawprobe_value_term {
 #define RAWPROBE_MAX_PROBES	16384
 #define RAWPROBE_MAX_BATCH	1024	/* probes per ADD_BATCH or PROBE_DEL */
 #define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
-#define RAWPROBE_ARG_NAMES_LEN	128	/* A_ARG_NAMES, with its NUL */
+#define RAWPROBE_ARG_NAMES_LEN	512	/* A_ARG_NAMES, with its NUL */
 #define RAWPROBE_MAX_VALUE_TERMS	8	/* terms of A_VALUE_FILTER */
 #define RAWPROBE_FILTER_STR_LEN	128	/* A_VALUE_FILTER_STR, with its NUL */
 #define RAWPROBE_FILTER_STRS_LEN	256	/* A_VALUE_FILTER_STRS */

@@ -541,6 +541,68 @@ check "path . on a pointer" 2 "^$" "'skb' is a pointer: 'skb->len' follows it" \
 	-- $ADD kprobe consume_skb --args 'skb.len' --dry-run
 check "path a struct"    2 "^$" "--args 'file->f_path': is a struct path: name one of its fields" \
 	-- $ADD kprobe vfs_read --args 'file->f_path' --dry-run
+# --- aliases (NAME=PATH) and casts ((struct S *)PATH): the kernel keeps
+# NAME=PATH; output, templates, :LEN and --by call the argument NAME ---
+read -r sock_sk _ <<<"$(po socket sk)"
+read -r tp_acked _ <<<"$(po tcp_sock bytes_acked)"
+read -r tp_rcvd _ <<<"$(po tcp_sock bytes_received)"
+check "alias"            0 "^args ip4 u32, fetch 0/$sock_sk,[0-9]+/4/0/0/0/0 0/$sock_state/4/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'daddr=sock->sk->__sk_common.skc_daddr:ip4, st = sock->state'
+check "alias names sent" 0 '^kprobe:inet_release args=daddr=sock->sk->__sk_common.skc_daddr:ip4,st=sock->state:u32 persistent$' "^$" \
+	-- bash -c "$ADD kprobe inet_release --args 'daddr=sock->sk->__sk_common.skc_daddr:ip4, st = sock->state' --dry-run | head -1"
+check "alias json names" 0 '"arg_names":\["daddr","st"\]' "^$" \
+	-- $ADD -j kprobe inet_release --args 'daddr=sock->sk->__sk_common.skc_daddr:ip4,st=sock->state' --dry-run
+check "alias a length"   0 "^args ustr u64, fetch 1//8/0/0/0/0 2//8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe vfs_write --args 'data=buf:ustr:n,n=count'
+check "alias --by"       0 "arg1 st=sock->state: src=arg0" "^$" \
+	-- $CTL count kprobe:inet_release --args 'daddr=sock->sk->__sk_common.skc_daddr:ip4,st=sock->state' --by st,daddr --dry-run
+check "alias --by path"  2 "^$" "--by: unknown key 'sock->state'" \
+	-- $CTL count kprobe:inet_release --args 'st=sock->state' --by 'sock->state' --dry-run
+check "cast"             0 "^args u64 u64 ptr, fetch 0/$sock_sk,$tp_acked/8/0/0/0/0 0/$sock_sk,$tp_rcvd/8/0/0/0/0 0/$sock_sk/8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,( ( struct  tcp_sock*) sock -> sk ) -> bytes_received,(struct tcp_sock *)sock->sk'
+check "cast its text"    0 '"arg_names":\["tx","\(\(struct tcp_sock \*\)sock->sk\)->bytes_received"\]' "^$" \
+	-- $ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,( ( struct  tcp_sock*) sock -> sk ) -> bytes_received' --dry-run
+check "cast json valid"  0 "valid: 1 documents" "^$" \
+	-- bash -c "$ADD -j kprobe inet_release --args 'tx=((struct tcp_sock *)sock->sk)->bytes_acked,((struct tcp_sock *)sock->sk)->bytes_received,(struct tcp_sock *)sock->sk' --dry-run | $VALIDATE probe_request"
+check "cast module"      0 "^args u64, fetch 0/[0-9]+,[0-9]+/8/0/0/0/0, terms $" "^$" \
+	-- progs kprobe ext4:ext4_sync_file --args '((struct inode *)file->f_inode)->i_ino'
+check "cast unknown struct" 2 "^$" "^rawprobectl: --args '\(\(struct tcp_sok \*\)sock->sk\)->x': 'sock->sk' is cast to struct tcp_sok, which the BTF of inet_release \(vmlinux's, or its module's\) does not have$" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sok *)sock->sk)->x' --dry-run
+check "cast not a pointer" 2 "^$" "'sock->state' is socket_state, not a pointer: a cast takes a pointer as one to struct tcp_sock$" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->state)->x' --dry-run
+check "cast its member"  2 "^$" "'\(\(struct tcp_sock \*\)sock->sk\)' \(struct tcp_sock\) has no member 'nosuch'" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->sk)->nosuch' --dry-run
+check "cast syntax"      2 "^$" "expected a cast, '\(\(struct NAME \*\)PATH\)->MEMBER' or '\(struct NAME \*\)PATH', at 'union x \*\)sock\)->y'" \
+	-- $ADD kprobe inet_release --args '((union x *)sock)->y' --dry-run
+check "cast unclosed"    2 "^$" "expected a cast, .* at the end" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->sk->bytes_acked' --dry-run
+check "cast, no member"  2 "^$" "--args '\(\(struct tcp_sock \*\)sock->sk\)->': expected a name or an index at the end" \
+	-- $ADD kprobe inet_release --args '((struct tcp_sock *)sock->sk)->' --dry-run
+check "cast not filtered" 2 "^$" "parentheses are not supported" \
+	-- $ADD kprobe inet_release --filter '((struct tcp_sock *)sock->sk)->bytes_acked > 0' --dry-run
+check "alias not a name" 2 "^$" "--args '1x=sock->state': '1x': an alias is NAME=PATH, NAME an identifier of at most 63 characters" \
+	-- $ADD kprobe inet_release --args '1x=sock->state' --dry-run
+check "alias empty"      2 "^$" "--args '=sock->state': '': an alias is NAME=PATH" \
+	-- $ADD kprobe inet_release --args '=sock->state' --dry-run
+check "alias too long"   2 "^$" "an alias is NAME=PATH, NAME an identifier of at most 63" \
+	-- $ADD kprobe inet_release --args "$(printf 'a%.0s' $(seq 64))=sock->state" --dry-run
+check "alias twice"      2 "^$" "--args: 'st' names two arguments \('st=sock->type' and 'st=sock->state'\): give each its own name" \
+	-- $ADD kprobe inet_release --args 'st=sock->state,st=sock->type' --dry-run
+check "alias a path's name" 2 "^$" "--args: 'sock' names two arguments \('sock' and 'sock=sock->sk'\)" \
+	-- $ADD kprobe inet_release --args 'sock=sock->sk,sock' --dry-run
+check "alias no path"    2 "^$" "--args 'st=': expected a name \(an argument's\) at the end" \
+	-- $ADD kprobe inet_release --args 'st=' --dry-run
+# the kernel keeps 511 characters of names and paths; --args 639
+long="a=sock->sk->__sk_common.skc_daddr:ip4"
+check "alias 511 names"  0 "^args( ip4){6}, " "^$" \
+	-- progs kprobe inet_release --args "$long,b=${long#a=},c=${long#a=},d=${long#a=},e=${long#a=},f=${long#a=}"
+long="((struct tcp_sock *)sock->sk)->inet_conn.icsk_inet.sk.__sk_common.skc_daddr"
+a=$(printf 'a%.0s' $(seq 20))
+check "names past 511"   2 "^$" "its names and paths take [0-9]+ characters or more: the kernel keeps 511 \(RAWPROBE_ARG_NAMES_LEN\)" \
+	-- $ADD kprobe inet_release --args "${a}1=$long,${a}2=$long,${a}3=$long,${a}4=$long,${a}5=$long,${a}6=$long"
+a=$a$a
+check "args past 639"    2 "^$" "--args: [0-9]+ characters, at most 639" \
+	-- $ADD kprobe inet_release --args "${a}1=$long,${a}2=$long,${a}3=$long,${a}4=$long,${a}5=$long,${a}6=$long"
 check "path 5 loads"     2 "^$" "needs more than 4 reads of memory .*RAWPROBE_FETCH_MAX_LOADS" \
 	-- $ADD kprobe consume_skb --args 'skb->sk->sk_socket->file->f_path.dentry->d_name.name:str' --dry-run
 check "path 4 loads"     0 "^args u64, fetch 0/[0-9]+,[0-9]+,[0-9]+,[0-9]+/8/0/0/0/0, terms $" "^$" \
@@ -765,6 +827,21 @@ check "names csv columns" 0 "^ts_ns,seq,cpu,pid,tgid,comm,probe_id,probe,kind,ad
 check "names raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f raw -o $T/names2.rpc 2>/dev/null && cmp <($CTL stream -r $T/names.rpc 2>/dev/null) <($CTL stream -r $T/names2.rpc 2>/dev/null) && cmp <($CTL -j stream -r $T/names.rpc 2>/dev/null) <($CTL -j stream -r $T/names2.rpc 2>/dev/null)"
 check "names perfetto"   0 "valid: 1 documents" "^$" -- bash -c "$CTL stream -r $T/names.rpc -f perfetto 2>/dev/null | $VALIDATE perfetto-"
 check "names hist"       0 "do_sys_openat2|__x64_sys_openat, arg0: count 1" "^$" -- bash -c "$CTL hist -r $T/names.rpc --arg 0 --id 1 2>/dev/null"
+
+# --- captures of aliases (NAME=PATH, a cast): NAME shown, enums and bools
+# labelled by PATH's BTF, names past 127 characters in their long item ---
+python3 "$here/mkcapture.py" --aliases "$T/alias.rpc"
+cat >"$T/alias.txt" <<'EOF'
+     9.000000   0     700 nc               kprobe:inet_release      (state=SS_UNCONNECTED, daddr=127.0.0.1, dport=80, rx=12345)
+     9.000001   0     700 nc               kprobe:__cpuhp_remove_state (on=true, st=CPUHP_INVALID)
+     9.000002   0     700 nc               kprobe:__cpuhp_remove_state (on=false, st=CPUHP_OFFLINE)
+EOF
+same "alias text"        "$T/alias.txt" -- $CTL stream -r "$T/alias.rpc"
+check "alias json"       0 '"arg_names":\["state","daddr","dport","rx"\]' "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | head -1"
+check "alias json valid" 0 "valid: 3 documents" "^$" -- bash -c "$CTL -j stream -r $T/alias.rpc 2>/dev/null | $VALIDATE record"
+check "alias template"   0 "^SS_UNCONNECTED 127.0.0.1:80 12345 -$" "^$" \
+	-- bash -c "$CTL stream -r $T/alias.rpc -c 1 --template '{state} {daddr}:{dport} {rx} {st}' 2>/dev/null"
+check "alias raw round trip" 0 "^$" "^$" -- bash -c "$CTL stream -r $T/alias.rpc -f raw -o $T/alias2.rpc 2>/dev/null && cmp <($CTL stream -r $T/alias.rpc 2>/dev/null) <($CTL stream -r $T/alias2.rpc 2>/dev/null)"
 
 # --- --template: a line per record from its fields, labels and strings
 # as text shows them (strings unquoted), widths, "-" for what a record

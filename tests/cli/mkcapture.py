@@ -57,7 +57,8 @@
 # payload): 1 = a probe description (the first 240 bytes of struct
 # rp_probe_desc), 2 = a record (struct rawprobe_record, 256 bytes),
 # 3 = the argument names of the probe described last with that id (u32
-# id, 128 bytes "fd,buf,count" and NULs), 4 = its types (u32 id, u8
+# id, 128 bytes "fd,buf,count" and NULs; 5: names of 128 characters or
+# more, in 512 bytes), 4 = its types (u32 id, u8
 # return type: 0 unknown, 1 s64, 2 u64, 3 s32, 4 u32, 5 bool, 6 ptr; u8
 # bit i: argument i is a bool; 2 bytes 0).
 import random
@@ -85,6 +86,11 @@ def desc(pid, kind, name, types, is_addr=0, by_name=0, pair_end=0):
 def names(pid, text):
     body = struct.pack('<I128s', pid, as_bytes(text))
     return struct.pack('<II', 3, len(body)) + body
+
+
+def long_names(pid, text):
+    body = struct.pack('<I512s', pid, as_bytes(text))
+    return struct.pack('<II', 5, len(body)) + body
 
 
 RET_RAW, RET_S64, RET_U64, RET_S32, RET_U32, RET_BOOL, RET_PTR = range(7)
@@ -286,6 +292,29 @@ def fetched(path):
     for i, (probe, kind, args, kw) in enumerate(recs):
         out.append(record(ts + 1000 * i, i + 1, probe, kind, 0, 600, 600, 'nc',
                           0xffffffff81100000, args, **kw))
+    with open(path, 'wb') as f:
+        f.write(b''.join(out))
+
+
+def aliased(path):
+    """Aliases (NAME=PATH) and a cast: NAME shown, PATH's BTF labels;
+    names of 128 characters or more in the long item."""
+    ip4, be16 = 9, 10
+    out = [b'RPCAP001',
+           desc(1, KPROBE, 'kprobe:inet_release', [U32, ip4, be16, U64],
+                by_name=1),
+           long_names(1, 'state=sock->state,'
+                      'daddr=sock->sk->__sk_common.skc_daddr,'
+                      'dport=sock->sk->__sk_common.skc_dport,'
+                      'rx=((struct tcp_sock *)sock->sk)->bytes_received'),
+           desc(2, KPROBE, 'kprobe:__cpuhp_remove_state', [U32, S32],
+                by_name=1),
+           names(2, 'on=invoke,st=state')]
+    recs = [(1, [1, 0x0100007f, 0x5000, 12345]), (2, [1, -1]),
+            (2, [0, 0])]
+    for i, (probe, args) in enumerate(recs):
+        out.append(record(9_000_000_000 + 1000 * i, i + 1, probe, KPROBE, 0,
+                          700, 700, 'nc', 0xffffffff81100000, args))
     with open(path, 'wb') as f:
         f.write(b''.join(out))
 
@@ -560,6 +589,8 @@ if __name__ == '__main__':
         escapes(sys.argv[2])
     elif sys.argv[1] == '--names':
         named(sys.argv[2])
+    elif sys.argv[1] == '--aliases':
+        aliased(sys.argv[2])
     elif sys.argv[1] == '--pairs':
         pairs(sys.argv[2])
     elif sys.argv[1] == '--fetch':

@@ -35,10 +35,13 @@ unsigned char rp_desc_bool_args(const struct rp_probe_desc *d)
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 {
 	size_t len = strnlen(names, sizeof(d->arg_names)), start = 0, i;
+	size_t nlen, poff;
 	unsigned int n = 0;
 
 	memset(d->name_off, 0, sizeof(d->name_off));
 	memset(d->name_len, 0, sizeof(d->name_len));
+	memset(d->path_off, 0, sizeof(d->path_off));
+	memset(d->path_len, 0, sizeof(d->path_len));
 	d->arg_names[0] = '\0';
 	if (!len)
 		return 0;
@@ -47,10 +50,13 @@ int rp_desc_set_names(struct rp_probe_desc *d, const char *names)
 	for (i = 0; i <= len; i++) {
 		if (i < len && names[i] != ',')
 			continue;
-		if (n == d->nargs || !rp_is_path(names + start, i - start))
+		if (n == d->nargs ||
+		    !rp_arg_name_split(names + start, i - start, &nlen, &poff))
 			return -EINVAL;
-		d->name_off[n] = (unsigned char)start;
-		d->name_len[n++] = (unsigned char)(i - start);
+		d->name_off[n] = (uint16_t)start;
+		d->name_len[n] = (uint16_t)nlen;
+		d->path_off[n] = (uint16_t)(start + poff);
+		d->path_len[n++] = (uint16_t)(i - start - poff);
 		start = i + 1;
 	}
 	if (n != d->nargs)

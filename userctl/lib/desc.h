@@ -55,7 +55,9 @@ struct rp_probe_desc {
 	 * Capture files keep them in an item of their own: the probe item
 	 * is the part above (RP_DESC_CAPTURE_SIZE bytes).
 	 */
-	unsigned char name_off[RAWPROBE_MAX_ARGS], name_len[RAWPROBE_MAX_ARGS];
+	uint16_t name_off[RAWPROBE_MAX_ARGS], name_len[RAWPROBE_MAX_ARGS];
+	/* each one's path: its name's, or an alias's (tx=sk->bytes_acked) */
+	uint16_t path_off[RAWPROBE_MAX_ARGS], path_len[RAWPROBE_MAX_ARGS];
 	char arg_names[RAWPROBE_ARG_NAMES_LEN];	/* "fd,buf,count", or "" */
 	/*
 	 * The name's length if text prints it as it is (nothing to escape),
@@ -74,8 +76,9 @@ struct rp_probe_desc {
 
 /*
  * Name d's arguments from "fd,buf,count": one identifier or field path
- * (path.h: "skb->len") per argument (d->nargs of them). -EINVAL and no
- * names if names is not that.
+ * (path.h: "skb->len"), or an alias of one ("len=skb->len"), per
+ * argument (d->nargs of them). -EINVAL and no names if names is not
+ * that.
  */
 int rp_desc_set_names(struct rp_probe_desc *d, const char *names);
 /*

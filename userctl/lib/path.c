@@ -108,15 +108,13 @@ static int rp_path_step(const char **s, struct rp_path *p, char op)
 	return err;
 }
 
-int rp_path_parse(const char **s, struct rp_path *p)
+/* STEP* at *s */
+static int rp_path_steps(const char **s, struct rp_path *p)
 {
 	const char *c = *s, *next;
-	int err;
+	int err = 0;
 	char op;
 
-	p->text[0] = '\0';
-	p->nsteps = 0;
-	err = rp_path_ident(&c, p->head, p);
 	while (!err) {
 		next = rp_skip_blanks(c);
 		op = rp_path_op(next);
@@ -124,6 +122,69 @@ int rp_path_parse(const char **s, struct rp_path *p)
 			break;
 		c = next + (op == '>' ? 2 : 1);
 		err = rp_path_step(&c, p, op);
+	}
+	*s = c;
+	return err;
+}
+
+/* The word w at *s, then blanks; -EINVAL if not there */
+static int rp_path_word(const char **s, const char *w)
+{
+	const char *c = rp_skip_blanks(*s);
+	size_t n = strlen(w);
+
+	*s = c;
+	if (strncmp(c, w, n))
+		return -EINVAL;
+	*s = rp_skip_blanks(c + n);
+	return 0;
+}
+
+/* CAST, "(struct NAME *)", at *s: p->cast and text[] */
+static int rp_path_cast(const char **s, struct rp_path *p)
+{
+	const char *c = *s;
+	int err;
+
+	err = rp_path_word(&c, "(");
+	if (!err && (strncmp(c, "struct", 6) || (c[6] != ' ' && c[6] != '\t')))
+		err = -EINVAL;
+	err = err ?: rp_path_word(&c, "struct") ?: rp_path_append(p, "(struct ", 8) ?:
+	      rp_path_ident(&c, p->cast, p) ?: rp_path_word(&c, "*") ?:
+	      rp_path_word(&c, ")") ?: rp_path_append(p, " *)", 3);
+	*s = c;
+	return err;
+}
+
+int rp_path_parse(const char **s, struct rp_path *p)
+{
+	const char *c = rp_skip_blanks(*s), *in;
+	bool paren = false;
+	int err = 0;
+
+	p->text[0] = '\0';
+	p->nsteps = p->cast_at = 0;
+	p->cast[0] = p->head[0] = '\0';
+	p->cast_end = 0;
+	if (*c == '(') {
+		in = rp_skip_blanks(c + 1);
+		paren = *in == '(';
+		if (paren) {
+			c = in;
+			err = rp_path_append(p, "(", 1);
+		}
+		err = err ?: rp_path_cast(&c, p);
+	}
+	p->head_off = (unsigned int)strlen(p->text);
+	err = err ?: rp_path_ident(&c, p->head, p);
+	p->head_end = (unsigned int)strlen(p->text);
+	err = err ?: rp_path_steps(&c, p);
+	p->cast_at = p->nsteps;
+	if (!err && paren) {
+		err = rp_path_word(&c, ")") ?: rp_path_append(p, ")", 1);
+		if (!err)
+			p->cast_end = (unsigned int)strlen(p->text);
+		err = err ?: rp_path_steps(&c, p);
 	}
 	*s = err ? c : rp_skip_blanks(c);
 	return err;
@@ -140,10 +201,29 @@ bool rp_is_path(const char *s, size_t len)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	/* (spaces are allowed between tokens, not in names sent) */
-	return !rp_path_parse(&c, &p) && !*c && strlen(p.text) == len;
+	return !rp_path_parse(&c, &p) && !*c && strlen(p.text) == len &&
+	       !memcmp(p.text, s, len);
 }
 
 size_t rp_path_prefix(const struct rp_path *p, int k)
 {
-	return k < 0 ? strlen(p->head) : p->steps[k].end;
+	return k < 0 ? p->head_end : p->steps[k].end;
+}
+
+bool rp_arg_name_split(const char *s, size_t len, size_t *name_len,
+		       size_t *path_off)
+{
+	const char *eq = memchr(s, '=', len);
+	size_t n = eq ? (size_t)(eq - s) : len, i;
+
+	*name_len = n;
+	*path_off = eq ? n + 1 : 0;
+	if (eq) {
+		if (!n || n >= RP_PATH_NAME_MAX || (s[0] >= '0' && s[0] <= '9'))
+			return false;
+		for (i = 0; i < n; i++)
+			if (!rp_ident_char(s[i]))
+				return false;
+	}
+	return rp_is_path(s + *path_off, len - *path_off);
 }

@@ -81,7 +81,7 @@ struct rp_ovr_req {
 };
 
 /* What a probe add needs, parsed from the command line. */
-#define RP_ARGSPEC_MAX 256	/* --args, with its NUL */
+#define RP_ARGSPEC_MAX 640	/* --args, with its NUL */
 struct rp_probe_req {
 	int kind;
 	char symbol[128], module[64];

@@ -43,7 +43,10 @@ void rp_probe_shown(const struct rp_probe_info *pi, struct rp_probe_shown *s)
 			 s->filter[0] ? " " : "", pi->value_filter);
 }
 
-/* "arg_names": ["fd", "buf"] of "fd,buf" (identifiers, checked) */
+/*
+ * "arg_names": ["fd", "buf"] of "fd,buf" (paths, checked); an alias's
+ * NAME of NAME=PATH
+ */
 static void rp_arg_names_json(struct json *j, const char *names,
 			      unsigned int nargs)
 {
@@ -54,7 +57,7 @@ static void rp_arg_names_json(struct json *j, const char *names,
 	json_arr_open(j);
 	for (i = 0; i < nargs; i++) {
 		len = strcspn(names, ",");
-		json_strn(j, names, len);
+		json_strn(j, names, strcspn(names, ",="));
 		names += len + (names[len] == ',');
 	}
 	json_arr_close(j);

@@ -452,24 +452,29 @@ static const struct rp_sink_ops rp_perfetto_ops = {
  * A probe's description (struct rp_probe_desc up to its argument names,
  * RP_DESC_CAPTURE_SIZE bytes) comes before its first record (struct
  * rawprobe_record); the names of its arguments, if it has some, follow
- * the description (struct rp_cap_names), then its types where they were
- * known (struct rp_cap_types). Readers skip items they do not know, so
+ * the description (struct rp_cap_names; names of 128 characters or
+ * more, aliases' paths with them, in RP_CAP_LONG_NAMES' 512), then its
+ * types where they were known (struct rp_cap_types). Readers skip items they do not know, so
  * older ones read such a capture without the names or the types: the
  * items are the format's versions, and the magic stays. A capture
  * without types (older, or made without BTF) is typed from the BTF of
  * the replay, as before types were kept.
  */
 enum { RP_CAP_PROBE = 1, RP_CAP_RECORD = 2, RP_CAP_NAMES = 3,
-       RP_CAP_TYPES = 4 };
+       RP_CAP_TYPES = 4, RP_CAP_LONG_NAMES = 5 };
 
 struct rp_cap_item {
 	uint32_t tag, len;
 };
 
+#define RP_CAP_NAMES_SHORT 128	/* RAWPROBE_ARG_NAMES_LEN up to ABI 8 */
 struct rp_cap_names {
 	uint32_t id;
 	char names[RAWPROBE_ARG_NAMES_LEN];	/* NUL-terminated */
 };
+/* (RP_CAP_NAMES: the first RP_CAP_NAMES_SHORT bytes of names[]) */
+#define RP_CAP_NAMES_SIZE (offsetof(struct rp_cap_names, names) + \
+			   RP_CAP_NAMES_SHORT)
 
 /* The types BTF gave, which the replay's machine may not have */
 struct rp_cap_types {
@@ -479,7 +484,8 @@ struct rp_cap_types {
 	uint8_t pad[2];		/* 0 */
 };
 _Static_assert(RP_DESC_CAPTURE_SIZE == 240, "the capture's probe item");
-_Static_assert(sizeof(struct rp_cap_names) == 132, "the capture's names item");
+_Static_assert(RP_CAP_NAMES_SIZE == 132, "the capture's names item");
+_Static_assert(sizeof(struct rp_cap_names) == 516, "its long names item");
 _Static_assert(sizeof(struct rp_cap_types) == 8, "the capture's types item");
 
 static void rp_cap_put(FILE *out, uint32_t tag, const void *p, uint32_t len)
@@ -501,9 +507,12 @@ static void rp_raw_desc(struct rp_sink *s, const struct rp_probe_desc *d)
 	rp_cap_put(s->out, RP_CAP_PROBE, d, RP_DESC_CAPTURE_SIZE);
 	if (rp_desc_has_names(d)) {
 		struct rp_cap_names n = { .id = d->id };
+		bool lng = strlen(d->arg_names) >= RP_CAP_NAMES_SHORT;
 
 		memcpy(n.names, d->arg_names, sizeof(n.names));
-		rp_cap_put(s->out, RP_CAP_NAMES, &n, sizeof(n));
+		/* short names in the item older readers know */
+		rp_cap_put(s->out, lng ? RP_CAP_LONG_NAMES : RP_CAP_NAMES, &n,
+			   lng ? sizeof(n) : RP_CAP_NAMES_SIZE);
 	}
 	if (d->ret_type != RP_RET_RAW || d->arg_bool) {
 		struct rp_cap_types t = {
@@ -610,11 +619,12 @@ static int rp_cap_add(struct rp_cap_probes *p, const struct rp_probe_desc *d)
 }
 
 /* Names of the latest probe of that id; names that are not, ignored. */
-static void rp_cap_names(struct rp_cap_probes *p, struct rp_cap_names *n)
+static void rp_cap_names(struct rp_cap_probes *p, struct rp_cap_names *n,
+			 size_t size)
 {
 	struct rp_probe_desc *d = rp_cap_find(p, n->id);
 
-	n->names[sizeof(n->names) - 1] = '\0';
+	n->names[size - 1] = '\0';
 	if (d)
 		rp_desc_set_names(d, n->names);
 }
@@ -657,7 +667,8 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
 	while (!err && fread(&it, sizeof(it), 1, f) == 1) {
 		if ((it.tag == RP_CAP_PROBE && it.len != RP_DESC_CAPTURE_SIZE) ||
 		    (it.tag == RP_CAP_RECORD && it.len != sizeof(u.r)) ||
-		    (it.tag == RP_CAP_NAMES && it.len != sizeof(u.n)) ||
+		    (it.tag == RP_CAP_NAMES && it.len != RP_CAP_NAMES_SIZE) ||
+		    (it.tag == RP_CAP_LONG_NAMES && it.len != sizeof(u.n)) ||
 		    (it.tag == RP_CAP_TYPES && it.len != sizeof(u.t)) ||
 		    it.len > sizeof(u))
 			return -EBADMSG;
@@ -666,7 +677,9 @@ static int rp_cap_items(FILE *f, rp_capture_fn fn, rp_desc_types_fn types,
 		if (it.tag == RP_CAP_PROBE)
 			err = rp_cap_add(probes, &u.d);
 		else if (it.tag == RP_CAP_NAMES)
-			rp_cap_names(probes, &u.n);
+			rp_cap_names(probes, &u.n, RP_CAP_NAMES_SHORT);
+		else if (it.tag == RP_CAP_LONG_NAMES)
+			rp_cap_names(probes, &u.n, sizeof(u.n.names));
 		else if (it.tag == RP_CAP_TYPES)
 			rp_cap_types(probes, &u.t);
 		else if (it.tag == RP_CAP_RECORD)

@@ -52,8 +52,9 @@ int rp_agg_arg_index(const struct rp_probe_req *req, const char *word)
 		end = strchr(names, ',');
 		if (!end)
 			end = names + strlen(names);
-		if ((size_t)(end - names) == strlen(word) &&
-		    !strncmp(names, word, (size_t)(end - names)))
+		/* an alias: NAME=PATH is called NAME */
+		if (strcspn(names, ",=") == strlen(word) &&
+		    !strncmp(names, word, strlen(word)))
 			return i;
 		names = *end ? end + 1 : end;
 	}
@@ -264,7 +265,7 @@ static const char *rp_agg_arg_name(const struct rp_probe_req *req,
 		names = strchr(names, ',');
 		names = names ? names + 1 : "";
 	}
-	n = strcspn(names, ",");
+	n = strcspn(names, ",=");	/* an alias: NAME of NAME=PATH */
 	if (n)
 		snprintf(buf, len, "%.*s", (int)n, names);
 	else

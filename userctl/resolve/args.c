@@ -2,9 +2,10 @@
 /*
  * Named arguments: --args by name ('skb->len,fd,buf:str:count'), each
  * element a field path (compiled in path.c) with its :TYPE and a
- * string's :LEN, into req's arguments (nargs, argtypes, arg_names,
- * fetch[], str_len_arg[]); and whether a --args list is one by name at
- * all, or the positional form (a count, types).
+ * string's :LEN, or an alias of one ('len=skb->len:u32'), into req's
+ * arguments (nargs, argtypes, arg_names, fetch[], str_len_arg[]); and
+ * whether a --args list is one by name at all, or the positional form
+ * (a count, types).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,6 +27,13 @@ static int rp_syntax_error(const struct rp_fctx *cx, const struct rp_path *p,
 				      "2^31, %d characters in all)", at,
 				      RP_PATH_NAME_MAX - 1, RP_PATH_STEPS_MAX,
 				      RAWPROBE_ARG_NAMES_LEN - 1);
+	/* (the cast itself, or its closing parenthesis) */
+	if (err && p->text[0] == '(' &&
+	    (!p->head[0] || (p->text[1] == '(' && !p->cast_end)))
+		return rp_fetch_error(cx, "expected a cast, '((struct NAME *)PATH)"
+				      "->MEMBER' or '(struct NAME *)PATH', %s%s%s",
+				      *at ? "at '" : "at the end", at,
+				      *at ? "'" : "");
 	if (err)
 		return rp_fetch_error(cx, "expected a name%s %s%s%s", p->text[0] ?
 				      " or an index" : " (an argument's)",
@@ -36,31 +44,61 @@ static int rp_syntax_error(const struct rp_fctx *cx, const struct rp_path *p,
 			      "if any)", at, p->text);
 }
 
+/* (a script's --args may run over lines: an element's blanks and newlines) */
 static char *rp_trim(char *s)
 {
 	char *end;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
+	s += strspn(s, " \t\r\n");
 	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+	while (end > s && strchr(" \t\r\n", end[-1]))
 		*--end = '\0';
 	return s;
 }
 
 /*
- * One element of --args: PATH[:TYPE[:LEN]]; LEN, the name of another
- * element whose value bounds a string's length, goes to len (or "").
+ * NAME= before a path: an alias, whose NAME output shows and the path's
+ * own text stays what the kernel keeps, for another reader's BTF.
+ */
+static int rp_arg_alias(const struct rp_fctx *cx, const char **elem,
+			char *alias, size_t size)
+{
+	const char *eq = strchr(*elem, '='), *e = *elem;
+	size_t n;
+
+	alias[0] = '\0';
+	if (!eq)
+		return 0;
+	n = (size_t)(eq - e);
+	while (n && (e[n - 1] == ' ' || e[n - 1] == '\t'))
+		n--;
+	if (!rp_is_ident(e, n, RP_PATH_NAME_MAX - 1))
+		return rp_fetch_error(cx, "'%.*s': an alias is NAME=PATH, NAME "
+				      "an identifier of at most %d characters "
+				      "(letters, digits, '_')", (int)(eq - e),
+				      e, RP_PATH_NAME_MAX - 1);
+	snprintf(alias, size, "%.*s", (int)n, e);
+	*elem = eq + 1;
+	return 0;
+}
+
+/*
+ * One element of --args: [NAME=]PATH[:TYPE[:LEN]]; LEN, the name of
+ * another element whose value bounds a string's length, goes to len (or
+ * ""), NAME to alias (or "").
  */
 static int rp_arg_compile(const struct rp_fctx *cx, const char *elem,
 			  struct rp_path *p, struct rp_operand *o, char *len,
-			  size_t len_size)
+			  size_t len_size, char *alias)
 {
 	char type[16];
 	const char *c = elem, *l;
 	int want = -1, err;
 
 	len[0] = '\0';
+	err = rp_arg_alias(cx, &c, alias, RP_PATH_NAME_MAX);
+	if (err)
+		return err;
 	err = rp_path_parse(&c, p);
 	if (err || (*c && *c != ':'))
 		return rp_syntax_error(cx, p, c, err);
@@ -132,25 +170,60 @@ static int rp_args_lens(struct rp_probe_req *r,
 	return RP_EXIT_OK;
 }
 
-/* "a,b,c", the names sent: paths without spaces, one per argument */
+/*
+ * "a,b,c", the names sent: paths as the parser writes them, or aliases
+ * of them ("len=skb->len"), one per argument. The kernel keeps an
+ * alias's path, for readers of another command (stream of a probe add)
+ * to label bools and enums by BTF as this one does.
+ */
 static int rp_args_names(struct rp_probe_req *r,
-			 char names[][RAWPROBE_ARG_NAMES_LEN])
+			 char names[][RAWPROBE_ARG_NAMES_LEN],
+			 char paths[][RAWPROBE_ARG_NAMES_LEN])
 {
 	size_t at = 0;
 	int i;
 
 	r->arg_names[0] = '\0';
 	for (i = 0; i < r->nargs; i++) {
+		bool alias = strcmp(names[i], paths[i]);
+
 		at += (size_t)snprintf(r->arg_names + at,
 				       at < sizeof(r->arg_names) ?
 				       sizeof(r->arg_names) - at : 0,
-				       "%s%s", i ? "," : "", names[i]);
+				       "%s%s%s%s", i ? "," : "", names[i],
+				       alias ? "=" : "", alias ? paths[i] : "");
 		if (at >= sizeof(r->arg_names))
-			return rp_usage_error("--args '%s': its paths take %zu "
-					      "characters or more: the kernel "
-					      "keeps %d (RAWPROBE_ARG_NAMES_LEN)",
+			return rp_usage_error("--args '%s': its names and paths "
+					      "take %zu characters or more: the "
+					      "kernel keeps %d "
+					      "(RAWPROBE_ARG_NAMES_LEN)",
 					      r->args_by_name, at,
 					      RAWPROBE_ARG_NAMES_LEN - 1);
+	}
+	return RP_EXIT_OK;
+}
+
+/* An alias names one argument: not another's name, alias or path */
+static int rp_args_unique(const struct rp_probe_req *r,
+			  char names[][RAWPROBE_ARG_NAMES_LEN],
+			  char paths[][RAWPROBE_ARG_NAMES_LEN])
+{
+	int i, j;
+
+	for (i = 0; i < r->nargs; i++) {
+		if (!strcmp(names[i], paths[i]))
+			continue;
+		for (j = 0; j < r->nargs; j++)
+			if (j != i && !strcmp(names[i], names[j]))
+				return rp_usage_error("--args: '%s' names two "
+						      "arguments ('%s%s%s' and "
+						      "'%s=%s'): give each its "
+						      "own name", names[i],
+						      names[j], strcmp(names[j],
+						      paths[j]) ? "=" : "",
+						      strcmp(names[j], paths[j]) ?
+						      paths[j] : "",
+						      names[i], paths[i]);
 	}
 	return RP_EXIT_OK;
 }
@@ -159,7 +232,9 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 {
 	char spec[RP_ARGSPEC_MAX], *rest = spec, *elem;
 	char names[RAWPROBE_MAX_ARGS][RAWPROBE_ARG_NAMES_LEN];
+	char paths[RAWPROBE_MAX_ARGS][RAWPROBE_ARG_NAMES_LEN];
 	char lens[RAWPROBE_MAX_ARGS][RAWPROBE_ARG_NAMES_LEN];
+	char alias[RP_PATH_NAME_MAX];
 	char what[RP_ARGSPEC_MAX + 16];
 	struct rp_fctx cx = { .kind = (unsigned int)r->kind,
 			      .function = r->symbol, .what = what,
@@ -184,10 +259,13 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 			return rp_usage_error("--args '%s': more than %d "
 					      "arguments", r->args_by_name,
 					      RAWPROBE_MAX_ARGS);
-		rc = rp_arg_compile(&cx, elem, &p, &o, lens[n], sizeof(lens[n]));
+		rc = rp_arg_compile(&cx, elem, &p, &o, lens[n], sizeof(lens[n]),
+				    alias);
 		if (rc)
 			return rc;
-		snprintf(names[n], sizeof(names[n]), "%s", p.text);
+		snprintf(paths[n], sizeof(paths[n]), "%s", p.text);
+		snprintf(names[n], sizeof(names[n]), "%s",
+			 alias[0] ? alias : p.text);
 		r->fetch[n] = o.f;
 		r->argtypes[n++] = o.argtype;
 	}
@@ -195,7 +273,8 @@ int rp_fetch_args_compile(struct rp_probe_req *r)
 	r->nfetch = (uint8_t)n;
 	if (pr.syscall)
 		r->flags |= RAWPROBE_F_SYSCALL;
-	return rp_args_names(r, names) ?: rp_args_lens(r, names, lens);
+	return rp_args_unique(r, names, paths) ?:
+	       rp_args_names(r, names, paths) ?: rp_args_lens(r, names, lens);
 }
 
 int rp_fetch_labels_compile(struct rp_probe_req *r)
@@ -260,9 +339,9 @@ bool rp_args_by_name(const char *spec)
 
 	for (;;) {
 		len = strcspn(e, ",");
-		/* a path, or a string's length (buf:str:count) */
+		/* a path, an alias, or a string's length (buf:str:count) */
 		colon = memchr(e, ':', len);
-		if (strcspn(e, "-.[") < len ||
+		if (strcspn(e, "-.[=(") < len ||
 		    (colon && memchr(colon + 1, ':', len - (colon + 1 - e))))
 			return true;
 		name |= rp_arg_is_name(e, len);

@@ -75,9 +75,10 @@ static int rp_btf_label_type(const struct rp_probe_desc *d,
 			     const struct rp_btf_proto *pr, unsigned int i,
 			     bool by_name, uint32_t *id)
 {
-	const char *name = d->arg_names + d->name_off[i];
-	size_t len = d->name_len[i];
+	const char *name = d->arg_names + d->path_off[i];
+	size_t len = d->path_len[i];
 
+	/* (an alias's path: what BTF knows, not what output calls it) */
 	if (by_name)
 		return rp_fetch_path_type(pr, d->kind, name, len, id) ? 0 : 1;
 	if (i >= pr->nparams || i >= RP_BTF_PARAMS_MAX ||
@@ -136,7 +137,7 @@ static void rp_btf_labels_make(struct rp_btf_labels *l,
 	l->btf = pr.btf;
 	rp_btf_ret_make(l, &pr);
 	/* (a path is a field fetch's name, whatever the capture says) */
-	by_name = d->by_name || strpbrk(d->arg_names, "-.[");
+	by_name = d->by_name || strpbrk(d->arg_names, "-.[=(");
 	for (i = 0; i < d->nargs && i < RAWPROBE_MAX_ARGS; i++) {
 		rc = rp_btf_label_type(d, &pr, i, by_name, &id);
 		if (rc < 0)

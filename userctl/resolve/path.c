@@ -37,10 +37,11 @@ struct rp_walk {
 	const struct btf *btf;
 	struct rawprobe_fetch *f;
 	uint32_t type;		/* of the value so far; 0: unknown (raw) */
+	uint32_t cast;		/* a pointer cast to this struct's, or 0 */
 	bool mem;		/* it is in memory at v + off, not v itself */
 	int64_t off;
 	unsigned int bit, bits;	/* a bitfield: its first bit past off, width */
-	size_t at;		/* the path so far: text[0..at), for messages */
+	size_t from, at;	/* the path so far: text[from..at), for messages */
 };
 
 /* --- messages --- */
@@ -71,9 +72,10 @@ static int rp_walk_error(const struct rp_walk *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (w->cx->what_names_it && w->at == strlen(w->p->text))
+	if (w->cx->what_names_it && !w->from && w->at == strlen(w->p->text))
 		return rp_fetch_error(w->cx, "%s", msg);
-	return rp_fetch_error(w->cx, "'%.*s' %s", (int)w->at, w->p->text, msg);
+	return rp_fetch_error(w->cx, "'%.*s' %s", (int)(w->at - w->from),
+			      w->p->text + w->from, msg);
 }
 
 static const char *rp_walk_spell(const struct rp_walk *w, uint32_t id,
@@ -231,7 +233,7 @@ static int rp_walk_deref(struct rp_walk *w)
 		return rp_walk_error(w, "is %s, not a pointer",
 				     rp_walk_spell(w, w->type, ty));
 	/* copy_from_kernel_nofault() refuses user addresses: always 0 */
-	if (rp_btf_user(w->btf, t->type))
+	if (!w->cast && rp_btf_user(w->btf, t->type))
 		return rp_walk_error(w, "is a user-space pointer (__user): "
 				     "rawprobe reads kernel memory only");
 	if (w->mem && rp_walk_load(w, 8))
@@ -239,7 +241,38 @@ static int rp_walk_deref(struct rp_walk *w)
 	w->mem = true;
 	w->off = 0;
 	w->bit = w->bits = 0;
-	w->type = t->type;
+	w->type = w->cast ?: t->type;
+	w->cast = 0;
+	return 0;
+}
+
+/*
+ * (struct NAME *): the pointer in hand points to a struct NAME, found
+ * in the function's BTF (a module's split BTF holds vmlinux's too).
+ */
+static int rp_walk_cast(struct rp_walk *w, const char *name)
+{
+	char ty[RP_BTF_TYPE_MAX];
+	const struct btf_type *t;
+	uint32_t id = w->type;
+	int sid;
+
+	if (!w->btf)
+		return rp_walk_error(w, "is cast to struct %s, with no BTF of "
+				     "%s to find it in", name, w->cx->function);
+	if (!id)
+		return rp_walk_untyped(w);
+	t = rp_btf_skip(w->btf, &id);
+	if (!t || !btf_is_ptr(t))
+		return rp_walk_error(w, "is %s, not a pointer: a cast takes a "
+				     "pointer as one to struct %s",
+				     rp_walk_spell(w, w->type, ty), name);
+	sid = btf__find_by_name_kind(w->btf, name, BTF_KIND_STRUCT);
+	if (sid <= 0)
+		return rp_walk_error(w, "is cast to struct %s, which the BTF "
+				     "of %s (vmlinux's, or its module's) does "
+				     "not have", name, w->cx->function);
+	w->cast = (uint32_t)sid;
 	return 0;
 }
 
@@ -272,7 +305,8 @@ static int rp_walk_member(struct rp_walk *w, const char *name, bool arrow)
 	t = rp_btf_skip(w->btf, &id);
 	if (!arrow && t && btf_is_ptr(t))
 		return rp_walk_error(w, "is a pointer: '%.*s->%s' follows it",
-				     (int)w->at, w->p->text, name);
+				     (int)(w->at - w->from),
+				     w->p->text + w->from, name);
 	if (!t || !btf_is_composite(t))
 		return rp_walk_error(w, "%s %s, not a struct or union: it has "
 				     "no member '%s'", arrow ? "points to" : "is",
@@ -316,7 +350,7 @@ static int rp_walk_index(struct rp_walk *w, uint32_t n)
 		size = btf__resolve_size(w->btf, a->type);
 		w->type = a->type;
 	} else if (t && btf_is_ptr(t)) {
-		size = btf__resolve_size(w->btf, t->type);
+		size = btf__resolve_size(w->btf, w->cast ?: t->type);
 		if (size > 0 && rp_walk_deref(w))
 			return RP_EXIT_USAGE;
 	} else {
@@ -615,6 +649,7 @@ static int rp_walk_end(struct rp_walk *w, int want, struct rp_operand *o)
 	const struct btf_type *t;
 	uint32_t id = w->type;
 
+	w->from = 0;
 	w->at = strlen(w->p->text);
 	if (!id)
 		return rp_walk_raw(w, want, o);
@@ -645,16 +680,26 @@ int rp_operand_compile(const struct rp_fctx *cx, const struct rp_path *p,
 {
 	struct rp_walk w = {
 		.cx = cx, .p = p, .btf = cx->pr ? cx->pr->btf : NULL,
-		.f = &o->f, .at = strlen(p->head),
+		.f = &o->f, .at = p->head_end, .from = p->head_off,
 	};
 	unsigned int k;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
 	rc = rp_walk_head(&w);
-	for (k = 0; !rc && k < p->nsteps; k++) {
+	for (k = 0; !rc && k <= p->nsteps; k++) {
+		/* inside a cast's parentheses, messages name the inner path */
+		w.from = p->cast[0] && k <= p->cast_at ? p->head_off : 0;
 		w.at = rp_path_prefix(p, (int)k - 1);
-		rc = rp_walk_step(&w, &p->steps[k]);
+		if (p->cast[0] && k == p->cast_at) {
+			rc = rp_walk_cast(&w, p->cast);
+			if (p->cast_end) {	/* ((struct S *)PATH): now its own */
+				w.from = 0;
+				w.at = p->cast_end;
+			}
+		}
+		if (!rc && k < p->nsteps)
+			rc = rp_walk_step(&w, &p->steps[k]);
 	}
 	return rc ?: rp_walk_end(&w, want, o);
 }

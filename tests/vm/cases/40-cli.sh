@@ -366,6 +366,39 @@ t_value_lookups() {
 		"CAP_CHOWN as count's key: $(cat $S/lkc.json)"
 }
 
+# Aliases and a cast (--args NAME=PATH, ((struct S *)PATH)) on a
+# persistent probe, read by another command: stream shows each NAME, and
+# labels the enum by its PATH (socket_state; tcp_connect runs before
+# __inet_stream_connect sets SS_CONNECTING); the cast to the inet_sock
+# that a TCP sock is reads the same port as the sock's own field.
+t_alias_cast() {
+	local id port connect='import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname())
+print(l.getsockname()[1])'
+	ip link set lo up
+	id=$($CTL probe add kprobe tcp_connect --args 'ss=sk->sk_socket->state,port=((struct inet_sock *)sk)->sk.__sk_common.skc_dport:be16,dport=sk->__sk_common.skc_dport:be16,daddr=sk->__sk_common.skc_daddr:ip4')
+	expect_match "ss=sk->sk_socket->state:u32,port=\(\(struct inet_sock \*\)sk\)->sk.__sk_common.skc_dport:be16" \
+		"$($CTL probe show "$id")" "probe show: the names and paths kept"
+	$CTL stream -i "$id" -d 60 > $S/alias.txt 2>$S/alias.err &
+	BG_PID=$!
+	sleep 1		# no probe of its own to wait for
+	port=$(py "$connect")
+	sleep 0.3
+	kill -INT "$BG_PID"; wait "$BG_PID"
+	expect_match "kprobe:tcp_connect +\(ss=SS_UNCONNECTED, port=$port, dport=$port, daddr=127\.0\.0\.1\)" \
+		"$(cat $S/alias.txt)" "the aliases, the enum by its path, the cast"
+	$CTL stream -i "$id" -d 60 --template '{ss} {port} {daddr}' > $S/alias.tmpl 2>$S/alias.err &
+	BG_PID=$!
+	sleep 1
+	py "$connect" >/dev/null
+	sleep 0.3
+	kill -INT "$BG_PID"; wait "$BG_PID"
+	expect_match "^SS_UNCONNECTED [0-9]+ 127\.0\.0\.1$" "$(cat $S/alias.tmpl)" "a template by the aliases"
+	$CTL probe del "$id"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # A command that brings its probes reads from the
 # rings' current position. Records a deleted probe left unread must not
 # come out as '?' records (stream -e) or as "filtered out here" (trace).
@@ -445,5 +478,5 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_export_csv t_export_ctf t_signals_remove_probes t_stats_show_schemas \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
-	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_format_inet t_value_lookups t_self_left_out \
-	t_ready_line_after_arming t_hostile_kernel_errors
+	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_format_inet t_value_lookups \
+	t_alias_cast t_self_left_out t_ready_line_after_arming t_hostile_kernel_errors
