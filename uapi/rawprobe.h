@@ -41,7 +41,8 @@
 					 *    a socket's address v4 or v6
 					 *    (RAWPROBE_ARG_INET_SADDR, _DADDR);
 					 *    A_ARG_NAMES of 511 characters,
-					 *    "NAME=PATH" aliases and casts
+					 *    "NAME=PATH" aliases and casts;
+					 *    A_VALUE_FILTER_STR of 255
 					 */
 #define RAWPROBE_DEVICE_NAME	"rawprobe"	/* /dev/rawprobe */
 
@@ -958,7 +959,7 @@ struct rawprobe_value_term {
 #define RAWPROBE_MAX_OFFSET	0x7fff	/* A_OFFSET into a function, bytes */
 #define RAWPROBE_ARG_NAMES_LEN	512	/* A_ARG_NAMES, with its NUL */
 #define RAWPROBE_MAX_VALUE_TERMS	8	/* terms of A_VALUE_FILTER */
-#define RAWPROBE_FILTER_STR_LEN	128	/* A_VALUE_FILTER_STR, with its NUL */
+#define RAWPROBE_FILTER_STR_LEN	256	/* A_VALUE_FILTER_STR, with its NUL */
 #define RAWPROBE_FILTER_STRS_LEN	256	/* A_VALUE_FILTER_STRS */
 #define RAWPROBE_CMP_STR_LEN	64	/* bytes a string term reads at most;
 					 * its constant is shorter

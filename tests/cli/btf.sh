@@ -734,10 +734,10 @@ check "filter 8 terms"   0 "^args , fetch , terms gt 1 .*;gt 8 0/$skb_len/4/0/0/
 	-- progs kprobe consume_skb --filter "$eight"
 check "filter 9 terms"   2 "^$" "more than 8 comparisons: the kernel takes at most 8" \
 	-- $ADD kprobe consume_skb --filter "$eight||skb->len>9" --dry-run
-long="retval > 0 ||$(printf '%103s' '') retval < 1"	# 127 characters
-check "filter 127 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or lt 1 retval//8/1/0/0/0$" "^$" \
+long="retval > 0 ||$(printf '%231s' '') retval < 1"	# 255 characters
+check "filter 255 characters" 0 "^args , fetch , terms gt 0 retval//8/1/0/0/0;or lt 1 retval//8/1/0/0/0$" "^$" \
 	-- progs kretprobe vfs_read --filter "$long"
-check "filter 128 characters" 2 "^$" "--filter: 128 characters: the kernel keeps at most 127" \
+check "filter 256 characters" 2 "^$" "--filter: 256 characters: the kernel keeps at most 255" \
 	-- $ADD kretprobe vfs_read --filter "${long}0" --dry-run
 check "filter quote"     2 "^$" "strings compare with ==, != and the globs ~ and !~" -- $ADD kprobe vfs_read --filter 'count > "3"' --dry-run
 check "filter empty"     2 "^$" "--filter: empty" -- $ADD kprobe vfs_read --filter '  ' --dry-run
@@ -747,7 +747,7 @@ check "filter stream first" 2 "^$" "--filter applies to a probe: give the probe 
 	-- $CTL stream --filter 'retval < 0'
 check "filter stream bad" 2 "^$" "'retval' is only known to kretprobes" \
 	-- $CTL stream -e kprobe:vfs_read --filter 'retval < 0'
-check "filter help"      0 "--filter EXPR .*at most 8 comparisons, 127" "^$" -- bash -c "$ADD --help | tr '\n' ' '"
+check "filter help"      0 "--filter EXPR .*at most 8 comparisons, 255" "^$" -- bash -c "$ADD --help | tr '\n' ' '"
 
 # --- captures of field fetches: (fault), null, labels of fields ---
 python3 "$here/mkcapture.py" --fetch "$T/fetch.rpc"
