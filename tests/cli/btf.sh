@@ -863,6 +863,12 @@ check "template close"   2 "^$" "a '\}' without its '\{' \(a literal one is '\}\
 check "template width"   2 "^$" "'x7' is no width \(\[-\]0\.\.256\)" -- $CTL stream -r "$T/names.rpc" --template '{pid:x7}'
 check "template field"   2 "^$" "'1x' is no field \(time, ts, cpu" -- $CTL stream -r "$T/names.rpc" --template '{1x}'
 check "template fields"  2 "^$" "more than 64 fields" -- $CTL stream -r "$T/names.rpc" --template "$(printf '{pid}%.0s' $(seq 65))"
+# NAME/N: an integer argument divided (tcplife's KB); a label, a string
+# or an address as it is; only arguments divide
+check "template divide"  0 "^12 12345 127.0.0.1 SS_UNCONNECTED -100 -50$" "^$" \
+	-- bash -c "$CTL stream -r $T/alias.rpc -c 1 --template '{rx/1024} {rx/1} {daddr/2} {state/2}' 2>/dev/null | tr '\n' ' '; $CTL stream -r $T/names.rpc -c 1 --template '{dfd/1} {arg0/2}' 2>/dev/null"
+check "template divide 0" 2 "^$" "'0' divides by no number \(NAME/N, N a positive integer\)" -- $CTL stream -r "$T/names.rpc" --template '{arg0/0}'
+check "template divide pid" 2 "^$" "'pid/2': only an argument divides" -- $CTL stream -r "$T/names.rpc" --template '{pid/2}'
 check "template json"    2 "^$" "--template writes text lines: not with --format json" -- $CTL stream -r "$T/names.rpc" --template '{pid}' -f json
 
 # --- kretprobes' return values typed from BTF ---

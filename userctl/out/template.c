@@ -48,6 +48,7 @@ struct rp_tseg {
 	bool left;			/* padded on the right ("-WIDTH") */
 	unsigned int width;
 	unsigned int argn;		/* RP_TF_ARGN's N */
+	uint64_t div;			/* an argument's "/N": 0 for none */
 	char *text;			/* the literal, the name, time's format */
 	size_t len;
 };
@@ -95,6 +96,29 @@ static struct rp_tseg *rp_tmpl_add(struct rp_template *t, unsigned char field,
 	return s;
 }
 
+/*
+ * "NAME/N": an integer argument divided by N, as bpftrace's tools print
+ * bytes in KB ({tx/1024}); the name stays NAME.
+ */
+static int rp_tmpl_div(struct rp_tseg *s, const char *src)
+{
+	char *slash = strchr(s->text, '/'), *end;
+	unsigned long long n;
+
+	if (!slash)
+		return 0;
+	errno = 0;
+	n = strtoull(slash + 1, &end, 10);
+	if (*end || end == slash + 1 || errno || !n || slash[1] == '-')
+		return rp_usage_error("--template '%s': '%s' divides by no "
+				      "number (NAME/N, N a positive integer)",
+				      src, slash + 1);
+	*slash = '\0';
+	s->len = (size_t)(slash - s->text);
+	s->div = n;
+	return 0;
+}
+
 /* A field's name: a fixed one, argN, or an argument's name or path */
 static int rp_tmpl_name(struct rp_tseg *s, const char *src)
 {
@@ -102,10 +126,16 @@ static int rp_tmpl_name(struct rp_tseg *s, const char *src)
 	size_t i;
 	char *end;
 
+	if (rp_tmpl_div(s, src))
+		return RP_EXIT_USAGE;
 	for (i = 0; i < sizeof(rp_tfields) / sizeof(rp_tfields[0]); i++)
 		if (!strcmp(n, rp_tfields[i].name)) {
 			s->field = rp_tfields[i].field;
-			return 0;
+			if (!s->div)
+				return 0;
+			return rp_usage_error("--template '%s': '%s/%llu': only "
+					      "an argument divides", src, n,
+					      (unsigned long long)s->div);
 		}
 	if (!strncmp(n, "arg", 3) && isdigit((unsigned char)n[3])) {
 		s->argn = (unsigned int)strtoul(n + 3, &end, 10);
@@ -263,6 +293,28 @@ static char *rp_tmpl_time(char *p, const struct rawprobe_record *r,
 	return rp_put_escaped(p, buf, n);
 }
 
+/*
+ * Argument i divided by div ({tx/1024}): an integer as its type reads
+ * it; anything else (a string, an address, a format, a label, a bool,
+ * a fault) as it is.
+ */
+static char *rp_tmpl_arg_div(char *p, const struct rawprobe_record *r,
+			     const struct rp_probe_desc *d, unsigned int i,
+			     uint64_t div)
+{
+	unsigned int t = rp_argtype_of(d, i);
+	struct rp_typed v = rp_arg_typed(d, i, r->args[i]);
+	size_t len;
+
+	if (rp_arg_faulted(r, i) || rp_arg_is_str(r, i) ||
+	    rp_argtype_is_fmt(t) || t == RAWPROBE_ARG_PTR ||
+	    v.form == RP_FORM_BOOL || rp_label(d, i, t, v.v, &len))
+		return rp_text_arg_value(p, r, d, i, false);
+	if (v.form == RP_FORM_S64)
+		return rp_put_s64(p, (int64_t)v.v / (int64_t)div);
+	return rp_put_u64(p, v.v / div);
+}
+
 /* Field s of r, unpadded */
 static char *rp_tmpl_value(char *p, const struct rawprobe_record *r,
 			   const struct rp_probe_desc *d,
@@ -314,6 +366,8 @@ static char *rp_tmpl_value(char *p, const struct rawprobe_record *r,
 	}
 	if (i < 0 || !(r->flags & RAWPROBE_REC_ARGS) || i >= r->nargs)
 		return rp_put(p, "-", 1);
+	if (s->div)
+		return rp_tmpl_arg_div(p, r, d, (unsigned int)i, s->div);
 	return rp_text_arg_value(p, r, d, (unsigned int)i, false);
 }
 

@@ -311,9 +311,9 @@ t_tool_tcpaccept() {
 
 # tcplife: the workload's four connections, each a row at its close
 # with the connecting process, as bpftrace's tcplife.bt prints the
-# connecting side's rows (PID COMM LPORT RADDR RPORT TX_KB RX_KB, the
-# tool's TX and RX in bytes; the tool has no LADDR; its accepted sides'
-# rows, whose RPORT is a client's, the tool leaves out).
+# connecting side's rows (PID COMM LPORT RADDR RPORT TX_KB RX_KB; the
+# tool has no LADDR; its accepted sides' rows, whose RPORT is a
+# client's, the tool leaves out).
 t_tool_tcplife() {
 	local port dead port6
 	ip link set lo up
@@ -322,11 +322,11 @@ t_tool_tcplife() {
 	expect_eq "$port $port $port6 $dead" "$(awk '{ print $5 }' $S/rp-tcplife.out | xargs)" \
 		"the sessions' remote ports: $(cat $S/rp-tcplife.out)"
 	expect_eq 4 "$(awk '$8 ~ /^[0-9]+$/' $S/rp-tcplife.out | wc -l)" "each with its MS"
-	expect_eq 3 "$(awk -v p=$port -v q=$port6 '($5 == p || $5 == q) && $6 >= 3000 && $7 >= 2000' $S/rp-tcplife.out | wc -l)" \
-		"the bytes each session sent and received (TX, RX)"
+	expect_eq 3 "$(awk -v p=$port -v q=$port6 '($5 == p || $5 == q) && $6 == 2 && $7 == 1' $S/rp-tcplife.out | wc -l)" \
+		"the KB each session sent and received (3,000 and 2,000 bytes)"
 	expect_eq "::1" "$(awk -v q=$port6 '$5 == q { print $4 }' $S/rp-tcplife.out)" "IPv6's remote address"
 	expect_eq "$(awk -v p=$port -v d=$dead -v q=$port6 '$2 == "rp-tcp" && ($6 == p || $6 == d || $6 == q) { print $1, $2, $4, $5, $6, $7, $8 }' $S/bt-tcplife.out)" \
-		"$(awk '$2 == "rp-tcp" { print $1, $2, $3, $4, $5, int($6 / 1024), int($7 / 1024) }' $S/rp-tcplife.out)" \
+		"$(awk '$2 == "rp-tcp" { print $1, $2, $3, $4, $5, $6, $7 }' $S/rp-tcplife.out)" \
 		"the rows as bpftrace's: $(cat $S/bt-tcplife.out)"
 }
 
