@@ -96,6 +96,8 @@ host_tests() {
 	tally "host TCG instruction counter (qemu-x86_64 -plugin)" "${PIPESTATUS[0]}"
 	tests/cli/btf.sh 2>&1 | tee "$log"
 	tally "host BTF tests (btf show, --args auto, Debian 6.12's BTF)" "${PIPESTATUS[0]}"
+	tests/cli/btf_out.sh 2>&1 | tee "$log"
+	tally "host BTF output tests (captures, templates, typed values)" "${PIPESTATUS[0]}"
 	tests/cli/hostile.sh 2>&1 | tee "$log"
 	tally "host hostile CLI invocations (ASan+UBSan)" "${PIPESTATUS[0]}"
 	tests/cli/stack.sh 2>&1 | tee "$log"
