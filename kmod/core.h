@@ -288,6 +288,7 @@ int rp_clock_set(u32 clock, struct netlink_ext_ack *extack);
 /* modules.c */
 int rp_modules_init(void);
 void rp_modules_exit(void);
+bool rp_module_going(const char *name);
 
 /*
  * Who sends a request that touches probes already there (genl.c fills

@@ -21,12 +21,17 @@
  * nothing, never a freed probe called, and disarming cannot fail.
  *
  * Only what kprobes would arm on the function's ftrace site, with the
- * same records: an entry kprobe at offset 0 of a vmlinux function, named
- * by symbol with the address the caller read from kallsyms, which the
+ * same records: an entry kprobe at offset 0 of a function, named by
+ * symbol with the address the caller read from kallsyms, which the
  * kernel checks against its own (sprint_symbol()); ftrace refuses an
  * address that is not an ftrace site, and the batch then goes to
- * kprobes. Not overrides (kprobes' IPMODIFY ops fakes the return), nor
- * module code (its probes go and come back with the module).
+ * kprobes. Not overrides (kprobes' IPMODIFY ops fakes the return).
+ * A module's function is checked again at registration, under the lock
+ * the module notifier takes: a module modules.c has seen going is left
+ * to kprobes, which refuse it; one it has not will have its probes
+ * unregistered there when it goes, their addresses out of the filter
+ * before ftrace drops the module's records. A re-arm at the module's
+ * next load goes through kprobes: its code moved.
  *
  * Everything but the handler runs under rp_registry_lock.
  */
@@ -113,15 +118,24 @@ static unsigned long rp_fentry_site(unsigned long addr)
 	return is_endbr(insn) ? addr + ENDBR_INSN_SIZE : addr;
 }
 
-/* "sym+0x0/0x1a0", with no " [module]": sym's own start in vmlinux. */
-static bool rp_fentry_addr_is(unsigned long addr, const char *sym)
+/*
+ * "sym+0x0/0x1a0", then " [mod]" in a module, nothing in vmlinux: the
+ * start of sym, where the caller named it.
+ */
+static bool rp_fentry_addr_is(unsigned long addr, const char *sym,
+			      const char *mod)
 {
-	char buf[KSYM_SYMBOL_LEN];
+	char buf[KSYM_SYMBOL_LEN], *in;
 	size_t len = strlen(sym);
 
 	sprint_symbol(buf, addr);
-	return !strncmp(buf, sym, len) && !strncmp(buf + len, "+0x0/", 5) &&
-	       !strchr(buf + len, '[');
+	if (strncmp(buf, sym, len) || strncmp(buf + len, "+0x0/", 5))
+		return false;
+	in = strchr(buf + len, '[');
+	if (!mod[0] || !in)
+		return !mod[0] && !in;
+	len = strlen(mod);
+	return !strncmp(in + 1, mod, len) && !strcmp(in + 1 + len, "]");
 }
 
 /**
@@ -141,12 +155,12 @@ int rp_fentry_prepare(struct rawprobe_probe *p, struct netlink_ext_ack *extack)
 		return 0;
 	if ((s->kind != RAWPROBE_KIND_KPROBE &&
 	     s->kind != RAWPROBE_KIND_JPROBE) || p->desc || !s->symbol[0] ||
-	    s->module[0] || s->offset || s->ovr.set || s->chain_step) {
+	    s->offset || s->ovr.set || s->chain_step) {
 		NL_SET_ERR_MSG(extack,
-			       "an ftrace address is for an entry kprobe on a vmlinux function by name, at offset 0, with no override");
+			       "an ftrace address is for an entry kprobe on a function by name, at offset 0, with no override");
 		return -EINVAL;
 	}
-	if (!rp_fentry_addr_is(s->ftrace_addr, s->symbol)) {
+	if (!rp_fentry_addr_is(s->ftrace_addr, s->symbol, s->module)) {
 		NL_SET_ERR_MSG(extack,
 			       "the ftrace address is not where kallsyms has the symbol");
 		return -EINVAL;
@@ -246,6 +260,20 @@ static void rp_fentry_kprobe_set(struct rawprobe_probe *p, bool fentry)
 	p->kp.addr = fentry ? (kprobe_opcode_t *)p->fentry_ip : NULL;
 }
 
+/*
+ * A module's function, still where the caller saw it and in a module
+ * modules.c has not seen going (rp_registry_lock held): the module's
+ * records stay until its notifier has unregistered the probe.
+ */
+static bool rp_fentry_module_live(struct rawprobe_probe *p)
+{
+	const struct rp_probe_spec *s = &p->spec;
+
+	return !s->module[0] ||
+	       (!rp_module_going(s->module) &&
+		rp_fentry_addr_is(s->ftrace_addr, s->symbol, s->module));
+}
+
 /**
  * rp_fentry_register() - register the probes of v asked to be armed
  *	through ftrace, all in one update
@@ -269,6 +297,11 @@ int rp_fentry_register(struct rawprobe_probe **v, unsigned int n)
 
 		if (!p->fentry_ip)
 			continue;
+		if (!rp_fentry_module_live(p)) {
+			p->fentry_ip = 0;
+			rp_fentry_kprobe_set(p, false);
+			continue;
+		}
 		p->fentry_armed = !(p->spec.flags & RAWPROBE_F_DISABLED);
 		if (p->fentry_armed && !rp_fentry_site_armed(p->fentry_ip))
 			ips[nips++] = p->fentry_ip;
@@ -286,9 +319,11 @@ int rp_fentry_register(struct rawprobe_probe **v, unsigned int n)
 		/* A site another probe had armed may have run them. */
 		synchronize_rcu();
 	} else {
-		for (i = 0; i < n; i++)
-			if (v[i]->fentry_ip)
-				v[i]->registered = true;
+		for (i = 0; i < n; i++) {
+			if (!v[i]->fentry_ip)
+				continue;
+			v[i]->registered = true;
+		}
 	}
 	kvfree(ips);
 	return err;

@@ -20,14 +20,81 @@
  * Probe modules (include/rawprobe/api.h) that unload without
  * rawprobe_unregister() lose their probes here too, before their
  * handlers' code is freed.
+ *
+ * A probe armed through rawprobe's ftrace_ops (fentry.c) must never be
+ * armed in a module once this notifier has seen it go: ftrace drops the
+ * module's records after the notifiers, and warns (and stops tracing
+ * altogether) at a record still enabled. The modules seen going are
+ * kept by name until a module of that name comes again (no two live
+ * modules share a name, and a name comes back only once its module is
+ * freed), so that fentry.c can tell, under rp_registry_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/security.h>
+#include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include "registry.h"
+
+struct rp_going_mod {
+	struct list_head node;
+	char name[MODULE_NAME_LEN];
+};
+
+static LIST_HEAD(rp_going_mods);
+/* A name could not be kept: no module is taken for live any more. */
+static bool rp_going_lost;
+
+static struct rp_going_mod *rp_going_find(const char *name)
+{
+	struct rp_going_mod *g;
+
+	list_for_each_entry(g, &rp_going_mods, node)
+		if (!strcmp(g->name, name))
+			return g;
+	return NULL;
+}
+
+/**
+ * rp_module_going() - has the module of this name been seen going, and
+ *	not come back since?
+ * @name: a module's name
+ *
+ * Caller holds rp_registry_lock, which the notifier takes: a module not
+ * seen going here has its probes removed by the notifier when it goes.
+ */
+bool rp_module_going(const char *name)
+{
+	lockdep_assert_held(&rp_registry_lock);
+	return rp_going_lost || rp_going_find(name);
+}
+
+static void rp_going_add(const char *name)
+{
+	struct rp_going_mod *g;
+
+	if (rp_going_find(name))
+		return;
+	g = kmalloc(sizeof(*g), GFP_KERNEL);
+	if (!g) {
+		rp_going_lost = true;
+		return;
+	}
+	strscpy(g->name, name, sizeof(g->name));
+	list_add(&g->node, &rp_going_mods);
+}
+
+static void rp_going_del(const char *name)
+{
+	struct rp_going_mod *g = rp_going_find(name);
+
+	if (g) {
+		list_del(&g->node);
+		kfree(g);
+	}
+}
 
 static bool rp_probe_in_module(struct rawprobe_probe *p, struct module *mod)
 {
@@ -36,7 +103,7 @@ static bool rp_probe_in_module(struct rawprobe_probe *p, struct module *mod)
 }
 
 /* tps: the probes on tracepoints, else the others */
-static void rp_module_going(struct module *mod, bool tps)
+static void rp_module_gone(struct module *mod, bool tps)
 {
 	struct rawprobe_probe *p;
 
@@ -73,6 +140,7 @@ static int rp_rearm(struct rawprobe_probe *p, struct module *mod)
 		return -EPERM;
 	if (p->tp)
 		return rp_tp_rearm(p, mod);
+	p->fentry_ip = 0;	/* kprobes find the function where it is now */
 	err = rp_kind_prepare(p, NULL);
 	if (err)
 		return err;
@@ -128,8 +196,11 @@ static int rp_module_event(struct notifier_block *nb, unsigned long state,
 
 	mutex_lock(&rp_registry_lock);
 	if (state == MODULE_STATE_GOING) {
+		rp_going_add(mod->name);
 		rp_remove_all_matching(rp_match_owner_mod, mod);
-		rp_module_going(mod, false);
+		rp_module_gone(mod, false);
+	} else if (state == MODULE_STATE_COMING) {
+		rp_going_del(mod->name);
 	} else if (state == MODULE_STATE_LIVE) {
 		rp_module_coming(mod, false);
 	}
@@ -153,7 +224,7 @@ static int rp_tp_module_event(struct notifier_block *nb, unsigned long state,
 
 	mutex_lock(&rp_registry_lock);
 	if (state == MODULE_STATE_GOING)
-		rp_module_going(tm->mod, true);
+		rp_module_gone(tm->mod, true);
 	else if (state == MODULE_STATE_COMING)
 		rp_module_coming(tm->mod, true);
 	mutex_unlock(&rp_registry_lock);
@@ -178,6 +249,10 @@ int rp_modules_init(void)
 
 void rp_modules_exit(void)
 {
+	struct rp_going_mod *g, *tmp;
+
 	unregister_tracepoint_module_notifier(&rp_tp_module_nb);
 	unregister_module_notifier(&rp_module_nb);
+	list_for_each_entry_safe(g, tmp, &rp_going_mods, node)
+		kfree(g);
 }

@@ -158,19 +158,19 @@ static int rp_auto_args_one(struct rp_probe_req *r)
 
 /*
  * A probe the kernel can arm through rawprobe's ftrace_ops (kmod/fentry.c)
- * rather than kprobes: an entry probe on a vmlinux function (module ""),
- * with no offset and no override, whose address (kallsyms') this user
- * can read. RAWPROBE_ARM=kprobes arms each through kprobes instead.
+ * rather than kprobes: an entry probe on a function, vmlinux's or a
+ * module's, with no offset and no override, whose address (kallsyms')
+ * this user can read. RAWPROBE_ARM=kprobes arms each through kprobes
+ * instead.
  */
-static bool rp_req_ftrace_ok(const struct rp_probe_req *r, const char *module,
-			     uint64_t addr)
+static bool rp_req_ftrace_ok(const struct rp_probe_req *r, uint64_t addr)
 {
 	const char *arm = getenv("RAWPROBE_ARM");
 
 	if (arm && !strcmp(arm, "kprobes"))
 		return false;
 	return (r->kind == RAWPROBE_KIND_KPROBE ||
-		r->kind == RAWPROBE_KIND_JPROBE) && !module[0] &&
+		r->kind == RAWPROBE_KIND_JPROBE) &&
 	       !r->offset && !r->ovr.set && !r->ovr.chain_step && addr;
 }
 
@@ -183,7 +183,8 @@ static bool rp_req_ftrace_ok(const struct rp_probe_req *r, const char *module,
 static bool rp_pair_ftrace_want(const struct rp_probe_req *r)
 {
 	return r->pair.role && !r->expanded && r->symbol[0] &&
-	       rp_req_ftrace_ok(r, r->module, 1);	/* the address next */
+	       !r->module[0] &&		/* rp_symbols_vmlinux() */
+	       rp_req_ftrace_ok(r, 1);	/* the address next */
 }
 
 static void rp_pairs_ftrace(struct rp_probe_req *reqs, size_t n)
@@ -407,8 +408,7 @@ static void rp_glob_reqs(const struct rp_probe_req *g,
 		out[i].expanded = true;
 		memcpy(out[i].symbol, r->v[i].name, sizeof(out[i].symbol));
 		memcpy(out[i].module, r->v[i].module, sizeof(out[i].module));
-		out[i].ftrace_addr = rp_req_ftrace_ok(g, r->v[i].module,
-						      r->v[i].addr) ?
+		out[i].ftrace_addr = rp_req_ftrace_ok(g, r->v[i].addr) ?
 				     r->v[i].addr : 0;
 	}
 }

@@ -229,6 +229,34 @@ t_module_target_by_name_and_address() {
 	rmmod rp_target
 }
 
+# A glob's probe on a module's function is armed through rawprobe's
+# ftrace_ops, as vmlinux's are (one update a batch): it leaves ftrace's
+# filter when the module goes, lets the module go, and re-arms through
+# kprobes when it comes back (its code moved).
+t_module_glob_through_ftrace() {
+	local id
+	traced() { grep -c "^rp_target_hit .*rp_fentry_func" \
+		/sys/kernel/tracing/enabled_functions || true; }
+	insmod "$TARGET_KO"
+	id=$($CTL probe add kprobe 'rp_target_h*' 2>/dev/null)
+	expect_eq true "$(json_get "$($CTL -j probe show $id)" 'str(j.get("ftrace", False)).lower()')" \
+		"armed through ftrace"
+	expect_eq 1 "$(traced)" "in rawprobe's ftrace filter"
+	grep -q rp_target_hit /sys/kernel/debug/kprobes/list &&
+		fail "a kprobe was registered too"
+	cat /proc/rp_target >/dev/null
+	expect_eq 1 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hit through ftrace"
+	rmmod rp_target || fail "the module is held"
+	expect_eq gone "$(json_get "$($CTL -j probe show $id)" 'j["state"]')" "gone after rmmod"
+	expect_eq 0 "$(traced)" "out of the filter with the module"
+	insmod "$TARGET_KO"
+	expect_eq armed "$(json_get "$($CTL -j probe show $id)" 'j["state"]')" "re-armed on insmod"
+	cat /proc/rp_target >/dev/null
+	expect_eq 2 "$(json_get "$($CTL -j probe show $id)" 'j["stats"]["hits"]')" "hit after re-arm"
+	$CTL probe del "$id"
+	rmmod rp_target
+}
+
 # Argument registers mean what the prototype says only at a function's
 # entry, which a raw address does not promise.
 t_raw_address_refuses_args() {
@@ -343,7 +371,8 @@ tests t_jprobe_filename t_jprobe_syscall_regs t_kretprobe_vfs_read \
 	t_exact_accounting t_stream_delivers_all t_maxactive \
 	t_enable_disable_reset t_bad_input t_killed_stream_leaves_nothing \
 	t_raw_address t_string_fault_counted t_string_tail_not_leaked \
-	t_module_target_by_name_and_address t_raw_address_refuses_args \
+	t_module_target_by_name_and_address t_module_glob_through_ftrace \
+	t_raw_address_refuses_args \
 	t_handlers_not_probeable \
 	t_persistent_survives_cli t_module_gone_and_rearm t_many_probes \
 	t_kallsyms_copy t_batch_all_or_nothing t_duplicate_check
