@@ -26,10 +26,13 @@
 #                                             in full batches, its largest
 #                                             backlog (its drain log)
 #   G rawprobe[_kprobes] <glob> <n> <expand ms> <arm ms> <disarm ms>
-#                                             (-g) probe add --dry-run (the
+#     <start-up ms>                           (-g) probe add --dry-run (the
 #                                             CLI's part), probe add and
 #                                             probe del of its n probes
-#                                             (_kprobes: RAWPROBE_ARM=kprobes)
+#                                             (_kprobes: RAWPROBE_ARM=kprobes),
+#                                             and a run of rawprobectl
+#                                             version (its start-up); one
+#                                             line a round (-g ROUNDS)
 #   G bpftrace[_multi] <glob> <attached> - <run ms> <BEGIN-only ms>
 #                                             (-g) a run that attaches the
 #                                             glob and exits at BEGIN, and a
@@ -65,7 +68,7 @@
 # -s: the probe counts of the add/remove comparison (default "1000 10000";
 # "" for none); -f: which tool adds and removes them first (rawprobe);
 # -R: each tool again on the same functions in the reverse order.
-# -g: only the globs' arming and disarming (G lines): tcp_* and the globs
+# -g ROUNDS: only the globs' arming and disarming (G lines): tcp_* and the globs
 # whose functions come nearest 100, 1,000 and 10,000.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -108,12 +111,13 @@ INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_mono_ring rawprobe_kretprobe_mono_ri
 SCALE_FIRST=rawprobe
 SCALE_HOW=""	# "" (the sorted list), reversed, unarmed
 GLOBS=0
+GLOB_ROUNDS=3
 PROFILE=0
-while getopts "ir:n:c:s:f:RgP" opt; do
+while getopts "ir:n:c:s:f:Rg:P" opt; do
 	case $opt in
 	i)	INSN=1 ;;
 	P)	PROFILE=1 ;;
-	g)	GLOBS=1 ;;
+	g)	GLOBS=1 GLOB_ROUNDS=$OPTARG ;;
 	s)	SCALE=$OPTARG ;;
 	f)	SCALE_FIRST=$OPTARG ;;
 	R)	SCALE_HOW=reversed ;;
@@ -774,7 +778,7 @@ glob_near() {
 # then added as one batch (probes armed as they are registered), then its
 # probes removed in one PROBE_DEL.
 glob_rawprobe() {	# TOOL GLOBS (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
-	local t0 arm expand tool=$1 g
+	local t0 arm disarm expand tool=$1 g
 	shift
 	# local: an early return must not leave the next rows on kprobes
 	[ "$tool" = rawprobe ] || local -x RAWPROBE_ARM=kprobes
@@ -789,7 +793,10 @@ glob_rawprobe() {	# TOOL GLOBS (rawprobe_kprobes: RAWPROBE_ARM=kprobes)
 	arm=$(ms_since "$t0")
 	t0=$(date +%s%N)
 	$CTL probe del $(cat "$OUT/glob.ids") || return 1
-	echo "G $tool $1 $(wc -l < "$OUT/glob.ids") $expand $arm $(ms_since "$t0")"
+	disarm=$(ms_since "$t0")
+	t0=$(date +%s%N)
+	$CTL version >/dev/null || return 1
+	echo "G $tool $1 $(wc -l < "$OUT/glob.ids") $expand $arm $disarm $(ms_since "$t0")"
 }
 
 # bpftrace attaches every probe before BEGIN runs, and exit() detaches
@@ -813,24 +820,31 @@ glob_bpftrace() {	# GLOB SIZE
 	echo "G $tool $1 ${n:-0} - $all $base"
 }
 
-# Each glob by rawprobe (a batch at a time through its ftrace_ops), by
-# rawprobe through kprobes (one at a time: not at 10,000, which takes
-# many minutes) and by bpftrace. bpftrace without kprobe.multi (0.17, on
-# 6.1) attaches a kprobe and a BPF program each: not at 10,000 either.
+# Each glob by rawprobe (a batch at a time through its ftrace_ops) and
+# by bpftrace, -g's ROUNDS times, the two in turn (the report takes the
+# medians: one run of each moved by a second from run to run on a shared
+# host), and once by rawprobe through kprobes (one at a time: not at
+# 10,000, which takes many minutes). bpftrace without kprobe.multi
+# (0.17, on 6.1) attaches a kprobe and a BPF program each: not at
+# 10,000 either.
 glob_rows() {
-	local g size
+	local g size round
 	for size in 100 388 1000 10000; do
 		if [ $size = 388 ]; then g='tcp_*'; else g=$(glob_near $size); fi
 		echo "globs: $g (about $size)" >&2
-		glob_rawprobe rawprobe "$g" || echo "bench: rawprobe failed on $g" >&2
+		for round in $(seq "$GLOB_ROUNDS"); do
+			glob_rawprobe rawprobe "$g" ||
+				echo "bench: rawprobe failed on $g" >&2
+			command -v bpftrace >/dev/null || continue
+			glob_bpftrace "$g" $size ||
+				echo "bench: bpftrace failed on $g" >&2
+		done
 		if [ $size -le 1000 ]; then
 			glob_rawprobe rawprobe_kprobes "$g" ||
 				echo "bench: rawprobe_kprobes failed on $g" >&2
 		else
 			echo "GS rawprobe_kprobes $g one kprobe update each: many minutes"
 		fi
-		command -v bpftrace >/dev/null || continue
-		glob_bpftrace "$g" $size || echo "bench: bpftrace failed on $g" >&2
 	done
 }
 

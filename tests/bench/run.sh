@@ -42,6 +42,8 @@
 #                       them in (about 25 more minutes at 10,000)
 #         --no-many-cpus  no 64-vCPU guest; --many-cpus-only: only it
 #         --no-globs    no glob arming guest; --globs-only: only it
+#         --glob-rounds N  runs of each glob by rawprobe and bpftrace, in
+#                       turn, the medians reported (default 3)
 #
 # Expects `make ctl modules-all` done (make bench does it); builds the
 # empty-handler module itself and installs bpftrace if it is missing.
@@ -51,7 +53,7 @@ cd "$repo" || exit 2
 
 kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
 times=1 insn=1 insn_rounds=3 scale="1000 10000" scale_first=rawprobe scale_reversed="" exact=""
-many=1 globs=1 profile=""
+many=1 globs=1 glob_rounds=3 profile=""
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -74,7 +76,8 @@ while [ $# -gt 0 ]; do
 	--many-cpus-only) times=0 insn=0 globs=0; shift ;;
 	--no-globs)	globs=0; shift ;;
 	--globs-only)	times=0 insn=0 many=0; shift ;;
-	-h|--help)	sed -n '3,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--glob-rounds)	glob_rounds=$2; shift 2 ;;
+	-h|--help)	sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -194,7 +197,7 @@ fi
 if [ $globs = 1 ]; then
 	echo "bench: kernel $kernel, arming and disarming globs" >&2
 	vmopts=(--tcg-single)
-	bench_guest glob-vm -g
+	bench_guest glob-vm -g "$glob_rounds"
 	vmopts=()
 	[ $rc = 0 ] || status=1
 	report+=(--globs "$out/glob-vm/output" --globs-conditions "$(conditions \
