@@ -503,8 +503,13 @@ static struct rp_sym_count *rp_count_scan(const char *const *symbols,
 	return c;
 }
 
-int rp_symbols_count(const char *const *symbols, const char *const *modules,
-		     size_t n, int *nmatch, uint64_t *addr)
+/*
+ * rp_symbols_count() (nmatch may be NULL), or with vmlinux set, only a
+ * vmlinux function's own address: not a module's, not an alias's.
+ */
+static int rp_symbols_addrs(const char *const *symbols,
+			    const char *const *modules, size_t n, int *nmatch,
+			    uint64_t *addr, bool vmlinux)
 {
 	struct rp_sym_count *c;
 	size_t i;
@@ -513,31 +518,28 @@ int rp_symbols_count(const char *const *symbols, const char *const *modules,
 	c = rp_count_scan(symbols, modules, n, &f);
 	if (!c)
 		return -1;
-	fclose(f);
 	for (i = 0; i < n; i++) {
 		if (nmatch)
 			nmatch[i] = c[i].nmatch;
-		addr[i] = c[i].nmatch == 1 ? c[i].addr : 0;
+		addr[i] = c[i].nmatch == 1 && !(vmlinux && c[i].in_module) ?
+			  c[i].addr : 0;
 	}
+	if (vmlinux)
+		rp_drop_aliased(f, symbols, n, addr);
+	fclose(f);
 	free(c);
 	return 0;
 }
 
+int rp_symbols_count(const char *const *symbols, const char *const *modules,
+		     size_t n, int *nmatch, uint64_t *addr)
+{
+	return rp_symbols_addrs(symbols, modules, n, nmatch, addr, false);
+}
+
 int rp_symbols_vmlinux(const char *const *symbols, size_t n, uint64_t *addr)
 {
-	struct rp_sym_count *c;
-	size_t i;
-	FILE *f;
-
-	c = rp_count_scan(symbols, NULL, n, &f);
-	if (!c)
-		return -1;
-	for (i = 0; i < n; i++)
-		addr[i] = c[i].nmatch == 1 && !c[i].in_module ? c[i].addr : 0;
-	rp_drop_aliased(f, symbols, n, addr);
-	fclose(f);
-	free(c);
-	return 0;
+	return rp_symbols_addrs(symbols, NULL, n, NULL, addr, true);
 }
 
 int rp_symbols_check(const char *const *symbols, const char *const *modules,
