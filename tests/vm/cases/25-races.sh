@@ -57,10 +57,14 @@ t_rmmod_with_custom_module() {
 module_churn() {	# TARGET: probed while rp_target comes and goes
 	local i churn rc out
 	: > $S/churn.added
+	# loaded for 0 to 0.4 s each time, 20 times, and on (up to 200)
+	# until an add has come in while it was there
 	( set -e
-	  for i in $(seq 20); do
+	  for i in $(seq 200); do
 		insmod "$TARGET_KO"
+		sleep "0.$((RANDOM % 5))"
 		until rmmod rp_target 2>/dev/null; do sleep 0.01; done
+		[ $i -lt 20 ] || [ ! -s $S/churn.added ] || break
 	  done ) & churn=$!
 	while kill -0 $churn 2>/dev/null; do
 		rc=0
@@ -85,6 +89,7 @@ t_target_module_churn() {
 # warn at the module's freeing, which fails the guest).
 t_target_module_churn_glob() {
 	module_churn 'rp_target_*'
+	echo "    $(wc -l < $S/churn.added) globs added while rp_target churned"
 	expect_ge 1 "$(wc -l < $S/churn.added)" "globs added while it churned"
 }
 
