@@ -319,11 +319,9 @@ int rp_fentry_register(struct rawprobe_probe **v, unsigned int n)
 		/* A site another probe had armed may have run them. */
 		synchronize_rcu();
 	} else {
-		for (i = 0; i < n; i++) {
-			if (!v[i]->fentry_ip)
-				continue;
-			v[i]->registered = true;
-		}
+		for (i = 0; i < n; i++)
+			if (v[i]->fentry_ip)
+				v[i]->registered = true;
 	}
 	kvfree(ips);
 	return err;
