@@ -52,6 +52,44 @@ fail() {
 	return 1
 }
 
+# schema DEF [FILE]: FILE's JSON documents (or stdin's) against
+# docs/schema's $defs/DEF (DEF- : the whole input is one document),
+# checked after the case's tests in one run of tests/cli/validate_json.py
+# (run_schemas): jsonschema's import takes seconds a start in a TCG
+# guest, where a case has a dozen documents. Each document's check is a
+# test of its own, named after the test that wrote it.
+T_SCHEMAS=$T_SCRATCH/.schemas
+schema() {	# DEF [FILE]
+	local to=$T_SCHEMAS/${T_TEST:-none}~$1~$BASHPID-$RANDOM
+
+	mkdir -p "$T_SCHEMAS"
+	if [ $# -gt 1 ]; then
+		cp "$2" "$to"
+	else
+		cat > "$to"
+	fi
+}
+
+run_schemas() {
+	local line n=0 want
+
+	[ -d "$T_SCHEMAS" ] || return 0
+	want=$(ls "$T_SCHEMAS" | wc -l)
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		"ok - "*)	T_PASS=$((T_PASS + 1)) n=$((n + 1)) ;;
+		"not ok - "*)	T_FAIL=$((T_FAIL + 1)) n=$((n + 1)) ;;
+		esac
+	done < <(T_CASE=${T_CASE:-} tests/cli/validate_json.py --batch "$T_SCHEMAS")
+	# (validate_json.py exits 1 for a bad document: it said which)
+	if [ "$n" != "$want" ]; then
+		T_FAIL=$((T_FAIL + 1))
+		echo "not ok - ${T_CASE:-}schemas: $((want - n)) of $want documents unchecked"
+	fi
+	rm -rf "$T_SCHEMAS"
+}
+
 # skip REASON: end the test, counted as skipped (not passed): what it
 # needs, this kernel has not (say which, and why that is no failure)
 skip() {
@@ -152,7 +190,7 @@ run_tests() {
 		[ -n "${T_ONLY:-}" ] && ! [[ $t =~ $T_ONLY ]] && continue
 		start=$SECONDS
 		# not "|| rc=$?": bash ignores set -e on the left of ||
-		( set -e; "$t" )
+		( set -e; T_TEST=${t#t_}; "$t" )
 		rc=$?
 		# where a slow suite's time goes (a debug kernel's above all)
 		[ $((SECONDS - start)) -ge 10 ] &&
@@ -173,6 +211,7 @@ run_tests() {
 			echo "not ok - ${T_CASE:-}${t#t_}"
 		fi
 	done
+	run_schemas
 }
 
 # --- ftrace, to compare with ---

@@ -4,7 +4,6 @@
 # validated against docs/schema/rawprobectl-v2.json.
 
 S=$T_SCRATCH
-VALIDATE=tests/cli/validate_json.py
 
 
 t_doctor_all_good() {
@@ -14,7 +13,7 @@ t_doctor_all_good() {
 	expect_match "ok +module +rawprobe .* is loaded" "$out" "module check"
 	expect_match "ok +lockdown" "$out" "lockdown check"
 	$CTL -j doctor > $S/doctor.json
-	$VALIDATE doctor $S/doctor.json >/dev/null || fail "schema: $($VALIDATE doctor $S/doctor.json)"
+	schema doctor $S/doctor.json
 	expect_eq "[]" "$(json_get "$(cat $S/doctor.json)" '[c["name"] for c in j["checks"] if c["status"] != "ok"]')" "checks not ok"
 }
 
@@ -34,7 +33,7 @@ t_trace_json_count() {
 for i in range(20): os.getpgid(0)'
 	wait "$BG_PID"
 	expect_eq 5 "$(wc -l < $S/pg.json)" "--count 5 records"
-	$VALIDATE record $S/pg.json >/dev/null || fail "schema: $($VALIDATE record $S/pg.json)"
+	schema record $S/pg.json
 	expect_eq 0 "$(probe_count)" "trace removed its probe"
 }
 
@@ -44,7 +43,7 @@ t_hist_latency_by_comm() {
 	bg_start $S/hist.json -j hist kretprobe:vfs_read --by comm -d 60
 	dd if=$S/in of=/dev/null bs=100 count=20 2>/dev/null
 	bg_stop TERM
-	$VALIDATE hist $S/hist.json >/dev/null || fail "schema: $($VALIDATE hist $S/hist.json)"
+	schema hist $S/hist.json
 	j=$(grep '"comm":"dd"' $S/hist.json)
 	expect_ge 20 "$(json_get "$j" 'j["count"]')" "dd's vfs_read returns"
 	expect_eq "$(json_get "$j" 'j["count"]')" "$(json_get "$j" 'sum(b["count"] for b in j["buckets"])')" "buckets add up"
@@ -65,7 +64,7 @@ t_export_perfetto() {
 	bg_start $S/out trace kretprobe:vfs_read -d 60 -f perfetto -o $S/trace.json
 	dd if=$S/in of=/dev/null bs=100 count=5 2>/dev/null
 	bg_stop INT
-	$VALIDATE perfetto- $S/trace.json >/dev/null || fail "schema: $($VALIDATE perfetto- $S/trace.json)"
+	schema perfetto- $S/trace.json
 	py 'import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M"}
@@ -116,13 +115,13 @@ t_stats_show_schemas() {
 	py 'import os
 for i in range(50): os.getpgid(0)'
 	$CTL -j stats > $S/stats.json
-	$VALIDATE stats $S/stats.json >/dev/null || fail "stats schema"
+	schema stats $S/stats.json
 	expect_ge 50 "$(json_get "$(cat $S/stats.json)" 'j["total"]["hits"]')" "total hits"
 	expect_match "hits +[0-9]+" "$($CTL probe show $id)" "probe show detail"
-	$CTL -j probe show $id | $VALIDATE probe >/dev/null || fail "probe schema"
-	$CTL -j probe list | $VALIDATE probe_list >/dev/null || fail "probe list schema"
-	$CTL -j ring show | $VALIDATE ring >/dev/null || fail "ring schema"
-	$CTL -j version | $VALIDATE version >/dev/null || fail "version schema"
+	$CTL -j probe show $id | schema probe
+	$CTL -j probe list | schema probe_list
+	$CTL -j ring show | schema ring
+	$CTL -j version | schema version
 	$CTL stats reset all
 	expect_eq 0 "$(json_get "$($CTL -j stats $id)" 'j["total"]["hits"]')" "stats reset"
 	$CTL probe del $id
@@ -331,8 +330,7 @@ l = socket.socket(socket.AF_INET6); l.bind(("::", 0)); l.listen(1)
 c = socket.create_connection(("127.0.0.1", l.getsockname()[1]))' >/dev/null
 	bg_stop INT
 	expect_match '"str":"127\.0\.0\.1"' "$(grep tcp_connect $S/inet.json)" "JSON: an IPv4 connect"
-	python3 tests/cli/validate_json.py record $S/inet.json >/dev/null ||
-		fail "$S/inet.json against the schema"
+	schema record $S/inet.json
 }
 
 # Lookups: a signal, an errno, a capability by name, in text, in

@@ -4,14 +4,13 @@
 # compared with ftrace's kprobe_events fetchargs on the same calls.
 
 S=$T_SCRATCH
-VALIDATE=tests/cli/validate_json.py
 
 t_btf_show_live() {
 	local want
 	want=$(printf 'kprobe:vfs_read\n    struct file * file\n    char * buf\n    size_t count\n    loff_t * pos\n    ssize_t retval')
 	expect_eq "$want" "$($CTL btf show vfs_read)" "vfs_read's prototype"
 	$CTL -j btf show vfs_read __x64_sys_openat > $S/btf.json 2>/dev/null
-	$VALIDATE btf $S/btf.json >/dev/null || fail "schema: $($VALIDATE btf $S/btf.json)"
+	schema btf $S/btf.json
 	expect_eq "['dfd', 'filename', 'flags', 'mode']" \
 		"$(json_get "$(sed -n 2p $S/btf.json)" '[a["name"] for a in j["args"]]')" "openat's arguments"
 	# (two lines: the reason, then the near matches)
@@ -26,7 +25,7 @@ t_auto_names_kept() {
 	expect_match "^  args +file:ptr,buf:ptr,count:u64,pos:ptr$" "$($CTL probe show $id)" "probe show"
 	expect_match "args file:ptr,buf:ptr,count:u64,pos:ptr$" "$($CTL probe list)" "probe list"
 	$CTL -j probe show $id > $S/probe.json
-	$VALIDATE probe $S/probe.json >/dev/null || fail "schema: $($VALIDATE probe $S/probe.json)"
+	schema probe $S/probe.json
 	expect_eq "['file', 'buf', 'count', 'pos']" "$(json_get "$(cat $S/probe.json)" 'j["arg_names"]')" "arg_names"
 	$CTL probe del $id
 }
@@ -98,7 +97,7 @@ t_json_typed_retval() {
 	nobody=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all nice -n -5 sh -c 'echo $$' 2>/dev/null)
 	bg_stop INT
-	$VALIDATE record $S/cap.json >/dev/null || fail "schema: $($VALIDATE record $S/cap.json)"
+	schema record $S/cap.json
 	expect_eq "True True False" "$(py '
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -111,7 +110,7 @@ print(all(type(r["retval"]) is bool for r in recs),
 	bg_start $S/stat.json trace kretprobe:vfs_fstatat --comm test -f json -d 120
 	/usr/bin/test -e /nonexistent-rawprobe || true
 	bg_stop INT
-	$VALIDATE record $S/stat.json >/dev/null || fail "schema: $($VALIDATE record $S/stat.json)"
+	schema record $S/stat.json
 	expect_eq "True True" "$(py '
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -142,7 +141,7 @@ while i < len(d):
 print(sorted(set(v)))
 ' $S/umask.rpc)" "the kernel's record of umask(0xdeadbeef00000012)"
 	$CTL -j stream -r $S/umask.rpc > $S/umask.json 2>/dev/null
-	$VALIDATE record $S/umask.json >/dev/null || fail "schema: $($VALIDATE record $S/umask.json)"
+	schema record $S/umask.json
 	expect_ge 1 "$(grep -c '"args":\[18\],"arg_names":\["mask"\]' $S/umask.json)" \
 		"its mask in JSON: 18"
 }

@@ -6,7 +6,6 @@
 # command leaving nothing behind.
 
 S=$T_SCRATCH
-VALIDATE=tests/cli/validate_json.py
 LOOP=build/tools/getpgid_loop
 SYS=__x64_sys_getpgid
 
@@ -39,7 +38,7 @@ t_count_by_comm_exact() {
 		"getpgid_loop's calls"
 	expect_eq "$(json_get "$j" 'j["total"]["hits"]')" \
 		"$(json_get "$j" 'j["total"]["counted"] + j["total"]["dropped"]')" "hits = counted + dropped"
-	$VALIDATE count $S/comm.json >/dev/null || fail "schema: $($VALIDATE count $S/comm.json)"
+	schema count $S/comm.json
 }
 
 # Intervals of 0.2 s under a load: every interval's entries add up to its
@@ -68,7 +67,7 @@ if hits != t["hits"] or len(docs) < 5:
     sys.exit("%d intervals' hits %d != the probe's %d" % (len(docs), hits, t["hits"]))
 print("    %d intervals, %d hits" % (len(docs), hits))
 PY
-	$VALIDATE count $S/iv.json >/dev/null || fail "schema: $($VALIDATE count $S/iv.json)"
+	schema count $S/iv.json
 }
 
 # A keyless count's intervals without a hit say 0 (as bpftrace's
@@ -108,7 +107,7 @@ for _ in range(3): os.umask(0o22)'
 	expect_eq "__x64_sys_getpgid 5 __x64_sys_getppid 7 __x64_sys_umask 3" \
 		"$(json_get "$j" '" ".join("%s %d" % (e["func"], e["count"]) for e in sorted(j["entries"], key=lambda e: e["func"]))')" \
 		"each function's calls: $j"
-	$VALIDATE count $S/st.json >/dev/null || fail "schema: $($VALIDATE count $S/st.json)"
+	schema count $S/st.json
 	expect_fail 2 "is in two of count's targets" $CTL count kprobe:$SYS 'kprobe:__x64_sys_getpg*'
 	expect_eq 0 "$(probe_count)" "probes left"
 }
@@ -172,7 +171,7 @@ t_count_retval_stats() {
 	expect_eq "300 1 1 1" \
 		"$(json_get "$j" "' '.join(str(x) for e in j['entries'] if e['comm'] == 'getpgid_loop' for x in (e['count'], int(e['min'] == e['pid']), int(e['max'] == e['pid']), int(e['sum'] == 300 * e['pid'])))")" \
 		"count; min, max = pid; sum = 300 x pid"
-	$VALIDATE count $S/st.json >/dev/null || fail "schema: $($VALIDATE count $S/st.json)"
+	schema count $S/st.json
 }
 
 # Histograms in the kernel: dd's reads of 100 bytes in [64, 128) (log2)
@@ -188,7 +187,7 @@ t_count_hist_buckets() {
 		"dd's 100-byte reads in [64, 128)"
 	expect_eq True "$(json_get "$j" "all(sum(b['count'] for b in e['buckets']) == e['count'] for e in j['entries'])")" \
 		"every count in a bucket"
-	$VALIDATE count $S/h2.json >/dev/null || fail "schema: $($VALIDATE count $S/h2.json)"
+	schema count $S/h2.json
 	count_bg $S/hl.json kretprobe:vfs_read --by comm --stats retval --lhist 0,200,50
 	dd if=$S/k1 of=/dev/null bs=100 2>/dev/null
 	bg_stop INT
@@ -228,7 +227,7 @@ t_count_by_stack() {
 	expect_match "^(x64_sys_call|do_syscall_64)\\+0x" \
 		"$(json_get "$j" "[e['stack'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0][0]")" \
 		"the innermost frame: the syscall's caller"
-	$VALIDATE count $S/stk.json >/dev/null || fail "schema: $($VALIDATE count $S/stk.json)"
+	schema count $S/stk.json
 	bg_start $S/stk.txt count kretprobe:$SYS --by stack,comm
 	$LOOP -w 0 300 >/dev/null
 	bg_stop INT
@@ -265,8 +264,7 @@ t_count_flame() {
 	expect_eq 400 "$(sed -n 's/.*<svg [^>]* data-total="\([0-9]*\)".*/\1/p' $S/flame.svg)" "the graph's total"
 	python3 $chk speedscope $S/flame.folded $S/flame.speedscope > $S/flame.chk ||
 		fail "speedscope against folded: $(cat $S/flame.chk)"
-	$VALIDATE speedscope- $S/flame.speedscope >/dev/null ||
-		fail "speedscope schema: $($VALIDATE speedscope- $S/flame.speedscope)"
+	schema speedscope- $S/flame.speedscope
 }
 
 # Two slots for stacks, and kfree's many callers: the stacks past them
@@ -426,7 +424,7 @@ for n in ['/tmp/rpk-a'] * 3 + ['/tmp/rpk-b'] * 2 + ['$long']:
     except OSError:
         pass"
 	bg_stop INT
-	$VALIDATE count $S/str.json >/dev/null || fail "schema: $($VALIDATE count $S/str.json)"
+	schema count $S/str.json
 	j=$(count_last $S/str.json)
 	expect_eq "{'${long:0:31}': 1, '/tmp/rpk-a': 3, '/tmp/rpk-b': 2}" \
 		"$(json_get "$j" "dict(sorted((e['filename'], e['count']) for e in j['entries'] if e['comm'] == 'rp-open'))")" \
@@ -463,7 +461,7 @@ for t in b"123":
     os.write(s, b"hello" + bytes([t]) * 10)
     os.write(s, b"hello")'
 	bg_stop INT
-	$VALIDATE count $S/strlen.json >/dev/null || fail "schema: $($VALIDATE count $S/strlen.json)"
+	schema count $S/strlen.json
 	expect_eq "{'hello': 3, 'hello1111111111': 1, 'hello2222222222': 1, 'hello3333333333': 1}" \
 		"$(json_get "$(count_last $S/strlen.json)" "dict(sorted((e['buf'], e['count']) for e in j['entries']))")" \
 		"pty writes by their c bytes"
@@ -495,7 +493,7 @@ for i in range(5): time.sleep(0.01)'
 	sleeper
 	bg_stop INT
 	kill $SLEEPER; wait $SLEEPER 2>/dev/null || true
-	$VALIDATE count $S/fl.json >/dev/null || fail "schema: $($VALIDATE count $S/fl.json)"
+	schema count $S/fl.json
 	python3 - $S/fl.json <<'PY' || fail "intervals + in flight != HITS (see above)"
 import json, sys
 docs = [json.loads(l) for l in open(sys.argv[1])]
@@ -521,12 +519,12 @@ t_agg_persistent() {
 	id=$($CTL probe add kprobe $SYS --by comm)
 	$CTL -j probe show "$id" > $S/agg-probe.json
 	expect_eq "['comm']" "$(json_get "$(cat $S/agg-probe.json)" 'j["aggregate"]["by"]')" "listed as counting by comm"
-	$VALIDATE probe $S/agg-probe.json >/dev/null || fail "schema: $($VALIDATE probe $S/agg-probe.json)"
+	schema probe $S/agg-probe.json
 	$LOOP -w 0 300 >/dev/null
 	$CTL -j agg show "$id" > $S/agg1.json
 	j=$(cat $S/agg1.json)
 	expect_eq 300 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" "first show"
-	$VALIDATE count $S/agg1.json >/dev/null || fail "schema: $($VALIDATE count $S/agg1.json)"
+	schema count $S/agg1.json
 	$LOOP -w 0 200 >/dev/null
 	j=$($CTL -j agg show "$id")
 	expect_eq 200 "$(json_get "$j" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" \

@@ -5,7 +5,6 @@
 # counts add up to the hits; an entry probe by comm counts its hits.
 
 S=$T_SCRATCH
-VALIDATE=tests/cli/validate_json.py
 LOOP=build/tools/getpgid_loop
 SYS=__x64_sys_getpgid
 
@@ -34,7 +33,7 @@ t_hist_kernel_no_records() {
 	expect_eq 0 "$(json_get "$j" 'j["stats"]["records"]')" "records while hist counts"
 	expect_ge 2000 "$(json_get "$j" 'j["stats"]["hits"]')" "hits while hist counts"
 	bg_stop INT
-	$VALIDATE hist $S/lat.json >/dev/null || fail "schema: $($VALIDATE hist $S/lat.json)"
+	schema hist $S/lat.json
 	expect_eq 2000 "$(docs_sum $S/lat.json 'd["count"] if d["comm"] == "getpgid_loop" else 0')" \
 		"getpgid_loop's calls in its histogram"
 	expect_eq 0 "$(docs_sum $S/lat.json 'd["count"] - sum(b["count"] for b in d["buckets"])')" \
@@ -80,7 +79,7 @@ t_hist_kernel_intervals() {
 		fail "fewer than 4 intervals: $(cat $S/iv.out.err)"
 	kill $load; wait $load 2>/dev/null || true
 	bg_stop INT
-	$VALIDATE hist $S/iv.json >/dev/null || fail "schema: $($VALIDATE hist $S/iv.json)"
+	schema hist $S/iv.json
 	expect_ge 4 "$(python3 -c 'import json, sys; print(len({json.loads(l)["interval"] for l in open(sys.argv[1])}))' $S/iv.json)" \
 		"distinct intervals"
 	hits=$(summary_col $S/iv.out.err kretprobe:$SYS 2)
@@ -104,7 +103,7 @@ t_hist_kernel_kprobe_by_comm() {
 	bg_start $S/kc.out -j hist kprobe:$SYS --by comm -o $S/kc.json
 	$LOOP -w 0 300 >/dev/null
 	bg_stop INT
-	$VALIDATE count $S/kc.json >/dev/null || fail "schema: $($VALIDATE count $S/kc.json)"
+	schema count $S/kc.json
 	expect_eq 300 "$(json_get "$(tail -n 1 $S/kc.json)" "[e['count'] for e in j['entries'] if e['comm'] == 'getpgid_loop'][0]")" \
 		"getpgid_loop's calls in JSON"
 	expect_eq 0 "$(summary_col $S/kc.out.err kprobe:$SYS 3)" "RECORDS"
@@ -141,7 +140,7 @@ t_hist_kernel_retval_arg() {
 	py "$LSEEK"
 	expect_eq 0 "$(json_get "$($CTL -j probe show "$id")" 'j["stats"]["records"]')" "records while hist --retval counts"
 	bg_stop INT
-	$VALIDATE hist $S/rv.json >/dev/null || fail "schema: $($VALIDATE hist $S/rv.json)"
+	schema hist $S/rv.json
 	expect_eq '[{"buckets": [{"count": 4, "high": 0}, {"count": 2, "high": 1, "low": 0}, {"count": 1, "high": 2, "low": 1}, {"count": 4, "high": 8, "low": 4}, {"count": 2, "high": 1024, "low": 512}], "comm": "rp-lseek", "count": 13, "max": 1000, "min": -22, "probe": "kretprobe:__x64_sys_lseek", "scale": "log2", "sum": 1933, "value": "retval"}]' \
 		"$(hist_doc $S/rv.json | sed 's/"avg": [-0-9]*, //')" "rp-lseek's return values"
 	# the same calls through records: the same document

@@ -7,9 +7,7 @@
 S=$T_SCRATCH
 # validate_all FILE: every record of FILE against the JSON schema's record
 validate_all() {
-	local out
-	out=$(python3 tests/cli/validate_json.py record "$1") ||
-		fail "$1 against the schema: $out"
+	schema record "$1"
 }
 
 # pty_writes OUT FILTER: pty_write calls of one python process that

@@ -21,8 +21,7 @@ PY
 
 # count_json_ok FILE: FILE's documents as the schema's count says.
 count_json_ok() {
-	python3 tests/cli/validate_json.py count "$1" >/dev/null ||
-		fail "schema: $(python3 tests/cli/validate_json.py count "$1")"
+	schema count "$1"
 }
 
 # entries FILE CODE: what CODE prints, e every entry of FILE's documents.
@@ -144,8 +143,7 @@ t_pair_start_keys() {
 	$S/sleeper7 0.05 & pid=$!
 	wait $pid
 	bg_stop INT
-	python3 tests/cli/validate_json.py count $S/sk.json >/dev/null ||
-		fail "schema: $(python3 tests/cli/validate_json.py count $S/sk.json)"
+	schema count $S/sk.json
 	expect_eq "sleeper7 $pid 1" \
 		"$(python3 -c 'import json, sys; e = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["entries"]]; print(" ".join(str(x) for x in (e[0]["start_comm"], e[0]["start_pid"], e[0]["count"]))) if len(e) == 1 else print(e)' $S/sk.json)" \
 		"the sleep under its sleeper: $(cat $S/sk.json)"
@@ -380,8 +378,7 @@ t_pair_records() {
 $TCPLIFE
 open('$S/lr.pid', 'w').write(str(__import__('os').getpid()))"
 	bg_stop INT
-	python3 tests/cli/validate_json.py record $S/lr.json >/dev/null ||
-		fail "schema: $(python3 tests/cli/validate_json.py record $S/lr.json)"
+	schema record $S/lr.json
 	expect_eq "rp-tcplife rp-tcplife rp-tcplife" \
 		"$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["comm"] for l in open(sys.argv[1]) if l.strip()))' $S/lr.json)" \
 		"each row's comm, the start's: $(cat $S/lr.json)"
@@ -438,8 +435,7 @@ t_pair_persistent() {
 	expect_eq "start pid 2" "$(json_get "$j" '" ".join(str(v) for v in (j["pair"]["role"], j["pair"]["key"], j["pair"]["stats"]["matched"]))')" \
 		"the start's role, key and the pair's matches"
 	expect_match "^  pair        end, key arg0" "$($CTL probe show "$end")" "probe show's pair line"
-	$CTL -j probe list | tests/cli/validate_json.py probe_list >/dev/null ||
-		fail "schema: $($CTL -j probe list | tests/cli/validate_json.py probe_list)"
+	$CTL -j probe list | schema probe_list
 	$CTL probe del "$start"
 	$S/sleeper3 0.05
 	expect_eq 0 "$(json_get "$($CTL -j agg show "$end")" 'sum(e["count"] for e in j["entries"])')" \
