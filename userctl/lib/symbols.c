@@ -24,43 +24,71 @@ struct rp_ksym_line {
 	char module[80];
 };
 
-/* Copy the token at p (up to one of stop) into dst, cut to size. */
-static const char *rp_ksym_token(const char *p, const char *stop, char *dst,
+static bool rp_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static const char *rp_skip_blanks(const char *p)
+{
+	while (rp_blank(*p))
+		p++;
+	return p;
+}
+
+/* Copy the token at p (up to a blank, a newline or end) into dst, cut to size. */
+static const char *rp_ksym_token(const char *p, char end, char *dst,
 				 size_t size)
 {
-	size_t n = strcspn(p, stop);
+	size_t n = 0;
 
-	memcpy(dst, p, n < size ? n : size - 1);
-	dst[n < size ? n : size - 1] = '\0';
-	return p + n;
+	for (; *p && *p != '\n' && *p != end && !(end == ' ' && *p == '\t');
+	     p++)
+		if (n < size - 1)
+			dst[n++] = *p;
+	dst[n] = '\0';
+	return p;
+}
+
+static int rp_hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 /*
- * "addr type name [module]": by hand, not sscanf, which took a second to
- * read kallsyms's 150,000 lines in a TCG guest, the whole start-up of a
- * stream.
+ * "addr type name [module]": by hand, not sscanf nor strtoull/strspn,
+ * which took a second, then half a second, to read kallsyms's 170,000
+ * lines in a TCG guest, the whole start-up of a stream or a probe add.
  */
 static int rp_ksym_parse(const char *line, struct rp_ksym_line *k)
 {
-	const char *blank = " \t\n";
-	const char *p;
-	char *end;
+	const char *p = line;
+	uint64_t addr = 0;
+	int d, digits = 0;
 
-	k->addr = strtoull(line, &end, 16);
-	if (end == line || (*end != ' ' && *end != '\t'))
+	while ((d = rp_hex_digit(*p)) >= 0) {
+		addr = addr << 4 | (uint64_t)d;
+		p++;
+		digits++;
+	}
+	if (!digits || digits > 16 || !rp_blank(*p))
 		return -1;
-	p = end + strspn(end, " \t");
-	if (!*p || *p == '\n' || !strchr(blank, p[1]))
+	k->addr = addr;
+	p = rp_skip_blanks(p);
+	if (!*p || *p == '\n' || !(rp_blank(p[1]) || p[1] == '\n' || !p[1]))
 		return -1;
 	k->type = *p;
-	p += 1 + strspn(p + 1, " \t");
+	p = rp_skip_blanks(p + 1);
 	if (!*p || *p == '\n')
 		return -1;
-	p = rp_ksym_token(p, blank, k->name, sizeof(k->name));
-	p += strspn(p, " \t");
+	p = rp_ksym_token(p, ' ', k->name, sizeof(k->name));
+	p = rp_skip_blanks(p);
 	k->module[0] = '\0';
 	if (*p == '[')
-		rp_ksym_token(p + 1, "]\n", k->module, sizeof(k->module));
+		rp_ksym_token(p + 1, ']', k->module, sizeof(k->module));
 	return 0;
 }
 
@@ -70,15 +98,56 @@ static int rp_is_text(char type)
 	return type == 't' || type == 'T' || type == 'W';
 }
 
+/* A function's name wanted by a pass over kallsyms (NULL: every one) */
+typedef bool (*rp_want_fn)(const char *name, const void *arg);
+
+/*
+ * Is the line "ADDR T NAME..." a function the pass wants? In the
+ * kernel's own form (one space each), the name alone is looked at, in
+ * place: most lines of a pass are no query's, and their full parse was
+ * most of a probe add in a TCG guest. -1: another form, to be parsed.
+ */
+static int rp_line_wanted(char *line, rp_want_fn want, const void *arg)
+{
+	char *name = strchr(line, ' '), *end, save;
+	bool yes;
+
+	if (!want)
+		return 1;
+	if (!name || name == line || rp_hex_digit(name[-1]) < 0 ||
+	    !name[1] || name[2] != ' ')
+		return -1;
+	if (!rp_is_text(name[1]))
+		return 0;
+	name += 3;
+	end = name + strcspn(name, " \t\n");
+	save = *end;
+	*end = '\0';
+	yes = want(name, arg);
+	*end = save;
+	return yes;
+}
+
+/* The next function of kallsyms at f that want wants into k: 1, or 0 at its end. */
+static int rp_next_wanted(FILE *f, struct rp_ksym_line *k, rp_want_fn want,
+			  const void *arg)
+{
+	char line[512];
+	int wanted;
+
+	while (fgets(line, sizeof(line), f)) {
+		wanted = rp_line_wanted(line, want, arg);
+		if (wanted && !rp_ksym_parse(line, k) && rp_is_text(k->type) &&
+		    (wanted > 0 || want(k->name, arg)))
+			return 1;
+	}
+	return 0;
+}
+
 /* The next function of kallsyms at f into k: 1, or 0 at its end. */
 static int rp_next_text(FILE *f, struct rp_ksym_line *k)
 {
-	char line[512];
-
-	while (fgets(line, sizeof(line), f))
-		if (!rp_ksym_parse(line, k) && rp_is_text(k->type))
-			return 1;
-	return 0;
+	return rp_next_wanted(f, k, NULL, NULL);
 }
 
 /* --- checks before probe add --- */
@@ -144,6 +213,34 @@ static bool rp_seen_line(const struct rp_sym_query *q,
 		    !strcmp(q->shown[i].module, k->module))
 			return true;
 	return false;
+}
+
+struct rp_query_set {
+	struct rp_sym_query **sorted;
+	size_t n;
+};
+
+static bool rp_query_named(const struct rp_query_set *set, const char *name)
+{
+	struct rp_sym_query **q = rp_find_query(set->sorted, set->n, name);
+
+	return q && !strcmp((*q)->symbol, name);
+}
+
+/* A name some query is for, exactly or as its variant ("name.isra.0") */
+static bool rp_query_wants(const char *name, const void *arg)
+{
+	const char *dot = strchr(name, '.');
+	char base[256];
+	size_t len = dot ? (size_t)(dot - name) : 0;
+
+	if (rp_query_named(arg, name))
+		return true;
+	if (!len || len >= sizeof(base))
+		return false;
+	memcpy(base, name, len);
+	base[len] = '\0';
+	return rp_query_named(arg, base);
 }
 
 static void rp_note_line(struct rp_sym_query **sorted, size_t n,
@@ -339,6 +436,7 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 					    size_t n, FILE **f)
 {
 	struct rp_sym_query *q, **sorted;
+	struct rp_query_set wants;
 	struct rp_ksym_line k;
 	size_t i;
 
@@ -359,7 +457,9 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 		sorted[i] = &q[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), rp_query_cmp);
-	while (rp_next_text(*f, &k))
+	wants.sorted = sorted;
+	wants.n = n;
+	while (rp_next_wanted(*f, &k, rp_query_wants, &wants))
 		rp_note_line(sorted, n, &k);
 	free(sorted);
 	return q;
@@ -702,6 +802,11 @@ const char *rp_ksym_func(uint64_t addr, size_t *len)
 	return s ? s->name : "";
 }
 
+static bool rp_name_is(const char *name, const void *arg)
+{
+	return !strcmp(name, arg);
+}
+
 int rp_ksym_module(const char *name, char *module, size_t len)
 {
 	struct rp_ksym_line k;
@@ -710,8 +815,7 @@ int rp_ksym_module(const char *name, char *module, size_t len)
 
 	if (!f)
 		return -1;
-	while (!found && rp_next_text(f, &k))
-		found = !strcmp(k.name, name);
+	found = rp_next_wanted(f, &k, rp_name_is, name);
 	fclose(f);
 	if (found && module)
 		snprintf(module, len, "%s", k.module);
