@@ -144,7 +144,7 @@ probeable_functions() {
 # ready_line ERRFILE: has the command printed its readiness line ("...
 # Hit Ctrl-C to end."), which comes once its probes are armed?
 ready_line() {
-	grep -q 'Hit Ctrl-C to end\.$' "$1" 2>/dev/null
+	has_text "$1" $'Hit Ctrl-C to end.\n'
 }
 
 # null_blk_up: /dev/nullb0, a null_blk device that completes in the

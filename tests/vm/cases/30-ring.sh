@@ -66,7 +66,7 @@ t_poll_wakes_reader() {
 	# while it runs, not only when it exits
 	stream_bg $S/poll.json -e kprobe:__x64_sys_getpgid
 	python3 -c 'import os; os.getpgid(0)'
-	wait_for "grep -q getpgid $S/poll.json" 50 ||
+	wait_for "has_text $S/poll.json getpgid" 50 ||
 		fail "record not delivered within 5 s"
 	stream_stop
 }

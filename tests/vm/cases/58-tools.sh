@@ -9,8 +9,8 @@ S=$T_SCRATCH
 KREL=$(uname -r)
 export RAWPROBE_TOOLS=$PWD/scripts/tools
 
-# bt_start OUT FILE.bt REGEX: bpftrace running FILE, stdout line-buffered
-# to OUT, waited for until OUT has REGEX (its BEGIN's header: BEGIN runs
+# bt_start OUT FILE.bt TEXT: bpftrace running FILE, stdout line-buffered
+# to OUT, waited for until OUT has TEXT (its BEGIN's header: BEGIN runs
 # once every probe is attached). Sets BT_PID.
 bt_start() {
 	# the debug kernels (tinyconfig and fragments) run no BPF
@@ -18,7 +18,7 @@ bt_start() {
 		skip "this kernel has no BPF events (CONFIG_BPF_EVENTS): no bpftrace"
 	stdbuf -oL bpftrace "$2" > "$1" 2> "$1.err" &
 	BT_PID=$!
-	wait_for "grep -q '$3' $1 || ! kill -0 $BT_PID 2>/dev/null" 900 ||
+	wait_for "has_text $1 '$3' || ! kill -0 $BT_PID 2>/dev/null" 900 ||
 		fail "bpftrace $2 did not start: $(cat $1.err)"
 	kill -0 $BT_PID 2>/dev/null || fail "bpftrace $2: $(cat $1.err)"
 }
