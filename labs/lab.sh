@@ -21,7 +21,8 @@
 # LAB_KERNEL (6.1 or 6.12, default 6.1), VM_LOCK (the command that
 # serializes guests; default "flock /tmp/rawprobe-vm.lock", empty: none);
 # for selftest, LABS="1 3" and LAB_KERNELS=6.12 run a part of it (no
-# shell, no fresh copy).
+# shell, no fresh copy, unless LAB_SMOKES=1), LAB_WRONG_KERNELS=none
+# none of the wrong answers.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
@@ -29,6 +30,10 @@ out=build/labs
 kernel=${LAB_KERNEL:-6.1}
 # (a fresh clone has no build/: the guests' logs go there)
 mkdir -p "$out" || exit 2
+# The selftest's trees and logs (LAB_SELFTEST_DIR: make check runs
+# each kernel's part at once, each in a folder of its own)
+selftest_dir=$(realpath -m "${LAB_SELFTEST_DIR:-$out/selftest}")
+guest_start=$out/.guest-start
 # Guests share the host's cores: one at a time.
 VM_LOCK=${VM_LOCK-flock /tmp/rawprobe-vm.lock}
 
@@ -105,13 +110,13 @@ build_mod() {
 }
 
 # guest K TIMEOUT ITEMS...: one boot running labs/guest.sh on ITEMS. The
-# time the guest started (the lock taken) goes to $out/.guest-start.
+# time the guest started (the lock taken) goes to $guest_start.
 # Both vCPUs on one host thread, as make check's suites (run-all.sh):
 # the labs probe functions other processes run.
 guest() {
 	local k=$1 t=$2
 	shift 2
-	$VM_LOCK bash -c 'date +%s > "$0"; exec "$@"' "$out/.guest-start" \
+	$VM_LOCK bash -c 'date +%s > "$0"; exec "$@"' "$guest_start" \
 		tests/vm/run -k "$k" -t "$t" --tcg-single -- labs/guest.sh "$@"
 }
 
@@ -189,63 +194,65 @@ wrong_here() {
 }
 
 cmd_selftest() {
-	local labs n d k rel items tag res rc pass=0 fail=0 start line t0 w slug ex
+	local labs n d k rel items tag res rc pass=0 fail=0 start line t0 w slug ex smokes
 	local -A wants=()
 	start=$(date +%s)
+	guest_start=$selftest_dir/.guest-start
+	mkdir -p "$selftest_dir" || exit 2
 	labs=${LABS:-$(ls -d labs/[0-9]*-*/ | sed 's|labs/\([0-9]*\)-.*|\1|' | sort -n)}
-	rm -rf "$out/selftest/wrong"
+	rm -rf "$selftest_dir/wrong"
 	for n in $labs; do
 		d=$(labdir "$n")
 		labs/gen.sh --lint "$d" || die "$d: bad markers"
 		grep -q 'BEGIN SOLUTION' $(labs/gen.sh --sources "$d" | sed "s|^|$d/|") ||
 			die "$d has no solution (a student's tree): selftest needs the instructor's"
 		for tag in skeleton solution; do
-			rm -rf "$out/selftest/$tag/lab$n"
-			labs/gen.sh "${tag/skeleton/student}" "$d" "$out/selftest/$tag/lab$n" || exit 1
+			rm -rf "$selftest_dir/$tag/lab$n"
+			labs/gen.sh "${tag/skeleton/student}" "$d" "$selftest_dir/$tag/lab$n" || exit 1
 		done
 		for w in $(wrong_answers "$d"); do
 			slug=${w%%:*}
-			labs/gen.sh solution "$d" "$out/selftest/wrong/lab$n-$slug" || exit 1
-			(cd "$out/selftest/wrong/lab$n-$slug" && bash "$repo/$d/wrong/$slug.sh") ||
+			labs/gen.sh solution "$d" "$selftest_dir/wrong/lab$n-$slug" || exit 1
+			(cd "$selftest_dir/wrong/lab$n-$slug" && bash "$repo/$d/wrong/$slug.sh") ||
 				die "$d/wrong/$slug.sh failed"
 			# a change that changed nothing would test the solution
-			diff -rq "$out/selftest/solution/lab$n" "$out/selftest/wrong/lab$n-$slug" >/dev/null &&
+			diff -rq "$selftest_dir/solution/lab$n" "$selftest_dir/wrong/lab$n-$slug" >/dev/null &&
 				die "$d/wrong/$slug.sh left the solution as it was"
 			# (two labs may name a wrong answer alike)
 			wants[wrong-lab$n-$slug]=${w#*:}
 		done
 	done
-	for k in ${LAB_KERNELS:-6.1 6.12}; do
+	for k in ${LAB_KERNELS-6.1 6.12}; do
 		rel=$(release "$k")
 		need_core "$rel"
 		items=()
 		for n in $labs; do
 			for tag in skeleton solution; do
 				# a skeleton's module may not build: its checks say so
-				build_mod "$repo/$out/selftest/$tag/lab$n" \
+				build_mod "$selftest_dir/$tag/lab$n" \
 					"$repo/$out/obj/$tag-lab$n/$rel" "$rel" 2>/dev/null ||
 					[ $tag = skeleton ] || { echo "not ok - $k lab$n solution builds"; fail=$((fail + 1)); }
-				items+=("$n:$tag:$repo/$out/selftest/$tag/lab$n:$repo/$out/obj/$tag-lab$n/$rel")
+				items+=("$n:$tag:$selftest_dir/$tag/lab$n:$repo/$out/obj/$tag-lab$n/$rel")
 			done
 			# the wrong answers: only the exercises each must fail,
 			# on LAB_WRONG_KERNELS' kernels only
 			wrong_here "$k" || continue
 			for w in $(wrong_answers "$(labdir "$n")"); do
 				slug=${w%%:*}
-				build_mod "$repo/$out/selftest/wrong/lab$n-$slug" \
+				build_mod "$selftest_dir/wrong/lab$n-$slug" \
 					"$repo/$out/obj/wrong-lab$n-$slug/$rel" "$rel" 2>/dev/null ||
 					{ echo "not ok - $k lab$n wrong answer $slug builds"; fail=$((fail + 1)); }
-				items+=("$n:wrong-lab$n-$slug:$repo/$out/selftest/wrong/lab$n-$slug:$repo/$out/obj/wrong-lab$n-$slug/$rel:${w#*:}")
+				items+=("$n:wrong-lab$n-$slug:$selftest_dir/wrong/lab$n-$slug:$repo/$out/obj/wrong-lab$n-$slug/$rel:${w#*:}")
 			done
 		done
 		echo "labs-selftest: $rel: ${#items[@]} runs in one guest" >&2
 		t0=$(date +%s)
 		# (the guest's stderr apart: on a failure it repeats the console)
-		res=$(guest "$k" 2400 "${items[@]}" 2>"$out/selftest/guest-$k.err")
+		res=$(guest "$k" 2400 "${items[@]}" 2>"$selftest_dir/guest-$k.err")
 		rc=$?
-		echo "labs-selftest: $rel: the guest took $(( $(date +%s) - $(cat "$out/.guest-start") )) s" \
-			"(after $(( $(cat "$out/.guest-start") - t0 )) s waiting for the VM lock)" >&2
-		printf '%s\n' "$res" > "$out/selftest/guest-$k.log"
+		echo "labs-selftest: $rel: the guest took $(( $(date +%s) - $(cat "$guest_start") )) s" \
+			"(after $(( $(cat "$guest_start") - t0 )) s waiting for the VM lock)" >&2
+		printf '%s\n' "$res" > "$selftest_dir/guest-$k.log"
 		# A skeleton's exercise must fail, a solution's must pass, a
 		# wrong answer's must fail; and no check may stop at an error
 		# it did not foresee (output it could not parse is a hint).
@@ -283,13 +290,19 @@ cmd_selftest() {
 			done
 		done
 		if [ $rc = 125 ] || ! grep -q '^## solution' <<< "$res"; then
-			echo "not ok - $k guest (exit $rc; $out/selftest/guest-$k.log, .err)"
-			tail -30 "$out/selftest/guest-$k.err"
+			echo "not ok - $k guest (exit $rc; $selftest_dir/guest-$k.log, .err)"
+			tail -30 "$selftest_dir/guest-$k.err"
 			fail=$((fail + 1))
 		fi
 	done
-	# (LABS, LAB_KERNELS: a part, while working on a lab)
-	if [ -z "${LABS:-}${LAB_KERNELS:-}" ]; then
+	# (LABS, LAB_KERNELS: a part, while working on a lab; make check
+	# runs each kernel's part in a job of its own, the smokes in one)
+	smokes=${LAB_SMOKES:-}
+	if [ -z "$smokes" ]; then
+		smokes=0
+		[ -z "${LABS:-}${LAB_KERNELS:-}" ] && smokes=1
+	fi
+	if [ "$smokes" = 1 ]; then
 		if shell_smoke; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 		t0=$(date +%s)
 		res=$(fresh_copy)
@@ -308,10 +321,10 @@ cmd_selftest() {
 # (in place, and replaced by sed -i) read again in the guest two seconds
 # later, and power-off on exit. Prints one "ok"/"not ok" line.
 shell_smoke() {
-	local w=$repo/$out/selftest/shell/lab1 log=$out/selftest/shell.log
+	local w=$selftest_dir/shell/lab1 log=$selftest_dir/shell.log
 	local fifo pid n=240 what="" size
 	rm -rf "$w"
-	mkdir -p "${w%/*}" && cp -r "$repo/$out/selftest/solution/lab1" "$w" || return 1
+	mkdir -p "${w%/*}" && cp -r "$selftest_dir/solution/lab1" "$w" || return 1
 	echo before > "$w/edit.txt"
 	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
 	LAB_WORK=$w LAB_KERNEL=6.1 timeout -k 5 600 "$0" shell 1 \
