@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: host unit tests, the in-VM suite on every kernel (Debian
-# 6.1 and 6.12) and the teaching labs' selftest, in two lanes, one per
-# host core (see "Lanes" below). Ends with the time it took and one line
+# 6.1 and 6.12, each in two guests), the teaching labs' selftest and the
+# short guests, as jobs that two lanes take in turn, one lane per host
+# core (see "Jobs" below). Ends with the time it took and one line
 # "N passed, N failed".
 #   tests/run-all.sh [--host-only|--vm-only] [--serial] [--kernel K]... [--timeout S] [CASE.sh...]
 #                                 (--serial: one lane, as on a 1-core host)
@@ -11,6 +12,8 @@
 #                                 with --kernel, no labs selftest: it boots
 #                                 6.1 and 6.12 itself)
 #   tests/run-all.sh --vm-only --kernel rt   make check-rt: 6.12 PREEMPT_RT
+#   tests/run-all.sh --long       make check-long: the stress smoke and YNL
+#                                 on each kernel, the labs' wrong answers
 #   tests/run-all.sh --pkg [--kernel K]...   make check-pkg: make deb's
 #                                 packages installed in a guest (DKMS)
 #   tests/run-all.sh --debug      make check-debug: the suite on the KASAN/
@@ -22,13 +25,14 @@ cd "$repo" || exit 2
 
 # A suite boot's limit: 6.1's whole suite took 40 to 45 min on a slow day of
 # the shared host (2,700 s cut it short in 58-tools); CI's is 90 min.
-kernels=() cases=() host=1 vm=1 debug=0 pkg=0 timeout=3600 serial=0
+kernels=() cases=() host=1 vm=1 debug=0 pkg=0 long=0 timeout=3600 serial=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only)	vm=0; shift ;;
 	--vm-only)	host=0; shift ;;
 	--debug)	debug=1; host=0; vm=0; shift ;;
 	--pkg)		pkg=1; host=0; vm=0; shift ;;
+	--long)		long=1; host=0; vm=0; shift ;;
 	--serial)	serial=1; shift ;;
 	-k|--kernel)	kernels+=("$2"); shift 2 ;;
 	-t|--timeout)	timeout=$2; shift 2 ;;
@@ -42,8 +46,8 @@ start_all=$(date +%s)
 # Each suite's output goes through $log (one per lane); its counts go to
 # $tallies, and the names of its failed tests to $failures, which both
 # lanes append to.
-log=$(mktemp) tallies=$(mktemp) lane2_log=$(mktemp) failures=$(mktemp)
-trap 'rm -f "$log" "$tallies" "$lane2_log" "$failures"' EXIT
+log=$(mktemp) tallies=$(mktemp) failures=$(mktemp) jobs_file=$(mktemp)
+trap 'rm -f "$log" "$tallies" "$failures" "$jobs_file"*' EXIT
 
 # The whole run is kept beside the kernels (the five newest runs): CI
 # shows a run's last lines only, and its clone is gone after it.
@@ -187,50 +191,93 @@ ynl_in_guest() {	# kernel
 	tally "YNL cli.py in the guest ($1)" "${PIPESTATUS[0]}"
 }
 
-# The teaching labs: every skeleton fails its checks, every solution
-# passes them, on 6.1 and 6.12 (a guest each). This script's guests run
-# one at a time already: no lock (the outer one would deadlock).
-labs_selftest() {
-	echo "=== teaching labs (labs/): skeletons fail, solutions pass"
-	VM_LOCK= labs/lab.sh selftest 2>&1 | tee "$log"
-	tally "labs selftest" "${PIPESTATUS[0]}"
+# The teaching labs on one kernel (LAB_KERNELS), or the lab shell's and
+# the fresh copy's smokes: every skeleton fails its checks, every
+# solution passes them. The wrong answers (labs/N-*/wrong/) are make
+# labs-selftest's: they change only with a lab. This script's guests
+# run outside lab.sh's lock already: none (the outer one would
+# deadlock); the fresh copy's make lab-check takes its own.
+labs_selftest() {	# kernel | smokes
+	local what=$1 env=(LAB_KERNELS="$1" LAB_SMOKES=0)
+
+	[ "$1" = smokes ] && what="shell and fresh copy" env=(LAB_KERNELS= LAB_SMOKES=1)
+	echo "=== teaching labs (labs/, $what): skeletons fail, solutions pass"
+	# (a folder each: the jobs may run at once)
+	env VM_LOCK= LAB_WRONG_KERNELS=none LAB_SELFTEST_DIR="build/labs/selftest-$1" \
+		"${env[@]}" labs/lab.sh selftest 2>&1 | tee "$log"
+	tally "labs selftest ($what)" "${PIPESTATUS[0]}"
 }
 
-# The short guests of one kernel: stress smoke, locked-down boot, many
-# CPUs (6.1), YNL.
-vm_extras() {	# kernel
-	stress_smoke "$1"
-	locked_boot "$1"
-	[ "$1" = 6.1 ] && many_cpus "$1"
-	ynl_in_guest "$1"
+# The labs' wrong answers: each fails the exercises it names (6.12).
+labs_wrong() {
+	echo "=== teaching labs (labs/, 6.12): wrong answers fail"
+	VM_LOCK= LAB_KERNELS=6.12 LAB_WRONG_KERNELS=6.12 LAB_SMOKES=0 \
+		labs/lab.sh selftest 2>&1 | tee "$log"
+	tally "labs selftest (wrong answers, 6.12)" "${PIPESTATUS[0]}"
 }
 
-# Lanes. A guest runs both its vCPUs on one host thread, so a 2-core
-# host runs two guests side by side at full speed. Lane 1 (in front, its
-# output live): the host tests, the first kernel's suite, the labs'
-# selftest. Lane 2 (in the background, its output printed when both
-# lanes are done): every other kernel's suite and short guests, then the
-# first kernel's short guests. The two take about as long; each suite
-# still sees a guest of its own, and the guests share nothing on the
-# host but the read-only root (mkinitramfs.sh renames its image into
-# place, so two lanes may build one at once).
-lane1() {
-	[ $host = 1 ] && host_tests
-	[ $vm = 1 ] || return 0
-	vm_suite "${kernels[0]}" "$timeout" "${cases[@]}"
-	[ $all = 1 ] && [ $labs = 1 ] && labs_selftest
-	return 0
-}
+# Each kernel's suite in two guests, split in name order where the
+# first part's cases take about half of the suite's time (50-count and
+# before; 99-lockdown stays last in the second): with two lanes, four
+# parts of 20 minutes share the cores better than two of 40.
+SUITE_SPLIT=51
+suite_part() {	# kernel 1|2
+	local c part=()
 
-lane2() {
-	local k
-	[ $vm = 1 ] || return 0
-	for k in "${kernels[@]:1}"; do
-		vm_suite "$k" "$timeout" "${cases[@]}"
-		[ $all = 1 ] && vm_extras "$k"
+	for c in "${cases[@]}"; do
+		case $2 in
+		1) [[ ${c##*/} < $SUITE_SPLIT ]] && part+=("$c") ;;
+		2) [[ ${c##*/} < $SUITE_SPLIT ]] || part+=("$c") ;;
+		esac
 	done
-	[ $all = 1 ] && vm_extras "${kernels[0]}"
-	return 0
+	[ ${#part[@]} = 0 ] || vm_suite "$1" "$timeout" "${part[@]}"
+}
+
+# Jobs, the longest first, and two lanes (one per host core: a guest
+# runs both its vCPUs on one host thread) taking the next job as each
+# finishes. A job's output is printed when it ends, one job at a time;
+# its start is said at once.
+job() {	# command...
+	printf '%s\n' "$*" >> "$jobs_file"
+}
+
+next_job() {	# the next job's command, or status 1 when none is left
+	local i fd
+
+	exec {fd}>> "$jobs_file.lock"
+	flock "$fd"
+	i=$(cat "$jobs_file.next" 2>/dev/null || echo 0)
+	echo $((i + 1)) > "$jobs_file.next"
+	exec {fd}>&-
+	sed -n "$((i + 1))p" "$jobs_file" | grep .
+}
+
+# print FILE... under the lanes' lock (cat FILE, or STDIN without FILE)
+print_locked() {
+	local fd
+
+	exec {fd}>> "$jobs_file.print"
+	flock "$fd"
+	cat "$@"
+	exec {fd}>&-
+}
+
+lane() {	# N
+	local cmd out log
+	log=$(mktemp) out=$(mktemp)
+
+	while cmd=$(next_job); do
+		echo "=== lane $1: $cmd (at $(since_start))" | print_locked
+		$cmd > "$out" 2>&1
+		echo "=== lane $1: $cmd done (at $(since_start))" >> "$out"
+		print_locked "$out"
+	done
+	rm -f "$log" "$out"
+}
+
+since_start() {
+	local s=$(( $(date +%s) - start_all ))
+	echo "$((s / 60)) min $((s % 60)) s"
 }
 
 all=0
@@ -238,21 +285,46 @@ if [ $vm = 1 ] && [ ${#cases[@]} = 0 ]; then
 	all=1
 	mapfile -t cases < <(all_cases tests/vm/cases)
 fi
-if [ $serial = 1 ]; then
-	lane1
-	lane2
-else
-	# (a log of its own: $log is one suite's output at a time)
-	(log=$(mktemp); lane2 > "$lane2_log" 2>&1; rm -f "$log") &
-	lane2_pid=$!
-	if [ $vm = 1 ] && [ ${#kernels[@]} -gt 1 -o $all = 1 ]; then
-		what="${kernels[*]:1}"
-		[ $all = 1 ] && what="${what:+$what, }the short guests"
-		echo "=== lane 2 ($what) runs beside this one; its output follows"
+if [ $vm = 1 ]; then
+	for k in $(printf '%s\n' "${kernels[@]}" | tac); do
+		if [ $all = 1 ]; then
+			job suite_part "$k" 1
+			job suite_part "$k" 2
+		else
+			job vm_suite "$k" "$timeout" "${cases[@]}"
+		fi
+	done
+	if [ $all = 1 ] && [ $labs = 1 ]; then
+		job labs_selftest 6.12
+		job labs_selftest 6.1
+		job labs_selftest smokes
 	fi
-	lane1
+fi
+[ $host = 1 ] && job host_tests
+if [ $all = 1 ]; then
+	for k in "${kernels[@]}"; do
+		[ "$k" = 6.12 ] && job ynl_in_guest "$k"
+		job locked_boot "$k"
+		[ "$k" = 6.1 ] && job many_cpus "$k"
+	done
+fi
+# make check-long: what make check leaves for its time, run before
+# resolving what they cover: the stress smoke and YNL on each kernel,
+# the labs' wrong answers.
+if [ $long = 1 ]; then
+	for k in "${kernels[@]}"; do
+		job stress_smoke "$k"
+		[ "$k" = 6.12 ] || job ynl_in_guest "$k"
+	done
+	job labs_wrong
+fi
+if [ $serial = 1 ]; then
+	lane 1
+else
+	lane 2 &
+	lane2_pid=$!
+	lane 1
 	wait "$lane2_pid"
-	cat "$lane2_log"
 fi
 
 # KASAN, lockdep and kmemleak slow a TCG guest several times over.
