@@ -54,6 +54,14 @@ has_text() {
 	[[ $text == *"$2"* ]]
 }
 
+# stale_out OUT: OUT and OUT.err emptied, before a command started in
+# the background writes them. Its own redirections truncate them only
+# once its process runs, and a check in the shell (has_text) can come
+# first and read an earlier command's readiness line.
+stale_out() {
+	: > "$1" && : > "$1.err"
+}
+
 # wait_for CMD [TENTHS]: until CMD succeeds, at most TENTHS/10 s (50).
 wait_for() {
 	local cmd=$1 n=${2:-50}
@@ -72,6 +80,7 @@ wait_for() {
 stream_all() {
 	local out=$1
 	shift
+	stale_out "$out"
 	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
 	STREAM_PID=$!
 	wait_for "has_text $out.err 'Hit Ctrl-C to end' ||

@@ -167,6 +167,7 @@ bg_start() {
 	local out=$1
 	shift
 	BG_HAD=$(probe_count)
+	stale_out "$out"
 	$CTL "$@" > "$out" 2> "$out.err" &
 	BG_PID=$!
 	wait_for "! kill -0 $BG_PID 2>/dev/null || ready_line $out.err" 300
@@ -247,6 +248,7 @@ ftrace_del() {
 stream_bg() {
 	local out=$1
 	shift
+	stale_out "$out"
 	$CTL -j stream -o "$out" "$@" 2>"$out.err" &
 	STREAM_PID=$!
 	wait_for "ready_line $out.err" 300 ||

@@ -50,6 +50,7 @@ stream_start() {
 	shift
 	trap cleanup EXIT
 	rm -f $S/$n.json
+	: > $S/$n.err	# (stale_out: not the last stream $n's line)
 	$RUNAS $CTL -j stream -o $S/$n.json "$@" 2>$S/$n.err &
 	eval "PID_$n=$!"
 	wait_for "ready_line $S/$n.err" 300 ||

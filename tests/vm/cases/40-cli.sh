@@ -447,6 +447,7 @@ t_hostile_kernel_errors() {
 # (--args auto parses BTF first: over 1.5 s under QEMU).
 t_ready_line_after_arming() {
 	local pid armed n
+	stale_out $S/ready.json
 	$CTL -j trace kprobe:__x64_sys_getpgid --args auto \
 		-e kretprobe:__x64_sys_getppid -d 120 -o $S/ready.json \
 		2>$S/ready.err &

@@ -211,6 +211,7 @@ t_glob_interrupted_while_arming() {
 	local n pid rc=0
 	n=$(expected 'tcp_*' | wc -l)
 	# kprobes' arming, one probe at a time: ftrace's takes a batch at once
+	stale_out $S/int.out
 	RAWPROBE_ARM=kprobes $CTL count 'kprobe:tcp_*' --max-probes "$n" -d 600 \
 		> $S/int.out 2> $S/int.err &
 	pid=$!

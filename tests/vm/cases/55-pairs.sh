@@ -395,6 +395,7 @@ open('$S/lr.pid', 'w').write(str(__import__('os').getpid()))"
 	bg_start $S/lt.out latency --records --key sk --from kprobe:tcp_v4_connect \
 		--to kprobe:tcp_set_state --filter 'state == 7 && latency > 400000000'
 	# another command beside it, whose summary is of its own probes only
+	stale_out $S/other.out
 	$CTL trace kprobe:__x64_sys_getppid > $S/other.out 2> $S/other.err &
 	other=$!
 	wait_for "ready_line $S/other.err || ! kill -0 $other 2>/dev/null" 300

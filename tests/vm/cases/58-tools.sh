@@ -16,6 +16,7 @@ bt_start() {
 	# the debug kernels (tinyconfig and fragments) run no BPF
 	grep -qs '^CONFIG_BPF_EVENTS=y' "$KMOD_ROOT/config" ||
 		skip "this kernel has no BPF events (CONFIG_BPF_EVENTS): no bpftrace"
+	stale_out "$1"
 	stdbuf -oL bpftrace "$2" > "$1" 2> "$1.err" &
 	BT_PID=$!
 	wait_for "has_text $1 '$3' || ! kill -0 $BT_PID 2>/dev/null" 900 ||
