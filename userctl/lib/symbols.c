@@ -36,7 +36,10 @@ static const char *rp_skip_blanks(const char *p)
 	return p;
 }
 
-/* Copy the token at p (up to a blank, a newline or end) into dst, cut to size. */
+/*
+ * Copy the token at p into dst, cut to size: up to end, a newline or the
+ * string's end (end ' ': a tab too).
+ */
 static const char *rp_ksym_token(const char *p, char end, char *dst,
 				 size_t size)
 {
@@ -102,25 +105,36 @@ static int rp_is_text(char type)
 typedef bool (*rp_want_fn)(const char *name, const void *arg);
 
 /*
- * Is the line "ADDR T NAME..." a function the pass wants? In the
- * kernel's own form (one space each), the name alone is looked at, in
- * place: most lines of a pass are no query's, and their full parse was
- * most of a probe add in a TCG guest. -1: another form, to be parsed.
+ * The name of a line in the kernel's own form, "ADDR T NAME..." with one
+ * space each, found in place (its type at name[-2], its end at *end); or
+ * NULL, a line of another form. Most lines of a pass over kallsyms are
+ * no query's: their name alone is looked at, where their full parse was
+ * most of a probe add in a TCG guest.
  */
+static char *rp_line_name(char *line, char **end)
+{
+	char *sp = strchr(line, ' ');
+
+	if (!sp || sp == line || rp_hex_digit(sp[-1]) < 0 || !sp[1] ||
+	    sp[2] != ' ')
+		return NULL;
+	*end = sp + 3 + strcspn(sp + 3, " \t\n");
+	return sp + 3;
+}
+
+/* Is the line a function the pass wants? -1: another form, to be parsed. */
 static int rp_line_wanted(char *line, rp_want_fn want, const void *arg)
 {
-	char *name = strchr(line, ' '), *end, save;
+	char *name, *end, save;
 	bool yes;
 
 	if (!want)
 		return 1;
-	if (!name || name == line || rp_hex_digit(name[-1]) < 0 ||
-	    !name[1] || name[2] != ' ')
+	name = rp_line_name(line, &end);
+	if (!name)
 		return -1;
-	if (!rp_is_text(name[1]))
+	if (!rp_is_text(name[-2]))
 		return 0;
-	name += 3;
-	end = name + strcspn(name, " \t\n");
 	save = *end;
 	*end = '\0';
 	yes = want(name, arg);
@@ -538,16 +552,14 @@ static int rp_count_table_init(struct rp_count_table *t,
  */
 static void rp_count_line(const struct rp_count_table *t, char *line)
 {
-	char *name = strchr(line, ' '), *end;
+	char *end, *name = rp_line_name(line, &end);
 	struct rp_ksym_line k;
 	struct rp_sym_count *c;
 	size_t at;
 	char save;
 
-	if (!name || !rp_is_text(name[1]) || name[2] != ' ')
+	if (!name || !rp_is_text(name[-2]))
 		return;
-	name += 3;
-	end = name + strcspn(name, " \t\n");
 	save = *end;
 	*end = '\0';
 	at = rp_name_hash(name) & t->mask;
