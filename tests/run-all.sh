@@ -23,8 +23,9 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 
-# A suite boot's limit: 6.1's whole suite took 40 to 45 min on a slow day of
-# the shared host (2,700 s cut it short in 58-tools); CI's is 90 min.
+# A suite guest's limit: a whole suite (--kernel K) takes 25 to 30 min,
+# half of one (make check's parts) 12 to 16, more on a slow day of the
+# shared host; CI's limit is 90 min.
 kernels=() cases=() host=1 vm=1 debug=0 pkg=0 long=0 timeout=3600 serial=0
 while [ $# -gt 0 ]; do
 	case $1 in
