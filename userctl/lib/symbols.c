@@ -479,20 +479,6 @@ static struct rp_sym_query *rp_symbols_scan(const char *const *symbols,
 	return q;
 }
 
-/* addr[i] of another text symbol than symbols[i]: an alias, 0 */
-static void rp_drop_aliased(FILE *f, const char *const *symbols, size_t n,
-			    uint64_t *addr)
-{
-	struct rp_ksym_line k;
-	size_t i;
-
-	rewind(f);
-	while (rp_next_text(f, &k))
-		for (i = 0; i < n; i++)
-			if (addr[i] == k.addr && strcmp(k.name, symbols[i]))
-				addr[i] = 0;
-}
-
 /*
  * A glob's names, thousands of them: 32 bytes each, where a query's
  * lines shown and near names take 4 KiB (40 MB zeroed for a glob of
@@ -502,6 +488,7 @@ struct rp_sym_count {
 	const char *symbol, *module;
 	int nmatch;
 	bool in_module;		/* the first line's: a module's */
+	bool aliased;		/* a line beside one of its has its address */
 	uint64_t addr;		/* and its address */
 };
 
@@ -545,34 +532,46 @@ static int rp_count_table_init(struct rp_count_table *t,
 	return 0;
 }
 
+/* The queries of the name at name..end, the first in t->slot[*at] */
+static struct rp_sym_count *rp_count_find(const struct rp_count_table *t,
+					  char *name, char *end, size_t *at)
+{
+	struct rp_sym_count *c;
+	char save = *end;
+
+	*end = '\0';
+	*at = rp_name_hash(name) & t->mask;
+	while ((c = t->slot[*at]) && strcmp(c->symbol, name))
+		*at = (*at + 1) & t->mask;
+	*end = save;
+	return c;
+}
+
 /*
  * The queries of the line's name, if any: only the name is looked at
  * first (kallsyms' "ADDR T NAME [MODULE]"), the rest parsed for a line
- * of a name asked for, most lines being no query's.
+ * of a name asked for, most lines being no query's. alias: the line
+ * before has the same address. Returns whether the line was a query's.
  */
-static void rp_count_line(const struct rp_count_table *t, char *line)
+static bool rp_count_line(const struct rp_count_table *t, char *line,
+			  bool alias)
 {
 	char *end, *name = rp_line_name(line, &end);
 	struct rp_ksym_line k;
 	struct rp_sym_count *c;
+	bool hit = false;
 	size_t at;
-	char save;
 
-	if (!name || !rp_is_text(name[-2]))
-		return;
-	save = *end;
-	*end = '\0';
-	at = rp_name_hash(name) & t->mask;
-	while ((c = t->slot[at]) && strcmp(c->symbol, name))
-		at = (at + 1) & t->mask;
-	*end = save;
-	if (!c || rp_ksym_parse(line, &k))
-		return;
+	if (!name || !rp_is_text(name[-2]) ||
+	    !rp_count_find(t, name, end, &at) || rp_ksym_parse(line, &k))
+		return false;
 	/* every query of k's name, in the run of slots from its hash */
 	for (; (c = t->slot[at]); at = (at + 1) & t->mask) {
 		if (strcmp(c->symbol, k.name) ||
 		    (c->module[0] && strcmp(k.module, c->module)))
 			continue;
+		hit = true;
+		c->aliased |= alias;
 		/* the same line again (rp_seen_line()) */
 		if (c->nmatch && c->addr == k.addr)
 			continue;
@@ -581,6 +580,34 @@ static void rp_count_line(const struct rp_count_table *t, char *line)
 			c->in_module = k.module[0];
 		}
 	}
+	return hit;
+}
+
+/* The line after a query's has its address: the query's is an alias. */
+static void rp_count_alias_after(const struct rp_count_table *t, char *line)
+{
+	char *end, *name = rp_line_name(line, &end);
+	struct rp_sym_count *c;
+	size_t at;
+
+	if (!name || !rp_count_find(t, name, end, &at))
+		return;
+	for (; (c = t->slot[at]); at = (at + 1) & t->mask)
+		if (!strncmp(c->symbol, name, end - name) &&
+		    !c->symbol[end - name])
+			c->aliased = true;
+}
+
+/*
+ * Two lines of the kernel's form with one address. vmlinux's lines come
+ * sorted by address (kallsyms' own lookup relies on it), so the names
+ * of one address are neighbours.
+ */
+static bool rp_same_addr(const char *a, const char *b)
+{
+	const char *sp = strchr(a, ' ');
+
+	return sp && sp > a && !strncmp(a, b, sp - a + 1);
 }
 
 /*
@@ -593,7 +620,9 @@ static struct rp_sym_count *rp_count_scan(const char *const *symbols,
 {
 	struct rp_count_table t = { 0 };
 	struct rp_sym_count *c;
-	char line[512];
+	char line[2][512];
+	int cur = 0, prev = 0;	/* the line before: 1 a query's, -1 not */
+	bool alias;
 	size_t i;
 
 	*f = rp_kallsyms_open();
@@ -609,8 +638,13 @@ static struct rp_sym_count *rp_count_scan(const char *const *symbols,
 		free(c);
 		return NULL;
 	}
-	while (fgets(line, sizeof(line), *f))
-		rp_count_line(&t, line);
+	while (fgets(line[cur], sizeof(line[cur]), *f)) {
+		alias = prev && rp_same_addr(line[cur], line[!cur]);
+		if (alias && prev > 0)
+			rp_count_alias_after(&t, line[!cur]);
+		prev = rp_count_line(&t, line[cur], alias) ? 1 : -1;
+		cur = !cur;
+	}
 	free(t.slot);
 	return c;
 }
@@ -633,11 +667,10 @@ static int rp_symbols_addrs(const char *const *symbols,
 	for (i = 0; i < n; i++) {
 		if (nmatch)
 			nmatch[i] = c[i].nmatch;
-		addr[i] = c[i].nmatch == 1 && !(vmlinux && c[i].in_module) ?
+		addr[i] = c[i].nmatch == 1 &&
+			  !(vmlinux && (c[i].in_module || c[i].aliased)) ?
 			  c[i].addr : 0;
 	}
-	if (vmlinux)
-		rp_drop_aliased(f, symbols, n, addr);
 	fclose(f);
 	free(c);
 	return 0;
