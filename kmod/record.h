@@ -26,16 +26,20 @@ struct rp_session;
 
 /*
  * One CPU's ring. 64 bytes, so that a writer finds its CPU's ring with a
- * shift; the hit path reads core and reader_sleeping, the pages behind
+ * shift; the hit path reads core and wake_at, the pages behind
  * them only the mapping and the free.
  */
 struct rp_ring {
 	struct rp_ring_core core;
 	/*
-	 * See rp_ring_poll(): the reader sets it in every ring before it
-	 * sleeps, so that a writer tests it where its ring already is.
+	 * The position whose record wakes the reader, the one that brings
+	 * the backlog to the watermark: set in every ring when the reader
+	 * sleeps (rp_ring_poll()), so that a writer tests it where its ring
+	 * already is; U64_MAX while the reader is awake. One compare, asleep
+	 * or not: a reader asleep below the watermark cost every record a
+	 * call.
 	 */
-	bool reader_sleeping;
+	u64 wake_at;
 	struct rp_rings *set;		/* the set it belongs to */
 	struct page *ctrl_page;
 	struct page **data_pages;
@@ -165,8 +169,8 @@ rp_record_reserve(struct rp_rings *rings, struct rawprobe_slot *slot, u64 hdr,
 	return rec;
 }
 
-/* ring.c: wake a sleeping reader once the backlog reaches the watermark */
-void rp_record_wake(struct rp_ring *ring, u64 pos);
+/* ring.c: wake the sleeping reader, the backlog at the watermark */
+void rp_record_wake(struct rp_ring *ring);
 
 static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 {
@@ -174,11 +178,11 @@ static __always_inline void rp_record_commit(struct rawprobe_slot *slot)
 
 	rp_ring_commit(&ring->core, slot->rec, slot->pos);
 	/*
-	 * A reader that is awake needs no interrupt from us: a record with
-	 * no reader asleep pays for one test.
+	 * A reader that is awake, or asleep below the watermark, needs no
+	 * interrupt from us: a record pays for one compare.
 	 */
-	if (unlikely(READ_ONCE(ring->reader_sleeping)))
-		rp_record_wake(ring, slot->pos);
+	if (unlikely(slot->pos >= READ_ONCE(ring->wake_at)))
+		rp_record_wake(ring);
 }
 
 #endif /* _RAWPROBE_RECORD_H */

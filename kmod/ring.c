@@ -174,8 +174,10 @@ static struct rp_rings *rp_rings_alloc(struct rp_session *s, u32 nr_records,
 	 * Every index below nr_cpu_ids gets a ring, possible CPU or not, so
 	 * that the mapping and the readers never meet a hole.
 	 */
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		rings->ring[cpu].set = rings;
+		rings->ring[cpu].wake_at = U64_MAX;	/* no reader asleep */
+	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		err = rp_ring_alloc_one(&rings->ring[cpu], cpu, nr_records,
 					mode);
@@ -220,33 +222,40 @@ static bool rp_ring_has_data(struct rp_session *s)
 }
 
 /*
- * Wake a sleeping reader once the unread backlog reaches the watermark.
- * Out of line: the reader sleeps once a batch. Any context, as writers:
- * only this ring's mark is cleared (a walk of every CPU's would be a
- * loop in an NMI); the woken reader's poll() clears the others, and a
- * writer on another CPU meanwhile finds the irq_work pending, or wakes
- * a reader that is awake already.
+ * Wake the sleeping reader: a record reached its ring's wake_at. Out of
+ * line: the reader sleeps once a batch. Any context, as writers: only
+ * this ring's mark is cleared (a walk of every CPU's would be a loop in
+ * an NMI); the woken reader's poll() clears the others, and a writer on
+ * another CPU meanwhile finds the irq_work pending, or wakes a reader
+ * that is awake already.
  */
-void rp_record_wake(struct rp_ring *ring, u64 pos)
+void rp_record_wake(struct rp_ring *ring)
 {
-	struct rp_rings *rings = ring->set;
-
-	if (pos + 1 - READ_ONCE(ring->core.ctrl->consumer) < rings->watermark)
-		return;
-	WRITE_ONCE(ring->reader_sleeping, false);
-	irq_work_queue(&rings->wakeup);
+	WRITE_ONCE(ring->wake_at, U64_MAX);
+	irq_work_queue(&ring->set->wakeup);
 }
 NOKPROBE_SYMBOL(rp_record_wake);
 
+/*
+ * Asleep: each ring wakes the reader at the record that brings its unread
+ * backlog to the watermark. The consumer stays where the sleeping reader
+ * left it; one moved by user space (the control page is writable) only
+ * moves that record, and the flush timer delivers what is below it.
+ */
 static void rp_ring_set_sleeping(struct rp_session *s, bool sleeping)
 {
 	struct rp_rings *rings;
+	struct rp_ring *ring;
 	u32 i;
 
 	rcu_read_lock();
 	rings = rcu_dereference(s->rings);
-	for (i = 0; rings && i < rings->nr_rings; i++)
-		WRITE_ONCE(rings->ring[i].reader_sleeping, sleeping);
+	for (i = 0; rings && i < rings->nr_rings; i++) {
+		ring = &rings->ring[i];
+		WRITE_ONCE(ring->wake_at, !sleeping ? U64_MAX :
+			   READ_ONCE(ring->core.ctrl->consumer) +
+			   rings->watermark - 1);
+	}
 	rcu_read_unlock();
 }
 
