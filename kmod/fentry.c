@@ -2,7 +2,10 @@
 /*
  * Entry probes armed through rawprobe's own ftrace_ops, a batch at a
  * time: a glob's functions in one ftrace update, where kprobes take one
- * each.
+ * each. The CLI sends every entry probe on a function by name here:
+ * a hit finds its probes in this table, 4,096 chains, where kprobes walk
+ * one of 64 that every other kprobe lengthens, and skips kprobes'
+ * bookkeeping.
  *
  * Why: kprobes arms each probe on an ftrace site alone, adding its
  * address to kprobes' ftrace_ops filter; each such update copies the
@@ -13,9 +16,10 @@
  * so rawprobe keeps the ftrace_ops itself.
  *
  * The handler finds the probes armed at the hit's address in a hash
- * table (RCU) and runs their kprobe pre-handlers with the regs kprobes
- * on ftrace would pass (ip one past the probed address, as after an
- * int3). What fires is what the table says is armed; the filter only
+ * table (RCU) and runs their kprobe pre-handlers with the registers
+ * ftrace saves for any callback, the arguments' and the frame's, as
+ * fprobe's do (ip one past the probed address, as after an int3). What
+ * fires is what the table says is armed; the filter only
  * decides what calls the handler. So a filter update the kernel refuses
  * while disarming (ftrace's ENOMEM) leaves an address traced for
  * nothing, never a freed probe called, and disarming cannot fail.
@@ -44,68 +48,95 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 #include "registry.h"
+
+/*
+ * The registers ftrace saved for rp_fentry_ops, which does not ask for
+ * them all (FTRACE_OPS_FL_SAVE_REGS), as the pt_regs x86's ftrace_regs
+ * wraps: the arguments' (di, si, dx, cx, r8, r9), ax, bp, sp and ip;
+ * orig_ax and cs 0, a kernel-mode frame to user_mode() and the unwinder.
+ * 6.12 hides the layout behind arch_ftrace_regs(); 6.1 declares it.
+ */
+#ifdef arch_ftrace_regs
+#define rp_ftrace_arg_regs(fregs)	(&arch_ftrace_regs(fregs)->regs)
+#else
+#define rp_ftrace_arg_regs(fregs)	(&(fregs)->regs)
+#endif
 
 /* The probes by ftrace site; a site has one entry per probe on it. */
 static DEFINE_HASHTABLE(rp_fentry_table, 12);
 static unsigned int rp_fentry_nr_sites;	/* sites with an armed probe */
 static bool rp_fentry_on;		/* rp_fentry_ops is registered */
 
-/* Under recursion: counted as kprobes count theirs (kp.nmissed). */
+/*
+ * Set while this CPU runs handlers from rp_fentry_func(): a hit inside
+ * them (a probed function they call, an interrupt's, an NMI's) is
+ * counted and skipped, as kprobes skip one while kprobe_running(). One
+ * per-CPU flag, where ftrace_test_recursion_trylock() keeps a bit per
+ * context and tells them apart: a third of this path's instructions,
+ * and the record path's floor is what it costs (docs/performance.md).
+ */
+static DEFINE_PER_CPU(bool, rp_fentry_busy);
+
+/* A hit skipped: counted as kprobes count theirs (kp.nmissed). */
 static void notrace rp_fentry_missed(unsigned long ip)
 {
 	struct rawprobe_probe *p;
 
-	preempt_disable_notrace();
 	hash_for_each_possible_rcu_notrace(rp_fentry_table, p, fnode, ip)
 		if (p->fentry_ip == ip && READ_ONCE(p->fentry_armed))
 			p->kp.nmissed++;
-	preempt_enable_notrace();
 }
 
 /*
- * ftrace's callback. The recursion lock stands where kprobes' "a kprobe
- * is running" check does: a hit inside a handler (a probed function it
- * calls, rawprobe's own code included) is counted and skipped. It also
- * keeps preemption off, which the table's readers need: removal waits
- * with synchronize_rcu(), as unregister_kprobe() does for its table.
+ * ftrace's callback (not FTRACE_OPS_FL_RECURSION: it guards itself).
+ * Preemption stays off throughout, which the per-CPU flag and the
+ * table's readers need: removal waits with synchronize_rcu(), as
+ * unregister_kprobe() does for its table. An NMI between the flag's test
+ * and its store runs its own hit to the end, clearing the flag, before
+ * this one sets it.
+ *
+ * The handlers get the registers ftrace saves for every callback, not
+ * all of them (rp_ftrace_arg_regs()): what they read of a hit is its
+ * arguments, its stack pointer and frame (stacks, the caller) and ip;
+ * saving and restoring the rest took 30 instructions a hit. Handlers
+ * that need more (a module's own, overrides) are not armed here.
  */
 static void notrace rp_fentry_func(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op,
 				   struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = rp_ftrace_arg_regs(fregs);
 	struct rawprobe_probe *p;
 	unsigned long ret_ip;
-	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
+	preempt_disable_notrace();
+	if (unlikely(__this_cpu_read(rp_fentry_busy))) {
 		rp_fentry_missed(ip);
-		return;
-	}
-	if (unlikely(!regs))
 		goto out;
-	/* Where ftrace resumes: past its call, unless a handler moves it. */
-	ret_ip = instruction_pointer(regs);
-	hash_for_each_possible_rcu_notrace(rp_fentry_table, p, fnode, ip) {
-		if (p->fentry_ip != ip || !READ_ONCE(p->fentry_armed))
-			continue;
-		instruction_pointer_set(regs, ip + sizeof(kprobe_opcode_t));
-		p->kp.pre_handler(&p->kp, regs);
 	}
+	__this_cpu_write(rp_fentry_busy, true);
+	/*
+	 * Where ftrace resumes, past its call; the handlers see ip one past
+	 * the probed address, as after an int3.
+	 */
+	ret_ip = instruction_pointer(regs);
+	instruction_pointer_set(regs, ip + sizeof(kprobe_opcode_t));
+	hash_for_each_possible_rcu_notrace(rp_fentry_table, p, fnode, ip)
+		if (p->fentry_ip == ip && READ_ONCE(p->fentry_armed))
+			p->kp.pre_handler(&p->kp, regs);
 	instruction_pointer_set(regs, ret_ip);
+	__this_cpu_write(rp_fentry_busy, false);
 out:
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(rp_fentry_func);
 
+/* No FTRACE_OPS_FL_SAVE_REGS: see rp_fentry_func() */
 static struct ftrace_ops rp_fentry_ops = {
 	.func	= rp_fentry_func,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
 };
 
 /* The function's ftrace site: past its ENDBR on IBT kernels. */
