@@ -35,6 +35,7 @@ run_one() {
 	(
 		LAB=$n LABDIR=$labdir WORK=$work OBJ=$obj ONLY=${only//,/ }
 		. labs/lib.sh
+		[ ! -f "$labdir/env" ] || . "$labdir/env"	# as its shell has it
 		. "$labdir/check.sh"
 		cleanup_all
 		rm -rf "$S"

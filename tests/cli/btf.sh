@@ -700,15 +700,27 @@ check "filter stream bad" 2 "^$" "'retval' is only known to kretprobes" \
 	-- $CTL stream -e kprobe:vfs_read --filter 'retval < 0'
 check "filter help"      0 "--filter EXPR .*at most 8 comparisons, 255" "^$" -- bash -c "$ADD --help | tr '\n' ' '"
 
-# A pair's probes on vmlinux functions' entries go through ftrace (the
-# kallsyms address sent): not an alias's (the kernel names the address
-# by its first name), not a module's, not under RAWPROBE_ARM=kprobes
+# An entry probe on a vmlinux function, a pair's or one alone, goes
+# through ftrace (the kallsyms address sent): not an alias's (the kernel
+# names the address by its first name), not a module's, not at an
+# offset, not a kretprobe, not under RAWPROBE_ARM=kprobes
 PAIR_FT="import json, sys; print(*[d.get('ftrace', False) for d in map(json.loads, sys.stdin)])"
 check "pair ftrace"        0 "^True True$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
 check "pair ftrace alias"  0 "^True False$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:__x64_sys_getppid --dry-run | python3 -c \"$PAIR_FT\""
 check "pair ftrace module" 0 "^False True$" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:ext4:ext4_sync_file --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
 check "pair ftrace off"    0 "^False False$" "^$" -- bash -c "RAWPROBE_ARM=kprobes $CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | python3 -c \"$PAIR_FT\""
 check "pair ftrace schema" 0 "valid: 2 documents" "^$" -- bash -c "$CTL -j latency --key pid --from kprobe:vfs_read --to kprobe:vfs_write --dry-run | $VALIDATE probe_request"
+ONE_FT="import json, sys; print(*[json.loads(l).get('ftrace', False) for l in sys.stdin])"
+for one in "True:kprobe vfs_read" "True:jprobe vfs_read -a auto" \
+	   "False:kprobe vfs_read+4" "False:kretprobe vfs_read" \
+	   "False:kprobe __x64_sys_getppid" "False:kprobe __ia32_sys_getppid" \
+	   "False:kprobe ext4:ext4_sync_file" \
+	   "False:kprobe ext4:ext4_sync_file+4"; do
+	check "ftrace ${one#*:}" 0 "^${one%%:*}\$" "^$" -- bash -c "$CTL -j probe add ${one#*:} --dry-run | python3 -c \"$ONE_FT\""
+done
+check "ftrace override"  0 "^False$" "^$" -- bash -c "$CTL -j trace kprobe:vfs_read --override 0 --comm x --dry-run | python3 -c \"$ONE_FT\""
+check "ftrace list"      0 "^True False True$" "^$" -- bash -c "printf 'vfs_read\n__x64_sys_getppid\nvfs_write\n' | $CTL -j probe add kprobe - --dry-run | python3 -c \"$ONE_FT\""
+check "ftrace off"       0 "^False$" "^$" -- bash -c "RAWPROBE_ARM=kprobes $CTL -j probe add kprobe vfs_read --dry-run | python3 -c \"$ONE_FT\""
 
 # A tracepoint's arguments: its __traceiter_ function's, less __data
 mkdir -p "$T/tp" && printf 'sched:sched_switch\nsched:sched_process_exec\n' >"$T/tp/available_events"

@@ -141,6 +141,23 @@ probeable_functions() {
 		head -"$1"
 }
 
+# armed_at FUNCTION: how many of rawprobe's probes are armed on the
+# function's entry (FUNCTION an extended regex): kprobes' (their list, not [DISABLED]; +0x4 past
+# 6.12's endbr64) and those armed through rawprobe's ftrace_ops (ftrace's
+# enabled_functions names its callback), which an entry probe at +0 on
+# a vmlinux function is unless RAWPROBE_ARM=kprobes.
+armed_at() {
+	{ grep -E " $1\+0x[04] +(\[FTRACE\])?\$" /sys/kernel/debug/kprobes/list
+	  grep -E "^$1 .*rp_fentry_func" /sys/kernel/tracing/enabled_functions
+	} | grep -c '' || true
+}
+
+# fentry_left: rawprobe's ftrace_ops still on a function (none once every
+# probe is gone: the filter is never left empty, kmod/fentry.c)
+fentry_left() {
+	grep -c "rp_fentry_func" /sys/kernel/tracing/enabled_functions || true
+}
+
 # ready_line ERRFILE: has the command printed its readiness line ("...
 # Hit Ctrl-C to end."), which comes once its probes are armed?
 ready_line() {

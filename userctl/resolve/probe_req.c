@@ -175,30 +175,31 @@ static bool rp_req_ftrace_ok(const struct rp_probe_req *r, uint64_t addr)
 }
 
 /*
- * A pair's probes go through ftrace where they can, as a glob's do: a
- * hit there skips kprobes' lookup and bookkeeping (kmod/fentry.c), and
- * a pair pays for two hits where a kretprobe's latency pays for one.
- * A function ftrace cannot trace falls back to kprobes in the kernel.
+ * An entry probe on a vmlinux function by name goes through ftrace where
+ * it can, as a glob's does: a hit there skips kprobes' table walk (64
+ * chains, which every other kprobe lengthens) and its bookkeeping
+ * (kmod/fentry.c), and a list arms in one ftrace update. A function
+ * ftrace cannot trace falls back to kprobes in the kernel.
  */
-static bool rp_pair_ftrace_want(const struct rp_probe_req *r)
+static bool rp_req_ftrace_want(const struct rp_probe_req *r)
 {
-	return r->pair.role && !r->expanded && r->symbol[0] &&
+	return !r->expanded && r->symbol[0] &&
 	       !r->module[0] &&		/* rp_symbols_vmlinux() */
 	       rp_req_ftrace_ok(r, 1);	/* the address next */
 }
 
-static void rp_pairs_ftrace(struct rp_probe_req *reqs, size_t n)
+static void rp_reqs_ftrace(struct rp_probe_req *reqs, size_t n)
 {
 	const char **syms = calloc(n, sizeof(*syms));
 	uint64_t *addr = calloc(n, sizeof(*addr));
 	size_t i, k = 0;
 
 	for (i = 0; syms && addr && i < n; i++)
-		if (rp_pair_ftrace_want(&reqs[i]))
+		if (rp_req_ftrace_want(&reqs[i]))
 			syms[k++] = reqs[i].symbol;
 	if (k && !rp_symbols_vmlinux(syms, k, addr))
 		for (i = 0, k = 0; i < n; i++)
-			if (rp_pair_ftrace_want(&reqs[i]))
+			if (rp_req_ftrace_want(&reqs[i]))
 				reqs[i].ftrace_addr = addr[k++];
 	free(syms);
 	free(addr);
@@ -222,7 +223,7 @@ int rp_probe_auto_args(struct rp_probe_req *reqs, size_t n)
 	rc = rp_pair_carry_resolve(reqs, n);
 	if (rc)
 		return rc;
-	rp_pairs_ftrace(reqs, n);
+	rp_reqs_ftrace(reqs, n);
 	return RP_EXIT_OK;
 }
 

@@ -146,6 +146,7 @@ t_fuzz_root() {
 		"$(json_get "$j" 'str(j["records"]) + " " + j["mode"]')" "rings"
 	expect_eq 0 "$(grep -c rawprobe /sys/kernel/debug/kprobes/list)" \
 		"kprobes left registered"
+	expect_eq 0 "$(fentry_left)" "functions left in rawprobe's ftrace filter"
 	# Sessions came and went, named and the sockets' (a run of the
 	# default's size makes some 60 and deletes some 15; probes into
 	# them: t_fuzz_root_templates): the tool deleted the named ones and

@@ -148,7 +148,8 @@ t_waiter_killed_behind_batch() {
 	local n=1000 del waiter start ms
 	[ "$T_DEBUG_KERNEL" = 1 ] && n=200
 	probeable_functions $n > $S/funcs
-	$CTL probe add kprobe - < $S/funcs > /dev/null
+	# kprobes remove them one at a time (ftrace's batch would be quick)
+	RAWPROBE_ARM=kprobes $CTL probe add kprobe - < $S/funcs > /dev/null
 	$CTL probe del all & del=$!
 	wait_for "[ \$(kprobes_armed) -lt $n ]" 300 || fail "the removal never began"
 	$CTL -j probe list > /dev/null 2>&1 & waiter=$!

@@ -133,7 +133,7 @@ t_drain_log() {
 	$CTL stream -e kprobe:__x64_sys_getpgid --drain-log $S/drain.log \
 		> /dev/null 2> $S/drain.err &
 	pid=$!
-	wait_for "grep -q ' __x64_sys_getpgid+0x' /sys/kernel/debug/kprobes/list" 100 ||
+	wait_for "[ \$(armed_at __x64_sys_getpgid) = 1 ]" 100 ||
 		fail "the stream added no probe: $(cat $S/drain.err)"
 	taskset -c 0 python3 -c 'import os; [os.getpgid(0) for _ in range(500)]'
 	sleep 0.5	# drained

@@ -453,11 +453,9 @@ t_ready_line_after_arming() {
 		2>$S/ready.err &
 	pid=$!
 	wait_for "ready_line $S/ready.err || ! kill -0 $pid 2>/dev/null" 300
-	# what the kernel had armed when the line came (enabled: no
-	# [DISABLED]; the kretprobe sits on __do_sys_getppid; +0x4 past
-	# 6.12's endbr64)
-	armed=$(grep -cE 'getp[pg]id\+0x[04] +(\[FTRACE\])?$' \
-		/sys/kernel/debug/kprobes/list) || true
+	# what the kernel had armed when the line came (kprobes' list names
+	# the kretprobe's function by its first name, __do_sys_getppid)
+	armed=$(( $(armed_at __x64_sys_getpgid) + $(armed_at '__(x64|do)_sys_getppid') ))
 	py 'import os
 for i in range(300): os.getpgid(0); os.getppid()'
 	kill -INT $pid
