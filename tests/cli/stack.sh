@@ -40,7 +40,7 @@ check "dry-run json"     0 '^\{"kind":"kretprobe","target":"vfs_read",.*"disable
 	-- $CTL -j probe add kretprobe vfs_read --stack --dry-run
 check "dry-run json schema" 0 "^valid: 2 documents$" "^$" \
 	-- bash -c "$CTL -j probe add kprobe vfs_read ksys_read --stack --dry-run | $VALIDATE probe_request"
-check "dry-run json without" 0 '"disabled":false,"args":\[\]\}$' "^$" \
+check "dry-run json without" 0 '"disabled":false,("ftrace":true,)?"args":\[\]\}$' "^$" \
 	-- $CTL -j probe add kprobe vfs_read --dry-run
 check "inside a function" 2 "^$" "^rawprobectl: --stack: vfs_read\+0x4 is not a function's entry, where stacks are recorded$" \
 	-- $CTL probe add kprobe vfs_read+0x4 --stack

@@ -23,7 +23,7 @@ t_auto_names_kept() {
 	local id
 	id=$($CTL probe add jprobe vfs_read --args auto)
 	expect_match "^  args +file:ptr,buf:ptr,count:u64,pos:ptr$" "$($CTL probe show $id)" "probe show"
-	expect_match "args file:ptr,buf:ptr,count:u64,pos:ptr$" "$($CTL probe list)" "probe list"
+	expect_match "args file:ptr,buf:ptr,count:u64,pos:ptr( +ftrace)?$" "$($CTL probe list)" "probe list"
 	$CTL -j probe show $id > $S/probe.json
 	schema probe $S/probe.json
 	expect_eq "['file', 'buf', 'count', 'pos']" "$(json_get "$(cat $S/probe.json)" 'j["arg_names"]')" "arg_names"
