@@ -46,10 +46,11 @@
 # --args auto, --filter (passing every call), --stack on getpgid, and
 # one field fetch (pid->numbers[0].nr) on pid_vnr, which every
 # getpgid(0) calls once, beside a plain probe there. rawprobe_kprobe_ring_1000
-# is the ring row with 1,000 other probes registered (disabled: in the
-# kernel's kprobe table, where every hit's lookup walks them, but not
-# armed, so that none fires in the workload); kprobe_empty_1000 the
-# empty probe with the same 1,000.
+# is the ring row with 1,000 other probes registered as users add them
+# (disabled, so that none fires in the workload: in rawprobe's ftrace
+# table); kprobe_empty_1000 the empty probe with 1,000 kprobes
+# (RAWPROBE_ARM=kprobes: in kprobes' table, where every hit's lookup
+# walks them); rawprobe_kprobe_kprobes_ring the ring row armed by kprobes.
 #
 # With -i, the instruction count (docs/performance.md): the guest runs
 # under the TCG plugin tools/tcg-insn, and the workload is
@@ -103,7 +104,7 @@ TIME_CONFIGS="none kprobe_empty kretprobe_empty rawprobe_kprobe
 	rawprobe_kprobe_mono rawprobe_kretprobe_mono
 	ftrace_kprobe ftrace_kretprobe bpftrace_kprobe $OPTION_ROWS $AGG_ROWS"
 INSN_CONFIGS="$TIME_CONFIGS rawprobe_kprobe_mono_ring rawprobe_kretprobe_mono_ring
-	rawprobe_kprobe_ftrace_ring
+	rawprobe_kprobe_kprobes_ring
 	rawprobe_kprobe_ring_1000 kprobe_empty_1000
 	rawprobe_jprobe rawprobe_jprobe_ring
 	step1_kprobe_ring step2_kprobe_ring step3_kprobe_ring
@@ -350,9 +351,9 @@ ring_row() {	# CONFIG KIND SYMBOL [PROBE ADD OPTION...]
 		"$(json_num "$j" records)" "$(json_num "$j" lost_ring)"
 }
 run_rawprobe_kprobe_ring() { ring_row rawprobe_kprobe_ring kprobe $SYM; }
-# A glob of one function: armed through rawprobe's ftrace_ops, not kprobes
-run_rawprobe_kprobe_ftrace_ring() {
-	ring_row rawprobe_kprobe_ftrace_ring kprobe "${SYM%?}[${SYM: -1}]"
+# The same armed by kprobes, not through rawprobe's ftrace_ops
+run_rawprobe_kprobe_kprobes_ring() {
+	RAWPROBE_ARM=kprobes ring_row rawprobe_kprobe_kprobes_ring kprobe $SYM
 }
 run_rawprobe_kretprobe_ring() { ring_row rawprobe_kretprobe_ring kretprobe $SYM; }
 run_rawprobe_kprobe_mono_ring() {
@@ -376,11 +377,11 @@ run_rawprobe_kprobe_ring_1000() {
 	$CTL probe del all >/dev/null
 	return $rc
 }
-# The floor with the same 1,000 behind it: what the kernel's lookup costs.
+# The floor with 1,000 kprobes behind it: what kprobes' lookup costs.
 run_kprobe_empty_1000() {
 	local rc=0
 	insmod "$EMPTY" kind=kprobe symbol=$SYM || return 1
-	if add_1000_disabled; then
+	if RAWPROBE_ARM=kprobes add_1000_disabled; then
 		result kprobe_empty_1000 "$(workload)" - - -
 	else
 		rc=1
@@ -706,15 +707,21 @@ scale_funcs() {	# N [reversed]
 		head -"$1" "$OUT/funcs"
 	fi
 }
-scale_rawprobe() {	# N [unarmed|reversed]
+# rawprobe's rows arm as users get it (through rawprobe's ftrace_ops, a
+# batch of 1,024 in one update); rawprobe_kprobes each probe by kprobes,
+# as ftrace's kprobe_events do. armed: kprobes' list not disabled and
+# the sites rawprobe's ftrace_ops traces.
+scale_rawprobe() {	# N [unarmed|reversed|kprobes]
 	local t0 add n tool=rawprobe${2:+_$2} opt=()
 	[ "${2:-}" = unarmed ] && opt=(--disabled)
+	[ "${2:-}" = kprobes ] && local -x RAWPROBE_ARM=kprobes
 	scale_funcs "$1" "${2:-}" > "$OUT/scale"
 	t0=$(date +%s%N)
 	$CTL probe add kprobe - "${opt[@]}" < "$OUT/scale" >/dev/null ||
 		return 1
 	add=$(ms_since "$t0")
-	n=$(grep -vc DISABLED $KPLIST)
+	n=$(( $(grep -vc DISABLED $KPLIST) +
+	      $(grep -c rp_fentry_func $TR/enabled_functions) ))
 	t0=$(date +%s%N)
 	$CTL probe del all >/dev/null || return 1
 	echo "S $tool $1 $add $(ms_since "$t0") $n"
@@ -898,8 +905,9 @@ for n in $SCALE; do
 	echo "scale: $n kprobes, $SCALE_FIRST first" >&2
 	order="rawprobe ftrace"
 	[ "$SCALE_FIRST" = ftrace ] && order="ftrace rawprobe"
-	for how in "" $SCALE_HOW unarmed; do
+	for how in "" kprobes $SCALE_HOW unarmed; do
 		for tool in $order; do
+			[ "$tool$how" = ftracekprobes ] && continue	# they are
 			scale_$tool "$n" $how || echo "bench: $tool failed" \
 				"to add $n${how:+ ($how)}" >&2
 		done

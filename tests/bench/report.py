@@ -45,8 +45,8 @@ ROWS = [
     ("rawprobe_kprobe_ring",
      "rawprobe kprobe + record, overwrite, no reader (diagnosis)",
      "kprobe_empty"),
-    ("rawprobe_kprobe_ftrace_ring", "rawprobe kprobe + record, armed "
-     "through rawprobe's ftrace_ops (a glob's), overwrite, no reader",
+    ("rawprobe_kprobe_kprobes_ring", "rawprobe kprobe + record, armed by "
+     "kprobes (`RAWPROBE_ARM=kprobes`), overwrite, no reader",
      "kprobe_empty"),
     ("rawprobe_kprobe_mono", "rawprobe kprobe + record, `ring set clock "
      "mono` (the fallback), `stream` > /dev/null", "kprobe_empty"),
@@ -159,6 +159,9 @@ TARGETS = [  # config, max ratio to its empty probe
     ("cmd_hist", 1.3),
     ("cmd_count_latency", 1.3),
 ]
+# The instruction count also holds each target's _ring row (the same
+# probe, no reader) to it; a persistent kprobe with no reader to 1.2x
+RING_TARGETS = {"rawprobe_kprobe_ring": 1.2}
 
 # Rows that may cost no more than another (config, the row to stay
 # under, why): a pair against the kretprobe latency histogram of the
@@ -184,6 +187,7 @@ def pair_targets(over, unit):
 
 SCALE_TOOLS = [  # S lines' tool, its row
     ("rawprobe", "rawprobe"),
+    ("rawprobe_kprobes", "rawprobe, `RAWPROBE_ARM=kprobes`"),
     ("ftrace", "ftrace"),
     ("rawprobe_reversed", "rawprobe, list reversed"),
     ("ftrace_reversed", "ftrace, list reversed"),
@@ -199,8 +203,8 @@ INSN_ROWS = ROWS[:4] + [
      "overwrite, no reader", "kprobe_empty"),
     ("rawprobe_kprobe_ring_1000", "rawprobe kprobe + record, overwrite, "
      "no reader, 1,000 other probes registered (disabled)", "kprobe_empty"),
-    ("kprobe_empty_1000", "empty kprobe, 1,000 other probes registered "
-     "(disabled)", "kprobe_empty"),
+    ("kprobe_empty_1000", "empty kprobe, 1,000 kprobes registered "
+     "(disabled, `RAWPROBE_ARM=kprobes`)", "kprobe_empty"),
     ("rawprobe_kprobe_mono_ring", "rawprobe kprobe + record, mono clock, "
      "overwrite, no reader", "kprobe_empty"),
     ("rawprobe_kretprobe_mono_ring", "rawprobe kretprobe + record, mono clock, "
@@ -449,20 +453,24 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                          else "")
         out.append("\nAdding and removing many kprobes on the same "
                    "functions: rawprobe `probe add kprobe -` (batches of "
-                   "256) and `probe del all`; ftrace `p:` lines appended "
+                   "up to 1,024, armed through rawprobe's ftrace_ops, one "
+                   "ftrace update a batch) and `probe del all`; the same "
+                   "with `RAWPROBE_ARM=kprobes` (each probe armed by "
+                   "kprobes, as ftrace's are); ftrace `p:` lines appended "
                    "to `kprobe_events`, the group enabled, then disabled "
-                   "and `kprobe_events` cleared. Both get the same sorted "
-                   f"list{reversed_text}: rawprobe arms in "
+                   "and `kprobe_events` cleared. All get the same sorted "
+                   f"list{reversed_text}: kprobes arm rawprobe's in "
                    "the order given, ftrace's group enable newest-first, "
                    "so one of them arms the `__` functions first (among "
                    "them the allocator's and the scheduler's, which every "
                    "later arm calls and so hits), and at 10,000 the order "
                    "is what separates them (see \"Adding and removing\" "
-                   "below). Unarmed: the same kprobes "
+                   "below). Unarmed: the same probes "
                    "registered without arming them (rawprobe `--disabled`, "
                    "ftrace events never enabled), so the difference is the "
                    "arming. Armed: what the kprobes debugfs list shows not "
-                   "disabled once they are added. In a guest of its own: "
+                   "disabled once they are added, and the functions "
+                   "rawprobe's ftrace_ops traces. In a guest of its own: "
                    f"{scale_conditions}\n")
         out += scale_table(scale)
     return "\n".join(out) + "\n"
@@ -611,9 +619,10 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
             floor = next((f for r, _, f in INSN_ROWS if r == c), None)
             if c not in over or not over.get(floor):
                 continue
+            lim = RING_TARGETS.get(c, limit)
             ratio = over[c] / over[floor]
-            out.append(f"- {c} ≤ {limit}× {floor}: {ratio:.2f}× — "
-                       f"{'met' if ratio <= limit else 'MISSED'}")
+            out.append(f"- {c} ≤ {lim}× {floor}: {ratio:.2f}× — "
+                       f"{'met' if ratio <= lim else 'MISSED'}")
     out += pair_targets(over, "instructions/call")
     for mine in ("rawprobe_kprobe", "rawprobe_kprobe_mono"):
         for other in ("ftrace_kprobe", "bpftrace_kprobe"):
@@ -629,9 +638,9 @@ def insn_section(per_call, unavailable, kernel, cpus, shapes, command,
                    f"{'met' if r <= 1.05 else 'MISSED'}")
         if "kprobe_empty_1000" in st and "kprobe_empty" in st:
             d = st["kprobe_empty_1000"][0] - st["kprobe_empty"][0]
-            out.append(f"  (the empty kprobe with the same 1,000: "
-                       f"{d:+,.0f} instructions per call, the kernel's "
-                       f"kprobe table lookup)")
+            out.append(f"  (the empty kprobe with 1,000 kprobes: "
+                       f"{d:+,.0f} instructions per call, kprobes' "
+                       f"table lookup)")
     worst = max((v[2] for v in st.values()), default=0)
     out.append(f"- repeat runs agree within 1% (the widest spread of any "
                f"row): {worst * 100:.2f}% — "

@@ -181,7 +181,9 @@ if [ $insn = 1 ]; then
 	# event (docs/reliability.md).
 	vmopts=(--tcg-single)
 	bench_guest insn-vm -i ${profile:+-P} -r "$insn_rounds" ${configs:+-c "$configs"}
-	vmopts=()
+	# the next guests run without the plugin, which would write its
+	# counts over these
+	vmopts=() plugin=()
 	[ $rc = 0 ] || status=1
 	if [ -n "$profile" ]; then
 		python3 tools/tcg-insn/profile.py "$out/insn-profile" \
