@@ -241,10 +241,11 @@ vm: ctl
 	@$(MAKE) --no-print-directory module KDIR=/usr/src/linux-headers-$$(tools/deps.sh --print | head -1)
 	@tests/vm/run -k 6.1 --shell
 
+# BENCH_FLAGS: tests/bench/run.sh's options, e.g. "-k 6.12" (6.12's blocks).
 bench:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory ctl modules-all
-	@tests/bench/run.sh
+	@tests/bench/run.sh $(BENCH_FLAGS)
 
 checkpatch:
 	@tools/checkpatch.sh

@@ -3,7 +3,7 @@
 """Turn tests/bench/guest.sh's raw lines into the benchmark's Markdown.
 
     report.py [RAW] [--insn RAW --insn-counts FILE] [--many-cpus OUT]
-              [--doc FILE] [--command CMD] [--conditions TEXT]
+              [--doc FILE [--doc-kernel K]] [--command CMD] [--conditions TEXT]
               [--insn-conditions TEXT] [--many-cpus-conditions TEXT]
 
 RAW: the time guest's output. --insn: the instruction guest's output
@@ -13,8 +13,9 @@ RAW: the time guest's output. --insn: the instruction guest's output
 
 Prints the results sections. With --doc, also replaces the parts of FILE
 between the bench:results, bench:insn, bench:globs and bench:many-cpus
-markers with them (the rest of FILE, the hand-written reading of the
-numbers, is left alone). In FILE, prose is wrapped at 72 columns
+markers with them, or with --doc-kernel K other than 6.1 between
+bench:results:K and so on (the rest of FILE, the hand-written reading of
+the numbers, is left alone). In FILE, prose is wrapped at 72 columns
 (wrap_md; table rows, indented code and fenced blocks are not); what is
 printed keeps one line an item, for whoever greps it.
 """
@@ -25,16 +26,19 @@ import statistics
 import sys
 import time
 
-BEGIN = "<!-- bench:results:begin (tests/bench/run.sh rewrites this part) -->"
-END = "<!-- bench:results:end -->"
-INSN_BEGIN = "<!-- bench:insn:begin (tests/bench/run.sh rewrites this part) -->"
-INSN_END = "<!-- bench:insn:end -->"
-MANY_BEGIN = ("<!-- bench:many-cpus:begin (tests/bench/run.sh rewrites this "
-              "part) -->")
-MANY_END = "<!-- bench:many-cpus:end -->"
-GLOB_BEGIN = ("<!-- bench:globs:begin (tests/bench/run.sh rewrites this "
-              "part) -->")
-GLOB_END = "<!-- bench:globs:end -->"
+# The kernel whose blocks carry no kernel in their markers: run.sh's default.
+DOC_KERNEL = "6.1"
+
+
+def markers(block, kernel):
+    """The markers around BLOCK (results, insn, globs, many-cpus) of
+    KERNEL's run in the doc: bench:insn for 6.1's, bench:insn:6.12 for
+    `run.sh -k 6.12`'s, so each kernel's make bench rewrites its own."""
+    tag, cmd = block, "tests/bench/run.sh"
+    if kernel != DOC_KERNEL:
+        tag, cmd = f"{block}:{kernel}", f"{cmd} -k {kernel}"
+    return (f"<!-- bench:{tag}:begin ({cmd} rewrites this part) -->",
+            f"<!-- bench:{tag}:end -->")
 
 # (config, label, the empty probe it is compared with)
 ROWS = [
@@ -848,6 +852,7 @@ def main():
     ap.add_argument("--scale-conditions", default="")
     ap.add_argument("--globs")
     ap.add_argument("--globs-conditions", default="")
+    ap.add_argument("--doc-kernel", default=DOC_KERNEL)
     a = ap.parse_args()
     parts = []
     if a.raw:
@@ -855,7 +860,7 @@ def main():
         if not runs and not scale:
             print("report: no results in " + a.raw, file=sys.stderr)
             return 1
-        parts.append((BEGIN, END, section(
+        parts.append((*markers("results", a.doc_kernel), section(
             runs, unavailable, scale, kernel, cpus, a.command,
             a.conditions, os.path.getmtime(a.raw), a.scale_conditions,
             warmup)))
@@ -868,14 +873,16 @@ def main():
             print("report: no instruction counts in " + a.insn,
                   file=sys.stderr)
             return 1
-        parts.append((INSN_BEGIN, INSN_END, insn_section(
+        parts.append((*markers("insn", a.doc_kernel), insn_section(
             per_call, unavailable, kernel, cpus, shapes, a.command,
             a.insn_conditions, os.path.getmtime(a.insn))))
     if a.many_cpus:
-        parts.append((MANY_BEGIN, MANY_END, many_cpus_section(
-            a.many_cpus, a.command, a.many_cpus_conditions)))
+        parts.append((*markers("many-cpus", a.doc_kernel),
+                      many_cpus_section(
+                          a.many_cpus, a.command,
+                          a.many_cpus_conditions)))
     if a.globs:
-        parts.append((GLOB_BEGIN, GLOB_END, glob_section(
+        parts.append((*markers("globs", a.doc_kernel), glob_section(
             a.globs, a.command, a.globs_conditions)))
     if not parts:
         ap.error("nothing to report: give RAW, --insn, --many-cpus or "

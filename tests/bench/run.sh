@@ -15,7 +15,8 @@
 # CPU (tests/vm/many-cpus.sh). And the wall-clock time to arm and disarm
 # a glob's probes, tcp_* and one of about 1,000 functions, rawprobe beside
 # bpftrace (guest.sh -g). Prints Markdown tables and puts them in
-# docs/performance.md.
+# docs/performance.md: 6.1's between its bench:NAME markers, another
+# kernel's between bench:NAME:KERNEL (report.py).
 #
 #   tests/bench/run.sh [options]
 #     -k, --kernel K    6.1 (default) or 6.12
@@ -23,7 +24,8 @@
 #     -n, --calls N     getpgid calls per run (default 100000)
 #     -c, --configs L   only these configurations (see tests/bench/guest.sh)
 #     -t, --timeout S   limit for each guest (default 5400)
-#     -o, --out DIR     keep the raw results there (default build/bench)
+#     -o, --out DIR     keep the raw results there (default build/bench,
+#                       build/bench-K for a kernel K other than 6.1)
 #         --no-doc      do not rewrite docs/performance.md
 #         --no-insn     times only (no instruction count)
 #         --insn-only   the instruction count only
@@ -51,7 +53,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
-kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out=build/bench doc=1
+kernel=6.1 rounds=11 calls=100000 configs="" timeout=5400 out="" doc=1
 times=1 insn=1 insn_rounds=3 scale="1000 10000" scale_first=rawprobe scale_reversed="" exact=""
 many=1 globs=1 glob_rounds=3 profile=""
 args=("$@")
@@ -81,6 +83,7 @@ while [ $# -gt 0 ]; do
 	*)		echo "bench: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
+[ -n "$out" ] || { out=build/bench; [ "$kernel" = 6.1 ] || out+=-$kernel; }
 # -o /tmp/x as well as -o build/x (the plugin and the guest need a full path)
 out=$(realpath -m "$out")
 
@@ -140,7 +143,7 @@ conditions() {	# [VCPUS]: what the run ran on
 }
 
 cmd="tests/bench/run.sh${args[*]:+ ${args[*]}}"
-[ "${MAKELEVEL:-}" ] && [ ${#args[@]} = 0 ] && cmd="make bench"
+[ "${MAKELEVEL:-}" ] && cmd="make bench${args[*]:+ BENCH_FLAGS=\"${args[*]}\"}"
 report=(python3 tests/bench/report.py --command "$cmd")
 plugin=()
 vmopts=()
@@ -226,6 +229,6 @@ if [ $many = 1 ]; then
 	report+=(--many-cpus "$out/many-cpus/output" --many-cpus-conditions \
 		"QEMU TCG, 64 vCPUs on one host thread (--tcg-single) and 5 GiB, on the same 2-core host (load average $load at the start); the guest took $((secs / 60)) min $((secs % 60)) s.")
 fi
-[ $doc = 1 ] && report+=(--doc docs/performance.md)
+[ $doc = 1 ] && report+=(--doc docs/performance.md --doc-kernel "$kernel")
 "${report[@]}" || exit 1
 exit $status

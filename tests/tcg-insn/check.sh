@@ -259,6 +259,21 @@ check "report.py: counts that do not line up with the runs are refused" \
 	'! python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" >"$T/report" 2>&1 && grep -q "do not line up" "$T/report"' \
 	"$(head -c 300 "$T/report")"
 
+# Each kernel's run rewrites its own blocks of the doc: 6.12's, not 6.1's.
+sed -i '$d' "$T/counts"
+printf '%s\n' "# doc" "<!-- bench:insn:begin (tests/bench/run.sh rewrites this part) -->" \
+	"6.1's" "<!-- bench:insn:end -->" \
+	"<!-- bench:insn:6.12:begin (tests/bench/run.sh -k 6.12 rewrites this part) -->" \
+	"old" "<!-- bench:insn:6.12:end -->" > "$T/doc.md"
+python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" \
+	--command test --doc "$T/doc.md" --doc-kernel 6.12 > /dev/null 2>&1
+check "report.py --doc-kernel 6.12: 6.12's block rewritten, 6.1's kept" \
+	'sed -n "/insn:begin/,/insn:end/p" "$T/doc.md" | grep -qx "6.1'"'"'s" && sed -n "/insn:6.12:begin/,/insn:6.12:end/p" "$T/doc.md" | grep -q "^| no probe | $want_none |" && ! grep -qx old "$T/doc.md"' \
+	"$(cat "$T/doc.md" | head -30)"
+check "report.py: a kernel whose markers the doc lacks is refused" \
+	'! python3 tests/bench/report.py --insn "$T/guest" --insn-counts "$T/counts" --command test --doc "$T/doc.md" --doc-kernel rt > "$T/report" 2>&1 && grep -q "no <!-- bench:insn:rt:begin" "$T/report"' \
+	"$(head -c 300 "$T/report")"
+
 # The add/remove comparison: each tool's adds set against the other's in
 # the same arming order (rawprobe arms the list as given, ftrace reversed).
 printf '%s\n' "K test-kernel 2" "S rawprobe 10 4000 1 10" \
