@@ -158,6 +158,14 @@ fentry_left() {
 	grep -c "rp_fentry_func" /sys/kernel/tracing/enabled_functions || true
 }
 
+# kprobes_total: the kprobes the kernel has registered, whoever owns
+# them. Its list names the probed function and that function's module,
+# never the probe's owner: a test compares this with the total it
+# started from.
+kprobes_total() {
+	grep -c '' /sys/kernel/debug/kprobes/list || true
+}
+
 # ready_line ERRFILE: has the command printed its readiness line ("...
 # Hit Ctrl-C to end."), which comes once its probes are armed?
 ready_line() {

@@ -28,7 +28,8 @@ t_rmmod_while_streaming() {
 
 # Probes firing on both CPUs, no reader: rmmod takes them down with it.
 t_rmmod_while_probes_fire() {
-	local load
+	local load kprobes
+	kprobes=$(kprobes_total)
 	$CTL probe add kprobe vfs_read vfs_write do_sys_openat2 >/dev/null
 	$CTL probe add kretprobe vfs_read vfs_write >/dev/null
 	$CTL probe add jprobe do_sys_openat2 --args s32,ustr >/dev/null
@@ -37,7 +38,8 @@ t_rmmod_while_probes_fire() {
 	rmmod rawprobe
 	kill $load; wait $load 2>/dev/null || true
 	grep -q '^rawprobe ' /proc/modules && fail "still loaded"
-	grep -c 'rawprobe' /sys/kernel/debug/kprobes/list && fail "probes left"
+	expect_eq "$kprobes" "$(kprobes_total)" "kprobes registered"
+	expect_eq 0 "$(fentry_left)" "functions in rawprobe's ftrace filter"
 	module_load
 	expect_eq 0 "$(probe_count)" "probes after a reload"
 }
@@ -143,7 +145,6 @@ t_refused_first_add_races_reader() {
 # list` queued behind a long `probe del all`, asleep on the table's lock,
 # dies at once when killed, while the removal goes on; it slept
 # uninterruptibly until the end.
-kprobes_armed() { grep -c '' /sys/kernel/debug/kprobes/list; }
 t_waiter_killed_behind_batch() {
 	local n=1000 del waiter start ms
 	[ "$T_DEBUG_KERNEL" = 1 ] && n=200
@@ -151,7 +152,7 @@ t_waiter_killed_behind_batch() {
 	# kprobes remove them one at a time (ftrace's batch would be quick)
 	RAWPROBE_ARM=kprobes $CTL probe add kprobe - < $S/funcs > /dev/null
 	$CTL probe del all & del=$!
-	wait_for "[ \$(kprobes_armed) -lt $n ]" 300 || fail "the removal never began"
+	wait_for "[ \$(kprobes_total) -lt $n ]" 300 || fail "the removal never began"
 	$CTL -j probe list > /dev/null 2>&1 & waiter=$!
 	wait_for "grep -q rp_probe_walk /proc/$waiter/stack" 300 ||
 		fail "the waiter never slept on the table's lock"
@@ -159,7 +160,7 @@ t_waiter_killed_behind_batch() {
 	kill -KILL $waiter
 	wait $waiter || true
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	echo "    the killed waiter was gone in $ms ms; $(kprobes_armed) probes still to remove" >&2
+	echo "    the killed waiter was gone in $ms ms; $(kprobes_total) probes still to remove" >&2
 	kill -0 $del 2>/dev/null ||
 		fail "the removal ended before the killed waiter did ($ms ms)"
 	wait $del || fail "probe del all failed"
