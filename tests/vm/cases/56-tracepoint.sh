@@ -233,11 +233,13 @@ t_tp_kfree_skb() {
 	udp_closed 2
 	bg_stop INT
 	expect_match '^ +2  SKB_DROP_REASON_NO_SOCKET$' "$(cat $S/kt.txt)" "the reason by name"
-	# folded, the stack ends at the function that freed the skb
+	# folded, the stack ends at the function that freed the skb, or at
+	# trace_kfree_skb() after it where the kernel (KASAN's) keeps that
+	# wrapper out of line: a real frame, the tracepoint's caller
 	bg_start $S/kf.txt count tracepoint:skb:kfree_skb --by stack
 	udp_closed 2
 	bg_stop INT
-	expect_eq "1 0" "$(grep -c ';__udp4_lib_rcv;[A-Za-z_.0-9]* [0-9]*$' $S/kf.txt | sed 's/^[1-9][0-9]*$/1/') $(grep -c '0x' $S/kf.txt)" \
+	expect_eq "1 0" "$(grep -c -E ';__udp4_lib_rcv;[A-Za-z_.0-9]+(;trace_kfree_skb)? [0-9]+$' $S/kf.txt | sed 's/^[1-9][0-9]*$/1/') $(grep -c '0x' $S/kf.txt)" \
 		"folded stacks, no address for a leaf: $(cat $S/kf.txt)"
 }
 
