@@ -19,6 +19,12 @@
  * then a nested writer's record committed out of timestamp order.
  * Set RAWPROBE_KALLSYMS to the fake kallsyms that mkcapture.py writes for
  * a realistic symbol table (tests/cli/bench-reader.sh does both).
+ *
+ * RP_BENCH_MIX=getpgid gives the mix of make bench's stream rows instead:
+ * one argument-less kprobe hit after another, one task, stamped with the
+ * TSC (RAWPROBE_REC_TSC, converted by the reader), all on the first
+ * ring: a tight syscall loop on one CPU. Under valgrind --tool=callgrind
+ * it says what the reader spends a record on, by function.
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -79,6 +85,20 @@ static void set_str(struct rawprobe_record *r, const char *s, __u8 arg)
 	r->str_len = (__u8)strlen(s);
 	r->str_arg = arg;
 	strcpy(r->str, s);
+}
+
+static bool mix_getpgid;
+
+/* make bench's stream row: the same hit over and over, TSC-stamped */
+static void bench_record_getpgid(struct rawprobe_record *r)
+{
+	memset(r, 0, offsetof(struct rawprobe_record, commit));
+	r->pid = r->tgid = 500;
+	strncpy(r->comm, bench_comms[0], RAWPROBE_COMM_LEN);
+	r->kind = RAWPROBE_KIND_KPROBE;
+	r->flags = RAWPROBE_REC_TSC;
+	r->probe_id = 1;
+	r->addr = BENCH_SYSCALL;
 }
 
 /* One record of the mix, all but ts, seq and cpu. */
@@ -174,6 +194,11 @@ static void fill(struct bench_ring *rings, unsigned int nr, __u64 n,
 	for (i = 0; i < n; i++) {
 		unsigned int cpu = (unsigned int)(rng() % nr);
 
+		if (mix_getpgid) {	/* about 900 ns a call at 2 GHz */
+			*ts += 1800;
+			write_record(&rings[0], *ts, 0);
+			continue;
+		}
 		*ts += 1 + rng() % 2000;
 		write_record(&rings[cpu], rng() % 100 ? *ts : *ts + 5000, cpu);
 	}
@@ -236,8 +261,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown format %s\n", fmt);
 		return 2;
 	}
-	for (i = 0; i < TEMPLATES; i++)
-		bench_record(&templates[i]);
+	mix_getpgid = getenv("RP_BENCH_MIX") &&
+		      !strcmp(getenv("RP_BENCH_MIX"), "getpgid");
+	for (i = 0; i < TEMPLATES; i++) {
+		if (mix_getpgid)
+			bench_record_getpgid(&templates[i]);
+		else
+			bench_record(&templates[i]);
+	}
 	for (i = 0; i < nr; i++) {
 		rings[i].ctrl = aligned_alloc(4096, 4096);
 		rings[i].recs = aligned_alloc(4096, (size_t)size * 256);
@@ -251,6 +282,10 @@ int main(int argc, char **argv)
 	reader = rp_reader_new(rr, nr, RP_READER_MERGE);
 	if (!reader)
 		return 1;
+	/* a fixed anchor: the same output from run to run */
+	if (mix_getpgid && (rp_reader_set_tsc(reader, 2000000) ||
+			    rp_reader_set_tsc_anchor(reader, 0, 0)))
+		return 1;
 	if (b.sink.ops->begin)
 		b.sink.ops->begin(&b.sink);
 	/* Load kallsyms now: the stream does so once, before its drains. */
@@ -258,7 +293,8 @@ int main(int argc, char **argv)
 
 	while (b.n < total) {
 		/* Three quarters full, as a reader falling behind finds them. */
-		fill(rings, nr, (__u64)nr * size * 3 / 4, &ts);
+		fill(rings, nr, (__u64)(mix_getpgid ? 1 : nr) * size * 3 / 4,
+		     &ts);
 		t0 = now_ns();
 		rp_reader_drain_all(reader, bench_cb, &b);
 		rp_sink_flush(&b.sink);

@@ -731,18 +731,58 @@ static void rnd_stack(struct rawprobe_record *r)
 	r->str_len = (uint8_t)(n * sizeof(frames[0]));
 }
 
+/*
+ * Half the records keep the last one's task and second (text's head
+ * cache), and half its probe (d as it was: the name cached with the head,
+ * by its key, when it was made ready).
+ */
+static void rnd_keep_task(struct rawprobe_record *r,
+			  const struct rawprobe_record *last)
+{
+	r->ts_ns = last->ts_ns / 1000000000U * 1000000000U +
+		   rnd() % 1000000000U;
+	r->cpu = last->cpu;
+	r->pid = last->pid;
+	memcpy(r->comm, last->comm, sizeof(r->comm));
+}
+
+static void rnd_desc(struct rp_probe_desc *d, const struct rawprobe_record *r)
+{
+	unsigned int k;
+
+	memset(d, 0, sizeof(*d));
+	d->id = r->probe_id;
+	d->kind = r->kind;
+	d->is_addr = rnd() % 4 == 0;
+	d->nargs = (uint8_t)(rnd() % 7);
+	for (k = 0; k < RAWPROBE_MAX_ARGS; k++)
+		d->argtypes[k] = (uint8_t)(rnd() % __RAWPROBE_ARG_MAX);
+	if (rnd() % 2)
+		rnd_string(d->name, sizeof(d->name));
+	else	/* names to copy as they are */
+		snprintf(d->name, sizeof(d->name), "kprobe:fn_%llx",
+			 (unsigned long long)rnd_value());
+	rnd_names(d);
+	d->ret_type = (uint8_t)(rnd() % (RP_RET_MAX + 1));
+	d->arg_bool = (uint8_t)(rnd() % 2 ? rnd() % 64 : 0);
+	if (rnd() % 2)
+		rp_desc_name_ready(d);
+}
+
 static void test_random_records(void **state)
 {
-	struct rp_probe_desc d;
-	struct rawprobe_record r;
+	struct rp_probe_desc d = { 0 };
+	struct rawprobe_record r, last = { 0 };
 	unsigned int i, k;
+	bool keep_desc;
 
 	(void)state;
 	for (i = 0; i < 20000; i++) {
+		keep_desc = i && rnd() % 2;
 		memset(&r, 0, sizeof(r));
 		r.ts_ns = rnd_value();
 		r.seq = rnd_value();
-		r.probe_id = (uint32_t)rnd();
+		r.probe_id = keep_desc ? d.id : (uint32_t)rnd();
 		r.kind = (uint8_t)(rnd() % 6);
 		r.flags = (uint8_t)(rnd() % 32 |
 				    (rnd() % 4 ? 0 : RAWPROBE_REC_STACK));
@@ -750,6 +790,8 @@ static void test_random_records(void **state)
 		r.pid = (uint32_t)rnd_value();
 		r.tgid = (uint32_t)rnd_value();
 		rnd_string(r.comm, RAWPROBE_COMM_LEN);
+		if (i && rnd() % 2)
+			rnd_keep_task(&r, &last);
 		r.addr = rnd_value();
 		for (k = 0; k < RAWPROBE_MAX_ARGS; k++)
 			r.args[k] = rnd_value();
@@ -763,19 +805,11 @@ static void test_random_records(void **state)
 		r.str_arg = (uint8_t)(rnd() % 3 ? rnd() % 7 : 0xff);
 		r.nargs = (uint8_t)(rnd() % 8);
 
-		memset(&d, 0, sizeof(d));
-		d.id = r.probe_id;
-		d.kind = r.kind;
-		d.is_addr = rnd() % 4 == 0;
-		d.nargs = (uint8_t)(rnd() % 7);
-		for (k = 0; k < RAWPROBE_MAX_ARGS; k++)
-			d.argtypes[k] = (uint8_t)(rnd() % __RAWPROBE_ARG_MAX);
-		rnd_string(d.name, sizeof(d.name));
-		rnd_names(&d);
-		d.ret_type = (uint8_t)(rnd() % (RP_RET_MAX + 1));
-		d.arg_bool = (uint8_t)(rnd() % 2 ? rnd() % 64 : 0);
+		if (!keep_desc)
+			rnd_desc(&d, &r);
 		set_labels(rnd() % 2 ? test_label : NULL);
 		check_both(&r, rnd() % 8 ? &d : NULL);
+		last = r;
 	}
 }
 

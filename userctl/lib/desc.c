@@ -11,6 +11,7 @@
 
 void rp_desc_name_ready(struct rp_probe_desc *d)
 {
+	static uint32_t last_key;
 	char tmp[RP_ESCAPED_MAX(RP_PROBE_NAME_MAX)];
 	size_t n = strnlen(d->name, sizeof(d->name));
 
@@ -18,6 +19,10 @@ void rp_desc_name_ready(struct rp_probe_desc *d)
 	d->name_plain_len = n < sizeof(d->name) &&
 			    rp_put_escaped(tmp, d->name, n) == tmp + n ?
 			    (unsigned char)n : 0;
+	d->name_key = 0;
+	while (d->name_plain_len && !d->name_key)	/* (0 is no key) */
+		d->name_key = __atomic_add_fetch(&last_key, 1,
+						 __ATOMIC_RELAXED);
 }
 
 unsigned char rp_desc_bool_args(const struct rp_probe_desc *d)

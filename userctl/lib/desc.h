@@ -65,6 +65,13 @@ struct rp_probe_desc {
 	 */
 	unsigned char name_plain_len;
 	/*
+	 * Which name that is: a number rp_desc_name_ready() hands out, one
+	 * per call, if name_plain_len is set (else 0). Text keeps the name
+	 * formatted with the record's head under this key (a copy of d
+	 * carries its name and its key together).
+	 */
+	uint32_t name_key;
+	/*
 	 * Types argtypes do not say, from BTF (rp_btf_desc_types()) or a
 	 * capture's types item: the return value's (enum rp_ret_type), and
 	 * the arguments that are bools (bit i: argument i), which JSON and

@@ -145,6 +145,9 @@ static inline unsigned int rp_u64_ndigits(uint64_t v)
 	return n + ((v | 1) >= pow10[n]);
 }
 
+/* "00" to "99": two digits at a time */
+extern const char rp_digit_pairs[200];
+
 /*
  * Write the n digits of v ending at end, two at a time from a table:
  * half the divisions of the digit-by-digit loop, and those by a constant

@@ -247,12 +247,16 @@ static char *rp_text_args(char *p, const struct rawprobe_record *r,
 }
 
 /*
- * Runs of records share their second and their CPU, task and command:
- * the head keeps those parts formatted from the last record and copies
- * them while they match. (To keep up with a tight syscall loop in a TCG
- * guest the stream formats about a million lines a second; the head was
- * a third of that work.) One formatter per process, like the stream.
+ * Runs of records share their second, their CPU, task and command, and
+ * their probe: the head keeps those parts formatted from the last record
+ * and copies them while they match. (To keep up with a tight syscall loop
+ * in a TCG guest the stream formats about a million lines a second; the
+ * head was a third of that work, and the name and its padding a tenth.)
+ * One formatter per process, like the stream.
  */
+#define RP_TEXT_WHO_MAX	(5 + 1 + 10 + 1 + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1)
+/* copied in one fixed move when no longer: most heads */
+#define RP_TEXT_HEAD_COPY	64
 static struct rp_text_head_cache {
 	uint64_t sec;
 	char sec_txt[24];		/* "%6llu." */
@@ -260,24 +264,79 @@ static struct rp_text_head_cache {
 	uint32_t pid;
 	uint16_t cpu;
 	char comm[RAWPROBE_COMM_LEN];
-	/* "%3u %7u %-16.16s ", the command escaped */
-	char who_txt[5 + 1 + 10 + 1 + RP_ESCAPED_MAX(RAWPROBE_COMM_LEN) + 1];
-	size_t who_len;
+	uint32_t name_key;		/* the name after who, or 0 */
+	/* "%3u %7u %-16.16s ", the command escaped; then "%-24s", the name */
+	char who_txt[RP_TEXT_WHO_MAX + RP_PROBE_NAME_MAX + 24 +
+		     RP_TEXT_HEAD_COPY];
+	size_t who_len;			/* without the name */
+	size_t head_len;		/* with it (name_key) */
 	int valid;
 } rp_head_cache;
+_Static_assert(RP_TEXT_LINE_MAX > 24 + RP_TEXT_HEAD_COPY + 6 +
+	       RP_TEXT_WHO_MAX + RP_PROBE_NAME_MAX + 24,
+	       "the fixed copies stay inside a line's room");
 
-/* "%06u" of v < 1,000,000, without counting digits or padding */
+/*
+ * "%06u" of v < 1,000,000: three digit pairs, no loop (a record's
+ * microseconds change at every line; the loop was a sixth of a line).
+ */
 static char *rp_put_usec(char *p, uint32_t v)
 {
-	char tmp[8];
+	uint32_t hi = v / 10000U, lo = v % 10000U;
 
-	rp_u64_digits_at(1000000U + v, tmp + 7);	/* "1" and 6 digits */
-	memcpy(p, tmp + 1, 6);
+	memcpy(p, &rp_digit_pairs[2 * hi], 2);
+	memcpy(p + 2, &rp_digit_pairs[2 * (lo / 100U)], 2);
+	memcpy(p + 4, &rp_digit_pairs[2 * (lo % 100U)], 2);
 	return p + 6;
 }
 
-/* "%6llu.%06llu %3u %7u %-16.16s ": time to the microsecond, cpu, pid, comm */
-static char *rp_text_head(char *p, const struct rawprobe_record *r)
+/*
+ * n bytes of the cache at p, in a fixed move of RP_TEXT_HEAD_COPY bytes
+ * when they fit (the line's reservation has room past them).
+ */
+static char *rp_text_copy(char *p, const char *s, size_t n)
+{
+	if (__builtin_expect(n > RP_TEXT_HEAD_COPY, 0))
+		return rp_put(p, s, n);
+	memcpy(p, s, RP_TEXT_HEAD_COPY);
+	return p + n;
+}
+
+/* who_txt from r: "%3u %7u %-16.16s " */
+static void rp_text_who(struct rp_text_head_cache *c,
+			const struct rawprobe_record *r)
+{
+	char *q = rp_put_u64_width(c->who_txt, r->cpu, 3, ' ');
+
+	*q++ = ' ';
+	q = rp_put_u64_width(q, r->pid, 7, ' ');
+	*q++ = ' ';
+	q = rp_put_escaped_left(q, r->comm, RAWPROBE_COMM_LEN, 16);
+	*q++ = ' ';
+	c->who_len = (size_t)(q - c->who_txt);
+	c->pid = r->pid;
+	c->cpu = r->cpu;
+	memcpy(c->comm, r->comm, sizeof(c->comm));
+	c->name_key = 0;
+}
+
+/* d's name after who_txt, padded to 24, under d's key */
+static void rp_text_head_name(struct rp_text_head_cache *c,
+			      const struct rp_probe_desc *d)
+{
+	char *q = c->who_txt + c->who_len;
+
+	q = rp_put_pad(q, rp_put(q, d->name, d->name_plain_len), 24);
+	c->head_len = (size_t)(q - c->who_txt);
+	c->name_key = d->name_key;
+}
+
+/*
+ * "%6llu.%06llu %3u %7u %-16.16s ": time to the microsecond, cpu, pid,
+ * comm; and "%-24s", d's name, if it has a key (*named).
+ */
+static char *rp_text_head(char *p, const struct rawprobe_record *r,
+			  const struct rp_probe_desc *d, bool *named)
 {
 	struct rp_text_head_cache *c = &rp_head_cache;
 	uint64_t sec = r->ts_ns / 1000000000U;
@@ -290,23 +349,18 @@ static char *rp_text_head(char *p, const struct rawprobe_record *r)
 		c->sec = sec;
 	}
 	if (!c->valid || c->pid != r->pid || c->cpu != r->cpu ||
-	    memcmp(c->comm, r->comm, sizeof(c->comm))) {
-		q = rp_put_u64_width(c->who_txt, r->cpu, 3, ' ');
-		*q++ = ' ';
-		q = rp_put_u64_width(q, r->pid, 7, ' ');
-		*q++ = ' ';
-		q = rp_put_escaped_left(q, r->comm, RAWPROBE_COMM_LEN, 16);
-		*q++ = ' ';
-		c->who_len = (size_t)(q - c->who_txt);
-		c->pid = r->pid;
-		c->cpu = r->cpu;
-		memcpy(c->comm, r->comm, sizeof(c->comm));
-	}
+	    memcmp(c->comm, r->comm, sizeof(c->comm)))
+		rp_text_who(c, r);
 	c->valid = 1;
 	p = rp_put(p, c->sec_txt, c->sec_len);
 	p = rp_put_usec(p, (uint32_t)(r->ts_ns / 1000U % 1000000U));
 	*p++ = ' ';
-	return rp_put(p, c->who_txt, c->who_len);
+	*named = d && d->name_key;
+	if (!*named)
+		return rp_text_copy(p, c->who_txt, c->who_len);
+	if (c->name_key != d->name_key)
+		rp_text_head_name(c, d);
+	return rp_text_copy(p, c->who_txt, c->head_len);
 }
 
 char *rp_text_ret_value(char *p, const struct rawprobe_record *r,
@@ -362,25 +416,32 @@ static void rp_text_stack(struct rp_outbuf *ob,
 	rp_ob_end(ob, p);
 }
 
+/* "%-24s", a name the head did not copy */
+static char *rp_text_name(char *p, const struct rp_probe_desc *d)
+{
+	if (d && d->name_plain_len)
+		return rp_put_pad(p, rp_put(p, d->name, d->name_plain_len), 24);
+	if (d)
+		return rp_put_escaped_left(p, d->name, sizeof(d->name), 24);
+	return rp_put_pad(p, rp_put(p, "?", 1), 24);	/* a probe that is gone */
+}
+
 void rp_record_text(struct rp_outbuf *ob, const struct rawprobe_record *r,
 		    const struct rp_probe_desc *d)
 {
 	char *p = rp_ob_begin(ob, RP_TEXT_LINE_MAX);
 	struct rp_rec_str rs;
+	bool named;
 
-	p = rp_text_head(p, r);
-	if (d && d->name_plain_len)
-		p = rp_put_pad(p, rp_put(p, d->name, d->name_plain_len), 24);
-	else if (d)
-		p = rp_put_escaped_left(p, d->name, sizeof(d->name), 24);
-	else	/* a probe that is gone */
-		p = rp_put_pad(p, rp_put(p, "?", 1), 24);
+	p = rp_text_head(p, r, d, &named);
+	if (!named)
+		p = rp_text_name(p, d);
 	if (!d || d->is_addr)
 		p = rp_text_sym(p, r->addr);
 	if (r->flags & RAWPROBE_REC_ARGS)
 		p = rp_text_args(p, r, d);
-	/* a string of its own, not one of the arguments */
-	if (rp_rec_own_str(r, &rs)) {
+	/* a string of its own, not one of the arguments (the flag: no call) */
+	if ((r->flags & RAWPROBE_REC_STR) && rp_rec_own_str(r, &rs)) {
 		*p++ = ' ';
 		p = rp_text_str(p, &rs);
 	}

@@ -579,8 +579,12 @@ void rp_sink_record(struct rp_sink *s, const struct rawprobe_record *r,
 {
 	struct rawprobe_record shown;
 
-	/* a capture keeps the kernel's bytes: its replay comes here again */
-	if (s->ops != &rp_raw_ops && rp_rec_ip6_text(&shown, r, d))
+	/*
+	 * A capture keeps the kernel's bytes: its replay comes here again.
+	 * (Addresses are strings: most records are out at the flag.)
+	 */
+	if ((r->flags & RAWPROBE_REC_STR) && s->ops != &rp_raw_ops &&
+	    rp_rec_ip6_text(&shown, r, d))
 		r = &shown;
 	s->ops->record(s, r, d);
 }
