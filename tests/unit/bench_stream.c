@@ -23,7 +23,8 @@
  * RP_BENCH_MIX=getpgid gives the mix of make bench's stream rows instead:
  * one argument-less kprobe hit after another, one task, stamped with the
  * TSC (RAWPROBE_REC_TSC, converted by the reader), all on the first
- * ring: a tight syscall loop on one CPU. Under valgrind --tool=callgrind
+ * ring: a tight syscall loop on one CPU. RP_BENCH_MIX=getpgid-ret: the
+ * kretprobe row's, a return value and a latency each. Under valgrind --tool=callgrind
  * it says what the reader spends a record on, by function.
  */
 #define _GNU_SOURCE
@@ -42,7 +43,7 @@
 
 #define BENCH_TEXT	0xffffffff81000000ull
 #define BENCH_SYSCALL	(BENCH_TEXT + 120000 * 0x100)
-#define NR_PROBES	4
+#define NR_PROBES	5
 
 static struct rp_probe_desc bench_probes[NR_PROBES] = {
 	{ .id = 1, .kind = RAWPROBE_KIND_KPROBE,
@@ -57,6 +58,9 @@ static struct rp_probe_desc bench_probes[NR_PROBES] = {
 	  .argtypes = { RAWPROBE_ARG_S64, RAWPROBE_ARG_S64, RAWPROBE_ARG_S64,
 			RAWPROBE_ARG_S64, RAWPROBE_ARG_S64, RAWPROBE_ARG_S64 },
 	  .name = "kprobe:0xffffffff81007890" },
+	{ .id = 5, .kind = RAWPROBE_KIND_KRETPROBE, .ret_type = RP_RET_S64,
+	  .ret_label = RP_RET_LABEL_NONE,
+	  .name = "kretprobe:__x64_sys_getpgid" },
 };
 
 static const char *const bench_comms[] = {
@@ -87,7 +91,7 @@ static void set_str(struct rawprobe_record *r, const char *s, __u8 arg)
 	strcpy(r->str, s);
 }
 
-static bool mix_getpgid;
+static bool mix_getpgid, mix_ret;
 
 /* make bench's stream row: the same hit over and over, TSC-stamped */
 static void bench_record_getpgid(struct rawprobe_record *r)
@@ -99,6 +103,13 @@ static void bench_record_getpgid(struct rawprobe_record *r)
 	r->flags = RAWPROBE_REC_TSC;
 	r->probe_id = 1;
 	r->addr = BENCH_SYSCALL;
+	if (!mix_ret)
+		return;
+	r->probe_id = 5;
+	r->kind = RAWPROBE_KIND_KRETPROBE;
+	r->flags |= RAWPROBE_REC_RETVAL;
+	r->retval = 500;
+	r->latency_ns = 1800;	/* TSC cycles, converted too */
 }
 
 /* One record of the mix, all but ts, seq and cpu. */
@@ -261,8 +272,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown format %s\n", fmt);
 		return 2;
 	}
-	mix_getpgid = getenv("RP_BENCH_MIX") &&
-		      !strcmp(getenv("RP_BENCH_MIX"), "getpgid");
+	mix_ret = getenv("RP_BENCH_MIX") &&
+		  !strcmp(getenv("RP_BENCH_MIX"), "getpgid-ret");
+	mix_getpgid = mix_ret || (getenv("RP_BENCH_MIX") &&
+				  !strcmp(getenv("RP_BENCH_MIX"), "getpgid"));
 	for (i = 0; i < TEMPLATES; i++) {
 		if (mix_getpgid)
 			bench_record_getpgid(&templates[i]);

@@ -361,12 +361,16 @@ static const char *test_ret_label(const struct rp_probe_desc *d, uint64_t v)
 	return NULL;
 }
 
+/* what check_ret()'s descs say of their labels (desc.h's ret_label) */
+static unsigned char check_ret_label;
+
 /* " = VALUE (" of r as text shows it, for probe id */
 static void check_ret(uint32_t id, uint64_t v, const char *want)
 {
 	struct rp_probe_desc d = { .id = id, .kind = RAWPROBE_KIND_KRETPROBE,
 				   .name = "kretprobe:f",
-				   .ret_type = test_ret_type(id) };
+				   .ret_type = test_ret_type(id),
+				   .ret_label = check_ret_label };
 	struct rawprobe_record r;
 	char *text, *at;
 
@@ -404,6 +408,12 @@ static void test_ret_typed(void **state)
 	check_ret(11, 1, " = HRTIMER_RESTART (7 ns)\n");
 	check_ret(11, 2, " = 2 (7 ns)\n");
 	check_ret(11, 3, " = 3 (7 ns)\n");
+	/* a desc that knows its labels: asked if an enum's, not if none */
+	check_ret_label = RP_RET_LABEL_ENUM;
+	check_ret(11, 1, " = HRTIMER_RESTART (7 ns)\n");
+	check_ret_label = RP_RET_LABEL_NONE;
+	check_ret(11, 1, " = 1 (7 ns)\n");
+	check_ret_label = RP_RET_LABEL_UNKNOWN;
 	/* the longest: a pointer to a symbol escaped to its longest */
 	memset(d.name, 0x9b, sizeof(d.name) - 1);
 	base_record(&r);

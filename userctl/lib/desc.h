@@ -78,7 +78,14 @@ struct rp_probe_desc {
 	 * CSV print as true or false. types_known: looked for already.
 	 */
 	unsigned char ret_type, arg_bool, types_known;
+	/*
+	 * May the return value print as an enumerator (rp_btf_desc_types())?
+	 * 0: not known, asked at each record (a capture's probes);
+	 * RP_RET_LABEL_NONE: no, nothing to ask per record.
+	 */
+	unsigned char ret_label;
 };
+enum { RP_RET_LABEL_UNKNOWN, RP_RET_LABEL_NONE, RP_RET_LABEL_ENUM };
 #define RP_DESC_CAPTURE_SIZE offsetof(struct rp_probe_desc, name_off)
 
 /*

@@ -65,20 +65,22 @@ const char rp_digit_pairs[200] =
 void rp_u64_digits_at(uint64_t v, char *end)
 {
 	char *p = end;
+	uint32_t w;
 
-	while (v >= 100) {
-		unsigned int pair = (unsigned int)(v % 100) * 2;
-
+	/* 32-bit divisions once it fits: a cheaper multiply by the inverse */
+	while (v > UINT32_MAX) {
+		p -= 2;
+		memcpy(p, &rp_digit_pairs[(v % 100) * 2], 2);
 		v /= 100;
-		p -= 2;
-		p[0] = rp_digit_pairs[pair];
-		p[1] = rp_digit_pairs[pair + 1];
 	}
-	if (v >= 10) {
+	w = (uint32_t)v;
+	while (w >= 100) {
 		p -= 2;
-		p[0] = rp_digit_pairs[v * 2];
-		p[1] = rp_digit_pairs[v * 2 + 1];
-	} else {
-		p[-1] = (char)('0' + v);
+		memcpy(p, &rp_digit_pairs[(w % 100) * 2], 2);
+		w /= 100;
 	}
+	if (w >= 10)
+		memcpy(p - 2, &rp_digit_pairs[w * 2], 2);
+	else
+		p[-1] = (char)('0' + w);
 }

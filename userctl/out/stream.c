@@ -97,6 +97,7 @@ static void rp_stream_desc_types(struct rp_probe_desc *d,
 			continue;
 		d->ret_type = o->ret_type;
 		d->arg_bool = o->arg_bool;
+		d->ret_label = o->ret_label;
 		d->types_known = 1;
 		*at = (*at + i + 1) % n_old;
 		return;

@@ -263,13 +263,18 @@ void rp_btf_desc_types(struct rp_probe_desc *d)
 	unsigned int i;
 
 	d->types_known = 1;
+	/* (rp_btf_ret_label()'s answer, known here once) */
+	d->ret_label = RP_RET_LABEL_NONE;
 	if (d->kind != RAWPROBE_KIND_KRETPROBE && !rp_desc_has_names(d))
 		return;
 	l = rp_btf_labels(d);
 	if (!l || !l->btf)
 		return;
-	if (d->kind == RAWPROBE_KIND_KRETPROBE)
+	if (d->kind == RAWPROBE_KIND_KRETPROBE) {
 		d->ret_type = l->ret_kind;
+		if (l->ret_how == RP_LABEL_ENUM)
+			d->ret_label = RP_RET_LABEL_ENUM;
+	}
 	for (i = 0; rp_desc_has_names(d) && i < RAWPROBE_MAX_ARGS; i++)
 		if (l->how[i] == RP_LABEL_BOOL)
 			d->arg_bool |= 1U << i;
