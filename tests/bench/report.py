@@ -31,7 +31,7 @@ DOC_KERNEL = "6.1"
 
 
 def markers(block, kernel):
-    """The markers around BLOCK (results, insn, globs, many-cpus) of
+    """The markers around BLOCK (results, scale, insn, globs, many-cpus) of
     KERNEL's run in the doc: bench:insn for 6.1's, bench:insn:6.12 for
     `run.sh -k 6.12`'s, so each kernel's make bench rewrites its own."""
     tag, cmd = block, "tests/bench/run.sh"
@@ -356,8 +356,8 @@ def count(v):
     return f"{int(v):,}" if v is not None else "–"
 
 
-def section(runs, unavailable, scale, kernel, cpus, command, conditions,
-            when, scale_conditions="", warmup=None):
+def section(runs, unavailable, kernel, cpus, command, conditions,
+            when, warmup=None):
     out = []
     nrounds = max((len(r) for r in runs.values()), default=0)
     calls = {int(r[1]) for c in runs.values() for r in c.values()}
@@ -451,32 +451,38 @@ def section(runs, unavailable, scale, kernel, cpus, command, conditions,
                    f"readers' longest wait for their CPU in "
                    f"the guest, over every round: {max(waits):.1f} ms "
                    f"(median round {statistics.median(waits):.1f} ms)")
-    if scale:
-        reversed_text = (", then (`--scale-reversed`) the same list reversed"
-                         if any(t.endswith("_reversed") for t, *_ in scale)
-                         else "")
-        out.append("\nAdding and removing many kprobes on the same "
-                   "functions: rawprobe `probe add kprobe -` (batches of "
-                   "up to 1,024, armed through rawprobe's ftrace_ops, one "
-                   "ftrace update a batch) and `probe del all`; the same "
-                   "with `RAWPROBE_ARM=kprobes` (each probe armed by "
-                   "kprobes, as ftrace's are); ftrace `p:` lines appended "
-                   "to `kprobe_events`, the group enabled, then disabled "
-                   "and `kprobe_events` cleared. All get the same sorted "
-                   f"list{reversed_text}: kprobes arm rawprobe's in "
-                   "the order given, ftrace's group enable newest-first, "
-                   "so one of them arms the `__` functions first (among "
-                   "them the allocator's and the scheduler's, which every "
-                   "later arm calls and so hits), and at 10,000 the order "
-                   "is what separates them (see \"Adding and removing\" "
-                   "below). Unarmed: the same probes "
-                   "registered without arming them (rawprobe `--disabled`, "
-                   "ftrace events never enabled), so the difference is the "
-                   "arming. Armed: what the kprobes debugfs list shows not "
-                   "disabled once they are added, and the functions "
-                   "rawprobe's ftrace_ops traces. In a guest of its own: "
-                   f"{scale_conditions}\n")
-        out += scale_table(scale)
+    return "\n".join(out) + "\n"
+
+
+def scale_section(scale, scale_conditions):
+    """Adding and removing many kprobes: a block of its own (bench:scale),
+    so that a run without --scale keeps the last one's."""
+    out = []
+    reversed_text = (", then (`--scale-reversed`) the same list reversed"
+                     if any(t.endswith("_reversed") for t, *_ in scale)
+                     else "")
+    out.append("Adding and removing many kprobes on the same "
+               "functions: rawprobe `probe add kprobe -` (batches of "
+               "up to 1,024, armed through rawprobe's ftrace_ops, one "
+               "ftrace update a batch) and `probe del all`; the same "
+               "with `RAWPROBE_ARM=kprobes` (each probe armed by "
+               "kprobes, as ftrace's are); ftrace `p:` lines appended "
+               "to `kprobe_events`, the group enabled, then disabled "
+               "and `kprobe_events` cleared. All get the same sorted "
+               f"list{reversed_text}: kprobes arm rawprobe's in "
+               "the order given, ftrace's group enable newest-first, "
+               "so one of them arms the `__` functions first (among "
+               "them the allocator's and the scheduler's, which every "
+               "later arm calls and so hits), and at 10,000 the order "
+               "is what separates them (see \"Adding and removing\" "
+               "below). Unarmed: the same probes "
+               "registered without arming them (rawprobe `--disabled`, "
+               "ftrace events never enabled), so the difference is the "
+               "arming. Armed: what the kprobes debugfs list shows not "
+               "disabled once they are added, and the functions "
+               "rawprobe's ftrace_ops traces. In a guest of its own: "
+               f"{scale_conditions}\n")
+    out += scale_table(scale)
     return "\n".join(out) + "\n"
 
 
@@ -860,10 +866,13 @@ def main():
         if not runs and not scale:
             print("report: no results in " + a.raw, file=sys.stderr)
             return 1
-        parts.append((*markers("results", a.doc_kernel), section(
-            runs, unavailable, scale, kernel, cpus, a.command,
-            a.conditions, os.path.getmtime(a.raw), a.scale_conditions,
-            warmup)))
+        if runs:
+            parts.append((*markers("results", a.doc_kernel), section(
+                runs, unavailable, kernel, cpus, a.command,
+                a.conditions, os.path.getmtime(a.raw), warmup)))
+        if scale:
+            parts.append((*markers("scale", a.doc_kernel),
+                          scale_section(scale, a.scale_conditions)))
     if a.insn:
         if not a.insn_counts:
             ap.error("--insn needs --insn-counts")

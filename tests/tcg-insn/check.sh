@@ -328,6 +328,15 @@ python3 tests/bench/report.py "$T/loss" --command test --doc "$T/doc.md" >/dev/n
 check "report.py --doc: prose wrapped at 72 columns, the rest kept" \
 	'grep -q "^  2,000 lost — MISSED$" "$T/doc.md" && ! grep -q "^old$" "$T/doc.md" && head -1 "$T/doc.md" | grep -q "^# kept$" && tail -1 "$T/doc.md" | grep -q "^kept too$" && python3 -c "import sys; sys.exit(any(len(l) > 72 and not l.startswith((\"|\", \"    \")) for l in open(sys.argv[1], encoding=\"utf-8\").read().splitlines()))" "$T/doc.md"' \
 	"$(grep -B1 -A1 '2,000 lost' "$T/doc.md")"
+# A run without --scale (times only) keeps the last run's scale block.
+printf '%s\n' "<!-- bench:results:begin (tests/bench/run.sh rewrites this part) -->" \
+	"old" "<!-- bench:results:end -->" \
+	"<!-- bench:scale:begin (tests/bench/run.sh rewrites this part) -->" \
+	"old scale" "<!-- bench:scale:end -->" > "$T/doc.md"
+python3 tests/bench/report.py "$T/loss" --command test --doc "$T/doc.md" >/dev/null 2>&1
+check "report.py --doc: times alone rewrite their block, the scale block kept" \
+	'! grep -qx old "$T/doc.md" && grep -q "2,000 lost" "$T/doc.md" && sed -n "/bench:scale:begin/,/bench:scale:end/p" "$T/doc.md" | grep -qx "old scale" && ! sed -n "/bench:results:begin/,/bench:results:end/p" "$T/doc.md" | grep -q "Adding and removing"' \
+	"$(cat "$T/doc.md")"
 
 # drainlog.py: a reader level until one pass, the host's wait lined up by
 # the log's "# end" and its modification time.
