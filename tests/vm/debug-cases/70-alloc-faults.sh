@@ -341,14 +341,17 @@ t_stream_mmap_records() {
 	RP_FAIL_SKIP=1 fault_walk mmap nothing_left true $CTL stream -d 0.2
 }
 
+# A stream with probes makes a session of its own: the smallest rings
+# (WALK_RECORDS), or its default size walks past MAX_POINTS, a page each.
 t_stream_owned_probes() {
 	fault_walk send nothing_left del_all \
-		$CTL stream -e kprobe:vfs_read -e kretprobe:vfs_write -d 0.2
+		$CTL stream -e kprobe:vfs_read -e kretprobe:vfs_write -d 0.2 \
+		--ring-records $WALK_RECORDS
 }
 
 t_stream_release() {
 	fault_walk close nothing_left del_all \
-		$CTL stream -e kprobe:vfs_read -d 0.2
+		$CTL stream -e kprobe:vfs_read -d 0.2 --ring-records $WALK_RECORDS
 }
 
 # --- sessions (RING_NEW, RING_DEL, probes into one) ---
