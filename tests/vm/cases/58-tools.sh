@@ -386,8 +386,10 @@ t_tool_tcpdrop() {
 	cport=$(cat $S/tcpdrop.wl)
 	expect_ge 3 "$(awk -v p="$cport" '{ split($4, l, ":") } l[2] == p' $S/rp-tcpdrop.out | wc -l)" \
 		"the sender's drops, the first and two resent: $(cat $S/rp-tcpdrop.out)"
-	expect_eq 1 "$(awk -v p="$cport" '{ split($4, l, ":") } l[2] == p && $3 == "rp-retrans"' $S/rp-tcpdrop.out | wc -l)" \
-		"the first in the sender's task"
+	# (at least: a resent one's timer softirq may run on the sender's
+	# task too, when it fires while the sender is on the CPU)
+	expect_ge 1 "$(awk -v p="$cport" '{ split($4, l, ":") } l[2] == p && $3 == "rp-retrans"' $S/rp-tcpdrop.out | wc -l)" \
+		"the first in the sender's task: $(cat $S/rp-tcpdrop.out)"
 	# in any order: a resent segment's drop runs in whichever task's
 	# softirq, and the two tools' rows may cross there
 	expect_eq "$(awk -v p="$cport" 'NF == 6 { split($4, l, ":") } NF == 6 && l[2] == p { print $2, $3, $4, $5, $6 }' $S/bt-tcpdrop.out | sort)" \
