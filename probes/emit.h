@@ -58,7 +58,10 @@ static __always_inline void rp_emit_hit(struct rawprobe_probe *p)
  * entry probes pass their registers; kretprobes pass NULL at entry and
  * test values at return (rp_emit_value_filtered). The first test is the
  * one a command's probes need, leaving its own process out; a probe with
- * no such filter has RP_NO_TGID there, which no task has.
+ * no such filter has RP_NO_TGID there, which no task has. Its own work
+ * only: an interrupt or softirq that runs while it is on the CPU (a
+ * retransmit timer, another's packet) is kept. in_task() is read only
+ * when the tgid matches, off the path of every other hit.
  */
 static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
 					     struct pt_regs *regs)
@@ -66,7 +69,7 @@ static __always_inline bool rp_emit_filtered(struct rawprobe_probe *p,
 	const struct rp_filter *f = &p->spec.filter;
 
 	rp_emit_hit(p);
-	if (unlikely(current->tgid == f->excl_tgid))
+	if (unlikely(current->tgid == f->excl_tgid) && in_task())
 		goto filtered;
 	if (likely(!f->other_mask))
 		return false;

@@ -536,7 +536,9 @@ enum rawprobe_attr {
 	RAWPROBE_A_FILTER_NOT_TGID,	/* u32, a process whose hits the probe
 					 * leaves out (counted as filtered):
 					 * rawprobectl's own, for the probes
-					 * a command brings
+					 * a command brings; in task context
+					 * only (an interrupt taken while it
+					 * runs is kept)
 					 */
 	RAWPROBE_A_FILTER_CGROUP,	/* u64, a cgroup v2's id (its
 					 * directory's inode number): only

@@ -267,6 +267,49 @@ t_self_left_out() {
 	expect_eq 0 "$(probe_count)" "probes left"
 }
 
+# ... its own work only: an interrupt or softirq that runs while it is
+# on its CPU is kept. Its records go to a loopback socket: each segment
+# it sends is received (tcp_v4_rcv) in the softirq its send runs when it
+# enables bottom halves again, in its context. A connect to a closed
+# port (a SYN, an RST, another task's) starts it; every record written
+# then brings another, so -c ends it.
+t_self_irq_kept() {
+	local port self n
+	ip link set lo up
+	py 'import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(1)
+open(sys.argv[2], "w").write("%d\n" % s.getsockname()[1])
+c, _ = s.accept()
+with open(sys.argv[1], "wb") as f:
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        f.write(b)' $S/irq.json $S/irq.port &
+	wait_for "[ -s $S/irq.port ]" 100 || fail "no sink"
+	port=$(cat $S/irq.port)
+	$CTL -j trace kprobe:tcp_v4_rcv -c 40 -d 20 > /dev/tcp/127.0.0.1/$port 2> $S/irq.err &
+	self=$!
+	wait_for "! kill -0 $self 2>/dev/null || ready_line $S/irq.err" 300
+	py 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+p = s.getsockname()[1]
+s.close()
+try:
+    socket.create_connection(("127.0.0.1", p))
+except OSError:
+    pass'
+	wait "$self" || fail "trace: $(cat $S/irq.err)"
+	wait
+	n=$(grep -c "\"tgid\":$self," $S/irq.json) || true
+	expect_ge 1 "$n" "its sends' receipt, in softirq, in its context ($self): $(head -c 600 $S/irq.json)"
+	expect_eq 40 "$(grep -c '"probe_id"' $S/irq.json)" "records up to -c"
+	expect_eq 0 "$(probe_count)" "probes left"
+}
+
 # Value formats. A loopback connect: tcp_connect's
 # socket has 127.0.0.1 and the listener's port, big-endian in memory, and
 # its sk_state_change is sock_def_wakeup.
@@ -476,4 +519,4 @@ tests t_doctor_all_good t_trace_kretprobe t_trace_json_count \
 	t_symbol_suggestions t_stream_filter_userspace t_kernel_filters \
 	t_text_escapes_strings t_list_escapes_filter t_several_ids \
 	t_reader_starts_at_head t_args_name_selects t_value_formats t_value_format_ip6 t_value_format_inet t_value_lookups \
-	t_alias_cast t_self_left_out t_ready_line_after_arming t_hostile_kernel_errors
+	t_alias_cast t_self_left_out t_self_irq_kept t_ready_line_after_arming t_hostile_kernel_errors
