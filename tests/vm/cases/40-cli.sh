@@ -274,7 +274,7 @@ t_self_left_out() {
 # port (a SYN, an RST, another task's) starts it; every record written
 # then brings another, so -c ends it.
 t_self_irq_kept() {
-	local port self n
+	local port self sink n
 	ip link set lo up
 	py 'import socket, sys
 s = socket.socket()
@@ -288,7 +288,8 @@ with open(sys.argv[1], "wb") as f:
         if not b:
             break
         f.write(b)' $S/irq.json $S/irq.port &
-	wait_for "[ -s $S/irq.port ]" 100 || fail "no sink"
+	sink=$!
+	wait_for "[ -s $S/irq.port ]" 100 || { kill $sink; fail "no sink"; }
 	port=$(cat $S/irq.port)
 	$CTL -j trace kprobe:tcp_v4_rcv -c 40 -d 20 > /dev/tcp/127.0.0.1/$port 2> $S/irq.err &
 	self=$!
@@ -302,8 +303,10 @@ try:
     socket.create_connection(("127.0.0.1", p))
 except OSError:
     pass'
-	wait "$self" || fail "trace: $(cat $S/irq.err)"
-	wait
+	wait "$self" || { kill $sink; fail "trace: $(cat $S/irq.err)"; }
+	# (the sink ends when rawprobectl's socket closes, at its exit)
+	wait_for "! kill -0 $sink 2>/dev/null" 100 || kill $sink
+	wait "$sink"
 	n=$(grep -c "\"tgid\":$self," $S/irq.json) || true
 	expect_ge 1 "$n" "its sends' receipt, in softirq, in its context ($self): $(head -c 600 $S/irq.json)"
 	expect_eq 40 "$(grep -c '"probe_id"' $S/irq.json)" "records up to -c"
